@@ -1,0 +1,39 @@
+# Set-up and entry points. `make run` opens the app on the bundled sample,
+# `make test` runs the whole suite; both create .venv on first use.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+SAMPLE := resources/samples
+
+.PHONY: run test lint bench samples clean
+
+$(VENV)/.run-installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.run-installed
+
+run: $(VENV)/.run-installed
+	$(VENV)/bin/tfr-viewer $(SAMPLE)
+
+test: $(VENV)/.test-installed
+	$(PY) -m ruff check tfr_viewer tests
+	$(PY) -m pytest
+
+lint: $(VENV)/.test-installed
+	$(PY) -m ruff check tfr_viewer tests
+	$(PY) -m ruff format --check tfr_viewer tests
+
+bench: $(VENV)/.test-installed
+	$(PY) -m pip install -q -e '.[bench]'
+	$(PY) tests/benchmarks/run_benchmarks.py
+
+samples: $(VENV)/.run-installed
+	$(PY) -m tfr_viewer.samples $(SAMPLE)
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

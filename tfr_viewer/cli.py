@@ -1,0 +1,91 @@
+"""The ``tfr-viewer`` command line: argument parsing and dispatch.
+
+Exit codes: 0 success, 1 problems found (``verify``, ``check``), 2 usage error or an
+unreadable path. Subcommands never import Qt; only the GUI entry points do, lazily.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from . import __version__
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A user mistake that exits with code 2 and a one-line message."""
+
+
+def _paths(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="file, glob, folder or name@N")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tfr-viewer",
+        description="Inspect, verify and edit TensorFlow TFRecord files.",
+    )
+    parser.add_argument("--version", action="version", version=f"tfr-viewer {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("info", help="files, compression, record counts (header pass)")
+    _paths(p)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    p = sub.add_parser("verify", help="check every length and payload CRC")
+    _paths(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("list", help="one line per record: index, file, offset, length, status")
+    _paths(p)
+    p.add_argument("--limit", type=int, metavar="N", help="stop after N records")
+    p.add_argument("--json", action="store_true", help="JSON Lines output")
+    return parser
+
+
+def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
+    from .commands import records
+
+    return {"info": records.cmd_info, "verify": records.cmd_verify, "list": records.cmd_list}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return the exit code."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list or args_list[0] not in _handlers():
+        if args_list and args_list[0].startswith("-"):
+            parser.parse_args(args_list)  # --help / --version / bad option
+        parser.print_usage(sys.stderr)
+        print(
+            "tfr-viewer: the desktop window is not part of this build yet; "
+            "use a COMMAND such as `info`, `verify` or `list`",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:
+        return int(exc.code or 0) and EXIT_USAGE
+    from .core.paths import PathError
+    from .core.sources import SourceError
+
+    try:
+        return _handlers()[args.command](args)
+    except (UsageError, PathError, SourceError) as exc:
+        print(f"tfr-viewer {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("tfr-viewer: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""A one-line progress display on stderr for long scans (only when stderr is a terminal)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from ..core.dataset import Dataset
+
+
+class ScanProgress:
+    """Prints ``indexing file 2/8: 41% 1.2 GB/s`` at most a few times a second."""
+
+    def __init__(self, ds: Dataset, verb: str, interval: float = 0.2) -> None:
+        self._ds = ds
+        self._verb = verb
+        self._interval = interval
+        self._enabled = sys.stderr.isatty()
+        self._last = 0.0
+        self._t0 = time.monotonic()
+        self._shown = False
+
+    def __enter__(self) -> ScanProgress:
+        return self
+
+    def update(self, file_number: int, position: int) -> None:
+        if not self._enabled:
+            return
+        now = time.monotonic()
+        if now - self._last < self._interval:
+            return
+        self._last = now
+        f = self._ds.files[file_number]
+        size = f.source.size if f.source is not None else None
+        pct = f"{100 * position / size:3.0f}%" if size else f"{position / 1e6:.0f} MB"
+        rate = position / max(now - self._t0, 1e-6) / 1e6
+        sys.stderr.write(
+            f"\r{self._verb} file {file_number + 1}/{len(self._ds.files)}: {pct} "
+            f"({len(self._ds)} records, {rate:.0f} MB/s)   "
+        )
+        sys.stderr.flush()
+        self._shown = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._shown:
+            sys.stderr.write("\r" + " " * 72 + "\r")
+            sys.stderr.flush()

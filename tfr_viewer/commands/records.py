@@ -1,0 +1,141 @@
+"""``info``, ``verify`` and ``list``: the record-level commands of the contract."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+
+from ..core.dataset import Dataset
+from ..core.records import RecordStatus
+from .progress import ScanProgress
+
+_KINDS = [s.kind for s in RecordStatus]
+
+
+def _open(paths: list[str]) -> Dataset:
+    return Dataset.open(paths)
+
+
+def _warn(ds: Dataset, as_json: bool) -> None:
+    if not as_json:
+        for w in ds.warnings:
+            print(f"warning: {w}", file=sys.stderr)
+
+
+def _run_scan(ds: Dataset, verify: bool) -> None:
+    with ScanProgress(ds, "verifying" if verify else "indexing") as progress:
+        for number, chunk in ds.scan(verify=verify):
+            progress.update(number, chunk.position)
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """Per file: compression, records, bytes, problems (header pass; payload CRCs unchecked)."""
+    with _open(args.paths) as ds:
+        _run_scan(ds, verify=False)
+        files = []
+        for f in ds.files:
+            src = f.source
+            assert src is not None
+            files.append(
+                {
+                    "path": f.path,
+                    "compression": src.compression.value,
+                    "records": len(f.index),
+                    "bytes": src.compressed_size,
+                    "uncompressed_bytes": f.index.position,
+                    "problems": f.index.problem_count(),
+                    "empty": len(f.index) == 0,
+                }
+            )
+        total_problems = sum(int(f["problems"]) for f in files)  # type: ignore[call-overload]
+        if args.json:
+            out = {
+                "files": files,
+                "records": len(ds),
+                "problems": total_problems,
+                "bytes": sum(int(f["bytes"]) for f in files),  # type: ignore[call-overload]
+                "verified": False,
+                "warnings": ds.warnings,
+            }
+            print(json.dumps(out, indent=2))
+        else:
+            _warn(ds, False)
+            width = max(len(str(f["path"])) for f in files)
+            print(f"{'file':<{width}}  {'compression':>11}  {'records':>10}  "
+                  f"{'bytes':>14}  {'problems':>8}")
+            for f in files:
+                print(f"{f['path']!s:<{width}}  {f['compression']!s:>11}  {f['records']:>10}  "
+                      f"{f['bytes']:>14}  {f['problems']:>8}")
+            print(f"total: {len(ds)} records in {len(files)} file(s), "
+                  f"{total_problems} problem(s) (header pass; run `verify` to check payloads)")
+        return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check both CRCs of every record; exit 1 when anything is wrong."""
+    with _open(args.paths) as ds:
+        _run_scan(ds, verify=True)
+        problems = ds.problems()
+        if args.json:
+            out = {
+                "records": len(ds),
+                "problems": [p.to_json() for p in problems],
+                "files": [
+                    {"path": f.path, "records": len(f.index),
+                     "problems": f.index.problem_count()} for f in ds.files
+                ],
+                "warnings": ds.warnings,
+            }
+            print(json.dumps(out, indent=2))
+        else:
+            _warn(ds, False)
+            for p in problems:
+                print(f"{p.kind}: {p.message}")
+            verdict = "OK" if not problems else f"{len(problems)} problem(s)"
+            print(f"{len(ds)} records in {len(ds.files)} file(s): {verdict}")
+        return 1 if problems else 0
+
+
+def _records(ds: Dataset) -> Iterator[tuple[int, str, int, int, int]]:
+    """Stream ``(index, file, offset, length, status)`` as the verifying scan proceeds."""
+    for number, chunk in ds.scan(verify=True):
+        base = ds.start_of(number) + chunk.start
+        path = ds.files[number].path
+        offsets = chunk.offsets.tolist()
+        lengths = chunk.lengths.tolist()
+        status = chunk.status.tolist()
+        for i in range(len(offsets)):
+            yield base + i, path, offsets[i], lengths[i], status[i]
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """One line per record, global index across shards, streamed while scanning."""
+    from ..cli import UsageError
+
+    if args.limit is not None and args.limit < 0:
+        raise UsageError("--limit must be 0 or more")
+    with _open(args.paths) as ds:
+        _warn(ds, args.json)
+        out = sys.stdout
+        quoted: dict[str, str] = {}
+        shown = 0
+        if args.limit == 0:
+            return 0
+        for index, path, offset, length, status in _records(ds):
+            kind = _KINDS[status]
+            if args.json:
+                qp = quoted.get(path)
+                if qp is None:
+                    qp = quoted[path] = json.dumps(path)
+                out.write(f'{{"index": {index}, "file": {qp}, "offset": {offset}, '
+                          f'"length": {length}, "status": "{kind}"}}\n')
+            else:
+                out.write(f"{index}\t{os.path.basename(path)}\t{offset}\t{length}\t{kind}\n")
+            shown += 1
+            if args.limit is not None and shown >= args.limit:
+                break
+        out.flush()
+        return 0

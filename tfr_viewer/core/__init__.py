@@ -1,0 +1,1 @@
+"""The TensorFlow-free, Qt-free core: framing, sources, index, dataset and decoders."""

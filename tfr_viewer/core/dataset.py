@@ -1,0 +1,183 @@
+"""Many TFRecord files presented as one dataset with global record numbers.
+
+Record ``i`` of the dataset is record ``i - start[f]`` of file ``f``. Bytes are read by
+global number: one mmap slice for plain files, a seek through rapidgzip's seek points
+for compressed ones. Files are indexed in order by :meth:`Dataset.scan`, which yields
+``(file_number, chunk)`` pairs so that callers can show progress and stop early.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from .file_index import FileIndex
+from .framing import FOOTER_SIZE, HEADER_SIZE
+from .index import IndexChunk, scan
+from .paths import expand, shard_warnings
+from .problems import describe_problems
+from .records import CancelToken, Problem, RecordStatus
+from .sources import Source, open_source
+
+
+@dataclass
+class DatasetFile:
+    """One member file, its source (opened lazily) and its index."""
+
+    path: str
+    index: FileIndex = field(default_factory=FileIndex)
+    source: Source | None = None
+
+    def open(self) -> Source:
+        if self.source is None or self.source.closed:
+            self.source = open_source(self.path)
+        return self.source
+
+
+@dataclass(frozen=True)
+class RecordRef:
+    """Where a record lives: its global number, file and local number, and frame."""
+
+    index: int
+    file_number: int
+    file: str
+    local: int
+    offset: int
+    length: int
+    status: RecordStatus
+
+
+class Dataset:
+    """An ordered set of files read as one. Close it (or use ``with``) when done."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.files = [DatasetFile(p) for p in paths]
+        self.warnings: list[str] = shard_warnings(f.path for f in self.files)
+        self._starts: list[int] = []  # global number of each indexed file's first record
+
+    @classmethod
+    def open(cls, specs: Iterable[str]) -> Dataset:
+        """Resolve files, globs, folders and ``name@N`` specs (see :mod:`.paths`)."""
+        return cls(expand(specs))
+
+    def __enter__(self) -> Dataset:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close every open source. Idempotent."""
+        for f in self.files:
+            if f.source is not None:
+                f.source.close()
+
+    # -- indexing ------------------------------------------------------------------
+    def scan(
+        self, *, verify: bool = True, cancel: CancelToken | None = None
+    ) -> Iterator[tuple[int, IndexChunk]]:
+        """Index every file not yet complete, in order, yielding as chunks arrive."""
+        self._starts = []
+        total = 0
+        for number, f in enumerate(self.files):
+            self._starts.append(total)
+            if not f.index.complete or (verify and not f.index.verified):
+                f.index = FileIndex()
+                source = f.open()
+                for chunk in scan(source, verify=verify, cancel=cancel):
+                    f.index.add(chunk)
+                    yield number, chunk
+                if cancel is not None and cancel.cancelled:
+                    return
+                f.index.finish(verified=verify)
+                if len(f.index) == 0:
+                    self._note_empty(f)
+            total += len(f.index)
+
+    def index(self, *, verify: bool = True, cancel: CancelToken | None = None) -> Dataset:
+        """Index everything (see :meth:`scan`) and return self."""
+        for _ in self.scan(verify=verify, cancel=cancel):
+            pass
+        return self
+
+    def _note_empty(self, f: DatasetFile) -> None:
+        size = os.path.getsize(f.path)
+        what = "is empty" if size == 0 else "holds no records"
+        msg = f"{f.path}: {what} (0 records)"
+        if msg not in self.warnings:
+            self.warnings.append(msg)
+
+    # -- access --------------------------------------------------------------------
+    def __len__(self) -> int:
+        if not self._starts:
+            return 0
+        return self._starts[-1] + len(self.files[len(self._starts) - 1].index)
+
+    def locate(self, index: int) -> tuple[int, int]:
+        """``(file_number, local_number)`` of global record ``index``."""
+        if not 0 <= index < len(self):
+            raise IndexError(f"record {index} is out of range: the dataset has {len(self)}")
+        number = bisect.bisect_right(self._starts, index) - 1
+        while len(self.files[number].index) == 0 or index - self._starts[number] >= len(
+            self.files[number].index
+        ):
+            number += 1
+        return number, index - self._starts[number]
+
+    def start_of(self, file_number: int) -> int:
+        """Global number of the first record of an indexed file."""
+        return self._starts[file_number]
+
+    def ref(self, index: int) -> RecordRef:
+        number, local = self.locate(index)
+        fi = self.files[number].index
+        return RecordRef(
+            index,
+            number,
+            self.files[number].path,
+            local,
+            fi.offset(local),
+            fi.length(local),
+            fi.status(local),
+        )
+
+    def read(self, index: int) -> bytes:
+        """The payload of global record ``index`` (what is there, for damaged records)."""
+        ref = self.ref(index)
+        return self.files[ref.file_number].open().read_at(
+            ref.offset + HEADER_SIZE, self._readable_length(ref)
+        )
+
+    def read_frame(self, index: int) -> bytes:
+        """The complete frame (header, payload, footer) of an intact record, verbatim."""
+        ref = self.ref(index)
+        if ref.status.damaged:
+            raise ValueError(f"{ref.file}: record {ref.local} is {ref.status.kind}")
+        size = HEADER_SIZE + ref.length + FOOTER_SIZE
+        return self.files[ref.file_number].open().read_at(ref.offset, size)
+
+    def _readable_length(self, ref: RecordRef) -> int:
+        """The claimed length, bounded by the next record or end of stream if damaged."""
+        if not ref.status.damaged:
+            return ref.length
+        f = self.files[ref.file_number]
+        limit = f.open().size
+        if ref.local + 1 < len(f.index):
+            limit = f.index.offset(ref.local + 1)
+        for g in f.index.garbage:
+            if g.offset > ref.offset:
+                limit = g.offset if limit is None else min(limit, g.offset)
+                break
+        if limit is None:
+            limit = f.index.position
+        return max(0, min(ref.length, limit - ref.offset - HEADER_SIZE))
+
+    def problems(self) -> list[Problem]:
+        """Every problem found so far, in file and offset order, with global numbers."""
+        out: list[Problem] = []
+        for number, f in enumerate(self.files):
+            start = self._starts[number] if number < len(self._starts) else len(self)
+            out.extend(describe_problems(f.path, f.index, start, f.source))
+        return out

@@ -1,0 +1,283 @@
+"""Scan the frames of one source into index chunks, checking both CRCs.
+
+:func:`scan` is a generator of :class:`IndexChunk`; a window can show the first rows
+before the scan ends, and a :class:`CancelToken` stops it between chunks. A length is
+trusted only after its CRC verifies and its frame fits in the stream; no buffer is ever
+sized from an unverified length. When a header fails, the scan resynchronises on the next
+offset whose header verifies and whose frame fits, and reports what it skipped.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+from google_crc32c import extend as _crc_extend
+from google_crc32c import value as _crc
+
+from .framing import FOOTER_SIZE, FRAME_OVERHEAD, HEADER_SIZE, decode_header, mask
+from .records import CancelToken, GarbageRegion, RecordStatus
+from .resync import find_next_frame
+from .sources import Source, SourceError
+
+CHUNK_RECORDS = 1 << 16
+_WINDOW = 32 << 20  # bytes read at a time from compressed streams
+_MAX_WINDOW = 256 << 20  # frames larger than this are checked by streaming
+_STREAM_BLOCK = 8 << 20
+_SMALL_PAYLOAD = 2048  # below this, slicing to bytes beats a numpy view for the CRC
+_U64 = struct.Struct("<Q")
+
+
+@dataclass(frozen=True)
+class IndexChunk:
+    """Records found since the previous chunk (``start`` is the first local number)."""
+
+    start: int
+    offsets: np.ndarray  # uint64, frame offsets in the uncompressed stream
+    lengths: np.ndarray  # uint64, payload sizes as the header claims
+    status: np.ndarray  # uint8, RecordStatus values
+    garbage: tuple[GarbageRegion, ...] = ()
+    position: int = 0  # uncompressed bytes scanned so far
+    stream_error: str | None = None  # why a compressed stream stopped decoding
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+
+@dataclass
+class _Window:
+    """Bytes ``[base, base + len(data))`` of the stream; ``eof`` if the stream ends there."""
+
+    base: int
+    data: bytes  # or an mmap: anything that slices to bytes
+    arr: np.ndarray
+    eof: bool
+
+    @property
+    def end(self) -> int:
+        return self.base + len(self.arr)
+
+
+@dataclass
+class _Batch:
+    offsets: list[int] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+    crcs: list[int] = field(default_factory=list)  # raw payload CRCs of fast-path records
+    fixed: dict[int, int] = field(default_factory=dict)  # position in batch -> status
+    garbage: list[GarbageRegion] = field(default_factory=list)
+    window: _Window | None = None
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+
+class _Scanner:
+    def __init__(self, source: Source, verify: bool) -> None:
+        self.source = source
+        self.verify = verify
+        self.header_cache: dict[bytes, int] = {}
+        self.stream_error: str | None = None
+
+    # -- windows -------------------------------------------------------------------
+    def window_at(self, pos: int, need: int = _WINDOW) -> _Window:
+        arr = self.source.array()
+        if arr is not None:
+            return _Window(0, self.source.mapping(), arr, True)
+        want = max(_WINDOW, min(need, _MAX_WINDOW))
+        try:
+            data = self.source.read_at(pos, want)
+        except SourceError as exc:
+            self.stream_error = str(exc)
+            data = b""
+        return _Window(pos, data, np.frombuffer(data, dtype=np.uint8), len(data) < want)
+
+    # -- the fast path -------------------------------------------------------------
+    def fast(self, win: _Window, pos: int, batch: _Batch, limit: int) -> int:
+        """Append consecutive good frames from ``pos`` until a problem, the window end
+        or ``limit`` records; return where it stopped."""
+        data, arr, base = win.data, win.arr, win.base
+        size = len(arr)
+        cache = self.header_cache
+        verify = self.verify
+        offsets, lengths, crcs = batch.offsets, batch.lengths, batch.crcs
+        q = pos - base
+        n = len(offsets)
+        while n < limit:
+            header = data[q : q + HEADER_SIZE]
+            length = cache.get(header)
+            if length is None:
+                if len(header) < HEADER_SIZE:
+                    break
+                length, ok = decode_header(header)
+                if not ok:
+                    break
+                if len(cache) > 4096:
+                    cache.clear()
+                cache[header] = length
+            start = q + HEADER_SIZE
+            end = start + length
+            if end + FOOTER_SIZE > size:
+                break
+            offsets.append(base + q)
+            lengths.append(length)
+            if verify:
+                if length < _SMALL_PAYLOAD:
+                    crcs.append(_crc(data[start:end]))
+                else:
+                    crcs.append(_crc(arr[start:end]))
+            q = end + FOOTER_SIZE
+            n += 1
+        return base + q
+
+    def seal(self, batch: _Batch, start: int, position: int) -> IndexChunk:
+        """Turn a batch into a chunk, comparing the fast-path CRCs in one vector op."""
+        offsets = np.array(batch.offsets, dtype=np.uint64)
+        lengths = np.array(batch.lengths, dtype=np.uint64)
+        if not self.verify:
+            status = np.full(len(offsets), RecordStatus.UNVERIFIED, dtype=np.uint8)
+        else:
+            status = np.zeros(len(offsets), dtype=np.uint8)
+        fast = np.ones(len(offsets), dtype=bool)
+        for i, st in batch.fixed.items():
+            status[i] = st
+            fast[i] = False
+        if self.verify and fast.any() and batch.window is not None:
+            win = batch.window
+            ends = (offsets[fast] - np.uint64(win.base) + np.uint64(HEADER_SIZE) + lengths[fast])
+            stored = win.arr[ends.astype(np.int64)[:, None] + np.arange(4)].copy()
+            stored32 = stored.view("<u4").ravel()
+            raw = np.array(batch.crcs, dtype=np.uint64)
+            masked = ((((raw >> 15) | (raw << 17)) + 0xA282EAD8) & 0xFFFFFFFF).astype(np.uint32)
+            bad = masked != stored32
+            idx = np.flatnonzero(fast)
+            status[idx[bad]] = RecordStatus.BAD_DATA_CRC
+        return IndexChunk(
+            start, offsets, lengths, status, tuple(batch.garbage), position, self.stream_error
+        )
+
+    # -- slow paths ----------------------------------------------------------------
+    def stream_crc(self, offset: int, length: int) -> RecordStatus:
+        """Check a frame too large for a window by reading it in blocks."""
+        crc = 0
+        pos = offset + HEADER_SIZE
+        remaining = length
+        while remaining:
+            block = self.source.read_at(pos, min(remaining, _STREAM_BLOCK))
+            if not block:
+                return RecordStatus.TRUNCATED
+            crc = _crc_extend(crc, block)
+            pos += len(block)
+            remaining -= len(block)
+        footer = self.source.read_at(pos, FOOTER_SIZE)
+        if len(footer) < FOOTER_SIZE:
+            return RecordStatus.TRUNCATED
+        if not self.verify:
+            return RecordStatus.UNVERIFIED
+        ok = mask(crc) == int.from_bytes(footer, "little")
+        return RecordStatus.OK if ok else RecordStatus.BAD_DATA_CRC
+
+
+def scan(
+    source: Source,
+    *,
+    verify: bool = True,
+    cancel: CancelToken | None = None,
+    chunk_records: int = CHUNK_RECORDS,
+) -> Iterator[IndexChunk]:
+    """Yield the index of ``source`` chunk by chunk, in stream order.
+
+    With ``verify`` both CRCs are checked; otherwise only the length CRC, and records
+    are ``UNVERIFIED``. The generator returns early when ``cancel`` is set; what it
+    yielded up to then is correct.
+    """
+    sc = _Scanner(source, verify)
+    pos = 0
+    record = 0
+    win = sc.window_at(0)
+    batch = _Batch(window=win)
+    chunk_start = 0
+
+    def flush() -> IndexChunk:
+        nonlocal batch, chunk_start
+        chunk = sc.seal(batch, chunk_start, pos)
+        chunk_start = record
+        batch = _Batch(window=win)
+        return chunk
+
+    while True:
+        if cancel is not None and cancel.cancelled:
+            return
+        before = len(batch)
+        pos = sc.fast(win, pos, batch, chunk_records)
+        record += len(batch) - before
+        if len(batch) >= chunk_records:
+            yield flush()
+            continue
+        if pos >= win.end and win.eof:
+            break  # clean end of stream
+        q = pos - win.base
+        header = bytes(win.data[q : q + HEADER_SIZE])
+        if len(header) == HEADER_SIZE:
+            length, ok = decode_header(header)
+        else:
+            length, ok = 0, False
+        frame_end = pos + FRAME_OVERHEAD + length
+        if not win.eof and (len(header) < HEADER_SIZE or (ok and frame_end > win.end)):
+            if len(batch):
+                yield flush()
+            if ok and length + FRAME_OVERHEAD > _MAX_WINDOW:
+                status = sc.stream_crc(pos, length)
+                if status is not RecordStatus.TRUNCATED:
+                    batch.fixed[0] = status
+                    batch.offsets.append(pos)
+                    batch.lengths.append(length)
+                    record += 1
+                    pos = frame_end
+                    yield flush()
+                    win = sc.window_at(pos)
+                    batch.window = win
+                    continue
+            else:
+                win = sc.window_at(pos, length + FRAME_OVERHEAD if ok else _WINDOW)
+                batch.window = win
+                continue
+        # A damaged frame at ``pos``: find where the next good frame starts.
+        if len(batch):
+            yield flush()
+        if not win.eof:
+            win = sc.window_at(pos)
+            batch.window = win
+        nxt = find_next_frame(win.arr, win.base, pos + 1, source.size, win.eof)
+        while nxt is None and not win.eof:
+            # Keep a header's worth of overlap, then slide on.
+            win = sc.window_at(max(pos + 1, win.end - HEADER_SIZE + 1))
+            batch.window = win
+            nxt = find_next_frame(win.arr, win.base, win.base, source.size, win.eof)
+        stop = nxt if nxt is not None else win.end
+        if ok or len(header) < HEADER_SIZE:
+            # A verified length that runs past the end, or an incomplete header.
+            if len(header) >= 8:
+                length = _U64.unpack_from(header)[0]
+            batch.fixed[0] = RecordStatus.TRUNCATED
+            batch.offsets.append(pos)
+            batch.lengths.append(length)
+            record += 1
+        elif pos + FRAME_OVERHEAD + length == stop:
+            # The length agrees with the next good frame: only its CRC is damaged.
+            batch.fixed[0] = RecordStatus.BAD_LENGTH_CRC
+            batch.offsets.append(pos)
+            batch.lengths.append(length)
+            record += 1
+        else:
+            batch.garbage.append(GarbageRegion(pos, stop - pos, record))
+        pos = stop
+        yield flush()
+        if nxt is None:
+            return
+        if pos >= win.end and not win.eof:
+            win = sc.window_at(pos)
+            batch.window = win
+    if len(batch) or batch.garbage or record == 0:
+        yield flush()

@@ -1,0 +1,94 @@
+"""Expand what a user names (files, globs, folders, ``name@N`` shard specs) into files.
+
+Shard sets follow TensorFlow's ``name-00000-of-00008`` convention; missing members
+are reported as warnings, never silently ignored.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+SHARD_RE = re.compile(r"^(?P<prefix>.*)-(?P<index>\d{5})-of-(?P<total>\d{5})(?P<suffix>[^/]*)$")
+_RECORD_NAME_RE = re.compile(r"(\.tfrec(ord)?s?)(\.gz|\.zz|\.z|\.zlib)?$|-\d{5}-of-\d{5}", re.I)
+_SPEC_RE = re.compile(r"^(?P<base>.+)@(?P<count>\d+)$")
+_GLOB_CHARS = set("*?[")
+
+
+class PathError(OSError):
+    """A named path that matches nothing readable."""
+
+
+def natural_key(path: str) -> list[object]:
+    """Sort key that orders ``a2`` before ``a10``."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path)]
+
+
+def _folder_files(folder: str) -> list[str]:
+    entries = [
+        os.path.join(folder, name)
+        for name in os.listdir(folder)
+        if not name.startswith(".") and os.path.isfile(os.path.join(folder, name))
+    ]
+    named = [p for p in entries if _RECORD_NAME_RE.search(os.path.basename(p))]
+    return named or entries
+
+
+def expand(specs: Iterable[str]) -> list[str]:
+    """Resolve each spec to files, in natural order, without duplicates.
+
+    Raises :class:`PathError` naming the first spec that matches nothing.
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+    for spec in specs:
+        spec = os.path.expanduser(os.fspath(spec))
+        found: list[str]
+        m = _SPEC_RE.match(spec)
+        if os.path.isdir(spec):
+            found = _folder_files(spec)
+            if not found:
+                raise PathError(f"{spec}: the folder holds no files")
+        elif os.path.exists(spec):
+            found = [spec]
+        elif m:
+            count = int(m["count"])
+            found = [f"{m['base']}-{i:05d}-of-{count:05d}" for i in range(count)]
+            found = [p for p in found if os.path.isfile(p)]
+            if not found:
+                raise PathError(f"{spec}: no shard of {m['base']}-NNNNN-of-{count:05d} exists")
+        elif _GLOB_CHARS & set(spec):
+            found = [p for p in glob.glob(spec) if os.path.isfile(p)]
+            if not found:
+                raise PathError(f"{spec}: the pattern matches no file")
+        else:
+            raise PathError(f"{spec}: no such file or folder")
+        for path in sorted(found, key=natural_key):
+            key = os.path.abspath(path)
+            if key not in seen:
+                seen.add(key)
+                out.append(path)
+    return out
+
+
+def shard_warnings(paths: Iterable[str]) -> list[str]:
+    """Warnings for shard sets (``-NNNNN-of-NNNNN``) that miss members."""
+    groups: dict[tuple[str, int, str], set[int]] = defaultdict(set)
+    for path in paths:
+        m = SHARD_RE.match(path)
+        if m:
+            groups[(m["prefix"], int(m["total"]), m["suffix"])].add(int(m["index"]))
+    warnings = []
+    for (prefix, total, suffix), present in sorted(groups.items()):
+        missing = sorted(set(range(total)) - present)
+        if missing:
+            shown = ", ".join(f"{i:05d}" for i in missing[:10])
+            more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+            warnings.append(
+                f"{prefix}-NNNNN-of-{total:05d}{suffix}: {len(missing)} of {total} shards "
+                f"missing ({shown}{more}); the dataset is incomplete"
+            )
+    return warnings

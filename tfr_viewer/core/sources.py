@@ -1,0 +1,233 @@
+"""Open a TFRecord file as random-access bytes of its uncompressed stream.
+
+Compression is detected from the content, never from the name. Plain files are memory
+mapped; GZIP and ZLIB files are read through rapidgzip, which keeps seek points as it
+decodes, so any offset can be read again quickly after one pass. Every rapidgzip reader
+is owned by a :class:`CompressedSource` and closed deterministically (``close``, the
+context manager, or at interpreter exit at the latest), because rapidgzip aborts the
+interpreter when a reader is still open at shutdown.
+"""
+
+from __future__ import annotations
+
+import atexit
+import mmap
+import os
+import threading
+import zlib
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from .framing import HEADER_SIZE, Compression, decode_header
+
+_SNIFF_BYTES = 64
+
+
+class SourceError(OSError):
+    """A file that cannot be opened or decoded; the message says which and why."""
+
+
+def detect_compression(head: bytes) -> Compression:
+    """Guess the compression of a file from its first bytes.
+
+    A head that starts with a valid frame header is plain even if it also looks like a
+    compressed header. Otherwise the GZIP magic ``1f 8b`` or a valid zlib header that
+    really inflates means compressed. Anything else is treated as plain (and damaged).
+    """
+    if len(head) >= HEADER_SIZE and decode_header(head[:HEADER_SIZE])[1]:
+        return Compression.NONE
+    if head[:2] == b"\x1f\x8b" and _inflates(head, wbits=31):
+        return Compression.GZIP
+    if len(head) >= 2 and head[0] & 0x0F == 8 and head[0] >> 4 <= 7:
+        if (head[0] * 256 + head[1]) % 31 == 0 and _inflates(head, wbits=15):
+            return Compression.ZLIB
+    return Compression.NONE
+
+
+def _inflates(head: bytes, wbits: int) -> bool:
+    try:
+        zlib.decompressobj(wbits).decompress(head)
+    except zlib.error:
+        return False
+    return True
+
+
+def sniff(path: str) -> Compression:
+    """The compression of the file at ``path``."""
+    with open(path, "rb") as f:
+        return detect_compression(f.read(_SNIFF_BYTES))
+
+
+class Source(ABC):
+    """Random access to the uncompressed bytes of one file. Thread-safe reads.
+
+    ``size`` is the uncompressed size when known (always for plain files; for compressed
+    files once a scan has reached the end). ``compressed_size`` is the size on disk.
+    """
+
+    path: str
+    compression: Compression
+    compressed_size: int
+    size: int | None
+
+    @abstractmethod
+    def read_at(self, offset: int, n: int) -> bytes:
+        """Up to ``n`` bytes from uncompressed ``offset``; fewer only at end of stream."""
+
+    def array(self) -> np.ndarray | None:
+        """A zero-copy uint8 view of the whole stream, or None if not available."""
+        return None
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the file. Idempotent."""
+
+    @property
+    @abstractmethod
+    def closed(self) -> bool:
+        """True once closed."""
+
+    def __enter__(self) -> Source:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise SourceError(f"{self.path}: the file was closed")
+
+
+class PlainSource(Source):
+    """A memory-mapped uncompressed file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.compression = Compression.NONE
+        self._file = open(path, "rb")  # noqa: SIM115 - closed in close()
+        self.compressed_size = self.size = os.fstat(self._file.fileno()).st_size
+        self._mm: mmap.mmap | None = None
+        self._array: np.ndarray = np.zeros(0, dtype=np.uint8)
+        self._closed = False
+        if self.size:
+            self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
+            if hasattr(self._mm, "madvise") and hasattr(mmap, "MADV_SEQUENTIAL"):
+                self._mm.madvise(mmap.MADV_SEQUENTIAL)
+            self._array = np.frombuffer(self._mm, dtype=np.uint8)
+
+    def read_at(self, offset: int, n: int) -> bytes:
+        self._check_open()
+        if self._mm is None or offset >= self.size or n <= 0:
+            return b""
+        return self._mm[offset : offset + n]
+
+    def array(self) -> np.ndarray:
+        self._check_open()
+        return self._array
+
+    def mapping(self) -> mmap.mmap | bytes:
+        """The whole file as an object that slices to bytes (the mmap itself)."""
+        self._check_open()
+        return self._mm if self._mm is not None else b""
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._array = np.zeros(0, dtype=np.uint8)
+        if self._mm is not None:
+            try:
+                self._mm.close()
+            except BufferError:
+                # A caller still holds a view; the mapping is released with it.
+                pass
+        self._file.close()
+
+
+_LIVE: set[CompressedSource] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+@atexit.register
+def _close_all() -> None:
+    with _LIVE_LOCK:
+        live = list(_LIVE)
+    for source in live:
+        source.close()
+
+
+class CompressedSource(Source):
+    """A GZIP or ZLIB file read through one owned rapidgzip reader."""
+
+    def __init__(self, path: str, compression: Compression, threads: int | None = None) -> None:
+        import rapidgzip  # heavy: imported only when a compressed file is opened
+
+        self.path = path
+        self.compression = compression
+        self.compressed_size = os.path.getsize(path)
+        self.size = None
+        self._lock = threading.Lock()
+        try:
+            self._reader: Any = rapidgzip.open(path, parallelization=threads or os.cpu_count() or 1)
+        except Exception as exc:  # rapidgzip raises several types for bad input
+            raise SourceError(
+                f"{path}: cannot open the {compression.value} stream ({exc}); "
+                "the file may be damaged or not compressed"
+            ) from exc
+        with _LIVE_LOCK:
+            _LIVE.add(self)
+
+    def read_at(self, offset: int, n: int) -> bytes:
+        self._check_open()
+        if n <= 0:
+            return b""
+        with self._lock:
+            try:
+                self._reader.seek(offset)
+                data = self._reader.read(n)
+            except Exception as exc:
+                raise SourceError(
+                    f"{self.path}: the {self.compression.value} stream cannot be decoded "
+                    f"near uncompressed byte {offset} ({exc}); the file is damaged — "
+                    "use `tfr-viewer recover` to save the records before this point"
+                ) from exc
+        if len(data) < n:
+            self.size = offset + len(data)
+        return data
+
+    @property
+    def closed(self) -> bool:
+        return self._reader is None
+
+    def close(self) -> None:
+        with self._lock:
+            reader, self._reader = self._reader, None
+        if reader is not None:
+            reader.close()
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
+
+
+def open_source(path: str | os.PathLike[str]) -> Source:
+    """Open ``path`` for random access to its uncompressed bytes.
+
+    Raises :class:`SourceError` with the path and the reason when it cannot be read.
+    """
+    path = os.fspath(path)
+    try:
+        compression = sniff(path)
+        if compression is Compression.NONE:
+            return PlainSource(path)
+        return CompressedSource(path, compression)
+    except SourceError:
+        raise
+    except IsADirectoryError as exc:
+        raise SourceError(f"{path}: is a folder, not a TFRecord file") from exc
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
