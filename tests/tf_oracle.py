@@ -32,7 +32,9 @@ def tf_write(path: os.PathLike[str] | str, payloads: Iterable[bytes], compressio
     return path
 
 
-def tf_read(paths: Sequence[os.PathLike[str] | str] | str, compression: str = "none") -> list[bytes]:
+def tf_read(
+    paths: Sequence[os.PathLike[str] | str] | str, compression: str = "none"
+) -> list[bytes]:
     """Every record ``tf.data.TFRecordDataset`` reads from ``paths``."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]

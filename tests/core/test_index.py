@@ -95,9 +95,14 @@ def statuses(fi: FileIndex) -> list[RecordStatus]:
     return [fi.status(i) for i in range(len(fi))]
 
 
-@pytest.mark.parametrize("where,expected", [(9, RecordStatus.BAD_LENGTH_CRC),
-                                            (20, RecordStatus.BAD_DATA_CRC),
-                                            (-2, RecordStatus.BAD_DATA_CRC)])
+@pytest.mark.parametrize(
+    "where,expected",
+    [
+        (9, RecordStatus.BAD_LENGTH_CRC),
+        (20, RecordStatus.BAD_DATA_CRC),
+        (-2, RecordStatus.BAD_DATA_CRC),
+    ],
+)
 def test_one_flipped_bit(tmp_path, where, expected):
     fs = frames()
     k = 7
@@ -117,8 +122,11 @@ def test_one_flipped_bit(tmp_path, where, expected):
             if i != k:
                 assert ds.read(i) == PAYLOADS[i]
         (problem,) = ds.problems()
-        assert (problem.record, problem.offset, problem.kind) == (k, offsets_of(fs)[k],
-                                                                   expected.kind)
+        assert (problem.record, problem.offset, problem.kind) == (
+            k,
+            offsets_of(fs)[k],
+            expected.kind,
+        )
         assert "d.tfrecord" in problem.message and str(offsets_of(fs)[k]) in problem.message
 
 

@@ -64,13 +64,19 @@ def cmd_info(args: argparse.Namespace) -> int:
         else:
             _warn(ds, False)
             width = max(len(str(f["path"])) for f in files)
-            print(f"{'file':<{width}}  {'compression':>11}  {'records':>10}  "
-                  f"{'bytes':>14}  {'problems':>8}")
+            print(
+                f"{'file':<{width}}  {'compression':>11}  {'records':>10}  "
+                f"{'bytes':>14}  {'problems':>8}"
+            )
             for f in files:
-                print(f"{f['path']!s:<{width}}  {f['compression']!s:>11}  {f['records']:>10}  "
-                      f"{f['bytes']:>14}  {f['problems']:>8}")
-            print(f"total: {len(ds)} records in {len(files)} file(s), "
-                  f"{total_problems} problem(s) (header pass; run `verify` to check payloads)")
+                print(
+                    f"{f['path']!s:<{width}}  {f['compression']!s:>11}  {f['records']:>10}  "
+                    f"{f['bytes']:>14}  {f['problems']:>8}"
+                )
+            print(
+                f"total: {len(ds)} records in {len(files)} file(s), "
+                f"{total_problems} problem(s) (header pass; run `verify` to check payloads)"
+            )
         return 0
 
 
@@ -84,8 +90,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 "records": len(ds),
                 "problems": [p.to_json() for p in problems],
                 "files": [
-                    {"path": f.path, "records": len(f.index),
-                     "problems": f.index.problem_count()} for f in ds.files
+                    {"path": f.path, "records": len(f.index), "problems": f.index.problem_count()}
+                    for f in ds.files
                 ],
                 "warnings": ds.warnings,
             }
@@ -130,8 +136,10 @@ def cmd_list(args: argparse.Namespace) -> int:
                 qp = quoted.get(path)
                 if qp is None:
                     qp = quoted[path] = json.dumps(path)
-                out.write(f'{{"index": {index}, "file": {qp}, "offset": {offset}, '
-                          f'"length": {length}, "status": "{kind}"}}\n')
+                out.write(
+                    f'{{"index": {index}, "file": {qp}, "offset": {offset}, '
+                    f'"length": {length}, "status": "{kind}"}}\n'
+                )
             else:
                 out.write(f"{index}\t{os.path.basename(path)}\t{offset}\t{length}\t{kind}\n")
             shown += 1

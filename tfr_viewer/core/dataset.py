@@ -146,8 +146,10 @@ class Dataset:
     def read(self, index: int) -> bytes:
         """The payload of global record ``index`` (what is there, for damaged records)."""
         ref = self.ref(index)
-        return self.files[ref.file_number].open().read_at(
-            ref.offset + HEADER_SIZE, self._readable_length(ref)
+        return (
+            self.files[ref.file_number]
+            .open()
+            .read_at(ref.offset + HEADER_SIZE, self._readable_length(ref))
         )
 
     def read_frame(self, index: int) -> bytes:

@@ -36,13 +36,13 @@ class Compression(str, enum.Enum):
     @classmethod
     def parse(cls, text: str | None) -> Compression:
         """Accept ``none|gzip|zlib`` in any case, and TensorFlow's empty string for none."""
-        key = (str(text.value) if isinstance(text, Compression) else (text or "none")).strip().lower()
+        key = (
+            (str(text.value) if isinstance(text, Compression) else (text or "none")).strip().lower()
+        )
         try:
             return cls(key)
         except ValueError:
-            raise ValueError(
-                f"unknown compression {text!r}: use one of none, gzip, zlib"
-            ) from None
+            raise ValueError(f"unknown compression {text!r}: use one of none, gzip, zlib") from None
 
 
 def mask(crc: int) -> int:

@@ -9,6 +9,7 @@ offset whose header verifies and whose frame fits, and reports what it skipped.
 
 from __future__ import annotations
 
+import mmap
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -79,19 +80,39 @@ class _Scanner:
         self.verify = verify
         self.header_cache: dict[bytes, int] = {}
         self.stream_error: str | None = None
+        self._buffer: mmap.mmap | None = None
+        self._window: _Window | None = None
 
     # -- windows -------------------------------------------------------------------
     def window_at(self, pos: int, need: int = _WINDOW) -> _Window:
         arr = self.source.array()
         if arr is not None:
-            return _Window(0, self.source.mapping(), arr, True)
+            return _Window(0, self.source.mapping(), arr, True)  # type: ignore[attr-defined]
         want = max(_WINDOW, min(need, _MAX_WINDOW))
+        old = self._window
+        keep = 0
+        carry = old is not None and old.base <= pos < old.end and not old.eof
+        if self._buffer is None or len(self._buffer) < want:
+            # An anonymous mapping: reused across windows, slices to bytes, no page
+            # faults after the first fill. Bytes past ``n`` are stale: ``arr`` is exact.
+            buffer = mmap.mmap(-1, want)
+            if carry:
+                keep = old.end - pos  # type: ignore[union-attr]
+                buffer[:keep] = old.arr[pos - old.base :].tobytes()  # type: ignore[union-attr]
+            self._buffer = buffer
+        elif carry:
+            # Carry the unread tail over instead of seeking back, so that the decoder
+            # only ever moves forward.
+            keep = old.end - pos  # type: ignore[union-attr]
+            self._buffer.move(0, pos - old.base, keep)  # type: ignore[union-attr]
         try:
-            data = self.source.read_at(pos, want)
+            n = keep + self.source.readinto_at(pos + keep, memoryview(self._buffer)[keep:want])
         except SourceError as exc:
             self.stream_error = str(exc)
-            data = b""
-        return _Window(pos, data, np.frombuffer(data, dtype=np.uint8), len(data) < want)
+            n = keep
+        arr = np.frombuffer(self._buffer, dtype=np.uint8, count=n)
+        self._window = _Window(pos, self._buffer, arr, n < want)
+        return self._window
 
     # -- the fast path -------------------------------------------------------------
     def fast(self, win: _Window, pos: int, batch: _Batch, limit: int) -> int:
@@ -145,7 +166,7 @@ class _Scanner:
             fast[i] = False
         if self.verify and fast.any() and batch.window is not None:
             win = batch.window
-            ends = (offsets[fast] - np.uint64(win.base) + np.uint64(HEADER_SIZE) + lengths[fast])
+            ends = offsets[fast] - np.uint64(win.base) + np.uint64(HEADER_SIZE) + lengths[fast]
             stored = win.arr[ends.astype(np.int64)[:, None] + np.arange(4)].copy()
             stored32 = stored.view("<u4").ravel()
             raw = np.array(batch.crcs, dtype=np.uint64)
@@ -202,6 +223,7 @@ def scan(
     def flush() -> IndexChunk:
         nonlocal batch, chunk_start
         chunk = sc.seal(batch, chunk_start, pos)
+        source.release(pos)
         chunk_start = record
         batch = _Batch(window=win)
         return chunk
@@ -218,7 +240,7 @@ def scan(
         if pos >= win.end and win.eof:
             break  # clean end of stream
         q = pos - win.base
-        header = bytes(win.data[q : q + HEADER_SIZE])
+        header = win.arr[q : q + HEADER_SIZE].tobytes()
         if len(header) == HEADER_SIZE:
             length, ok = decode_header(header)
         else:

@@ -55,13 +55,19 @@ def describe_problems(
             f"they were skipped; {_FIX}"
         )
         found.append(
-            (g.offset, Problem(path, start + g.before_record, g.offset, "garbage", msg,
-                               g.before_record))
+            (
+                g.offset,
+                Problem(path, start + g.before_record, g.offset, "garbage", msg, g.before_record),
+            )
         )
     if index.stream_error:
         found.append(
-            (end, Problem(path, start + len(index), end, "truncated",
-                          f"{index.stream_error}", len(index)))
+            (
+                end,
+                Problem(
+                    path, start + len(index), end, "truncated", f"{index.stream_error}", len(index)
+                ),
+            )
         )
     found.sort(key=lambda item: item[0])
     return [p for _, p in found]

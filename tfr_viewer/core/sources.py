@@ -23,6 +23,9 @@ import numpy as np
 from .framing import HEADER_SIZE, Compression, decode_header
 
 _SNIFF_BYTES = 64
+# rapidgzip's decode unit and seek-point spacing: 2 MiB measured best here for both a
+# full scan and random reads (4 MiB scans slightly faster but doubles read latency).
+CHUNK_SIZE = 2 << 20
 
 
 class SourceError(OSError):
@@ -80,6 +83,15 @@ class Source(ABC):
         """A zero-copy uint8 view of the whole stream, or None if not available."""
         return None
 
+    def readinto_at(self, offset: int, buf: Any) -> int:
+        """Fill writable ``buf`` from uncompressed ``offset``; return the bytes read."""
+        data = self.read_at(offset, len(buf))
+        buf[: len(data)] = data
+        return len(data)
+
+    def release(self, upto: int) -> None:  # noqa: B027 - optional hook, no-op by default
+        """Hint that bytes before ``upto`` will not be needed again soon."""
+
     @abstractmethod
     def close(self) -> None:
         """Release the file. Idempotent."""
@@ -126,6 +138,15 @@ class PlainSource(Source):
     def array(self) -> np.ndarray:
         self._check_open()
         return self._array
+
+    def release(self, upto: int) -> None:
+        # Drop scanned pages from this mapping (they stay in the page cache), so a scan
+        # of a huge file does not grow the process's resident size.
+        if self._mm is None or not hasattr(mmap, "MADV_DONTNEED"):
+            return
+        length = min(upto, self.size) // mmap.PAGESIZE * mmap.PAGESIZE
+        if length > 0:
+            self._mm.madvise(mmap.MADV_DONTNEED, 0, length)
 
     def mapping(self) -> mmap.mmap | bytes:
         """The whole file as an object that slices to bytes (the mmap itself)."""
@@ -174,7 +195,9 @@ class CompressedSource(Source):
         self.size = None
         self._lock = threading.Lock()
         try:
-            self._reader: Any = rapidgzip.open(path, parallelization=threads or os.cpu_count() or 1)
+            self._reader: Any = rapidgzip.RapidgzipFile(
+                path, parallelization=threads or os.cpu_count() or 1, chunk_size=CHUNK_SIZE
+            )
         except Exception as exc:  # rapidgzip raises several types for bad input
             raise SourceError(
                 f"{path}: cannot open the {compression.value} stream ({exc}); "
@@ -200,6 +223,28 @@ class CompressedSource(Source):
         if len(data) < n:
             self.size = offset + len(data)
         return data
+
+    def readinto_at(self, offset: int, buf: Any) -> int:
+        self._check_open()
+        with self._lock:
+            try:
+                self._reader.seek(offset)
+                view = memoryview(buf)
+                done = 0
+                while done < len(view):
+                    n = self._reader.readinto(view[done:])
+                    if not n:
+                        break
+                    done += n
+            except Exception as exc:
+                raise SourceError(
+                    f"{self.path}: the {self.compression.value} stream cannot be decoded "
+                    f"near uncompressed byte {offset} ({exc}); the file is damaged — "
+                    "use `tfr-viewer recover` to save the records before this point"
+                ) from exc
+        if done < len(buf):
+            self.size = offset + done
+        return done
 
     @property
     def closed(self) -> bool:

@@ -1,0 +1,318 @@
+"""Side-by-side benchmarks against TensorFlow, measured in one run.
+
+Usage: ``python tests/benchmarks/run_benchmarks.py [--data DIR] [--only NAME ...]``.
+Files are generated with TensorFlow into DIR (default: tests/benchmarks/data) and reused.
+Every row prints our time, TensorFlow's time and the ratio; the README quotes the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tfr_viewer.core.dataset import Dataset  # noqa: E402
+from tfr_viewer.core.framing import encode_frame  # noqa: E402
+
+ROWS: list[tuple[str, str, str, str, str]] = []
+
+
+def tf():
+    import tensorflow
+
+    return tensorflow
+
+
+def timed(fn: Callable[[], object], repeat: int = 1) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, result
+
+
+def row(name: str, ours: float, theirs: float | None, target: str, unit: str = "s") -> None:
+    ratio = f"{theirs / ours:.1f}x" if theirs else "n/a"
+    their_text = f"{theirs:.3f} {unit}" if theirs else "cannot"
+    ROWS.append((name, f"{ours:.3f} {unit}", their_text, ratio, target))
+    print(f"  {name}: ours {ours:.3f} {unit}, TensorFlow {their_text}, ratio {ratio}", flush=True)
+
+
+def tutorial_example(i: int, rng: np.random.Generator) -> bytes:
+    t = tf()
+    f = t.train
+    animal = [b"cat", b"dog", b"chicken", b"horse", b"goat"][i % 5]
+    feature = {
+        "feature0": f.Feature(int64_list=f.Int64List(value=[int(rng.random() < 0.5)])),
+        "feature1": f.Feature(int64_list=f.Int64List(value=[i % 5])),
+        "feature2": f.Feature(bytes_list=f.BytesList(value=[animal])),
+        "feature3": f.Feature(float_list=f.FloatList(value=[float(rng.standard_normal())])),
+    }
+    return f.Example(features=f.Features(feature=feature)).SerializeToString()
+
+
+def ensure(path: Path, make: Callable[[Path], None]) -> Path:
+    if not path.exists():
+        print(f"generating {path.name} ...", flush=True)
+        tmp = path.with_suffix(path.suffix + ".part")
+        make(tmp)
+        tmp.replace(path)
+    return path
+
+
+def write_tf(path: Path, payloads, compression: str = "") -> None:
+    opts = tf().io.TFRecordOptions(compression_type=compression)
+    with tf().io.TFRecordWriter(str(path), opts) as w:
+        for p in payloads:
+            w.write(p)
+
+
+def tf_count(path: Path, compression: str = "") -> int:
+    ds = tf().data.TFRecordDataset(str(path), compression_type=compression)
+    return int(ds.reduce(np.int64(0), lambda n, _: n + 1).numpy())
+
+
+def tf_iterate(path: Path, compression: str = "") -> int:
+    n = 0
+    for _ in tf().data.TFRecordDataset(str(path), compression_type=compression):
+        n += 1
+    return n
+
+
+def our_verify(path: Path) -> int:
+    with Dataset([str(path)]) as ds:
+        ds.index(verify=True)
+        assert not ds.problems()
+        return len(ds)
+
+
+def bench_small(data: Path) -> None:
+    print("1,000,000 small Examples (TensorFlow tutorial layout)")
+    rng = np.random.default_rng(0)
+    path = ensure(
+        data / "small.tfrecord",
+        lambda p: write_tf(p, (tutorial_example(i, rng) for i in range(1_000_000))),
+    )
+    ours, n = timed(lambda: our_verify(path), repeat=3)
+    t_graph, n_tf = timed(lambda: tf_count(path))
+    assert n == n_tf == 1_000_000
+    t_iter, _ = timed(lambda: tf_iterate(path))
+    row("index + verify 1M small records vs tf.data iteration", ours, t_iter, ">= 20x")
+    row("index + verify 1M small records vs tf.data reduce (graph)", ours, t_graph, "")
+
+    def header_pass() -> int:
+        with Dataset([str(path)]) as ds:
+            return len(ds.index(verify=False))
+
+    t_hdr, _ = timed(header_pass, repeat=3)
+    row("header-only pass, 1M small records vs tf.data reduce", t_hdr, t_graph, "")
+
+
+def big_payloads(n: int, seed: int):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        yield rng.integers(0, 256, 258 * 1024, dtype=np.uint8).tobytes()
+
+
+def pixel_payloads(n: int, seed: int):
+    """Raw 8-bit RGB images of 256 x 344 (258 KB): smooth gradients, shapes and noise."""
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:256, 0:344]
+    for _ in range(n):
+        a, b, c = rng.uniform(-0.6, 0.6, 3)
+        img = np.stack([(xx * a + yy * b + c * 255 + k * 40) % 256 for k in range(3)], -1)
+        cy, cx, r = rng.integers(0, 256), rng.integers(0, 344), rng.integers(10, 80)
+        img[(yy - cy) ** 2 + (xx - cx) ** 2 < r * r] = rng.integers(0, 256, 3)
+        img = img + rng.normal(0, 2, img.shape)
+        yield np.clip(img, 0, 255).astype(np.uint8).tobytes()
+
+
+def bench_large(data: Path) -> None:
+    print("5,000 records of 258 KB (1.3 GB)")
+    path = ensure(data / "large.tfrecord", lambda p: write_tf(p, big_payloads(5000, 1)))
+    our_verify(path)  # warm the page cache for both sides
+    t_tf, n_tf = timed(lambda: tf_count(path), repeat=2)
+    ours, n = timed(lambda: our_verify(path), repeat=3)
+    assert n == n_tf == 5000
+    row("verify 5,000 x 258 KB (page cache) vs tf.data reduce", ours, t_tf, ">= 2x")
+
+
+def bench_gzip(data: Path) -> None:
+    for kind, make in [("raw pixels", pixel_payloads), ("random bytes", big_payloads)]:
+        print(f"GZIP: 1,000 records of 258 KB ({kind})")
+        name = "large_" + kind.split()[0] + ".tfrecord.gz"
+        path = ensure(data / name, lambda p, make=make: write_tf(p, make(1000, 2), "GZIP"))
+        t_tf, n_tf = timed(lambda path=path: tf_count(path, "GZIP"), repeat=3)
+
+        def scan(path: Path = path) -> Dataset:
+            ds = Dataset([str(path)])
+            ds.index(verify=True)
+            return ds
+
+        ours, _ = timed(lambda: scan().close(), repeat=3)
+        ds = scan()
+        assert len(ds) == n_tf == 1000 and not ds.problems()
+        mb = path.stat().st_size / 1e6
+        row(
+            f"full scan, GZIP 1,000 x 258 KB {kind} ({mb:.0f} MB on disk) vs tf.data GZIP",
+            ours,
+            t_tf,
+            ">= 1.8x",
+        )
+        rnd = random.Random(3)
+        lat = []
+        for _ in range(200):
+            i = rnd.randrange(len(ds))
+            t0 = time.perf_counter()
+            ds.read(i)
+            lat.append(time.perf_counter() - t0)
+        ds.close()
+        med, worst = statistics.median(lat) * 1000, max(lat) * 1000
+        ROWS.append(
+            (
+                f"random record read, indexed GZIP {kind} (median / max of 200)",
+                f"{med:.1f} / {worst:.1f} ms",
+                "cannot",
+                "n/a",
+                "< 30 ms",
+            )
+        )
+        print(f"  random read: median {med:.1f} ms, max {worst:.1f} ms", flush=True)
+    bench_gzip_libraries(data / "large_raw.tfrecord.gz")
+
+
+def bench_gzip_libraries(path: Path) -> None:
+    """rapidgzip against indexed_gzip: full decode, then random 1 MB reads."""
+    import rapidgzip
+
+    try:
+        import indexed_gzip
+    except ImportError:
+        print("  indexed_gzip is not installed; skipping the library comparison")
+        return
+    results = {}
+    for name, opener in [
+        ("rapidgzip", lambda: rapidgzip.open(str(path), parallelization=os.cpu_count())),
+        ("indexed_gzip", lambda: indexed_gzip.IndexedGzipFile(str(path), spacing=4 << 20)),
+    ]:
+        f = opener()
+        t0 = time.perf_counter()
+        size = 0
+        while block := f.read(16 << 20):
+            size += len(block)
+        full = time.perf_counter() - t0
+        rnd = random.Random(4)
+        lat = []
+        for _ in range(100):
+            off = rnd.randrange(size - (1 << 20))
+            t0 = time.perf_counter()
+            f.seek(off)
+            f.read(1 << 20)
+            lat.append(time.perf_counter() - t0)
+        f.close()
+        results[name] = (size / full / 1e6, statistics.median(lat) * 1000)
+        print(
+            f"  {name}: decode {results[name][0]:.0f} MB/s, "
+            f"seek+read 1 MB median {results[name][1]:.1f} ms",
+            flush=True,
+        )
+    (rg, rs), (ig, is_) = results["rapidgzip"], results["indexed_gzip"]
+    ROWS.append(
+        (
+            "gzip library: decode MB/s, rapidgzip vs indexed_gzip",
+            f"{rg:.0f} MB/s",
+            f"{ig:.0f} MB/s (indexed_gzip)",
+            f"{rg / ig:.1f}x",
+            "choice",
+        )
+    )
+    ROWS.append(
+        (
+            "gzip library: seek + 1 MB read, rapidgzip vs indexed_gzip",
+            f"{rs:.1f} ms",
+            f"{is_:.1f} ms (indexed_gzip)",
+            f"{is_ / rs:.1f}x",
+            "choice",
+        )
+    )
+
+
+def bench_memory(data: Path) -> None:
+    print("10,000,000 records: peak RSS while indexing")
+
+    def make(p: Path) -> None:
+        with open(p, "wb") as f:
+            for start in range(0, 10_000_000, 100_000):
+                f.write(
+                    b"".join(
+                        encode_frame(i.to_bytes(4, "little")) for i in range(start, start + 100_000)
+                    )
+                )
+
+    path = ensure(data / "ten_million.tfrecord", make)
+    code = (
+        "import resource, sys, time\n"
+        "from tfr_viewer.core.dataset import Dataset\n"
+        "t = time.perf_counter()\n"
+        f"ds = Dataset([{str(path)!r}]).index(verify=True)\n"
+        "dt = time.perf_counter() - t\n"
+        "nbytes = ds.files[0].index.nbytes()\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
+        "print(len(ds), dt, nbytes, hwm)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.split()
+    n, dt, nbytes, rss_kb = int(out[0]), float(out[1]), int(out[2]), int(out[3])
+    assert n == 10_000_000
+    ROWS.append(
+        (
+            "10M records: index arrays / peak RSS / time",
+            f"{nbytes / 1e6:.0f} MB / {rss_kb / 1024:.0f} MB / {dt:.1f} s",
+            "",
+            "",
+            "< 250 MB",
+        )
+    )
+    print(f"  index {nbytes / 1e6:.0f} MB, peak RSS {rss_kb / 1024:.0f} MB, {dt:.1f} s")
+
+
+BENCHES = {"memory": bench_memory, "small": bench_small, "large": bench_large, "gzip": bench_gzip}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--data", type=Path, default=ROOT / "tests" / "benchmarks" / "data")
+    ap.add_argument("--only", nargs="*", choices=sorted(BENCHES))
+    ap.add_argument("--table", type=Path, help="also write the table to this file")
+    args = ap.parse_args()
+    args.data.mkdir(parents=True, exist_ok=True)
+    for name in args.only or list(BENCHES):
+        BENCHES[name](args.data)
+    lines = ["| benchmark | tfr-viewer | TensorFlow | ratio | target |", "|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(r) + " |" for r in ROWS]
+    print("\n" + "\n".join(lines))
+    if args.table:
+        args.table.write_text("\n".join(lines) + "\n")
+    print(
+        f"\n(max RSS of this process: "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)"
+    )
+
+
+if __name__ == "__main__":
+    main()

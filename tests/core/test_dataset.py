@@ -1,0 +1,68 @@
+"""Files, globs, folders and shard specs open as one dataset with global numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tfr_viewer.core.dataset import Dataset
+from tfr_viewer.core.framing import write_records
+from tfr_viewer.core.paths import PathError, expand, natural_key, shard_warnings
+
+
+def make_shards(folder, total, present, per=3, empty=()):
+    paths = []
+    for s in present:
+        path = folder / f"data.tfrecord-{s:05d}-of-{total:05d}"
+        write_records(path, [] if s in empty else [f"{s}:{i}".encode() for i in range(per)])
+        paths.append(path)
+    return paths
+
+
+def test_glob_folder_and_spec_resolve_the_same_files(tmp_path):
+    make_shards(tmp_path, 3, range(3))
+    (tmp_path / "dataset_info.json").write_text("{}")
+    by_folder = expand([str(tmp_path)])
+    by_glob = expand([str(tmp_path / "data.tfrecord-*")])
+    by_spec = expand([str(tmp_path / "data.tfrecord@3")])
+    assert by_folder == by_glob == by_spec
+    assert len(by_folder) == 3
+
+
+def test_natural_order_and_no_duplicates(tmp_path):
+    for name in ["a10.tfrecord", "a2.tfrecord", "a1.tfrecord"]:
+        write_records(tmp_path / name, [b"x"])
+    got = expand([str(tmp_path / "a*.tfrecord"), str(tmp_path / "a2.tfrecord")])
+    assert [p.rsplit("/", 1)[1] for p in got] == ["a1.tfrecord", "a2.tfrecord", "a10.tfrecord"]
+    assert natural_key("a2") < natural_key("a10")
+
+
+def test_missing_paths_are_named(tmp_path):
+    with pytest.raises(PathError, match="no such file"):
+        expand([str(tmp_path / "missing.tfrecord")])
+    with pytest.raises(PathError, match="matches no file"):
+        expand([str(tmp_path / "*.nothing")])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(PathError, match="holds no files"):
+        expand([str(tmp_path / "empty")])
+
+
+def test_missing_shards_and_empty_shards_are_warned_about(tmp_path):
+    make_shards(tmp_path, 5, [0, 1, 3], empty=[1])
+    with Dataset.open([str(tmp_path)]) as ds:
+        ds.index()
+        assert len(ds) == 6
+        assert any("2 of 5 shards missing (00002, 00004)" in w for w in ds.warnings)
+        assert any("00001-of-00005: is empty" in w for w in ds.warnings)
+        # Global numbers skip the empty shard.
+        assert ds.read(3) == b"3:0"
+        assert ds.locate(3) == (2, 0)
+    assert shard_warnings(["x-00000-of-00001"]) == []
+
+
+def test_out_of_range_record_is_an_index_error(tmp_path):
+    make_shards(tmp_path, 1, [0])
+    with Dataset.open([str(tmp_path)]) as ds:
+        ds.index()
+        with pytest.raises(IndexError, match="out of range"):
+            ds.read(3)
+        assert ds.read_frame(0).endswith(ds.read(0) + ds.read_frame(0)[-4:])

@@ -1,0 +1,122 @@
+"""The command contract: JSON fields and exit codes of info, verify and list."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.tf_oracle import tf_write
+from tfr_viewer.cli import main
+from tfr_viewer.core.framing import encode_frame
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def good(tmp_path):
+    return tf_write(tmp_path / "good.tfrecord", [f"r{i}".encode() for i in range(10)])
+
+
+@pytest.fixture
+def damaged(tmp_path):
+    fs = [encode_frame(f"record-{i}".encode()) for i in range(6)]
+    bad = bytearray(fs[2])
+    bad[14] ^= 1
+    fs[2] = bytes(bad)
+    blob = b"".join(fs[:4]) + b"JUNK" * 5 + b"".join(fs[4:])
+    path = tmp_path / "bad.tfrecord"
+    path.write_bytes(blob)
+    return path, sum(map(len, fs[:2])), sum(map(len, fs[:4]))
+
+
+def test_info_json(capsys, good, tmp_path):
+    gz = tf_write(tmp_path / "g.tfrecord", [b"x"] * 3, "gzip")
+    code, out, _ = run(capsys, "info", "--json", str(good), str(gz))
+    assert code == 0
+    info = json.loads(out)
+    assert info["records"] == 13 and info["problems"] == 0
+    first, second = info["files"]
+    assert first == {
+        **first,
+        "path": str(good),
+        "compression": "none",
+        "records": 10,
+        "bytes": good.stat().st_size,
+        "problems": 0,
+    }
+    assert second["compression"] == "gzip" and second["records"] == 3
+
+
+def test_info_reports_an_empty_file(capsys, tmp_path):
+    empty = tmp_path / "empty.tfrecord"
+    empty.write_bytes(b"")
+    code, out, _ = run(capsys, "info", "--json", str(empty))
+    assert code == 0
+    info = json.loads(out)
+    assert info["files"][0]["records"] == 0 and info["files"][0]["empty"] is True
+    assert any("is empty" in w for w in info["warnings"])
+
+
+def test_verify_exit_codes_and_problems(capsys, good, damaged):
+    path, bad_offset, junk_offset = damaged
+    assert run(capsys, "verify", str(good))[0] == 0
+    code, out, _ = run(capsys, "verify", "--json", str(good), str(path))
+    assert code == 1
+    report = json.loads(out)
+    assert report["records"] == 16
+    problems = [(p["file"], p["record"], p["offset"], p["kind"]) for p in report["problems"]]
+    assert problems == [
+        (str(path), 12, bad_offset, "bad_data_crc"),
+        (str(path), 14, junk_offset, "garbage"),
+    ]
+    assert all(str(path) in p["message"] for p in report["problems"])
+
+
+def test_verify_text_names_file_record_and_offset(capsys, damaged):
+    path, bad_offset, _ = damaged
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 1
+    assert f"record 2 at byte {bad_offset}" in out
+    assert "2 problem(s)" in out
+
+
+def test_usage_errors_exit_2(capsys, tmp_path):
+    code, _, err = run(capsys, "verify", str(tmp_path / "missing.tfrecord"))
+    assert code == 2 and "no such file" in err
+    assert run(capsys, "verify")[0] == 2
+    assert run(capsys, "list", "--limit", "-1", str(tmp_path))[0] == 2
+    assert run(capsys, "frobnicate")[0] == 2
+
+
+def test_list_json_lines(capsys, good, damaged):
+    path, bad_offset, _ = damaged
+    code, out, _ = run(capsys, "list", "--json", str(good), str(path))
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["index"] for r in rows] == list(range(16))
+    assert rows[0] == {"index": 0, "file": str(good), "offset": 0, "length": 2, "status": "ok"}
+    assert rows[12] == {
+        "index": 12,
+        "file": str(path),
+        "offset": bad_offset,
+        "length": len(b"record-2"),
+        "status": "bad_data_crc",
+    }
+
+
+def test_list_limit_stops_early(capsys, good):
+    code, out, _ = run(capsys, "list", "--limit", "3", str(good))
+    assert code == 0
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["0", "1", "2"]
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert "tfr-viewer" in capsys.readouterr().out

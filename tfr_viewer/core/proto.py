@@ -1,0 +1,157 @@
+"""Our own message schema for tf.train.Example, SequenceExample and TensorProto.
+
+The descriptors are built at run time from the public field numbers and types, in a
+private descriptor pool (so they never clash with TensorFlow's if both are loaded), and
+parsed by the protobuf runtime's compiled backend.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+_F = descriptor_pb2.FieldDescriptorProto
+_PACKAGE = "tensorflow"
+
+# (name, number, type, label, type_name or None, oneof index or None)
+_Field = tuple[str, int, int, int, str | None, int | None]
+OPT, REP = _F.LABEL_OPTIONAL, _F.LABEL_REPEATED
+
+
+def _message(
+    fdp: descriptor_pb2.FileDescriptorProto | descriptor_pb2.DescriptorProto,
+    name: str,
+    fields: list[_Field],
+    oneofs: tuple[str, ...] = (),
+    map_entry: bool = False,
+) -> descriptor_pb2.DescriptorProto:
+    msg = fdp.message_type.add() if hasattr(fdp, "message_type") else fdp.nested_type.add()
+    msg.name = name
+    if map_entry:
+        msg.options.map_entry = True
+    for oneof in oneofs:
+        msg.oneof_decl.add().name = oneof
+    for fname, number, ftype, label, type_name, oneof_index in fields:
+        f = msg.field.add(name=fname, number=number, type=ftype, label=label)
+        f.json_name = fname
+        if type_name:
+            f.type_name = type_name
+        if oneof_index is not None:
+            f.oneof_index = oneof_index
+    return msg
+
+
+def _map(parent: descriptor_pb2.DescriptorProto, entry: str, value_type: str) -> None:
+    _message(
+        parent,
+        entry,
+        [
+            ("key", 1, _F.TYPE_STRING, OPT, None, None),
+            ("value", 2, _F.TYPE_MESSAGE, OPT, value_type, None),
+        ],
+        map_entry=True,
+    )
+
+
+def _build_file() -> descriptor_pb2.FileDescriptorProto:
+    fdp = descriptor_pb2.FileDescriptorProto(
+        name="tfr_viewer/tf_messages.proto", package=_PACKAGE, syntax="proto3"
+    )
+    t = f".{_PACKAGE}."
+    _message(fdp, "BytesList", [("value", 1, _F.TYPE_BYTES, REP, None, None)])
+    _message(fdp, "FloatList", [("value", 1, _F.TYPE_FLOAT, REP, None, None)])
+    _message(fdp, "Int64List", [("value", 1, _F.TYPE_INT64, REP, None, None)])
+    _message(
+        fdp,
+        "Feature",
+        [
+            ("bytes_list", 1, _F.TYPE_MESSAGE, OPT, t + "BytesList", 0),
+            ("float_list", 2, _F.TYPE_MESSAGE, OPT, t + "FloatList", 0),
+            ("int64_list", 3, _F.TYPE_MESSAGE, OPT, t + "Int64List", 0),
+        ],
+        oneofs=("kind",),
+    )
+    features = _message(
+        fdp, "Features", [("feature", 1, _F.TYPE_MESSAGE, REP, t + "Features.FeatureEntry", None)]
+    )
+    _map(features, "FeatureEntry", t + "Feature")
+    _message(fdp, "FeatureList", [("feature", 1, _F.TYPE_MESSAGE, REP, t + "Feature", None)])
+    lists = _message(
+        fdp,
+        "FeatureLists",
+        [("feature_list", 1, _F.TYPE_MESSAGE, REP, t + "FeatureLists.FeatureListEntry", None)],
+    )
+    _map(lists, "FeatureListEntry", t + "FeatureList")
+    _message(fdp, "Example", [("features", 1, _F.TYPE_MESSAGE, OPT, t + "Features", None)])
+    _message(
+        fdp,
+        "SequenceExample",
+        [
+            ("context", 1, _F.TYPE_MESSAGE, OPT, t + "Features", None),
+            ("feature_lists", 2, _F.TYPE_MESSAGE, OPT, t + "FeatureLists", None),
+        ],
+    )
+    shape = _message(
+        fdp,
+        "TensorShapeProto",
+        [
+            ("dim", 2, _F.TYPE_MESSAGE, REP, t + "TensorShapeProto.Dim", None),
+            ("unknown_rank", 3, _F.TYPE_BOOL, OPT, None, None),
+        ],
+    )
+    _message(
+        shape,
+        "Dim",
+        [("size", 1, _F.TYPE_INT64, OPT, None, None), ("name", 2, _F.TYPE_STRING, OPT, None, None)],
+    )
+    _message(
+        fdp,
+        "TensorProto",
+        [
+            ("dtype", 1, _F.TYPE_INT32, OPT, None, None),
+            ("tensor_shape", 2, _F.TYPE_MESSAGE, OPT, t + "TensorShapeProto", None),
+            ("version_number", 3, _F.TYPE_INT32, OPT, None, None),
+            ("tensor_content", 4, _F.TYPE_BYTES, OPT, None, None),
+            ("float_val", 5, _F.TYPE_FLOAT, REP, None, None),
+            ("double_val", 6, _F.TYPE_DOUBLE, REP, None, None),
+            ("int_val", 7, _F.TYPE_INT32, REP, None, None),
+            ("string_val", 8, _F.TYPE_BYTES, REP, None, None),
+            ("scomplex_val", 9, _F.TYPE_FLOAT, REP, None, None),
+            ("int64_val", 10, _F.TYPE_INT64, REP, None, None),
+            ("bool_val", 11, _F.TYPE_BOOL, REP, None, None),
+            ("dcomplex_val", 12, _F.TYPE_DOUBLE, REP, None, None),
+            ("half_val", 13, _F.TYPE_INT32, REP, None, None),
+            ("uint32_val", 16, _F.TYPE_UINT32, REP, None, None),
+            ("uint64_val", 17, _F.TYPE_UINT64, REP, None, None),
+        ],
+    )
+    return fdp
+
+
+_POOL = descriptor_pool.DescriptorPool()
+_POOL.Add(_build_file())
+
+
+def _cls(name: str) -> Any:
+    return message_factory.GetMessageClass(_POOL.FindMessageTypeByName(f"{_PACKAGE}.{name}"))
+
+
+BytesList = _cls("BytesList")
+FloatList = _cls("FloatList")
+Int64List = _cls("Int64List")
+Feature = _cls("Feature")
+Features = _cls("Features")
+FeatureList = _cls("FeatureList")
+FeatureLists = _cls("FeatureLists")
+Example = _cls("Example")
+SequenceExample = _cls("SequenceExample")
+TensorShapeProto = _cls("TensorShapeProto")
+TensorProto = _cls("TensorProto")
+
+
+def backend() -> str:
+    """The protobuf runtime in use (``upb`` is the compiled one)."""
+    from google.protobuf.internal import api_implementation
+
+    return api_implementation.Type()
