@@ -126,6 +126,7 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
             ("uint64_val", 17, _F.TYPE_UINT64, REP, None, None),
         ],
     )
+    _message(fdp, "RawMessage", [])  # no fields: everything parses as unknown fields
     return fdp
 
 
@@ -148,6 +149,7 @@ Example = _cls("Example")
 SequenceExample = _cls("SequenceExample")
 TensorShapeProto = _cls("TensorShapeProto")
 TensorProto = _cls("TensorProto")
+RawMessage = _cls("RawMessage")
 
 
 def backend() -> str:

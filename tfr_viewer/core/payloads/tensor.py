@@ -1,0 +1,128 @@
+"""Serialized tensors (``tf.io.serialize_tensor`` writes a TensorProto).
+
+Values come from ``tensor_content`` (little-endian raw bytes) or from the typed value
+fields; as in TensorFlow, fewer typed values than elements repeat the last one, and no
+values mean zeros. bfloat16 is widened to float32 by shifting its 16 bits.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from google.protobuf.message import DecodeError
+
+from .. import proto
+from .features import has_unknown
+from .types import TensorPayload
+
+NAME = "tensor"
+MAX_ELEMENTS = 1 << 31
+
+# DataType enum value -> (name, numpy dtype of the stored values, typed value field)
+DTYPES: dict[int, tuple[str, Any, str]] = {
+    1: ("float32", np.dtype("<f4"), "float_val"),
+    2: ("float64", np.dtype("<f8"), "double_val"),
+    3: ("int32", np.dtype("<i4"), "int_val"),
+    4: ("uint8", np.dtype("u1"), "int_val"),
+    5: ("int16", np.dtype("<i2"), "int_val"),
+    6: ("int8", np.dtype("i1"), "int_val"),
+    7: ("string", np.dtype(object), "string_val"),
+    8: ("complex64", np.dtype("<c8"), "scomplex_val"),
+    9: ("int64", np.dtype("<i8"), "int64_val"),
+    10: ("bool", np.dtype("?"), "bool_val"),
+    14: ("bfloat16", np.dtype("<u2"), "half_val"),
+    17: ("uint16", np.dtype("<u2"), "int_val"),
+    18: ("complex128", np.dtype("<c16"), "dcomplex_val"),
+    19: ("float16", np.dtype("<f2"), "half_val"),
+    22: ("uint32", np.dtype("<u4"), "uint32_val"),
+    23: ("uint64", np.dtype("<u8"), "uint64_val"),
+}
+
+
+def _shape(msg: Any) -> tuple[int, ...] | None:
+    shape = msg.tensor_shape
+    if shape.unknown_rank or has_unknown(shape):
+        return None
+    dims = []
+    for d in shape.dim:
+        if d.size < 0 or has_unknown(d):
+            return None
+        dims.append(int(d.size))
+    return tuple(dims)
+
+
+def parse_strict(data: bytes) -> tuple[Any, tuple[int, ...]] | None:
+    """``(message, shape)`` when ``data`` is a self-consistent TensorProto, else None."""
+    if not data:
+        return None
+    msg = proto.TensorProto()
+    try:
+        msg.ParseFromString(data)
+    except DecodeError:
+        return None
+    if has_unknown(msg) or msg.dtype not in DTYPES:
+        return None
+    shape = _shape(msg)
+    if shape is None:
+        return None
+    count = math.prod(shape)
+    if count > MAX_ELEMENTS:
+        return None
+    name, dtype, field = DTYPES[msg.dtype]
+    content = msg.tensor_content
+    if content:
+        if name == "string" or len(content) != count * dtype.itemsize:
+            return None
+    else:
+        typed = len(getattr(msg, field))
+        per_element = 2 if name.startswith("complex") else 1
+        if typed > count * per_element:
+            return None
+    return msg, shape
+
+
+def _typed_values(msg: Any, name: str, dtype: Any, field: str, count: int) -> np.ndarray:
+    """Values from the typed field; half_val holds 16-bit patterns, returned as uint16."""
+    raw = getattr(msg, field)
+    if field == "half_val":
+        dtype = np.dtype("<u2")
+    if name == "string":
+        values = np.empty(len(raw), dtype=object)
+        values[:] = list(raw)
+    elif name.startswith("complex"):
+        pairs = np.array(raw, dtype=np.float32 if name == "complex64" else np.float64)
+        values = (pairs[0::2] + 1j * pairs[1::2]).astype(dtype)
+    else:
+        values = np.array(raw, dtype=np.int64 if dtype.kind in "iub" else dtype).astype(dtype)
+    if len(values) == count:
+        return values
+    if len(values) == 0:
+        return np.zeros(count, dtype=dtype) if name != "string" else np.full(count, b"", object)
+    out = np.empty(count, dtype=dtype)
+    out[: len(values)] = values
+    out[len(values) :] = values[-1]
+    return out
+
+
+def decode(data: bytes) -> TensorPayload:
+    parsed = parse_strict(data)
+    if parsed is None:
+        raise ValueError("not a valid serialized tensor (TensorProto)")
+    msg, shape = parsed
+    name, dtype, field = DTYPES[msg.dtype]
+    count = math.prod(shape)
+    if msg.tensor_content:
+        values = np.frombuffer(msg.tensor_content, dtype=dtype).copy()
+    else:
+        values = _typed_values(msg, name, dtype, field, count)
+    if name == "bfloat16":
+        values = (values.astype(np.uint32) << 16).view(np.float32)
+    elif name == "float16" and not msg.tensor_content:
+        values = values.view(np.float16)
+    return TensorPayload(name, shape, values.reshape(shape))
+
+
+def bid(data: bytes) -> int:
+    return 95 if parse_strict(data) is not None else 0

@@ -1,0 +1,30 @@
+"""UTF-8 text payloads. Bids only for readable text, below every structured decoder."""
+
+from __future__ import annotations
+
+from .types import TextPayload
+
+NAME = "text"
+_ALLOWED_CONTROLS = {"\t", "\n", "\r"}
+
+
+def looks_like_text(data: bytes, sample: int = 4096) -> bool:
+    """True when ``data`` is valid UTF-8 and (in its first ``sample`` bytes) at least
+    95% printable characters, with no NUL."""
+    if not data or b"\x00" in data[:sample]:
+        return False
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    head = text[:sample]
+    printable = sum(1 for c in head if c.isprintable() or c in _ALLOWED_CONTROLS)
+    return printable >= 0.95 * len(head)
+
+
+def bid(data: bytes) -> int:
+    return 60 if looks_like_text(data) else 0
+
+
+def decode(data: bytes) -> TextPayload:
+    return TextPayload(data.decode("utf-8"))
