@@ -120,3 +120,38 @@ def test_version(capsys):
         main(["--version"])
     assert exc.value.code == 0
     assert "tfr-viewer" in capsys.readouterr().out
+
+
+def test_show_contract_fields(capsys, good):
+    code, out, _ = run(capsys, "show", "3", "--json", str(good))
+    assert code == 0
+    record = json.loads(out)
+    assert {k: record[k] for k in ("index", "file", "offset", "length", "status", "type")} == {
+        "index": 3,
+        "file": str(good),
+        "offset": 3 * 18,
+        "length": 2,
+        "status": "ok",
+        "type": "text",
+    }
+    assert record["text"] == "r3"
+
+
+def test_show_out_of_range_and_damaged(capsys, good, damaged):
+    code, _, err = run(capsys, "show", "10", str(good))
+    assert code == 2 and "does not exist" in err
+    path, bad_offset, _ = damaged
+    code, out, _ = run(capsys, "show", "2", "--json", str(path))
+    record = json.loads(out)
+    assert (code, record["status"], record["offset"]) == (0, "bad_data_crc", bad_offset)
+
+
+def test_list_filter(capsys, good, damaged):
+    path, _, _ = damaged
+    code, out, _ = run(
+        capsys, "list", "--json", "--filter", 'status != "ok" or index < 2', str(good), str(path)
+    )
+    assert code == 0
+    assert [json.loads(line)["index"] for line in out.splitlines()] == [0, 1, 12]
+    code, _, err = run(capsys, "list", "--filter", "label ==", str(good))
+    assert code == 2 and "filter error at column" in err

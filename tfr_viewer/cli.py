@@ -43,15 +43,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("list", help="one line per record: index, file, offset, length, status")
     _paths(p)
+    p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR (see README)")
     p.add_argument("--limit", type=int, metavar="N", help="stop after N records")
     p.add_argument("--json", action="store_true", help="JSON Lines output")
+
+    p = sub.add_parser("show", help="decode one record")
+    p.add_argument("index", type=int, metavar="INDEX", help="global record number")
+    _paths(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("schema", help="infer the feature spec")
+    _paths(p)
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--json", action="store_true", help="figures per key")
+    group.add_argument(
+        "--python",
+        action="store_true",
+        help="a feature_description for tf.io.parse_single_example (default)",
+    )
+    p.add_argument("--sample", type=int, metavar="N", help="look at N records spread evenly")
     return parser
 
 
 def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
-    from .commands import records
+    from .commands import decode, records
 
-    return {"info": records.cmd_info, "verify": records.cmd_verify, "list": records.cmd_list}
+    return {
+        "info": records.cmd_info,
+        "verify": records.cmd_verify,
+        "list": records.cmd_list,
+        "show": decode.cmd_show,
+        "schema": decode.cmd_schema,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -73,11 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_USAGE
     from .core.paths import PathError
+    from .core.query import QueryError
     from .core.sources import SourceError
 
     try:
         return _handlers()[args.command](args)
-    except (UsageError, PathError, SourceError) as exc:
+    except (UsageError, PathError, SourceError, QueryError) as exc:
         print(f"tfr-viewer {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

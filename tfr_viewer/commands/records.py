@@ -8,7 +8,11 @@ import os
 import sys
 from collections.abc import Iterator
 
+import numpy as np
+
 from ..core.dataset import Dataset
+from ..core.filtering import block_of
+from ..core.query import Filter, compile_filter
 from ..core.records import RecordStatus
 from .progress import ScanProgress
 
@@ -105,16 +109,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1 if problems else 0
 
 
-def _records(ds: Dataset) -> Iterator[tuple[int, str, int, int, int]]:
-    """Stream ``(index, file, offset, length, status)`` as the verifying scan proceeds."""
+def _records(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, int, int, int]]:
+    """Stream ``(index, file, offset, length, status)`` of matching records as the
+    verifying scan proceeds."""
     for number, chunk in ds.scan(verify=True):
         base = ds.start_of(number) + chunk.start
-        path = ds.files[number].path
+        f = ds.files[number]
         offsets = chunk.offsets.tolist()
         lengths = chunk.lengths.tolist()
         status = chunk.status.tolist()
-        for i in range(len(offsets)):
-            yield base + i, path, offsets[i], lengths[i], status[i]
+        if flt is None:
+            keep = range(len(offsets))
+        else:
+            block = block_of(
+                flt, f.open(), f.path, base, chunk.offsets, chunk.lengths, chunk.status
+            )
+            keep = np.flatnonzero(flt.mask(block)).tolist()
+        for i in keep:
+            yield base + i, f.path, offsets[i], lengths[i], status[i]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -123,6 +135,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
+    flt = compile_filter(args.filter) if args.filter else None
     with _open(args.paths) as ds:
         _warn(ds, args.json)
         out = sys.stdout
@@ -130,7 +143,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         shown = 0
         if args.limit == 0:
             return 0
-        for index, path, offset, length, status in _records(ds):
+        for index, path, offset, length, status in _records(ds, flt):
             kind = _KINDS[status]
             if args.json:
                 qp = quoted.get(path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +36,7 @@ class Rag:
         return np.repeat(np.arange(self.rows), self.lengths())
 
 
-Value = Union[Col, Rag, Any]
+Value = Col | Rag | Any
 
 
 def per_row_any(rag: Rag, flags: np.ndarray) -> np.ndarray:
@@ -102,8 +102,11 @@ def encode_constant(value: Any) -> Any:
 def elementwise(op: Callable[[Any, Any], Any], x: Any, y: Any, size: int) -> np.ndarray:
     """``op`` over aligned arrays (or scalars); values that cannot be compared give
     False (True for ``!=``)."""
-    if isinstance(x, np.ndarray) and x.dtype == object or isinstance(y, np.ndarray) and (
-        y.dtype == object
+    if (
+        isinstance(x, np.ndarray)
+        and x.dtype == object
+        or isinstance(y, np.ndarray)
+        and (y.dtype == object)
     ):
         return _slow(op, x, y, size)
     try:
@@ -120,7 +123,7 @@ def _slow(op: Callable[[Any, Any], Any], x: Any, y: Any, size: int) -> np.ndarra
     xs = x if isinstance(x, np.ndarray) else [x] * size
     ys = y if isinstance(y, np.ndarray) else [y] * size
     results = []
-    for a, b in zip(xs, ys):
+    for a, b in zip(xs, ys, strict=False):
         try:
             results.append(op(a, b))
         except TypeError:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .file_index import FileIndex
-from .framing import FOOTER_SIZE, HEADER_SIZE
+from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
 from .index import IndexChunk, scan
 from .paths import expand, shard_warnings
 from .problems import describe_problems
@@ -175,6 +175,21 @@ class Dataset:
         if limit is None:
             limit = f.index.position
         return max(0, min(ref.length, limit - ref.offset - HEADER_SIZE))
+
+    def verify_record(self, index: int) -> RecordStatus:
+        """Check the payload CRC of one record if the index has not yet; return its status."""
+        ref = self.ref(index)
+        if ref.status is not RecordStatus.UNVERIFIED:
+            return ref.status
+        f = self.files[ref.file_number]
+        frame = f.open().read_at(ref.offset, HEADER_SIZE + ref.length + FOOTER_SIZE)
+        payload, footer = frame[HEADER_SIZE:-FOOTER_SIZE], frame[-FOOTER_SIZE:]
+        ok = len(frame) == HEADER_SIZE + ref.length + FOOTER_SIZE and masked_crc(
+            payload
+        ) == int.from_bytes(footer, "little")
+        status = RecordStatus.OK if ok else RecordStatus.BAD_DATA_CRC
+        f.index.set_status(ref.local, status)
+        return status
 
     def problems(self) -> list[Problem]:
         """Every problem found so far, in file and offset order, with global numbers."""

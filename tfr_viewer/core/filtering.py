@@ -30,8 +30,15 @@ _READABLE = (RecordStatus.OK, RecordStatus.UNVERIFIED)
 class RecordBlock:
     """Consecutive records of one file, as a filter :class:`~.query.Block`."""
 
-    def __init__(self, first_index: int, path: str, offsets: np.ndarray, lengths: np.ndarray,
-                 statuses: np.ndarray, payloads: list[bytes] | None) -> None:
+    def __init__(
+        self,
+        first_index: int,
+        path: str,
+        offsets: np.ndarray,
+        lengths: np.ndarray,
+        statuses: np.ndarray,
+        payloads: list[bytes] | None,
+    ) -> None:
         self.rows = len(offsets)
         self._first = first_index
         self._path = path
@@ -101,15 +108,22 @@ def _reader(source: Source) -> Callable[[int, int], bytes]:
     return source.read_at
 
 
-def block_of(flt: Filter, source: Source, path: str, first_index: int, offsets: np.ndarray,
-             lengths: np.ndarray, statuses: np.ndarray) -> RecordBlock:
+def block_of(
+    flt: Filter,
+    source: Source,
+    path: str,
+    first_index: int,
+    offsets: np.ndarray,
+    lengths: np.ndarray,
+    statuses: np.ndarray,
+) -> RecordBlock:
     """A block over the given records, reading payloads only if the filter needs them."""
     payloads = None
     if flt.keys:
         read = _reader(source)
         payloads = [
             read(o + HEADER_SIZE, n) if s in _READABLE else b""
-            for o, n, s in zip(offsets.tolist(), lengths.tolist(), statuses.tolist())
+            for o, n, s in zip(offsets.tolist(), lengths.tolist(), statuses.tolist(), strict=False)
         ]
     return RecordBlock(first_index, path, offsets, lengths, statuses, payloads).want(flt.keys)
 
@@ -137,8 +151,15 @@ def filter_dataset(
             if cancel is not None and cancel.cancelled:
                 return
             hi = min(lo + block, count)
-            rb = block_of(flt, source, f.path, start + lo, f.index.offsets(lo, hi),
-                          f.index.lengths(lo, hi), f.index.statuses(lo, hi))
+            rb = block_of(
+                flt,
+                source,
+                f.path,
+                start + lo,
+                f.index.offsets(lo, hi),
+                f.index.lengths(lo, hi),
+                f.index.statuses(lo, hi),
+            )
             hits = np.flatnonzero(flt.mask(rb)) + start + lo
             done += hi - lo
             matches += len(hits)

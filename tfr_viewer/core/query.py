@@ -132,8 +132,9 @@ def _list_equal(a: Value, b: Value) -> Col | None:
     if isinstance(a, (list, tuple)) and isinstance(b, Rag):
         a, b = b, a
     if isinstance(a, Rag) and isinstance(b, (list, tuple)):
-        const = as_array([v.encode() if isinstance(v, str) and _bytes_like(a.values) else v
-                          for v in b])
+        const = as_array(
+            [v.encode() if isinstance(v, str) and _bytes_like(a.values) else v for v in b]
+        )
         lengths = a.lengths()
         pos = np.arange(len(a.values)) - np.repeat(a.splits[:-1], lengths)
         if len(const):
@@ -146,8 +147,11 @@ def _list_equal(a: Value, b: Value) -> Col | None:
         if np.array_equal(a.splits, b.splits):
             same = elementwise(operator.eq, a.values, b.values, len(a.values)).astype(bool)
             return Col(per_row_all(a, same))
-        rows = [list(a.values[a.splits[i]:a.splits[i + 1]]) ==
-                list(b.values[b.splits[i]:b.splits[i + 1]]) for i in range(a.rows)]
+        rows = [
+            list(a.values[a.splits[i] : a.splits[i + 1]])
+            == list(b.values[b.splits[i] : b.splits[i + 1]])
+            for i in range(a.rows)
+        ]
         return Col(np.array(rows, dtype=bool))
     return None
 
@@ -181,8 +185,10 @@ def arithmetic(op: Callable[[Any, Any], Any], a: Value, b: Value) -> Value:
     x, y, wrap, _ = _align(a, b)
     x, y = _number_array(x), _number_array(y)
     with np.errstate(all="ignore"):
-        if op is operator.truediv and not isinstance(x, np.ndarray) and not isinstance(
-            y, np.ndarray
+        if (
+            op is operator.truediv
+            and not isinstance(x, np.ndarray)
+            and not isinstance(y, np.ndarray)
         ):
             return x / y if y else float("nan")
         return wrap(op(np.asarray(x, dtype=float) if op is operator.truediv else x, y))
@@ -229,8 +235,9 @@ def _text_test(test: Callable[[str, str], bool]) -> Callable[[Value, Value], Val
         if not isinstance(arg, str):
             raise TypeError("the second argument must be a quoted text")
         if isinstance(v, (Rag, Col)):
-            flags = np.fromiter((test(_text(x), arg) for x in v.values), dtype=bool,
-                                count=len(v.values))
+            flags = np.fromiter(
+                (test(_text(x), arg) for x in v.values), dtype=bool, count=len(v.values)
+            )
             return Rag(flags, v.splits) if isinstance(v, Rag) else Col(flags, v.valid)
         return any(test(_text(x), arg) for x in _values_of(v))
 
@@ -257,8 +264,9 @@ def _len(v: Value) -> Value:
     if isinstance(v, Rag):
         return Col(v.lengths())
     if isinstance(v, Col):
-        return Col(np.fromiter((len(x) for x in v.values), dtype=np.int64, count=len(v.values)),
-                   v.valid)
+        return Col(
+            np.fromiter((len(x) for x in v.values), dtype=np.int64, count=len(v.values)), v.valid
+        )
     return len(v) if isinstance(v, (list, tuple, str, bytes)) else 1
 
 
@@ -390,8 +398,9 @@ class _Compiler:
             if not (isinstance(sl, ast.Constant) and isinstance(sl.value, str)):
                 raise self.fail(sl, 'write a feature key as f["key"], with the key quoted')
             return self._feature(sl.value)
-        if isinstance(sl, ast.Constant) and type(sl.value) is int:
-            inner, i = self.compile(node.value, d), sl.value
+        position = _int_constant(sl)
+        if position is not None:
+            inner, i = self.compile(node.value, d), position
 
             def item(block: Block) -> Value:
                 v = inner(block)
@@ -444,8 +453,9 @@ class _Compiler:
     def _BinOp(self, node: ast.BinOp, d: int) -> Node:
         op = _ARITH.get(type(node.op))
         if op is None:
-            raise self.fail(node, f"the operator {type(node.op).__name__} is not allowed "
-                                  "(use + - * / %)")
+            raise self.fail(
+                node, f"the operator {type(node.op).__name__} is not allowed (use + - * / %)"
+            )
         left, right = self.compile(node.left, d), self.compile(node.right, d)
         return lambda block: arithmetic(op, left(block), right(block))
 
@@ -497,6 +507,16 @@ class _Compiler:
         return lambda block: fn(*(a(block) for a in args))
 
 
+def _int_constant(node: ast.AST) -> int | None:
+    """The value of ``3`` or ``-3`` written as a literal, else None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_constant(node.operand)
+        return -inner if inner is not None else None
+    return None
+
+
 def _describe(node: ast.AST) -> str:
     names = {
         "Attribute": "attribute access (a.b)",
@@ -525,7 +545,9 @@ def compile_filter(text: str) -> Filter:
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
-        raise QueryError(exc.msg, exc.offset, source) from None
+        if not exc.offset:  # the input ended before the expression did
+            raise QueryError("the expression is incomplete", len(source) + 1, source) from None
+        raise QueryError(exc.msg, min(exc.offset, len(source) + 1), source) from None
     except (RecursionError, MemoryError, ValueError):
         raise QueryError("the expression is too deeply nested") from None
     compiler = _Compiler(source)

@@ -57,11 +57,15 @@ def _fields(fields: Any, depth: int, budget: _Budget) -> tuple[ProtoField, ...]:
             elif depth >= MAX_DEPTH:
                 budget.truncated = True
             if nested is not None:
-                out.append(ProtoField(number, wire, fields=_fields(nested, depth + 1, budget),
-                                      size=len(data)))
+                out.append(
+                    ProtoField(
+                        number, wire, fields=_fields(nested, depth + 1, budget), size=len(data)
+                    )
+                )
             else:
-                out.append(ProtoField(number, wire, value=bytes(data[:PREVIEW_BYTES]),
-                                      size=len(data)))
+                out.append(
+                    ProtoField(number, wire, value=bytes(data[:PREVIEW_BYTES]), size=len(data))
+                )
         else:
             out.append(ProtoField(number, wire, value=int(data)))
     return tuple(out)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 import numpy as np
 
@@ -80,14 +79,14 @@ class BytesPayload:
     type: str = field(default="bytes", init=False)
 
 
-Payload = Union[
-    ExamplePayload,
-    SequenceExamplePayload,
-    TensorPayload,
-    ProtobufPayload,
-    TextPayload,
-    BytesPayload,
-]
+Payload = (
+    ExamplePayload
+    | SequenceExamplePayload
+    | TensorPayload
+    | ProtobufPayload
+    | TextPayload
+    | BytesPayload
+)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,81 @@
+"""``show`` and ``schema``: the commands that decode payloads."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..core.dataset import Dataset
+from ..core.payloads import decode
+from ..core.schema import infer_schema
+from ..core.to_json import payload_json
+from .progress import ScanProgress
+from .render import render_payload
+
+
+def _index_through(ds: Dataset, index: int) -> None:
+    """Header-scan only as far as needed to know global record ``index``."""
+    with ScanProgress(ds, "indexing") as progress:
+        for number, chunk in ds.scan(verify=False):
+            progress.update(number, chunk.position)
+            if len(ds) > index:
+                return
+
+
+def show_record(ds: Dataset, index: int) -> dict[str, object]:
+    """The contract's ``show --json`` object for global record ``index``."""
+    status = ds.verify_record(index)
+    ref = ds.ref(index)
+    out: dict[str, object] = {
+        "index": index,
+        "file": ref.file,
+        "offset": ref.offset,
+        "length": ref.length,
+        "status": status.kind,
+    }
+    decoded = decode(ds.read(index))
+    out.update(payload_json(decoded))
+    out["decoder"] = decoded.decoder
+    return out
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from ..cli import UsageError
+
+    if args.index < 0:
+        raise UsageError("INDEX must be 0 or more")
+    with Dataset.open(args.paths) as ds:
+        _index_through(ds, args.index)
+        if args.index >= len(ds):
+            raise UsageError(f"record {args.index} does not exist: the dataset has {len(ds)}")
+        record = show_record(ds, args.index)
+        if args.json:
+            print(json.dumps(record, indent=2))
+        else:
+            for line in render_payload(record):
+                print(line)
+        return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from ..cli import UsageError
+
+    if args.sample is not None and args.sample <= 0:
+        raise UsageError("--sample must be 1 or more")
+    with Dataset.open(args.paths) as ds:
+        with ScanProgress(ds, "indexing") as progress:
+            for number, chunk in ds.scan(verify=False):
+                progress.update(number, chunk.position)
+        records = None
+        if args.sample is not None and args.sample < len(ds):
+            step = len(ds) / args.sample
+            records = sorted({int(i * step) for i in range(args.sample)})
+        schema = infer_schema(ds, records)
+        if args.json:
+            print(json.dumps(schema.to_json(), indent=2))
+        else:
+            sys.stdout.write(schema.python())
+        for conflict in schema.conflicts():
+            print(f"warning: {conflict}", file=sys.stderr)
+        return 0

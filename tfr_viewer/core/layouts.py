@@ -1,0 +1,236 @@
+"""Recognise dataset conventions and turn features into annotations for image views.
+
+Recognition is by shape first and name second: an image is any bytes value whose magic
+number says so; boxes are four float lists of equal length whose keys end in
+xmin/ymin/xmax/ymax (Object Detection API), or one float list of 4·N values whose key
+ends in ``bbox`` (TFDS, ``[ymin, xmin, ymax, xmax]``); a raw pixel buffer is a bytes
+value of exactly height·width·depth bytes. A :class:`KeyMap` overrides any guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .detect import image_format
+from .payloads.types import FeatureData, Features
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box in normalised coordinates (0..1) unless ``normalized`` is False."""
+
+    xmin: float
+    ymin: float
+    xmax: float
+    ymax: float
+    label: int | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class KeyMap:
+    """Hand-made key mapping; None fields are guessed."""
+
+    image: str | None = None
+    xmin: str | None = None
+    ymin: str | None = None
+    xmax: str | None = None
+    ymax: str | None = None
+    bbox: str | None = None  # TFDS-style [ymin, xmin, ymax, xmax] * N
+    label: str | None = None
+    text: str | None = None
+    height: str | None = None
+    width: str | None = None
+    depth: str | None = None
+    mask: str | None = None
+    keypoint_x: str | None = None
+    keypoint_y: str | None = None
+
+
+@dataclass(frozen=True)
+class ImageAnnotation:
+    """One image of a record with what the layout says about it.
+
+    ``data`` is encoded image bytes, or raw pixels when ``raw_shape`` is set
+    (height, width, depth; uint8).
+    """
+
+    key: str
+    index: int
+    layout: str
+    data: bytes
+    raw_shape: tuple[int, int, int] | None = None
+    boxes: tuple[Box, ...] = ()
+    normalized: bool = True
+    masks: tuple[bytes | np.ndarray, ...] = ()
+    keypoints: tuple[tuple[float, float], ...] = ()
+    label: int | None = None
+    label_text: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+def _ends(keys: list[str], *suffixes: str) -> str | None:
+    for suffix in suffixes:
+        hits = [k for k in keys if re.search(rf"(^|[/_.]){re.escape(suffix)}$", k)]
+        if hits:
+            return sorted(hits, key=len)[0]
+    return None
+
+
+def _floats(features: Features, key: str | None) -> np.ndarray | None:
+    fd = features.get(key) if key else None
+    if fd is None or fd.kind not in ("float", "int64"):
+        return None
+    return np.asarray(fd.values, dtype=np.float64)
+
+
+def _scalar_int(features: Features, key: str | None) -> int | None:
+    fd = features.get(key) if key else None
+    if fd is not None and fd.kind == "int64" and len(fd.values) == 1:
+        return int(fd.values[0])
+    return None
+
+
+def _texts(fd: FeatureData | None) -> list[str]:
+    if fd is None or fd.kind != "bytes":
+        return []
+    return [v.decode("utf-8", "replace") for v in fd.values]
+
+
+def _boxes(features: Features, km: KeyMap, keys: list[str]) -> tuple[list[Box], str]:
+    names = {c: getattr(km, c) or _ends(keys, c) for c in ("xmin", "ymin", "xmax", "ymax")}
+    cols = {c: _floats(features, k) for c, k in names.items()}
+    if all(v is not None for v in cols.values()):
+        n = len(cols["xmin"])  # type: ignore[arg-type]
+        if all(len(v) == n for v in cols.values()):  # type: ignore[arg-type]
+            prefix = names["xmin"].rsplit("/", 2)[0] if "/" in names["xmin"] else ""  # type: ignore[union-attr]
+            return [
+                Box(
+                    float(cols["xmin"][i]),
+                    float(cols["ymin"][i]),  # type: ignore[index]
+                    float(cols["xmax"][i]),
+                    float(cols["ymax"][i]),
+                )  # type: ignore[index]
+                for i in range(n)
+            ], prefix or "odapi"
+    bkey = km.bbox or _ends(keys, "bbox", "bboxes", "boxes")
+    flat = _floats(features, bkey)
+    if flat is not None and len(flat) % 4 == 0:
+        q = flat.reshape(-1, 4)
+        return [Box(float(b[1]), float(b[0]), float(b[3]), float(b[2])) for b in q], "tfds"
+    return [], ""
+
+
+def _labelled(boxes: list[Box], features: Features, km: KeyMap, keys: list[str]) -> list[Box]:
+    n = len(boxes)
+    if not n:
+        return boxes
+    ints = [k for k in keys if features[k].kind == "int64" and len(features[k]) == n]
+    texts_ = [k for k in keys if features[k].kind == "bytes" and len(features[k]) == n]
+    label_key = km.label or _ends(ints, "class/label", "label", "labels", "class", "category")
+    text_key = km.text or _ends(
+        texts_, "class/text", "label_text", "class_name", "text", "name", "names"
+    )
+    labels = features[label_key].values if label_key in features else []
+    texts = _texts(features.get(text_key)) if text_key else []
+    return [
+        replace(
+            b,
+            label=int(labels[i]) if len(labels) == n else None,
+            text=texts[i] if len(texts) == n else None,
+        )
+        for i, b in enumerate(boxes)
+    ]
+
+
+def _raw_shape(
+    features: Features, km: KeyMap, keys: list[str], size: int
+) -> tuple[int, int, int] | None:
+    h = _scalar_int(features, km.height or _ends(keys, "height", "rows", "h"))
+    w = _scalar_int(features, km.width or _ends(keys, "width", "cols", "w"))
+    d = _scalar_int(features, km.depth or _ends(keys, "depth", "channels", "c"))
+    if h and w:
+        for depth in ([d] if d else []) + [1, 3, 4]:
+            if h * w * depth == size:
+                return h, w, depth
+    return None
+
+
+def _classification(
+    features: Features, km: KeyMap, keys: list[str]
+) -> tuple[int | None, str | None]:
+    key = km.label or _ends(keys, "label", "class/label")
+    label = _scalar_int(features, key)
+    text_key = km.text or _ends(keys, "class/text", "label_text", "class_name")
+    texts = _texts(features.get(text_key)) if text_key else []
+    return label, texts[0] if len(texts) == 1 else None
+
+
+def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnnotation]:
+    """Every image in the record, with the boxes, masks, keypoints and labels its
+    layout provides. Returns an empty list when the record holds no image."""
+    km = keymap or KeyMap()
+    keys = list(features)
+    images: list[tuple[str, int, bytes, tuple[int, int, int] | None]] = []
+    candidates = [km.image] if km.image else [k for k in keys if features[k].kind == "bytes"]
+    for key in candidates:
+        fd = features.get(key)
+        if fd is None or fd.kind != "bytes" or "mask" in key and not km.image:
+            continue
+        for i, value in enumerate(fd.values):
+            if image_format(value):
+                images.append((key, i, value, None))
+            elif len(fd.values) == 1:
+                shape = _raw_shape(features, km, keys, len(value))
+                if shape is not None:
+                    images.append((key, i, value, shape))
+    if not images:
+        return []
+    boxes, box_layout = _boxes(features, km, keys)
+    boxes = _labelled(boxes, features, km, keys)
+    normalized = all(0.0 <= v <= 1.0001 for b in boxes for v in (b.xmin, b.ymin, b.xmax, b.ymax))
+    mask_key = km.mask or _ends(keys, "object/mask", "mask", "masks")
+    masks: list[bytes | np.ndarray] = []
+    if mask_key and mask_key in features:
+        mfd = features[mask_key]
+        if mfd.kind == "bytes":
+            masks = [m for m in mfd.values if image_format(m) == "png"]
+        elif mfd.kind == "float" and boxes and len(mfd.values) % len(boxes) == 0:
+            masks = list(np.asarray(mfd.values).reshape(len(boxes), -1))
+    kx = _floats(features, km.keypoint_x or _ends(keys, "keypoint/x", "keypoints/x"))
+    ky = _floats(features, km.keypoint_y or _ends(keys, "keypoint/y", "keypoints/y"))
+    points: tuple[tuple[float, float], ...] = ()
+    if kx is not None and ky is not None and len(kx) == len(ky):
+        points = tuple(zip(kx.tolist(), ky.tolist(), strict=True))
+    label, label_text = _classification(features, km, keys)
+    out = []
+    for key, i, data, shape in images:
+        if shape is not None:
+            layout = "raw"
+        elif box_layout == "tfds" or key == "image":
+            layout = "tfds" if boxes or key == "image" else "generic"
+        elif boxes:
+            layout = "odapi"
+        elif key.endswith("image_raw"):
+            layout = "tutorial"
+        else:
+            layout = "generic"
+        out.append(
+            ImageAnnotation(
+                key,
+                i,
+                layout,
+                data,
+                shape,
+                tuple(boxes),
+                normalized,
+                tuple(masks),
+                points,
+                label,
+                label_text,
+            )
+        )
+    return out

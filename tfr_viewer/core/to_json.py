@@ -1,0 +1,112 @@
+"""Decoded payloads as the JSON of the command contract (``show --json``)."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import numpy as np
+
+from .detect import detect, image_info
+from .payloads.types import (
+    BytesPayload,
+    Decoded,
+    ExamplePayload,
+    FeatureData,
+    ProtobufPayload,
+    ProtoField,
+    SequenceExamplePayload,
+    TensorPayload,
+    TextPayload,
+)
+
+
+def bytes_value(data: bytes) -> dict[str, Any]:
+    """``{size, detected, text?, base64}``; images also get ``image: {format, width,
+    height, mode}`` from their header."""
+    out: dict[str, Any] = {"size": len(data), "detected": detect(data)}
+    try:
+        out["text"] = data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    if out["detected"] in ("jpeg", "png", "gif", "bmp", "webp", "tiff"):
+        info = image_info(data)
+        if info is not None:
+            out["image"] = {
+                "format": info.format,
+                "width": info.width,
+                "height": info.height,
+                "mode": info.mode,
+            }
+    out["base64"] = base64.b64encode(data).decode("ascii")
+    return out
+
+
+def feature_json(fd: FeatureData) -> dict[str, Any]:
+    if fd.kind == "bytes":
+        values: list[Any] = [bytes_value(v) for v in fd.values]
+    elif fd.kind == "float":
+        values = np.asarray(fd.values, dtype=np.float64).tolist()
+    else:
+        values = [int(v) for v in fd.values]
+    return {"kind": fd.kind, "values": values}
+
+
+def features_json(features: dict[str, FeatureData]) -> dict[str, Any]:
+    return {key: feature_json(fd) for key, fd in features.items()}
+
+
+def _tensor_values(t: TensorPayload) -> Any:
+    values = t.values
+    if t.dtype == "string":
+        flat = [bytes_value(bytes(v)) for v in values.ravel()]
+        arr = np.empty(len(flat), dtype=object)
+        arr[:] = flat
+        return arr.reshape(values.shape).tolist()
+    if values.dtype.kind == "c":
+        return np.stack([values.real, values.imag], axis=-1).astype(np.float64).tolist()
+    if values.dtype.kind == "f":
+        return values.astype(np.float64).tolist()
+    return values.tolist()
+
+
+def proto_field_json(f: ProtoField) -> dict[str, Any]:
+    out: dict[str, Any] = {"number": f.number, "wire_type": f.wire_type}
+    if f.fields is not None:
+        out["fields"] = [proto_field_json(c) for c in f.fields]
+        if f.wire_type == 2:
+            out["size"] = f.size
+    elif isinstance(f.value, bytes):
+        out["value"] = bytes_value(f.value)
+        if f.size > len(f.value):
+            out["value"]["size"] = f.size
+            out["value"]["preview_only"] = True
+    else:
+        out["value"] = f.value
+    return out
+
+
+def payload_json(decoded: Decoded) -> dict[str, Any]:
+    """``{type, ...}`` for one decoded payload, per the contract."""
+    p = decoded.payload
+    out: dict[str, Any] = {"type": p.type}
+    if isinstance(p, ExamplePayload):
+        out["features"] = features_json(p.features)
+    elif isinstance(p, SequenceExamplePayload):
+        out["context"] = features_json(p.context)
+        out["feature_lists"] = {
+            k: [feature_json(s) for s in steps] for k, steps in p.feature_lists.items()
+        }
+    elif isinstance(p, TensorPayload):
+        out.update(dtype=p.dtype, shape=list(p.shape), values=_tensor_values(p))
+    elif isinstance(p, ProtobufPayload):
+        out["fields"] = [proto_field_json(f) for f in p.fields]
+        if p.truncated:
+            out["truncated"] = True
+    elif isinstance(p, TextPayload):
+        out["text"] = p.text
+    elif isinstance(p, BytesPayload):
+        out.update(size=len(p.data), base64=base64.b64encode(p.data).decode("ascii"))
+    if decoded.failed:
+        out["decoder_error"] = {"decoder": decoded.failed, "message": decoded.error}
+    return out
