@@ -9,7 +9,6 @@ features but can still be matched on ``status`` and the other record fields.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import numpy as np
 from google.protobuf.message import DecodeError
@@ -69,28 +68,28 @@ class RecordBlock:
         """One pass over the payloads pulling every needed key; parsed messages are not
         kept (holding many of them makes the garbage collector dominate)."""
         wanted = sorted(keys)
-        values: dict[str, list[Any]] = {k: [] for k in wanted}
-        splits = {k: np.zeros(self.rows + 1, dtype=np.int64) for k in wanted}
-        present = {k: np.zeros(self.rows, dtype=bool) for k in wanted}
-        totals = dict.fromkeys(wanted, 0)
+        columns = [([], [0], []) for _ in wanted]  # values, splits, present
         parse = _parse_example
-        for i, payload in enumerate(self._payloads or ()):
+        for payload in self._payloads or [b""] * self.rows:
             try:
                 fmap = parse(payload).features.feature
             except DecodeError:
-                fmap = None
-            for key in wanted:
-                if fmap is not None and key in fmap:
-                    present[key][i] = True
+                fmap = ()
+            for key, (values, splits, present) in zip(wanted, columns, strict=True):
+                if key in fmap:
+                    present.append(True)
                     feature = fmap[key]
                     which = feature.WhichOneof("kind")
                     if which:
-                        got = getattr(feature, which).value
-                        values[key].extend(got)
-                        totals[key] += len(got)
-                splits[key][i + 1] = totals[key]
-        for key in wanted:
-            self._cache[key] = (Rag(as_array(values[key]), splits[key]), present[key])
+                        values.extend(getattr(feature, which).value)
+                else:
+                    present.append(False)
+                splits.append(len(values))
+        for key, (values, splits, present) in zip(wanted, columns, strict=True):
+            self._cache[key] = (
+                Rag(as_array(values), np.array(splits, dtype=np.int64)),
+                np.array(present, dtype=bool),
+            )
 
     def feature(self, key: str) -> tuple[Rag, np.ndarray]:
         cached = self._cache.get(key)
