@@ -18,7 +18,7 @@ $(VENV)/.test-installed: pyproject.toml
 	touch $@ $(VENV)/.run-installed
 
 run: $(VENV)/.run-installed
-	$(VENV)/bin/tfr-viewer info $(SAMPLE)
+	$(VENV)/bin/tfr-viewer $(SAMPLE)
 
 test: $(VENV)/.test-installed
 	$(PY) -m ruff check tfr_viewer tests

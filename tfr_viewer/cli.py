@@ -62,7 +62,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="a feature_description for tf.io.parse_single_example (default)",
     )
     p.add_argument("--sample", type=int, metavar="N", help="look at N records spread evenly")
+
+    p = sub.add_parser("open", help="open the desktop window")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--select", type=int, metavar="N", help="select record N")
+    p.add_argument(
+        "--screenshot",
+        metavar="PNG",
+        help="wait for the index and previews, save the window to PNG, exit",
+    )
     return parser
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    """The GUI; Qt is imported only here."""
+    if args.select is not None and args.select < 0:
+        raise UsageError("--select must be 0 or more")
+    if args.screenshot and not args.paths:
+        raise UsageError("--screenshot needs a PATH to open")
+    from .ui.app import run
+
+    return run(args.paths, args.select, args.screenshot)
 
 
 def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
@@ -74,6 +94,7 @@ def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
         "list": records.cmd_list,
         "show": decode.cmd_show,
         "schema": decode.cmd_schema,
+        "open": cmd_open,
     }
 
 
@@ -81,16 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    if args_list and args_list[0] in ("-h", "--help", "--version"):
+        parser.parse_args(args_list)
     if not args_list or args_list[0] not in _handlers():
-        if args_list and args_list[0].startswith("-"):
-            parser.parse_args(args_list)  # --help / --version / bad option
-        parser.print_usage(sys.stderr)
-        print(
-            "tfr-viewer: the desktop window is not part of this build yet; "
-            "use a COMMAND such as `info`, `verify` or `list`",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
+        args_list = ["open", *args_list]  # `tfr-viewer [PATH ...]` opens the window
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:

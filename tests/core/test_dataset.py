@@ -66,3 +66,28 @@ def test_out_of_range_record_is_an_index_error(tmp_path):
         with pytest.raises(IndexError, match="out of range"):
             ds.read(3)
         assert ds.read_frame(0).endswith(ds.read(0) + ds.read_frame(0)[-4:])
+
+
+def test_verify_after_a_header_pass_settles_statuses_in_place(tmp_path):
+    from tfr_viewer.core.framing import encode_frame
+    from tfr_viewer.core.records import RecordStatus
+
+    frames = [encode_frame(f"p{i}".encode() * 50) for i in range(40)]
+    bad = bytearray(frames[17])
+    bad[30] ^= 1
+    frames[17] = bytes(bad)
+    (tmp_path / "a.tfrecord").write_bytes(b"".join(frames))
+    import gzip
+
+    (tmp_path / "b.gz").write_bytes(gzip.compress(b"".join(frames)))
+    for name in ("a.tfrecord", "b.gz"):
+        with Dataset([str(tmp_path / name)]) as ds:
+            ds.index(verify=False)
+            assert {ds.ref(i).status for i in range(40)} == {RecordStatus.UNVERIFIED}
+            progress = list(ds.verify())
+            assert progress[-1] == (0, 40, 1)
+            statuses = [ds.ref(i).status for i in range(40)]
+            assert statuses[17] is RecordStatus.BAD_DATA_CRC
+            assert statuses.count(RecordStatus.OK) == 39
+            assert ds.files[0].index.verified
+            assert [p.record for p in ds.problems()] == [17]

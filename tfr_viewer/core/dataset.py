@@ -20,6 +20,7 @@ from .paths import expand, shard_warnings
 from .problems import describe_problems
 from .records import CancelToken, Problem, RecordStatus
 from .sources import Source, open_source
+from .verify import verify_index
 
 
 @dataclass
@@ -95,6 +96,17 @@ class Dataset:
                 if len(f.index) == 0:
                     self._note_empty(f)
             total += len(f.index)
+
+    def verify(self, *, cancel: CancelToken | None = None) -> Iterator[tuple[int, int, int]]:
+        """Check the payload CRCs left unverified by a header-only scan, in place.
+        Yields ``(file_number, records_done_in_file, bad_found_in_file)``."""
+        for number, f in enumerate(self.files):
+            if not f.index.complete or f.index.verified:
+                continue
+            for done, bad in verify_index(f.open(), f.index, cancel=cancel):
+                yield number, done, bad
+            if cancel is not None and cancel.cancelled:
+                return
 
     def index(self, *, verify: bool = True, cancel: CancelToken | None = None) -> Dataset:
         """Index everything (see :meth:`scan`) and return self."""

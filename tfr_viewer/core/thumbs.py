@@ -1,0 +1,41 @@
+"""Small previews of a record's image, with its boxes drawn in, for the gallery."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .detect import image_info
+from .images import raw_pixels, thumbnail
+from .layouts import ImageAnnotation
+
+COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6"]
+
+
+def annotated_thumbnail(ann: ImageAnnotation, size: int) -> np.ndarray:
+    """RGBA pixels at most ``size`` a side (JPEGs decode in draft mode, never at full
+    size), boxes drawn when the layout has them. Raises ImageError when undecodable."""
+    from PIL import Image, ImageDraw
+
+    if ann.raw_shape is not None:
+        img = Image.fromarray(raw_pixels(ann.data, ann.raw_shape))
+        img.thumbnail((size, size))
+        rgba = np.asarray(img.convert("RGBA")).copy()
+        full_w, full_h = ann.raw_shape[1], ann.raw_shape[0]
+    else:
+        rgba = thumbnail(ann.data, size)
+        info = image_info(ann.data)
+        full_w, full_h = (info.width, info.height) if info else rgba.shape[1::-1]
+    if not ann.boxes:
+        return rgba
+    h, w = rgba.shape[:2]
+    sx, sy = (w, h) if ann.normalized else (w / full_w, h / full_h)
+    img = Image.fromarray(rgba)
+    draw = ImageDraw.Draw(img)
+    for box in ann.boxes:
+        key = box.label if box.label is not None else sum(map(ord, box.text or ""))
+        draw.rectangle(
+            (box.xmin * sx, box.ymin * sy, box.xmax * sx, box.ymax * sy),
+            outline=COLOURS[key % len(COLOURS)],
+            width=2,
+        )
+    return np.asarray(img).copy()

@@ -1,0 +1,175 @@
+"""The filter bar: an expression with key completion, run over the dataset in a worker."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QObject, QStringListModel, Qt, QThread, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QCompleter,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QWidget,
+)
+
+from ..core.dataset import Dataset
+from ..core.filtering import filter_dataset
+from ..core.query import QueryError, compile_filter
+from ..core.records import CancelToken
+
+DAMAGED = 'status in ["bad_length_crc", "bad_data_crc", "truncated"]'
+
+
+class FilterWorker(QObject):
+    progress = Signal(int, int, int)  # done, total, matches
+    finished = Signal(object, str)  # np.ndarray of global numbers (None if cancelled), error
+
+    def __init__(self, dataset: Dataset, text: str) -> None:
+        super().__init__()
+        self.dataset = dataset
+        self.text = text
+        self.token = CancelToken()
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            flt = compile_filter(self.text)
+            parts = list(
+                filter_dataset(
+                    self.dataset, flt, cancel=self.token, progress=self.progress.emit, block=4096
+                )
+            )
+        except QueryError as exc:
+            self.finished.emit(None, str(exc))
+            return
+        except Exception as exc:  # shown in the bar, never a traceback
+            self.finished.emit(None, f"filter failed: {exc}")
+            return
+        if self.token.cancelled:
+            self.finished.emit(None, "")
+            return
+        self.finished.emit(np.concatenate(parts) if parts else np.zeros(0, np.int64), "")
+
+
+class FilterBar(QWidget):
+    """Emits ``rows_changed(array or None)``: the matching records, or None for all."""
+
+    rows_changed = Signal(object)
+    message = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = QLineEdit(self)
+        self.edit.setPlaceholderText(
+            'Filter, e.g. label == 3 or has("image/encoded")  (Enter to apply, Esc to clear)'
+        )
+        self.edit.setClearButtonEnabled(True)
+        self._keys = QStringListModel(self)
+        completer = QCompleter(self._keys, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.edit.setCompleter(completer)
+        self.damaged = QCheckBox("Only damaged", self)
+        self.count = QLabel(self)
+        self.progress = QProgressBar(self)
+        self.progress.setMaximumWidth(120)
+        self.progress.hide()
+        self.cancel = QPushButton("Cancel", self)
+        self.cancel.hide()
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for w in (self.edit, self.damaged, self.progress, self.cancel, self.count):
+            layout.addWidget(w, 1 if w is self.edit else 0)
+        self.edit.returnPressed.connect(self.apply)
+        self.damaged.toggled.connect(self.apply)
+        self.cancel.clicked.connect(self.stop)
+        self.dataset: Dataset | None = None
+        self._thread: QThread | None = None
+        self._worker: FilterWorker | None = None
+
+    def set_dataset(self, dataset: Dataset | None) -> None:
+        self.stop()
+        self.dataset = dataset
+        self.count.clear()
+
+    def set_keys(self, keys: list[str]) -> None:
+        """Feature keys offered for completion, both bare and as f["..."]."""
+        bare = [k for k in keys if k.isidentifier()]
+        self._keys.setStringList(sorted(bare) + [f'f["{k}"]' for k in sorted(keys)])
+
+    def expression(self) -> str:
+        text = self.edit.text().strip()
+        if self.damaged.isChecked():
+            return f"({text}) and {DAMAGED}" if text else DAMAGED
+        return text
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802, ANN001
+        if event.key() == Qt.Key.Key_Escape:
+            self.edit.clear()
+            self.damaged.setChecked(False)
+            self.apply()
+            return
+        super().keyPressEvent(event)
+
+    @Slot()
+    def apply(self) -> None:
+        self.stop()
+        text = self.expression()
+        if not text or self.dataset is None:
+            self.count.clear()
+            self.rows_changed.emit(None)
+            return
+        try:
+            compile_filter(text)
+        except QueryError as exc:
+            self.count.setText("error")
+            self.message.emit(str(exc).replace("\n", "  "))
+            return
+        self._thread = QThread(self)
+        self._worker = FilterWorker(self.dataset, text)
+        self._worker.moveToThread(self._thread)
+        self._thread.started.connect(self._worker.run)
+        self._worker.progress.connect(self._on_progress)
+        self._worker.finished.connect(self._on_finished)
+        self.progress.setValue(0)
+        self.progress.show()
+        self.cancel.show()
+        self._thread.start()
+
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.isRunning()
+
+    @Slot()
+    def stop(self) -> None:
+        if self._worker is not None:
+            self._worker.token.cancel()
+        if self._thread is not None:
+            self._thread.quit()
+            self._thread.wait()
+        self._thread = self._worker = None
+        self.progress.hide()
+        self.cancel.hide()
+
+    def _on_progress(self, done: int, total: int, matches: int) -> None:
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(done)
+        self.count.setText(f"{matches:,} matches so far")
+
+    def _on_finished(self, rows: np.ndarray | None, error: str) -> None:
+        self.progress.hide()
+        self.cancel.hide()
+        if self._thread is not None:
+            self._thread.quit()
+        if error:
+            self.count.setText("error")
+            self.message.emit(error.replace("\n", "  "))
+            return
+        if rows is None:
+            self.count.setText("cancelled")
+            return
+        total = len(self.dataset) if self.dataset is not None else 0
+        self.count.setText(f"{len(rows):,} of {total:,} match")
+        self.rows_changed.emit(rows)

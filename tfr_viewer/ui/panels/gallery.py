@@ -1,0 +1,178 @@
+"""A thumbnail grid of the current (filtered) records, decoded in a pool of workers."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QRunnable,
+    QSize,
+    Qt,
+    QThreadPool,
+    Signal,
+)
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import QListView, QWidget
+
+from ...core.dataset import Dataset
+from ...core.images import ImageError
+from ...core.layouts import recognise
+from ...core.payloads import decode
+from ...core.payloads.types import ExamplePayload, SequenceExamplePayload
+from ...core.thumbs import annotated_thumbnail
+from ..viewers.image_view import to_qimage
+
+Index = QModelIndex | QPersistentModelIndex
+SIZE = 128
+CACHE = 4000
+
+
+class _Signals(QObject):
+    done = Signal(int, int, object)  # generation, record, RGBA array or error text
+
+
+class ThumbJob(QRunnable):
+    def __init__(self, dataset: Dataset, record: int, generation: int, signals: _Signals) -> None:
+        super().__init__()
+        self.dataset, self.record, self.generation, self.signals = (
+            dataset,
+            record,
+            generation,
+            signals,
+        )
+
+    def run(self) -> None:
+        try:
+            payload = decode(self.dataset.read(self.record)).payload
+            features = (
+                payload.features
+                if isinstance(payload, ExamplePayload)
+                else (payload.context if isinstance(payload, SequenceExamplePayload) else None)
+            )
+            anns = recognise(features) if features else []
+            result: Any = annotated_thumbnail(anns[0], SIZE) if anns else "no image"
+        except (ImageError, Exception) as exc:  # a thumbnail must never crash the pool
+            result = f"cannot decode: {exc}"
+        try:
+            self.signals.done.emit(self.generation, self.record, result)
+        except RuntimeError:
+            pass  # the gallery went away meanwhile
+
+
+class ThumbnailModel(QAbstractListModel):
+    """Items are the rows of the record table model; icons arrive asynchronously."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.dataset: Dataset | None = None
+        self.records: Any = None  # the record table model (row -> record)
+        self._cache: OrderedDict[int, QIcon | str] = OrderedDict()
+        self._pending: set[int] = set()
+        self._generation = 0
+        self._signals = _Signals()
+        self._signals.done.connect(self._done)
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(2)
+
+    def set_source(self, dataset: Dataset | None, records: Any) -> None:
+        self.pool.clear()
+        self.pool.waitForDone()
+        self.beginResetModel()
+        self.dataset, self.records = dataset, records
+        self._cache.clear()
+        self._pending.clear()
+        self._generation += 1
+        self.endResetModel()
+
+    def refresh(self) -> None:
+        self.pool.clear()
+        self._pending.clear()
+        self.beginResetModel()
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        if parent.isValid() or self.records is None:
+            return 0
+        return self.records.rowCount()
+
+    def record_at(self, row: int) -> int:
+        return self.records.record_at(row)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or self.dataset is None:
+            return None
+        record = self.record_at(index.row())
+        if role == Qt.ItemDataRole.DisplayRole:
+            return str(record)
+        if role == Qt.ItemDataRole.DecorationRole:
+            cached = self._cache.get(record)
+            if isinstance(cached, QIcon):
+                return cached
+            if cached is None and record not in self._pending:
+                self._pending.add(record)
+                self.pool.start(ThumbJob(self.dataset, record, self._generation, self._signals))
+            return _placeholder()
+        if role == Qt.ItemDataRole.ToolTipRole:
+            cached = self._cache.get(record)
+            return f"record {record}" + (f": {cached}" if isinstance(cached, str) else "")
+        return None
+
+    def _done(self, generation: int, record: int, result: Any) -> None:
+        if generation != self._generation:
+            return
+        self._pending.discard(record)
+        self._cache[record] = (
+            QIcon(QPixmap.fromImage(to_qimage(result)))
+            if isinstance(result, np.ndarray)
+            else str(result)
+        )
+        if len(self._cache) > CACHE:
+            self._cache.popitem(last=False)
+        row = self.records.row_of(record) if self.records is not None else None
+        if row is not None and row < self.rowCount():
+            idx = self.index(row)
+            self.dataChanged.emit(idx, idx, [Qt.ItemDataRole.DecorationRole])
+
+
+_PLACEHOLDER: QIcon | None = None
+
+
+def _placeholder() -> QIcon:
+    global _PLACEHOLDER
+    if _PLACEHOLDER is None:
+        pix = QPixmap(SIZE, SIZE)
+        pix.fill(QColor(225, 225, 225))
+        _PLACEHOLDER = QIcon(pix)
+    return _PLACEHOLDER
+
+
+class Gallery(QListView):
+    """Double-click (or Enter) opens the record."""
+
+    record_activated = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setViewMode(QListView.ViewMode.IconMode)
+        self.setIconSize(QSize(SIZE, SIZE))
+        self.setGridSize(QSize(SIZE + 16, SIZE + 24))
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setUniformItemSizes(True)
+        self.setMovement(QListView.Movement.Static)
+        self.thumbs = ThumbnailModel(self)
+        self.setModel(self.thumbs)
+        self.activated.connect(
+            lambda idx: self.record_activated.emit(self.thumbs.record_at(idx.row()))
+        )
+
+    def set_dataset(self, dataset: Dataset | None, records: Any) -> None:
+        self.thumbs.set_source(dataset, records)
+
+    def refresh(self) -> None:
+        self.thumbs.refresh()

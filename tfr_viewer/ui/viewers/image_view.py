@@ -1,0 +1,180 @@
+"""An image viewer with fit, 1:1, zoom, pan, and layout overlays (boxes, masks, points)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap, QWheelEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.images import ImageError, decode_image, raw_pixels
+from ...core.layouts import ImageAnnotation
+from ..style import label_colour
+
+
+def to_qimage(rgba: np.ndarray) -> QImage:
+    """A deep-copied QImage of an (h, w, 4) uint8 array."""
+    h, w, _ = rgba.shape
+    data = np.ascontiguousarray(rgba)
+    return QImage(data.data, w, h, 4 * w, QImage.Format.Format_RGBA8888).copy()
+
+
+class ZoomView(QGraphicsView):
+    """A graphics view that zooms with the wheel and pans by dragging."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setBackgroundBrush(QBrush(QColor(60, 60, 60)))
+        self.fitting = True
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        factor = 1.25 if event.angleDelta().y() > 0 else 0.8
+        self.fitting = False
+        self.scale(factor, factor)
+
+    def fit(self) -> None:
+        self.fitting = True
+        rect = self.scene().itemsBoundingRect()
+        if not rect.isEmpty():
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+
+    def actual_size(self) -> None:
+        self.fitting = False
+        self.resetTransform()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802, ANN001
+        super().resizeEvent(event)
+        if self.fitting:
+            self.fit()
+
+
+class ImageViewer(QWidget):
+    """Shows the images of one record; a selector switches between them."""
+
+    image_shown = Signal(str)  # a description, or an error message
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = ZoomView(self)
+        self.chooser = QComboBox(self)
+        self.overlays = QCheckBox("Overlays", self)
+        self.overlays.setChecked(True)
+        self.overlays.setToolTip("Show boxes, masks and keypoints (O)")
+        self.info = QLabel(self)
+        fit = QPushButton("Fit", self)
+        one = QPushButton("1:1", self)
+        fit.clicked.connect(self.view.fit)
+        one.clicked.connect(self.view.actual_size)
+        bar = QHBoxLayout()
+        bar.addWidget(self.chooser, 1)
+        bar.addWidget(self.overlays)
+        bar.addWidget(fit)
+        bar.addWidget(one)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.info)
+        self._annotations: list[ImageAnnotation] = []
+        self.chooser.currentIndexChanged.connect(self._show_current)
+        self.overlays.toggled.connect(self._show_current)
+
+    def set_annotations(self, annotations: list[ImageAnnotation]) -> None:
+        self._annotations = annotations
+        self.chooser.blockSignals(True)
+        self.chooser.clear()
+        for a in annotations:
+            suffix = f"[{a.index}]" if a.index else ""
+            self.chooser.addItem(f"{a.key}{suffix}  ({a.layout})")
+        self.chooser.setVisible(len(annotations) > 1)
+        self.chooser.blockSignals(False)
+        self._show_current()
+
+    def _show_current(self) -> None:
+        scene = self.view.scene()
+        scene.clear()
+        i = self.chooser.currentIndex()
+        if not (0 <= i < len(self._annotations)):
+            self.info.setText("no image in this record")
+            return
+        ann = self._annotations[i]
+        try:
+            rgba = raw_pixels(ann.data, ann.raw_shape) if ann.raw_shape else decode_image(ann.data)
+        except ImageError as exc:
+            message = f"{ann.key}: cannot show this image: {exc}"
+            scene.addText(message).setDefaultTextColor(QColor("white"))
+            self.info.setText(message)
+            self.image_shown.emit(message)
+            return
+        h, w, _ = rgba.shape
+        scene.addPixmap(QPixmap.fromImage(to_qimage(rgba)))
+        scene.setSceneRect(QRectF(0, 0, w, h))
+        if self.overlays.isChecked():
+            self._draw_overlays(ann, w, h)
+        self.view.fit()
+        text = f"{ann.key}: {w}×{h}, {len(ann.boxes)} boxes ({ann.layout} layout)"
+        self.info.setText(text)
+        self.image_shown.emit(text)
+
+    def _draw_overlays(self, ann: ImageAnnotation, w: int, h: int) -> None:
+        scene = self.view.scene()
+        sx, sy = (w, h) if ann.normalized else (1.0, 1.0)
+        for k, mask in enumerate(ann.masks):
+            self._draw_mask(mask, w, h, label_colour(k, None))
+        for box in ann.boxes:
+            colour = label_colour(box.label, box.text)
+            rect = QRectF(
+                box.xmin * sx, box.ymin * sy, (box.xmax - box.xmin) * sx, (box.ymax - box.ymin) * sy
+            )
+            item = QGraphicsRectItem(rect)
+            pen = QPen(colour, 2)
+            pen.setCosmetic(True)
+            item.setPen(pen)
+            scene.addItem(item)
+            caption = " ".join(
+                x for x in (box.text, f"#{box.label}" if box.label is not None else None) if x
+            )
+            if caption:
+                label = QGraphicsSimpleTextItem(caption)
+                label.setBrush(QBrush(colour))
+                label.setFont(QFont("Sans", 9))
+                label.setFlag(label.GraphicsItemFlag.ItemIgnoresTransformations)
+                label.setPos(rect.topLeft())
+                scene.addItem(label)
+        for x, y in ann.keypoints:
+            px, py = (x * sx, y * sy)
+            dot = scene.addEllipse(
+                px - 3, py - 3, 6, 6, QPen(QColor("yellow")), QBrush(QColor("yellow"))
+            )
+            dot.setZValue(2)
+
+    def _draw_mask(self, mask: bytes | np.ndarray, w: int, h: int, colour: QColor) -> None:
+        try:
+            if isinstance(mask, bytes):
+                alpha = decode_image(mask)[..., 0]
+            else:
+                alpha = (np.asarray(mask).reshape(h, w) > 0.5).astype(np.uint8) * 255
+        except (ImageError, ValueError):
+            return
+        if alpha.shape != (h, w):
+            return
+        rgba = np.zeros((h, w, 4), dtype=np.uint8)
+        rgba[..., 0], rgba[..., 1], rgba[..., 2] = colour.red(), colour.green(), colour.blue()
+        rgba[..., 3] = (alpha > 0).astype(np.uint8) * 110
+        self.view.scene().addPixmap(QPixmap.fromImage(to_qimage(rgba))).setZValue(1)

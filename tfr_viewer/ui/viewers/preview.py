@@ -1,0 +1,90 @@
+"""The preview tabs for one record: images (with overlays), tensor, text and hex."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QTabWidget, QWidget
+
+from ...core.detect import detect
+from ...core.layouts import KeyMap, recognise
+from ...core.payloads import decode
+from ...core.payloads.types import (
+    Decoded,
+    ExamplePayload,
+    SequenceExamplePayload,
+    TensorPayload,
+    TextPayload,
+)
+from .hex_view import HexViewer
+from .image_view import ImageViewer
+from .tensor_view import TensorViewer
+from .text_view import TextViewer
+
+
+def _first_tensor(decoded: Decoded) -> TensorPayload | None:
+    p = decoded.payload
+    if isinstance(p, TensorPayload):
+        return p
+    features = (
+        p.features
+        if isinstance(p, ExamplePayload)
+        else (p.context if isinstance(p, SequenceExamplePayload) else {})
+    )
+    for fd in features.values():
+        if fd.kind == "bytes":
+            for v in fd.values[:4]:
+                if detect(v) == "tensor":
+                    inner = decode(v).payload
+                    if isinstance(inner, TensorPayload):
+                        return inner
+    return None
+
+
+class PreviewPane(QTabWidget):
+    """Chooses the most useful tab for each record; ``ready`` fires once shown."""
+
+    ready = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.images = ImageViewer(self)
+        self.tensor = TensorViewer(self)
+        self.text = TextViewer(self)
+        self.hex = HexViewer(self)
+        self.addTab(self.images, "Image")
+        self.addTab(self.tensor, "Tensor")
+        self.addTab(self.text, "Text")
+        self.addTab(self.hex, "Hex")
+        self.keymap = KeyMap()
+
+    def show_record(self, decoded: Decoded | None, raw: bytes) -> None:
+        self.hex.set_data(raw)
+        if decoded is None:
+            self.images.set_annotations([])
+            self.setCurrentWidget(self.hex)
+            self.ready.emit()
+            return
+        p = decoded.payload
+        features = (
+            p.features
+            if isinstance(p, ExamplePayload)
+            else (p.context if isinstance(p, SequenceExamplePayload) else None)
+        )
+        annotations = recognise(features, self.keymap) if features else []
+        self.images.set_annotations(annotations)
+        tensor = _first_tensor(decoded)
+        if tensor is not None:
+            self.tensor.set_tensor(tensor)
+        self.text.set_text(p.text if isinstance(p, TextPayload) else "")
+        self.setTabEnabled(self.indexOf(self.images), bool(annotations))
+        self.setTabEnabled(self.indexOf(self.tensor), tensor is not None)
+        self.setTabEnabled(self.indexOf(self.text), isinstance(p, TextPayload))
+        if annotations:
+            self.setCurrentWidget(self.images)
+        elif tensor is not None:
+            self.setCurrentWidget(self.tensor)
+        elif isinstance(p, TextPayload):
+            self.setCurrentWidget(self.text)
+        else:
+            self.setCurrentWidget(self.hex)
+        self.ready.emit()
