@@ -100,6 +100,9 @@ def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the exit code."""
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # a frozen bundle re-enters here in worker processes
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if args_list and args_list[0] in ("-h", "--help", "--version"):

@@ -81,21 +81,32 @@ class Dataset:
     ) -> Iterator[tuple[int, IndexChunk]]:
         """Index every file not yet complete, in order, yielding as chunks arrive."""
         self._starts = []
-        total = 0
         for number, f in enumerate(self.files):
-            self._starts.append(total)
-            if not f.index.complete or (verify and not f.index.verified):
-                f.index = FileIndex()
-                source = f.open()
-                for chunk in scan(source, verify=verify, cancel=cancel):
-                    f.index.add(chunk)
-                    yield number, chunk
-                if cancel is not None and cancel.cancelled:
-                    return
-                f.index.finish(verified=verify)
-                if len(f.index) == 0:
-                    self._note_empty(f)
-            total += len(f.index)
+            if f.index.complete and (f.index.verified or not verify):
+                self.begin_file(number, reset=False)
+                continue
+            self.begin_file(number)
+            for chunk in scan(f.open(), verify=verify, cancel=cancel):
+                f.index.add(chunk)
+                yield number, chunk
+            if cancel is not None and cancel.cancelled:
+                return
+            self.finish_file(number, verified=verify)
+
+    def begin_file(self, number: int, reset: bool = True) -> None:
+        """Start indexing file ``number`` (all earlier files must be complete). Used by
+        :meth:`scan` and by callers that receive chunks from another process."""
+        del self._starts[number:]
+        before = self._starts[-1] + len(self.files[number - 1].index) if number else 0
+        self._starts.append(before)
+        if reset:
+            self.files[number].index = FileIndex()
+
+    def finish_file(self, number: int, verified: bool) -> None:
+        f = self.files[number]
+        f.index.finish(verified=verified)
+        if len(f.index) == 0:
+            self._note_empty(f)
 
     def verify(self, *, cancel: CancelToken | None = None) -> Iterator[tuple[int, int, int]]:
         """Check the payload CRCs left unverified by a header-only scan, in place.

@@ -82,6 +82,15 @@ class FileIndex:
         b, s = self._check(i)
         self._status[b][s] = status
 
+    def set_statuses(self, start: int, statuses: np.ndarray) -> None:
+        """Overwrite the statuses of records ``start .. start + len(statuses)``."""
+        done = 0
+        while done < len(statuses):
+            b, s = self._check(start + done)
+            take = min(BLOCK - s, len(statuses) - done)
+            self._status[b][s : s + take] = statuses[done : done + take]
+            done += take
+
     def _column(self, blocks: list[np.ndarray], start: int, stop: int) -> np.ndarray:
         stop = min(stop, self._count)
         if start >= stop:

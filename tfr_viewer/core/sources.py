@@ -246,6 +246,18 @@ class CompressedSource(Source):
             self.size = offset + done
         return done
 
+    def export_seek_points(self, path: str) -> None:
+        """Save rapidgzip's seek points (built while reading) to ``path``."""
+        self._check_open()
+        with self._lock:
+            self._reader.export_index(path)
+
+    def import_seek_points(self, path: str) -> None:
+        """Load seek points saved by :meth:`export_seek_points` for the same file."""
+        self._check_open()
+        with self._lock:
+            self._reader.import_index(path)
+
     @property
     def closed(self) -> bool:
         return self._reader is None

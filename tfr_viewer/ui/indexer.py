@@ -1,18 +1,24 @@
-"""Index a dataset in a worker thread: a header pass (rows appear), then verification.
+"""Index a dataset without blocking the window: the scan runs in a child process.
 
-Signals carry plain values only. ``progress`` is throttled to a few per second so that
-the event loop stays free.
+The child (:func:`tfr_viewer.core.tasks.index_task`) streams index chunks, then payload
+statuses; a reader thread here applies them to the window's :class:`Dataset` and emits
+throttled ``progress`` signals with plain values. Cancelling terminates the child, which
+only reads files.
 """
 
 from __future__ import annotations
 
 import enum
+import multiprocessing
+import shutil
+import tempfile
+import threading
 import time
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal
 
 from ..core.dataset import Dataset
-from ..core.records import CancelToken
+from ..core.tasks import index_task
 
 
 class IndexState(enum.IntEnum):
@@ -21,94 +27,130 @@ class IndexState(enum.IntEnum):
     FAILED = 2
 
 
-class IndexWorker(QObject):
-    """Runs in a QThread; never touches widgets."""
+class Indexer(QObject):
+    """Owns the child process and the reader thread for one dataset."""
 
     # phase (0 header pass, 1 verifying), records known, problems, bytes done, total bytes
     progress = Signal(int, int, int, float, float)
     finished = Signal(int, str)  # IndexState, message
 
-    def __init__(self, dataset: Dataset, interval: float = 0.1) -> None:
-        super().__init__()
-        self.dataset = dataset
-        self.token = CancelToken()
-        self._interval = interval
-        self._last = 0.0
-
-    def _total_bytes(self) -> float:
-        return float(
-            sum(
-                f.source.size or f.source.compressed_size
-                for f in self.dataset.files
-                if f.source is not None
-            )
-            or 1
-        )
-
-    def _emit(self, phase: int, done_bytes: float, force: bool = False) -> None:
-        now = time.monotonic()
-        if not force and now - self._last < self._interval:
-            return
-        self._last = now
-        problems = sum(f.index.problem_count() for f in self.dataset.files)
-        self.progress.emit(phase, len(self.dataset), problems, done_bytes, self._total_bytes())
-
-    @Slot()
-    def run(self) -> None:
-        ds = self.dataset
-        try:
-            done_before = 0.0
-            current = -1
-            for number, chunk in ds.scan(verify=False, cancel=self.token):
-                if number != current:
-                    if current >= 0:
-                        done_before += ds.files[current].index.position
-                    current = number
-                self._emit(0, done_before + chunk.position)
-            if self.token.cancelled:
-                self.finished.emit(IndexState.CANCELLED, "indexing cancelled")
-                return
-            self._emit(0, self._total_bytes(), force=True)
-            total = max(len(ds), 1)
-            for number, done, _bad in ds.verify(cancel=self.token):
-                self._emit(1, self._total_bytes() * (ds.start_of(number) + done) / total)
-            if self.token.cancelled:
-                self.finished.emit(IndexState.CANCELLED, "verification cancelled")
-                return
-            self._emit(1, self._total_bytes(), force=True)
-            self.finished.emit(IndexState.DONE, "")
-        except Exception as exc:  # reported in the status bar, never a traceback
-            self.finished.emit(IndexState.FAILED, str(exc))
-
-
-class Indexer(QObject):
-    """Owns the worker thread for one dataset; ``cancel`` stops it and waits."""
-
-    progress = Signal(int, int, int, float, float)
-    finished = Signal(int, str)
-
-    def __init__(self, dataset: Dataset, parent: QObject | None = None) -> None:
+    def __init__(
+        self, dataset: Dataset, parent: QObject | None = None, interval: float = 0.2
+    ) -> None:
         super().__init__(parent)
-        self._thread = QThread()
-        self._worker = IndexWorker(dataset)
-        self._worker.moveToThread(self._thread)
-        self._thread.started.connect(self._worker.run)
-        self._worker.progress.connect(self.progress)
-        self._worker.finished.connect(self._on_finished)
+        self.dataset = dataset
+        self.interval = interval
         self.running = False
+        self._cancelled = False
+        self._last = 0.0
+        self._seek_dir = tempfile.mkdtemp(prefix="tfr-viewer-")
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe(duplex=False)
+        self._process = ctx.Process(
+            target=index_task,
+            daemon=True,
+            args=(child, [f.path for f in dataset.files], self._seek_dir),
+        )
+        self._child_conn = child
+        self._thread = threading.Thread(target=self._read, name="tfr-index-reader", daemon=True)
 
     def start(self) -> None:
         self.running = True
+        self._process.start()
+        self._child_conn.close()
         self._thread.start()
 
-    def _on_finished(self, state: int, message: str) -> None:
-        self.running = False
-        self._thread.quit()
-        self.finished.emit(state, message)
-
     def cancel(self, wait: bool = True) -> None:
-        """Ask the worker to stop; with ``wait``, block until its thread has ended."""
-        self._worker.token.cancel()
+        """Stop the child; the reader thread then reports CANCELLED."""
+        self._cancelled = True
+        if self._process.is_alive():
+            self._process.terminate()
         if wait:
-            self._thread.quit()
-            self._thread.wait()
+            self._thread.join(timeout=10)
+            self._process.join(timeout=10)
+
+    # -- reader thread -------------------------------------------------------------
+    def _total_bytes(self) -> float:
+        ds = self.dataset
+        return float(
+            sum(f.source.compressed_size if f.source is not None else 0 for f in ds.files) or 1
+        )
+
+    def _emit(self, phase: int, done: float, force: bool = False) -> None:
+        now = time.monotonic()
+        if force or now - self._last >= self.interval:
+            self._last = now
+            problems = sum(f.index.problem_count() for f in self.dataset.files)
+            self.progress.emit(phase, len(self.dataset), problems, done, self._total_bytes())
+
+    def _read(self) -> None:
+        ds = self.dataset
+        current = -1
+        state, message = IndexState.FAILED, "the indexing process stopped unexpectedly"
+        done_files = 0.0
+        try:
+            for f in ds.files:
+                f.open()
+            while True:
+                try:
+                    msg = self._conn.recv()
+                except (EOFError, OSError):
+                    break
+                kind = msg[0]
+                if kind == "chunk":
+                    number, chunk = msg[1], msg[2]
+                    while current < number:
+                        if current >= 0:
+                            ds.finish_file(current, verified=False)
+                            done_files += ds.files[current].source.compressed_size
+                        current += 1
+                        ds.begin_file(current)
+                    ds.files[number].index.add(chunk)
+                    src = ds.files[number].source
+                    frac = min(chunk.position / (src.size or src.compressed_size or 1), 1.0)
+                    self._emit(0, done_files + frac * src.compressed_size)
+                elif kind == "seek_points":
+                    ds.files[msg[1]].open().import_seek_points(msg[2])
+                elif kind == "indexed":
+                    while (
+                        current < len(ds.files) - 1
+                        or current >= 0
+                        and not (ds.files[current].index.complete)
+                    ):
+                        if current >= 0 and not ds.files[current].index.complete:
+                            ds.finish_file(current, verified=False)
+                        if current == len(ds.files) - 1:
+                            break
+                        current += 1
+                        ds.begin_file(current)
+                    self._emit(0, self._total_bytes(), force=True)
+                elif kind == "statuses":
+                    number, start, statuses = msg[1], msg[2], msg[3]
+                    ds.files[number].index.set_statuses(start, statuses)
+                    if start + len(statuses) == len(ds.files[number].index):
+                        ds.files[number].index.verified = True
+                    total = max(len(ds), 1)
+                    done = (ds.start_of(number) + start + len(statuses)) / total
+                    self._emit(1, done * self._total_bytes())
+                elif kind == "done":
+                    for f in ds.files:
+                        f.index.verified = True
+                    self._emit(1, self._total_bytes(), force=True)
+                    state, message = IndexState.DONE, ""
+                    break
+                elif kind == "error":
+                    message = msg[1]
+                    break
+        except Exception as exc:  # shown in the window, never a traceback
+            message = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._conn.close()
+            self._process.join(timeout=5)
+            shutil.rmtree(self._seek_dir, ignore_errors=True)
+            if self._cancelled:
+                state, message = IndexState.CANCELLED, "indexing cancelled"
+            self.running = False
+            try:
+                self.finished.emit(int(state), message)
+            except RuntimeError:
+                pass  # the window is gone

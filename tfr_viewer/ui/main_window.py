@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Sequence
 
@@ -84,6 +85,7 @@ class MainWindow(QMainWindow):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setResizeContentsPrecision(40)
         self.table.setAlternatingRowColors(True)
         self.gallery = Gallery(self)
         self.gallery.record_activated.connect(self.select_record)
@@ -179,9 +181,14 @@ class MainWindow(QMainWindow):
         self._remember(specs)
         for warning in dataset.warnings:
             self.statusBar().showMessage(f"warning: {warning}", 15000)
-        self.indexer = Indexer(dataset, self)
-        self.indexer.progress.connect(self._on_progress)
-        self.indexer.finished.connect(self._on_finished)
+        indexer = self.indexer = Indexer(dataset, self)
+        # Signals of an indexer that was replaced meanwhile are ignored.
+        indexer.progress.connect(
+            lambda *a, ix=indexer: self._on_progress(*a) if ix is self.indexer else None
+        )
+        indexer.finished.connect(
+            lambda *a, ix=indexer: self._on_finished(*a) if ix is self.indexer else None
+        )
         self._started = time.monotonic()
         self.progress.setValue(0)
         self.progress.show()
@@ -438,6 +445,7 @@ class MainWindow(QMainWindow):
     def _error(self, title: str, text: str) -> None:
         if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
             self.statusBar().showMessage(f"{title}: {text}", 30000)
+            print(f"tfr-viewer: {title}: {text}", file=sys.stderr)
             return
         QMessageBox.warning(self, title, text)
 

@@ -15,7 +15,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from ...core.dataset import Dataset
+from ...core.dataset import Dataset, RecordRef
 from ...core.payloads import decode
 from ...core.payloads.types import ExamplePayload, SequenceExamplePayload
 from ...core.records import RecordStatus
@@ -24,6 +24,16 @@ from ..style import status_colour, status_icon
 Index = QModelIndex | QPersistentModelIndex
 BASE_COLUMNS = ("#", "file", "offset", "length", "status")
 _CACHE = 512
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.DecorationRole,
+        Qt.ItemDataRole.BackgroundRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+    }
+)
 
 
 def summarise(values: Any, kind: str) -> str:
@@ -56,6 +66,8 @@ class RecordTableModel(QAbstractTableModel):
         self.summary_keys: list[str] = []
         self._summaries: OrderedDict[int, dict[str, str]] = OrderedDict()
         self._show_file = len(dataset.files) > 1
+        self._refs: dict[int, RecordRef] = {}  # row facts, dropped when statuses change
+        self._columns = self.columns()
 
     # -- shape -----------------------------------------------------------------
     def columns(self) -> list[str]:
@@ -93,11 +105,13 @@ class RecordTableModel(QAbstractTableModel):
     def set_summary_keys(self, keys: list[str]) -> None:
         self.beginResetModel()
         self.summary_keys = list(keys)
+        self._columns = self.columns()
         self._summaries.clear()
         self.endResetModel()
 
     def statuses_changed(self) -> None:
         """Repaint after verification settled statuses (no rows added)."""
+        self._refs.clear()
         if self.rowCount():
             col = self.columns().index("status")
             self.dataChanged.emit(self.index(0, col), self.index(self.rowCount() - 1, col))
@@ -139,14 +153,25 @@ class RecordTableModel(QAbstractTableModel):
             self._summaries.popitem(last=False)
         return out
 
+    def _ref(self, record: int) -> RecordRef | None:
+        ref = self._refs.get(record)
+        if ref is None:
+            try:
+                ref = self.dataset.ref(record)
+            except IndexError:
+                return None
+            if len(self._refs) > 4096:
+                self._refs.clear()
+            self._refs[record] = ref
+        return ref
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= self.rowCount():
+        if role not in _ROLES or not index.isValid() or index.row() >= self.rowCount():
             return None
         record = self.record_at(index.row())
-        column = self.columns()[index.column()]
-        try:
-            ref = self.dataset.ref(record)
-        except IndexError:
+        column = self._columns[index.column()]
+        ref = self._ref(record)
+        if ref is None:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             if column == "#":

@@ -1,0 +1,66 @@
+"""The record table model: contract checks, growth, filtering and summaries."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from tfr_viewer.core.dataset import Dataset
+from tfr_viewer.ui.models.record_table import RecordTableModel, summarise
+
+
+def test_model_contract_and_cells(qtmodeltester, samples):
+    with Dataset.open([str(samples)]) as ds:
+        ds.index()
+        model = RecordTableModel(ds)
+        model.set_count(len(ds))
+        model.set_summary_keys(["label"])
+        qtmodeltester.check(model)
+        assert model.rowCount() == 80
+        assert model.columns() == ["#", "file", "offset", "length", "status", "label"]
+        row = 5
+        assert model.data(model.index(row, 0)) == "5"
+        assert model.data(model.index(row, 1)) == "classes_tutorial.tfrecord"
+        assert model.data(model.index(row, 4)) == "ok"
+        label = model.data(model.index(row, 5))
+        assert label.isdigit()
+
+
+def test_rows_grow_then_filter_and_map_back(qtbot, samples):
+    with Dataset.open([str(samples / "shapes_odapi.tfrecord")]) as ds:
+        ds.index()
+        model = RecordTableModel(ds)
+        with qtbot.waitSignal(model.rowsInserted):
+            model.set_count(10)
+        model.set_count(24)
+        assert model.rowCount() == 24
+        model.set_rows(np.array([3, 7, 20]))
+        assert model.rowCount() == 3
+        assert model.record_at(1) == 7
+        assert model.row_of(20) == 2 and model.row_of(4) is None
+        model.set_rows(None)
+        assert model.row_of(4) == 4
+
+
+def test_damaged_rows_stand_out(tmp_path):
+    from tfr_viewer.core.framing import encode_frame
+
+    frames = [encode_frame(b"x" * 20) for _ in range(3)]
+    bad = bytearray(frames[1])
+    bad[15] ^= 1
+    (tmp_path / "d.tfrecord").write_bytes(frames[0] + bytes(bad) + frames[2])
+    with Dataset([str(tmp_path / "d.tfrecord")]) as ds:
+        ds.index()
+        model = RecordTableModel(ds)
+        model.set_count(3)
+        status_col = model.columns().index("status")
+        assert model.data(model.index(1, status_col)) == "bad_data_crc"
+        assert model.data(model.index(1, 0), Qt.ItemDataRole.BackgroundRole) is not None
+        assert model.data(model.index(0, 0), Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_summaries():
+    assert summarise([b"cat"], "bytes") == "cat"
+    assert summarise([b"\xff\x00"], "bytes") == "<2 bytes>"
+    assert summarise(np.array([0.25], np.float32), "float") == "0.25"
+    assert summarise(np.arange(10), "int64") == "[10 values]"

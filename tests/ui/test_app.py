@@ -1,0 +1,55 @@
+"""The `open --screenshot` contract, run as a user would: a separate process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from PySide6.QtGui import QImage
+
+from tests.ui.conftest import SAMPLES
+
+
+def run_open(*args: str, timeout: int = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "open", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
+
+
+def test_screenshot_of_a_selected_record(tmp_path):
+    out = tmp_path / "shot.png"
+    run = run_open(
+        str(SAMPLES / "shapes_odapi.tfrecord"), "--select", "2", "--screenshot", str(out)
+    )
+    assert run.returncode == 0, run.stderr
+    image = QImage(str(out))
+    assert not image.isNull() and image.width() > 400 and image.height() > 300
+    assert out.stat().st_size > 10_000
+
+
+def test_screenshot_of_a_compressed_shard_set(tmp_path):
+    out = tmp_path / "gz.png"
+    run = run_open(
+        str(SAMPLES / "shapes_gzip.tfrecord@3"), "--select", "17", "--screenshot", str(out)
+    )
+    assert run.returncode == 0, run.stderr
+    assert out.stat().st_size > 10_000
+
+
+def test_screenshot_errors(tmp_path):
+    run = run_open(
+        str(SAMPLES / "sequences.tfrecord"),
+        "--select",
+        "99",
+        "--screenshot",
+        str(tmp_path / "x.png"),
+    )
+    assert run.returncode == 2 and "does not exist" in run.stderr
+    run = run_open(str(tmp_path / "missing.tfrecord"), "--screenshot", str(tmp_path / "y.png"))
+    assert run.returncode == 2 and "missing.tfrecord" in run.stderr

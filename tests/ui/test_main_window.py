@@ -1,0 +1,157 @@
+"""The main window end to end: opening, indexing without stalls, selection, filtering."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDropEvent
+
+from tests.ui.conftest import open_and_wait
+from tfr_viewer.core.framing import encode_frame
+from tfr_viewer.core.records import RecordStatus
+
+
+def test_opens_a_shard_set_and_titles_it(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples])
+    assert window.model.rowCount() == 80
+    assert "80 records" in window.windowTitle()
+    assert "6 files" not in window.windowTitle() and "+5 files" in window.windowTitle()
+    assert window.current == 0
+    assert window.tree_model.rowCount() > 0
+    assert "80 records, 0 problems" in window.counts.text()
+
+
+def test_selecting_a_record_fills_the_panes(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    with qtbot.waitSignal(window.record_shown):
+        window.select_record(5)
+    assert window.current == 5
+    info = window.preview.images.info.text()
+    assert info.startswith("image/encoded: 160×120") and "odapi layout" in info
+    assert window.preview.currentWidget() is window.preview.images
+    # keyboard navigation moves the selection and the panes
+    window.table.setFocus()
+    with qtbot.waitSignal(window.record_shown):
+        qtbot.keyClick(window.table, Qt.Key.Key_Down)
+    assert window.current == 6
+
+
+def test_goto_record_and_offset(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    offset = window.dataset.ref(9).offset
+    assert window.goto(f"@{offset + 5}")
+    assert window.current == 9
+    assert window.goto("12") and window.current == 12
+    assert not window.goto("twelve")
+
+
+def test_filter_then_clear_keeps_the_selection(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    window.select_record(4)
+    label = int(
+        window.dataset
+        and __import__("tfr_viewer.core.payloads", fromlist=["decode"])
+        .decode(window.dataset.read(4))
+        .payload.features["label"]
+        .values[0]
+    )
+    window.filter_bar.edit.setText(f"label == {label}")
+    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=10_000):
+        window.filter_bar.apply()
+    rows = window.model.rowCount()
+    assert 0 < rows < 30
+    assert "match" in window.filter_bar.count.text()
+    assert window.model.row_of(4) is not None
+    with qtbot.waitSignal(window.filter_bar.rows_changed):
+        window.filter_bar.edit.clear()
+        window.filter_bar.apply()
+    assert window.model.rowCount() == 30
+    assert window.table.currentIndex().row() == 4
+
+
+def test_a_bad_filter_reports_the_column(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    with qtbot.waitSignal(window.filter_bar.message) as blocker:
+        window.filter_bar.edit.setText("label = 3")
+        window.filter_bar.apply()
+    assert "column 7" in blocker.args[0]
+    assert window.model.rowCount() == 30
+
+
+def test_only_damaged_toggle(qtbot, window, tmp_path):
+    frames = [encode_frame(f"record {i}".encode()) for i in range(50)]
+    bad = bytearray(frames[20])
+    bad[14] ^= 1
+    frames[20] = bytes(bad)
+    path = tmp_path / "d.tfrecord"
+    path.write_bytes(b"".join(frames))
+    open_and_wait(qtbot, window, [path])
+    assert window.dataset.ref(20).status is RecordStatus.BAD_DATA_CRC
+    with qtbot.waitSignal(window.filter_bar.rows_changed):
+        window.filter_bar.damaged.setChecked(True)
+    assert window.model.rowCount() == 1 and window.model.record_at(0) == 20
+
+
+def test_drop_and_recent(qtbot, window, samples):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(samples / "sequences.tfrecord"))])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    with qtbot.waitSignal(window.index_finished):
+        window.dropEvent(event)
+    assert window.dataset.files[0].path.endswith("sequences.tfrecord")
+    assert any("sequences.tfrecord" in r for r in window._recent())
+    assert window.recent_menu.actions()
+
+
+def test_a_missing_path_is_reported_not_raised(window, tmp_path):
+    assert not window.open_paths([str(tmp_path / "nope.tfrecord")])
+    assert "nope.tfrecord" in window.statusBar().currentMessage()
+
+
+@pytest.fixture(scope="module")
+def big_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("big") / "big.tfrecord"
+    frame = encode_frame(b"p" * 60)
+    with open(path, "wb") as f:
+        for _ in range(20):
+            f.write(frame * 50_000)
+    return path  # 1,000,000 records, 76 MB
+
+
+def test_event_loop_never_stalls_while_indexing(qtbot, window, big_file):
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def beat() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer(window)
+    timer.setInterval(5)
+    timer.timeout.connect(beat)
+    timer.start()
+    open_and_wait(qtbot, window, [big_file], timeout=120_000)
+    timer.stop()
+    assert window.model.rowCount() == 1_000_000
+    assert len(gaps) > 20
+    worst = max(gaps[1:]) * 1000
+    print(f"longest event-loop stall while indexing 1M records: {worst:.1f} ms")
+    assert worst < 50, f"the event loop stalled for {worst:.0f} ms"
+
+
+def test_opening_another_file_cancels_the_scan(qtbot, window, big_file, samples):
+    assert window.open_paths([str(big_file)])
+    first = window.indexer
+    assert first.running
+    open_and_wait(qtbot, window, [samples / "sequences.tfrecord"])
+    assert not first.running
+    assert window.model.rowCount() == 8

@@ -1,0 +1,48 @@
+"""Long core jobs run in a child process, talking over a pipe in plain messages.
+
+A CPU-bound Python job in a thread would compete with a GUI thread for the interpreter
+lock; in a child process it cannot. Messages are tuples of plain data (ints, strings,
+numpy arrays, frozen dataclasses). The parent cancels by terminating the child, which
+only ever reads files.
+"""
+
+from __future__ import annotations
+
+import os
+from multiprocessing.connection import Connection
+
+from .dataset import Dataset
+from .framing import Compression
+from .sources import CompressedSource
+
+
+def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
+    """Index ``paths`` (header pass, then payload CRCs) and stream the results.
+
+    Messages: ``("chunk", file, IndexChunk)`` (every file sends at least one, in file
+    order), ``("seek_points", file, path)`` for compressed files, ``("indexed",)``,
+    ``("statuses", file, start, uint8 array)``, ``("done",)`` or ``("error", text)``.
+    """
+    ds = Dataset(paths)
+    try:
+        for number, chunk in ds.scan(verify=False):
+            conn.send(("chunk", number, chunk))
+        for number, f in enumerate(ds.files):
+            if isinstance(f.source, CompressedSource) and f.source.compression is not (
+                Compression.NONE
+            ):
+                target = os.path.join(seek_dir, f"{number}.seekpoints")
+                f.source.export_seek_points(target)
+                conn.send(("seek_points", number, target))
+        conn.send(("indexed",))
+        done_before: dict[int, int] = {}
+        for number, done, _bad in ds.verify():
+            start = done_before.get(number, 0)
+            conn.send(("statuses", number, start, ds.files[number].index.statuses(start, done)))
+            done_before[number] = done
+        conn.send(("done",))
+    except Exception as exc:  # reported to the parent, which shows it
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        ds.close()
+        conn.close()
