@@ -90,7 +90,8 @@ def test_usage_errors_exit_2(capsys, tmp_path):
     assert code == 2 and "no such file" in err
     assert run(capsys, "verify")[0] == 2
     assert run(capsys, "list", "--limit", "-1", str(tmp_path))[0] == 2
-    assert run(capsys, "frobnicate")[0] == 2
+    code, _, err = run(capsys, "frobnicate")
+    assert code == 2 and "neither a command nor a path" in err
 
 
 def test_list_json_lines(capsys, good, damaged):

@@ -108,7 +108,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list and args_list[0] in ("-h", "--help", "--version"):
         parser.parse_args(args_list)
     if not args_list or args_list[0] not in _handlers():
-        args_list = ["open", *args_list]  # `tfr-viewer [PATH ...]` opens the window
+        # `tfr-viewer [PATH ...]` opens the window, but a mistyped command must not.
+        from .core.paths import PathError, expand
+
+        try:
+            expand([a for a in args_list if not a.startswith("-")])
+        except PathError as exc:
+            parser.print_usage(sys.stderr)
+            print(
+                f"tfr-viewer: {args_list[0]!r} is neither a command nor a path ({exc})",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        args_list = ["open", *args_list]
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:
