@@ -155,3 +155,38 @@ def test_opening_another_file_cancels_the_scan(qtbot, window, big_file, samples)
     open_and_wait(qtbot, window, [samples / "sequences.tfrecord"])
     assert not first.running
     assert window.model.rowCount() == 8
+
+
+def test_summary_columns_can_be_picked(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    assert "image/object/class/text" in window.known_keys
+    window.toggle_summary_column("image/object/class/text", True)
+    columns = window.model.columns()
+    assert columns[-1] == "image/object/class/text"
+    cell = window.model.data(window.model.index(0, len(columns) - 1))
+    assert cell in ("circle", "square", "triangle") or cell.startswith("[")
+    window.toggle_summary_column("image/object/class/text", False)
+    assert "image/object/class/text" not in window.model.columns()
+
+
+def test_a_large_filter_runs_in_a_process_without_stalls(qtbot, window, big_file):
+    open_and_wait(qtbot, window, [big_file], timeout=120_000)
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def beat() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer(window)
+    timer.setInterval(5)
+    timer.timeout.connect(beat)
+    timer.start()
+    window.filter_bar.edit.setText("offset < 7600")
+    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=120_000) as blocker:
+        window.filter_bar.apply()
+    timer.stop()
+    assert blocker.args[0].tolist() == list(range(100))
+    worst = max(gaps[1:]) * 1000
+    assert worst < 50, f"the event loop stalled for {worst:.0f} ms while filtering"

@@ -63,6 +63,21 @@ class Dataset:
         """Resolve files, globs, folders and ``name@N`` specs (see :mod:`.paths`)."""
         return cls(expand(specs))
 
+    @classmethod
+    def from_arrays(cls, paths: list[str], columns: list[tuple]) -> Dataset:
+        """A dataset whose index is given as ``(offsets, lengths, statuses)`` per file
+        (as taken from another dataset's index), without scanning."""
+        ds = cls(paths)
+        for number, (offsets, lengths, statuses) in enumerate(columns):
+            ds.begin_file(number)
+            ds.files[number].index.add(IndexChunk(0, offsets, lengths, statuses))
+            ds.finish_file(number, verified=True)
+        return ds
+
+    def columns(self) -> list[tuple]:
+        """Each file's ``(offsets, lengths, statuses)`` arrays (copies)."""
+        return [(f.index.offsets(), f.index.lengths(), f.index.statuses()) for f in self.files]
+
     def __enter__(self) -> Dataset:
         return self
 

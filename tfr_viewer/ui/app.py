@@ -99,6 +99,8 @@ def run(paths: Sequence[str], select: int | None = None, screenshot: str | None 
         app.window = window
         paths = list(paths) + app._pending
     shot = Screenshot(window, select or 0, screenshot) if screenshot else None
+    if shot is not None:
+        window.resize(1400, 860)  # the same picture whatever size was remembered
     window.show()
     if paths and not window.open_paths(list(paths)) and shot is not None:
         return 2

@@ -19,8 +19,13 @@ from ..core.dataset import Dataset
 from ..core.filtering import filter_dataset
 from ..core.query import QueryError, compile_filter
 from ..core.records import CancelToken
+from ..core.tasks import filter_task
+from .process_task import ProcessTask
 
 DAMAGED = 'status in ["bad_length_crc", "bad_data_crc", "truncated"]'
+# Above this many records a filter runs in a child process, so that the window keeps
+# the interpreter lock to itself; below it a thread starts faster.
+PROCESS_ABOVE = 100_000
 
 
 class FilterWorker(QObject):
@@ -89,6 +94,9 @@ class FilterBar(QWidget):
         self.dataset: Dataset | None = None
         self._thread: QThread | None = None
         self._worker: FilterWorker | None = None
+        self._task: ProcessTask | None = None
+        self._hits: list[np.ndarray] = []
+        self._error = ""
 
     def set_dataset(self, dataset: Dataset | None) -> None:
         self.stop()
@@ -128,22 +136,56 @@ class FilterBar(QWidget):
             self.count.setText("error")
             self.message.emit(str(exc).replace("\n", "  "))
             return
+        self.progress.setValue(0)
+        self.progress.show()
+        self.cancel.show()
+        if len(self.dataset) > PROCESS_ABOVE:
+            self._start_process(text)
+            return
         self._thread = QThread(self)
         self._worker = FilterWorker(self.dataset, text)
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.run)
         self._worker.progress.connect(self._on_progress)
         self._worker.finished.connect(self._on_finished)
-        self.progress.setValue(0)
-        self.progress.show()
-        self.cancel.show()
         self._thread.start()
 
+    def _start_process(self, text: str) -> None:
+        ds = self.dataset
+        assert ds is not None
+        self._hits, self._error = [], ""
+        payload = ([f.path for f in ds.files], ds.columns(), text)
+        task = self._task = ProcessTask(filter_task, payload, parent=self)
+        task.message.connect(lambda m, t=task: self._on_message(m) if t is self._task else None)
+        task.ended.connect(lambda t=task: self._on_ended() if t is self._task else None)
+        task.start()
+
+    def _on_message(self, msg: tuple) -> None:
+        if msg[0] == "progress":
+            self._on_progress(*msg[1:])
+        elif msg[0] == "hits":
+            self._hits.append(msg[1])
+        elif msg[0] == "error":
+            self._error = msg[1]
+        elif msg[0] == "done":
+            rows = np.concatenate(self._hits) if self._hits else np.zeros(0, np.int64)
+            self._task = None
+            self._on_finished(rows, "")
+
+    def _on_ended(self) -> None:
+        if self._task is None:
+            return  # finished normally, or stopped
+        self._task = None
+        self._on_finished(None, self._error or "the filter process stopped unexpectedly")
+
     def running(self) -> bool:
-        return self._thread is not None and self._thread.isRunning()
+        return (self._thread is not None and self._thread.isRunning()) or self._task is not None
 
     @Slot()
     def stop(self) -> None:
+        if self._task is not None:
+            task, self._task = self._task, None
+            task.cancel()
         if self._worker is not None:
             self._worker.token.cancel()
         if self._thread is not None:

@@ -55,15 +55,14 @@ class Indexer(QObject):
         self._thread = threading.Thread(target=self._read, name="tfr-index-reader", daemon=True)
 
     def start(self) -> None:
+        """Returns at once; the child is started from the reader thread."""
         self.running = True
-        self._process.start()
-        self._child_conn.close()
         self._thread.start()
 
     def cancel(self, wait: bool = True) -> None:
         """Stop the child; the reader thread then reports CANCELLED."""
         self._cancelled = True
-        if self._process.is_alive():
+        if self._process.pid is not None and self._process.is_alive():
             self._process.terminate()
         if wait:
             self._thread.join(timeout=10)
@@ -89,6 +88,10 @@ class Indexer(QObject):
         state, message = IndexState.FAILED, "the indexing process stopped unexpectedly"
         done_files = 0.0
         try:
+            self._process.start()
+            self._child_conn.close()
+            if self._cancelled:
+                self._process.terminate()
             for f in ds.files:
                 f.open()
             while True:
@@ -145,7 +148,8 @@ class Indexer(QObject):
             message = f"{type(exc).__name__}: {exc}"
         finally:
             self._conn.close()
-            self._process.join(timeout=5)
+            if self._process.pid is not None:
+                self._process.join(timeout=5)
             shutil.rmtree(self._seek_dir, ignore_errors=True)
             if self._cancelled:
                 state, message = IndexState.CANCELLED, "indexing cancelled"

@@ -87,6 +87,11 @@ class MainWindow(QMainWindow):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setResizeContentsPrecision(40)
         self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._columns_menu)
+        header.setToolTip("Right-click to choose the summary columns")
+        self.known_keys: list[str] = []
         self.gallery = Gallery(self)
         self.gallery.record_activated.connect(self.select_record)
         self.left_tabs = QTabWidget(self)
@@ -304,6 +309,7 @@ class MainWindow(QMainWindow):
         if ds is None or not len(ds):
             return
         keys = feature_keys(ds)
+        self.known_keys = keys
         self.filter_bar.set_keys(keys)
         self.model.set_summary_keys(choose_summary_keys(ds, keys))
         self.table.resizeColumnsToContents()
@@ -374,6 +380,25 @@ class MainWindow(QMainWindow):
                 self.table.scrollTo(
                     self.model.index(row, 0), QAbstractItemView.ScrollHint.PositionAtCenter
                 )
+
+    def _columns_menu(self, pos) -> None:  # noqa: ANN001
+        """Pick the summary columns from the feature keys seen in the data."""
+        if self.dataset is None or not self.known_keys:
+            return
+        menu = QMenu(self)
+        menu.addSection("Summary columns")
+        chosen = list(self.model.summary_keys)
+        for key in self.known_keys[:60]:
+            action = menu.addAction(key)
+            action.setCheckable(True)
+            action.setChecked(key in chosen)
+            action.toggled.connect(lambda on, k=key: self.toggle_summary_column(k, on))
+        menu.exec(self.table.horizontalHeader().mapToGlobal(pos))
+
+    def toggle_summary_column(self, key: str, on: bool) -> None:
+        keys = [k for k in self.model.summary_keys if k != key] + ([key] if on else [])
+        self.model.set_summary_keys(keys)
+        self.table.resizeColumnsToContents()
 
     def _tab_changed(self, index: int) -> None:
         if index == 1:

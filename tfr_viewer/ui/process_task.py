@@ -1,0 +1,69 @@
+"""Run a core task (``target(conn, *args)``) in a child process and relay its messages.
+
+Used for CPU-bound Python work that would otherwise compete with the window for the
+interpreter lock. Messages are plain data; ``message`` is emitted for each one (from a
+reader thread, delivered queued), ``ended`` once the child has gone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+
+class ProcessTask(QObject):
+    message = Signal(object)
+    ended = Signal()
+
+    def __init__(
+        self, target: Callable[..., None], payload: object = None, parent: QObject | None = None
+    ) -> None:
+        """``target(conn)`` first receives ``payload`` from ``conn``, then sends messages."""
+        super().__init__(parent)
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe(duplex=True)
+        self._process = ctx.Process(target=target, args=(child,), daemon=True)
+        self._child = child
+        self._payload = payload
+        self._thread = threading.Thread(target=self._read, daemon=True, name="tfr-task-reader")
+        self.cancelled = False
+
+    def start(self) -> None:
+        """Returns at once: starting the child and sending it the payload (which may be
+        large) happen on the reader thread, never on the window's thread."""
+        self._thread.start()
+
+    def cancel(self) -> None:
+        """Terminate the child (it only reads files); ``ended`` still follows."""
+        self.cancelled = True
+        if self._process.pid is not None and self._process.is_alive():
+            self._process.terminate()
+
+    def wait(self, timeout: float = 10) -> None:
+        self._thread.join(timeout)
+
+    def _read(self) -> None:
+        try:
+            self._process.start()
+            self._child.close()
+            self._conn.send(self._payload)
+            while True:
+                try:
+                    msg = self._conn.recv()
+                except (EOFError, OSError):
+                    break
+                if not self.cancelled:
+                    self.message.emit(msg)
+        except (OSError, ValueError) as exc:  # the child could not be started or fed
+            self.message.emit(("error", f"cannot start a worker process: {exc}"))
+        finally:
+            self._conn.close()
+            if self._process.pid is not None:
+                self._process.join(timeout=5)
+            try:
+                self.ended.emit()
+            except RuntimeError:
+                pass
