@@ -1,0 +1,62 @@
+"""The child-process jobs, run here in-process over a real pipe."""
+
+from __future__ import annotations
+
+import gzip
+import multiprocessing
+import threading
+
+import numpy as np
+
+from tfr_viewer.core.dataset import Dataset
+from tfr_viewer.core.framing import encode_frame
+from tfr_viewer.core.records import RecordStatus
+from tfr_viewer.core.tasks import filter_task, index_task
+
+
+def collect(target, payload=None, args=()):
+    parent, child = multiprocessing.Pipe(duplex=True)
+    if payload is not None:
+        parent.send(payload)
+    worker = threading.Thread(target=target, args=(child, *args))
+    worker.start()
+    messages = []
+    while True:
+        try:
+            messages.append(parent.recv())
+        except EOFError:
+            break
+    worker.join()
+    return messages
+
+
+def test_index_task_streams_chunks_seek_points_and_statuses(tmp_path):
+    frames = [encode_frame(f"r{i}".encode() * 30) for i in range(100)]
+    bad = bytearray(frames[42])
+    bad[20] ^= 1
+    frames[42] = bytes(bad)
+    (tmp_path / "a.tfrecord").write_bytes(b"".join(frames))
+    (tmp_path / "b.gz").write_bytes(gzip.compress(b"".join(frames[:10])))
+    paths = [str(tmp_path / "a.tfrecord"), str(tmp_path / "b.gz")]
+    messages = collect(index_task, args=(paths, str(tmp_path)))
+    kinds = [m[0] for m in messages]
+    assert kinds[-1] == "done" and "indexed" in kinds
+    assert ("seek_points", 1, str(tmp_path / "1.seekpoints")) in messages
+    records = sum(len(m[2]) for m in messages if m[0] == "chunk")
+    assert records == 110
+    statuses = np.concatenate([m[3] for m in messages if m[0] == "statuses" and m[1] == 0])
+    assert np.flatnonzero(statuses != RecordStatus.OK).tolist() == [42]
+
+
+def test_filter_task_matches_what_the_core_finds(tmp_path):
+    path = tmp_path / "a.tfrecord"
+    path.write_bytes(b"".join(encode_frame(b"x" * i) for i in range(50)))
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        payload = ([str(path)], ds.columns(), "length % 7 == 0")
+    messages = collect(filter_task, payload)
+    assert messages[-1] == ("done",)
+    hits = np.concatenate([m[1] for m in messages if m[0] == "hits"]).tolist()
+    assert hits == [i for i in range(50) if i % 7 == 0]
+    errors = collect(filter_task, ([str(path)], ds.columns(), "length ="))
+    assert errors[-1][0] == "error" and "column" in errors[-1][1]
