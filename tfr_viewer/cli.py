@@ -63,6 +63,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--sample", type=int, metavar="N", help="look at N records spread evenly")
 
+    p = sub.add_parser("export", help="write records (all, or matching a filter) to new files")
+    _paths(p)
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
+    p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR")
+    p.add_argument("--compression", default="none", help="none, gzip or zlib")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--shards", type=int, metavar="N", help="split into N files")
+    group.add_argument("--max-shard-mb", type=float, metavar="M", help="at most M MB a file")
+    p.add_argument("--shuffle", type=int, metavar="SEED", help="shuffle with this seed")
+    p.add_argument("--split", metavar="NAME=FRAC,...", help="e.g. train=0.8,val=0.2")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("recover", help="write every intact record of damaged input to OUT")
+    _paths(p)
+    p.add_argument("-o", "--output", required=True, metavar="OUT")
+    p.add_argument("--compression", default="none", help="none, gzip or zlib")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("open", help="open the desktop window")
     p.add_argument("paths", nargs="*", metavar="PATH")
     p.add_argument("--select", type=int, metavar="N", help="select record N")
@@ -86,7 +104,7 @@ def cmd_open(args: argparse.Namespace) -> int:
 
 
 def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
-    from .commands import decode, records
+    from .commands import decode, records, write
 
     return {
         "info": records.cmd_info,
@@ -94,6 +112,8 @@ def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
         "list": records.cmd_list,
         "show": decode.cmd_show,
         "schema": decode.cmd_schema,
+        "export": write.cmd_export,
+        "recover": write.cmd_recover,
         "open": cmd_open,
     }
 
@@ -125,13 +145,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_USAGE
+    from .core.export import ExportError
     from .core.paths import PathError
     from .core.query import QueryError
     from .core.sources import SourceError
 
     try:
         return _handlers()[args.command](args)
-    except (UsageError, PathError, SourceError, QueryError) as exc:
+    except (UsageError, PathError, SourceError, QueryError, ExportError) as exc:
         print(f"tfr-viewer {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

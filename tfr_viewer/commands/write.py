@@ -1,0 +1,109 @@
+"""``export`` and ``recover``: write subsets to new files (never touching the sources)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from ..core.dataset import Dataset
+from ..core.export import ExportError, ExportOptions, export, parse_split
+from ..core.filtering import filter_dataset
+from ..core.framing import Compression
+from ..core.query import compile_filter
+from ..core.records import RecordStatus
+from .progress import ScanProgress
+
+
+def _options(args: argparse.Namespace) -> ExportOptions:
+    from ..cli import UsageError
+
+    try:
+        compression = Compression.parse(args.compression)
+        split = parse_split(args.split) if getattr(args, "split", None) else ()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    shards = getattr(args, "shards", None)
+    max_mb = getattr(args, "max_shard_mb", None)
+    if shards is not None and shards < 1 or max_mb is not None and max_mb <= 0:
+        raise UsageError("--shards and --max-shard-mb must be above 0")
+    return ExportOptions(
+        args.output,
+        compression,
+        shards,
+        int(max_mb * 1e6) if max_mb else None,
+        getattr(args, "shuffle", None),
+        split,
+    )
+
+
+def _index(ds: Dataset) -> None:
+    with ScanProgress(ds, "verifying") as progress:
+        for number, chunk in ds.scan(verify=True):
+            progress.update(number, chunk.position)
+
+
+def _report(summary, as_json: bool, lost: list | None = None) -> None:  # noqa: ANN001
+    if as_json:
+        out = {
+            "files": list(summary.files),
+            "records": summary.records,
+            "bytes": summary.bytes,
+            "skipped_damaged": summary.skipped_damaged,
+            "seconds": round(summary.seconds, 3),
+            "per_file": summary.per_file,
+        }
+        if lost is not None:
+            out["lost"] = lost
+        print(json.dumps(out, indent=2))
+        return
+    for path, count in summary.per_file.items():
+        print(f"{path}: {count} records")
+    print(
+        f"{summary.records} records, {summary.bytes:,} bytes in {len(summary.files)} "
+        f"file(s), {summary.skipped_damaged} damaged record(s) skipped, "
+        f"{summary.seconds:.1f} s"
+    )
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    options = _options(args)
+    with Dataset.open(args.paths) as ds:
+        _index(ds)
+        if args.filter:
+            flt = compile_filter(args.filter)
+            parts = list(filter_dataset(ds, flt))
+            records = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        else:
+            records = np.arange(len(ds), dtype=np.int64)
+        try:
+            summary = export(ds, records, options)
+        except ExportError as exc:
+            print(f"tfr-viewer export: {exc}", file=sys.stderr)
+            return 2
+        _report(summary, args.json)
+        return 0
+
+
+def cmd_recover(args: argparse.Namespace) -> int:
+    """Every intact record to one new file; what was lost is listed with byte offsets."""
+    options = _options(args)
+    with Dataset.open(args.paths) as ds:
+        _index(ds)
+        records = np.array(
+            [i for i in range(len(ds)) if ds.ref(i).status is RecordStatus.OK], dtype=np.int64
+        )
+        problems = ds.problems()
+        try:
+            summary = export(ds, records, options)
+        except ExportError as exc:
+            print(f"tfr-viewer recover: {exc}", file=sys.stderr)
+            return 2
+        lost = [p.to_json() for p in problems]
+        if not args.json:
+            for p in problems:
+                print(f"lost: {p.message.split('; run `tfr-viewer recover')[0]}")
+        _report(summary, args.json, lost)
+        return 0
