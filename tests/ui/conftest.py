@@ -28,3 +28,35 @@ def window(qtbot):
 def open_and_wait(qtbot, window, paths, timeout=30_000):
     with qtbot.waitSignal(window.index_finished, timeout=timeout):
         assert window.open_paths([str(p) for p in paths])
+
+
+class StallMeter:
+    """Counts the gaps between beats of a 5 ms timer: the event loop's stalls."""
+
+    def __init__(self, parent) -> None:
+        import time
+
+        from PySide6.QtCore import QTimer
+
+        self._clock = time.perf_counter
+        self.gaps: list[float] = []
+        self._last = self._clock()
+        self._timer = QTimer(parent)
+        self._timer.setInterval(5)
+        self._timer.timeout.connect(self._beat)
+
+    def _beat(self) -> None:
+        now = self._clock()
+        self.gaps.append(now - self._last)
+        self._last = now
+
+    def __enter__(self) -> StallMeter:
+        self._last = self._clock()
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.stop()
+
+    def worst_ms(self) -> float:
+        return max(self.gaps[1:]) * 1000 if len(self.gaps) > 1 else 0.0

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from tests.ui.conftest import open_and_wait
+from tests.ui.conftest import StallMeter, open_and_wait
 from tfr_viewer.core.framing import encode_frame
 from tfr_viewer.core.records import RecordStatus
 
@@ -127,25 +125,12 @@ def big_file(tmp_path_factory):
 
 
 def test_event_loop_never_stalls_while_indexing(qtbot, window, big_file):
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def beat() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer(window)
-    timer.setInterval(5)
-    timer.timeout.connect(beat)
-    timer.start()
-    open_and_wait(qtbot, window, [big_file], timeout=120_000)
-    timer.stop()
+    with StallMeter(window) as meter:
+        open_and_wait(qtbot, window, [big_file], timeout=120_000)
     assert window.model.rowCount() == 1_000_000
-    assert len(gaps) > 20
-    worst = max(gaps[1:]) * 1000
-    print(f"longest event-loop stall while indexing 1M records: {worst:.1f} ms")
-    assert worst < 50, f"the event loop stalled for {worst:.0f} ms"
+    assert len(meter.gaps) > 20
+    print(f"longest event-loop stall while indexing 1M records: {meter.worst_ms():.1f} ms")
+    assert meter.worst_ms() < 50, f"the event loop stalled for {meter.worst_ms():.0f} ms"
 
 
 def test_opening_another_file_cancels_the_scan(qtbot, window, big_file, samples):
@@ -171,22 +156,9 @@ def test_summary_columns_can_be_picked(qtbot, window, samples):
 
 def test_a_large_filter_runs_in_a_process_without_stalls(qtbot, window, big_file):
     open_and_wait(qtbot, window, [big_file], timeout=120_000)
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def beat() -> None:
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QTimer(window)
-    timer.setInterval(5)
-    timer.timeout.connect(beat)
-    timer.start()
     window.filter_bar.edit.setText("offset < 7600")
-    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=120_000) as blocker:
-        window.filter_bar.apply()
-    timer.stop()
+    with StallMeter(window) as meter:
+        with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=120_000) as blocker:
+            window.filter_bar.apply()
     assert blocker.args[0].tolist() == list(range(100))
-    worst = max(gaps[1:]) * 1000
-    assert worst < 50, f"the event loop stalled for {worst:.0f} ms while filtering"
+    assert meter.worst_ms() < 50, f"the event loop stalled for {meter.worst_ms():.0f} ms"

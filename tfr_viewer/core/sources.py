@@ -206,6 +206,13 @@ class CompressedSource(Source):
         with _LIVE_LOCK:
             _LIVE.add(self)
 
+    def _decode_error(self, offset: int, exc: Exception) -> SourceError:
+        return SourceError(
+            f"{self.path}: the {self.compression.value} stream cannot be decoded near "
+            f"uncompressed byte {offset} ({exc}); the file is damaged — use "
+            "`tfr-viewer recover` to save the records before this point"
+        )
+
     def read_at(self, offset: int, n: int) -> bytes:
         self._check_open()
         if n <= 0:
@@ -215,11 +222,7 @@ class CompressedSource(Source):
                 self._reader.seek(offset)
                 data = self._reader.read(n)
             except Exception as exc:
-                raise SourceError(
-                    f"{self.path}: the {self.compression.value} stream cannot be decoded "
-                    f"near uncompressed byte {offset} ({exc}); the file is damaged — "
-                    "use `tfr-viewer recover` to save the records before this point"
-                ) from exc
+                raise self._decode_error(offset, exc) from exc
         if len(data) < n:
             self.size = offset + len(data)
         return data
@@ -237,11 +240,7 @@ class CompressedSource(Source):
                         break
                     done += n
             except Exception as exc:
-                raise SourceError(
-                    f"{self.path}: the {self.compression.value} stream cannot be decoded "
-                    f"near uncompressed byte {offset} ({exc}); the file is damaged — "
-                    "use `tfr-viewer recover` to save the records before this point"
-                ) from exc
+                raise self._decode_error(offset, exc) from exc
         if done < len(buf):
             self.size = offset + done
         return done
