@@ -73,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--max-shard-mb", type=float, metavar="M", help="at most M MB a file")
     p.add_argument("--shuffle", type=int, metavar="SEED", help="shuffle with this seed")
     p.add_argument("--split", metavar="NAME=FRAC,...", help="e.g. train=0.8,val=0.2")
+    p.add_argument(
+        "--format",
+        default="tfrecord",
+        choices=["tfrecord", "jsonl", "csv", "images"],
+        help="tfrecord (default); jsonl, csv, or images into the folder OUT",
+    )
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("recover", help="write every intact record of damaged input to OUT")

@@ -85,3 +85,16 @@ def test_export_with_filter_and_options(tmp_path, capsys):
     assert "add up" in capsys.readouterr().err
     assert main(["export", str(src), "-o", str(src)]) == 2
     assert "source" in capsys.readouterr().err
+
+
+def test_export_other_formats(tmp_path, capsys):
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parents[2] / "resources" / "samples"
+    src = str(samples / "shapes_odapi.tfrecord")
+    assert main(["export", src, "-o", str(tmp_path / "imgs"), "--format", "images"]) == 0
+    assert "images" in capsys.readouterr().out
+    names = sorted(p.name for p in (tmp_path / "imgs").iterdir())
+    assert len(names) == 24 and names[0] == "record-0.jpg"  # boxes are not image classes
+    assert main(["export", src, "-o", str(tmp_path / "a.jsonl"), "--format", "jsonl"]) == 0
+    assert len((tmp_path / "a.jsonl").read_text().splitlines()) == 24

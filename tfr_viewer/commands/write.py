@@ -78,6 +78,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             records = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         else:
             records = np.arange(len(ds), dtype=np.int64)
+        if args.format != "tfrecord":
+            return _export_other(ds, records, args)
         try:
             summary = export(ds, records, options)
         except ExportError as exc:
@@ -85,6 +87,35 @@ def cmd_export(args: argparse.Namespace) -> int:
             return 2
         _report(summary, args.json)
         return 0
+
+
+def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) -> int:
+    from ..core import export_formats
+
+    intact = [int(i) for i in records if not ds.ref(int(i)).status.damaged]
+    try:
+        if args.format == "jsonl":
+            count = export_formats.export_jsonl(ds, intact, args.output)
+        elif args.format == "csv":
+            export_formats.export_csv(ds, intact, args.output)
+            count = len(intact)
+        else:
+            count = export_formats.export_images(ds, intact, args.output)
+    except OSError as exc:
+        print(f"tfr-viewer export: {exc}", file=sys.stderr)
+        return 2
+    result = {
+        "output": args.output,
+        "format": args.format,
+        "written": count,
+        "skipped_damaged": len(records) - len(intact),
+    }
+    print(
+        json.dumps(result, indent=2)
+        if args.json
+        else f"{args.output}: {count} {'images' if args.format == 'images' else 'records'}"
+    )
+    return 0
 
 
 def cmd_recover(args: argparse.Namespace) -> int:

@@ -162,6 +162,8 @@ def _raw_shape(
 def _classification(
     features: Features, km: KeyMap, keys: list[str]
 ) -> tuple[int | None, str | None]:
+    """An image-level class (object-level labels describe boxes, not the image)."""
+    keys = [k for k in keys if "object" not in k]
     key = km.label or _ends(keys, "label", "class/label")
     label = _scalar_int(features, key)
     text_key = km.text or _ends(keys, "class/text", "label_text", "class_name")
