@@ -19,9 +19,11 @@ def window(qtbot):
     from tfr_viewer.ui.main_window import MainWindow
 
     win = MainWindow()
+    win.edit_actions.discard_answer = True  # nobody is there to answer; tests may change it
     qtbot.addWidget(win)
     win.show()
     yield win
+    win.edit_actions.discard_answer = True
     win.close_dataset()
 
 

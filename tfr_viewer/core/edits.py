@@ -53,7 +53,11 @@ class EditSet:
 
     @property
     def payloads(self) -> dict[int, bytes]:
+        """A copy of every edited payload."""
         return dict(self._payloads)
+
+    def payload_of(self, record: int) -> bytes | None:
+        return self._payloads.get(record)
 
     def edited_records(self) -> list[int]:
         return sorted(self._payloads)

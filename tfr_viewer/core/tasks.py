@@ -70,3 +70,28 @@ def filter_task(conn: Connection) -> None:
     finally:
         ds.close()
         conn.close()
+
+
+def export_task(conn: Connection) -> None:
+    """Receive ``(paths, columns, records, options, payloads)`` and export. Messages:
+    ``("progress", done, total)``, then ``("summary", ExportSummary)`` or
+    ``("error", text)``. If the parent terminates this process, the temporary files
+    are removed by :func:`~.export.clean_stale_temporaries`."""
+    from .export import export
+
+    paths, columns, records, options, payloads = conn.recv()
+    ds = Dataset.from_arrays(paths, columns)
+    try:
+        summary = export(
+            ds,
+            records,
+            options,
+            payloads=payloads,
+            progress=lambda done, total: conn.send(("progress", done, total)),
+        )
+        conn.send(("summary", summary))
+    except Exception as exc:  # reported to the parent, which shows it
+        conn.send(("error", str(exc)))
+    finally:
+        ds.close()
+        conn.close()

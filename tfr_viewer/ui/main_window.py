@@ -40,6 +40,7 @@ from ..core.dataset import Dataset
 from ..core.paths import PathError
 from ..core.payloads import decode
 from ..core.sources import SourceError
+from .edit_actions import EditActions
 from .filter_bar import FilterBar
 from .indexer import Indexer, IndexState
 from .models.feature_tree import FeatureTreeModel
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._build_widgets()
         self._build_menus()
+        self.edit_actions = EditActions(self)
         self._update_title()
         geometry = self.settings.value("geometry")
         if geometry is not None:
@@ -146,13 +148,15 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
+        file_menu = self.file_menu = bar.addMenu("&File")
         self._action(file_menu, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
         self._action(file_menu, "Open &Folder…", self.open_folder_dialog, "Ctrl+Shift+O")
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self._fill_recent()
         file_menu.addSeparator()
-        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.quit_action = self._action(
+            file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit
+        )
         go = bar.addMenu("&Go")
         self._action(go, "&Go to Record or Offset…", self.goto_dialog, "Ctrl+G")
         self._action(go, "&Filter", lambda: self.filter_bar.edit.setFocus(), "Ctrl+F")
@@ -160,7 +164,7 @@ class MainWindow(QMainWindow):
         self._action(view, "Toggle &Overlays", lambda: self.preview.images.overlays.toggle(), "O")
         self._action(view, "&Records", lambda: self.left_tabs.setCurrentIndex(0), "Ctrl+1")
         self._action(view, "&Gallery", lambda: self.left_tabs.setCurrentIndex(1), "Ctrl+2")
-        edit = bar.addMenu("&Edit")
+        edit = self.edit_menu = bar.addMenu("&Edit")
         self._action(
             edit, "Copy &Value", lambda: self._copy(value=True), QKeySequence.StandardKey.Copy
         )
@@ -171,6 +175,8 @@ class MainWindow(QMainWindow):
     # -- opening -------------------------------------------------------------------
     def open_paths(self, specs: Sequence[str]) -> bool:
         """Open files, globs or folders as one dataset; errors go to a message box."""
+        if not self.edit_actions.confirm_discard():
+            return False
         try:
             dataset = Dataset.open(list(specs))
         except (PathError, SourceError, OSError) as exc:
@@ -183,6 +189,7 @@ class MainWindow(QMainWindow):
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.filter_bar.set_dataset(dataset)
         self.gallery.set_dataset(dataset, self.model)
+        self.edit_actions.attach(dataset)
         self._remember(specs)
         for warning in dataset.warnings:
             self.statusBar().showMessage(f"warning: {warning}", 15000)
@@ -350,7 +357,7 @@ class MainWindow(QMainWindow):
             return
         self.current = record
         try:
-            raw = self.dataset.read(record)
+            raw = self.edit_actions.payload(record)
             decoded = decode(raw)
         except (SourceError, OSError, IndexError) as exc:
             self.tree_model.set_decoded(None)
@@ -474,16 +481,23 @@ class MainWindow(QMainWindow):
             return
         QMessageBox.warning(self, title, text)
 
+    def update_title(self) -> None:
+        self._update_title()
+
     def _update_title(self) -> None:
         ds = self.dataset
         if ds is None:
             self.setWindowTitle("tfr-viewer")
             return
+        self.setWindowModified(self.edit_actions.dirty())
         name = os.path.basename(ds.files[0].path) if ds.files else "?"
         more = f" (+{len(ds.files) - 1} files)" if len(ds.files) > 1 else ""
-        self.setWindowTitle(f"{name}{more} — {len(ds):,} records — tfr-viewer")
+        self.setWindowTitle(f"{name}{more}[*] — {len(ds):,} records — tfr-viewer")
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self.edit_actions.confirm_discard():
+            event.ignore()
+            return
         self.settings.setValue("geometry", self.saveGeometry())
         self.close_dataset()
         super().closeEvent(event)

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from ...core.dataset import Dataset, RecordRef
+from ...core.edits import EditSet
 from ...core.payloads import decode
 from ...core.payloads.types import ExamplePayload, SequenceExamplePayload
 from ...core.records import RecordStatus
@@ -68,6 +69,7 @@ class RecordTableModel(QAbstractTableModel):
         self._show_file = len(dataset.files) > 1
         self._refs: dict[int, RecordRef] = {}  # row facts, dropped when statuses change
         self._columns = self.columns()
+        self.edits: EditSet | None = None  # marks edited and deleted rows
 
     # -- shape -----------------------------------------------------------------
     def columns(self) -> list[str]:
@@ -109,6 +111,14 @@ class RecordTableModel(QAbstractTableModel):
         self._summaries.clear()
         self.endResetModel()
 
+    def records_changed(self, records: list[int]) -> None:
+        """Repaint rows whose payload was edited, deleted or restored."""
+        for record in records:
+            self._summaries.pop(record, None)
+            row = self.row_of(record)
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
+
     def statuses_changed(self) -> None:
         """Repaint after verification settled statuses (no rows added)."""
         self._refs.clear()
@@ -135,7 +145,8 @@ class RecordTableModel(QAbstractTableModel):
             return cached
         out: dict[str, str] = {}
         try:
-            payload = decode(self.dataset.read(record)).payload
+            edited = self.edits.payload_of(record) if self.edits is not None else None
+            payload = decode(edited or self.dataset.read(record)).payload
             features = (
                 payload.features
                 if isinstance(payload, ExamplePayload)
@@ -173,8 +184,21 @@ class RecordTableModel(QAbstractTableModel):
         ref = self._ref(record)
         if ref is None:
             return None
+        edits = self.edits
+        if role == Qt.ItemDataRole.FontRole and edits is not None:
+            deleted, edited = edits.is_deleted(record), edits.is_edited(record)
+            if deleted or edited:
+                font = QFont()
+                font.setStrikeOut(deleted)
+                font.setItalic(edited)
+                return font
+            return None
         if role == Qt.ItemDataRole.DisplayRole:
             if column == "#":
+                if edits is not None and edits.is_deleted(record):
+                    return f"✗ {record}"
+                if edits is not None and edits.is_edited(record):
+                    return f"✎ {record}"
                 return str(record)
             if column == "file":
                 return os.path.basename(ref.file)

@@ -1,0 +1,88 @@
+"""Editing in the window: values, refusals, undo/redo, delete, export dialog, recover."""
+
+from __future__ import annotations
+
+from tests.tf_oracle import tf, tf_read
+from tests.ui.conftest import open_and_wait
+
+
+def label_of(payload: bytes) -> int:
+    return tf().train.Example.FromString(payload).features.feature["label"].int64_list.value[0]
+
+
+def test_edit_undo_redo_and_marks(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    window.select_record(2)
+    original = window.dataset.read(2)
+    actions = window.edit_actions
+    assert actions.edit_value("label", "9")
+    assert label_of(actions.payload(2)) == 9
+    assert window.model.data(window.model.index(2, 0)) == "✎ 2"
+    assert window.isWindowModified()
+    assert not actions.edit_value("label", "1.5")
+    assert "not a whole number" in window.statusBar().currentMessage()
+    actions.stack.undo()
+    assert actions.payload(2) == original
+    actions.stack.redo()
+    assert label_of(actions.payload(2)) == 9
+    assert actions.stack.undoText() == "Set label of record 2"
+
+
+def test_set_on_selection_delete_and_export(qtbot, window, samples, tmp_path):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    window.table.selectRow(3)
+    window.table.selectionModel().select(
+        window.model.index(4, 0),
+        window.table.selectionModel().SelectionFlag.Select
+        | window.table.selectionModel().SelectionFlag.Rows,
+    )
+    window.select_record(3)
+    window.table.selectionModel().select(
+        window.model.index(4, 0),
+        window.table.selectionModel().SelectionFlag.Select
+        | window.table.selectionModel().SelectionFlag.Rows,
+    )
+    assert window.edit_actions.set_on_selection("label", "7")
+    assert label_of(window.edit_actions.payload(3)) == 7
+    assert label_of(window.edit_actions.payload(4)) == 7
+    window.table.selectRow(0)
+    assert window.edit_actions.delete(restore=False) == 1
+    assert window.model.data(window.model.index(0, 0)) == "✗ 0"
+    dialog = window.edit_actions.export_dialog()
+    out = tmp_path / "edited.tfrecord"
+    dialog.output.setText(str(out))
+    assert "edited.tfrecord  (29 records)" in dialog.preview.toPlainText()
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    got = tf_read(out)
+    assert len(got) == 29
+    assert label_of(got[2]) == 7 and label_of(got[3]) == 7  # records 3 and 4
+    original = [window.dataset.read(i) for i in range(1, 30)]
+    assert got[0] == original[0]  # unedited records are copied byte for byte
+
+
+def test_unsaved_edits_are_asked_about(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    window.select_record(0)
+    window.edit_actions.edit_value("label", "2")
+    window.edit_actions.discard_answer = False
+    assert not window.open_paths([str(samples / "sequences.tfrecord")])
+    assert window.dataset.files[0].path.endswith("classes_tutorial.tfrecord")
+    window.edit_actions.discard_answer = True
+    open_and_wait(qtbot, window, [samples / "sequences.tfrecord"])
+    assert not window.edit_actions.dirty()
+
+
+def test_save_intact_records(qtbot, window, tmp_path):
+    from tfr_viewer.core.framing import encode_frame
+
+    frames = [encode_frame(f"r{i}".encode()) for i in range(10)]
+    bad = bytearray(frames[6])
+    bad[13] ^= 1
+    frames[6] = bytes(bad)
+    src = tmp_path / "d.tfrecord"
+    src.write_bytes(b"".join(frames))
+    open_and_wait(qtbot, window, [src])
+    out = tmp_path / "intact.tfrecord"
+    assert window.edit_actions.save_intact(str(out))
+    assert tf_read(out) == [f"r{i}".encode() for i in range(10) if i != 6]

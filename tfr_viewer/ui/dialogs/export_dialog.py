@@ -1,0 +1,215 @@
+"""The export dialog: scope, output, compression, sharding, shuffle and split, with a
+preview of the file names. The export runs in a child process; the window stays usable."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.dataset import Dataset
+from ...core.export import ExportOptions, clean_stale_temporaries, parse_split, plan
+from ...core.framing import Compression
+from ...core.tasks import export_task
+from ..process_task import ProcessTask
+
+SCOPES = ("all", "selected", "filtered", "edited")
+
+
+class ExportDialog(QDialog):
+    """``scopes`` maps each scope to its global record numbers (deleted ones removed)."""
+
+    def __init__(
+        self,
+        dataset: Dataset,
+        scopes: dict[str, np.ndarray],
+        payloads: dict[int, bytes],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export records")
+        self.dataset, self.scopes, self.payloads = dataset, scopes, payloads
+        self.task: ProcessTask | None = None
+        self.summary = None
+        form = QFormLayout()
+        self.scope_group = QButtonGroup(self)
+        scope_row = QHBoxLayout()
+        for i, name in enumerate(SCOPES):
+            button = QRadioButton(f"{name} ({len(scopes.get(name, [])):,})", self)
+            button.setEnabled(len(scopes.get(name, [])) > 0)
+            self.scope_group.addButton(button, i)
+            scope_row.addWidget(button)
+        self.scope_group.button(0).setChecked(True)
+        form.addRow("Records", scope_row)
+        self.output = QLineEdit(
+            os.path.join(os.path.dirname(dataset.files[0].path), "export.tfrecord"), self
+        )
+        browse = QPushButton("Browse…", self)
+        browse.clicked.connect(self._browse)
+        out_row = QHBoxLayout()
+        out_row.addWidget(self.output, 1)
+        out_row.addWidget(browse)
+        form.addRow("Output", out_row)
+        self.compression = QComboBox(self)
+        self.compression.addItems([c.value for c in Compression])
+        form.addRow("Compression", self.compression)
+        self.shard_mode = QComboBox(self)
+        self.shard_mode.addItems(["one file", "N shards", "at most M MB a shard"])
+        self.shards = QSpinBox(self)
+        self.shards.setRange(1, 100_000)
+        self.shards.setValue(4)
+        self.max_mb = QDoubleSpinBox(self)
+        self.max_mb.setRange(0.001, 100_000)
+        self.max_mb.setValue(150)
+        shard_row = QHBoxLayout()
+        for w in (self.shard_mode, self.shards, self.max_mb):
+            shard_row.addWidget(w)
+        form.addRow("Sharding", shard_row)
+        self.shuffle = QCheckBox("Shuffle with seed", self)
+        self.seed = QSpinBox(self)
+        self.seed.setRange(0, 2**31 - 1)
+        shuffle_row = QHBoxLayout()
+        shuffle_row.addWidget(self.shuffle)
+        shuffle_row.addWidget(self.seed)
+        form.addRow("Order", shuffle_row)
+        self.split = QLineEdit(self)
+        self.split.setPlaceholderText("e.g. train=0.8,val=0.2 (empty: no split)")
+        form.addRow("Split", self.split)
+        self.preview = QPlainTextEdit(self)
+        self.preview.setReadOnly(True)
+        self.preview.setMaximumHeight(120)
+        self.progress = QProgressBar(self)
+        self.progress.hide()
+        self.status = QLabel(self)
+        self.buttons = QDialogButtonBox(self)
+        self.run_button = self.buttons.addButton("Export", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(QLabel("Files that will be written:", self))
+        layout.addWidget(self.preview)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.status)
+        layout.addWidget(self.buttons)
+        for signal in (
+            self.output.textChanged,
+            self.compression.currentIndexChanged,
+            self.shard_mode.currentIndexChanged,
+            self.shards.valueChanged,
+            self.max_mb.valueChanged,
+            self.shuffle.toggled,
+            self.seed.valueChanged,
+            self.split.textChanged,
+            self.scope_group.idClicked,
+        ):
+            signal.connect(self.update_preview)
+        self.update_preview()
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export to", self.output.text())
+        if path:
+            self.output.setText(path)
+
+    def records(self) -> np.ndarray:
+        return self.scopes[SCOPES[self.scope_group.checkedId()]]
+
+    def options(self) -> ExportOptions:
+        """The chosen options; raises ValueError with a readable message."""
+        mode = self.shard_mode.currentIndex()
+        split = parse_split(self.split.text()) if self.split.text().strip() else ()
+        return ExportOptions(
+            self.output.text().strip(),
+            Compression(self.compression.currentText()),
+            self.shards.value() if mode == 1 else None,
+            int(self.max_mb.value() * 1e6) if mode == 2 else None,
+            self.seed.value() if self.shuffle.isChecked() else None,
+            split,
+        )
+
+    def update_preview(self) -> None:
+        mode = self.shard_mode.currentIndex()
+        self.shards.setEnabled(mode == 1)
+        self.max_mb.setEnabled(mode == 2)
+        self.seed.setEnabled(self.shuffle.isChecked())
+        try:
+            files = plan(self.dataset, self.records(), self.options())
+        except ValueError as exc:
+            self.preview.setPlainText(str(exc))
+            self.run_button.setEnabled(False)
+            return
+        self.run_button.setEnabled(bool(self.output.text().strip()) and self.task is None)
+        lines = [f"{path}  ({len(part):,} records)" for path, part in files[:200]]
+        if len(files) > 200:
+            lines.append(f"… {len(files) - 200} more files")
+        self.preview.setPlainText("\n".join(lines))
+
+    def start(self) -> None:
+        try:
+            options = self.options()
+        except ValueError as exc:
+            self.status.setText(str(exc))
+            return
+        records = self.records()
+        payloads = {int(r): self.payloads[int(r)] for r in records if int(r) in self.payloads}
+        ds = self.dataset
+        payload = ([f.path for f in ds.files], ds.columns(), records, options, payloads)
+        self.task = ProcessTask(export_task, payload, parent=self)
+        self.task.message.connect(self._on_message)
+        self.task.ended.connect(self._on_ended)
+        self.run_button.setEnabled(False)
+        self.progress.setRange(0, max(len(records), 1))
+        self.progress.show()
+        self.status.setText("exporting…")
+        self.task.start()
+
+    def _on_message(self, msg: tuple) -> None:
+        if msg[0] == "progress":
+            self.progress.setValue(msg[1])
+        elif msg[0] == "summary":
+            s = self.summary = msg[1]
+            self.status.setText(
+                f"{s.records:,} records, {s.bytes:,} bytes in {len(s.files)} file(s), "
+                f"{s.skipped_damaged} damaged skipped, {s.seconds:.1f} s"
+            )
+            self.progress.setValue(self.progress.maximum())
+        elif msg[0] == "error":
+            self.status.setText(f"export failed: {msg[1]}")
+
+    def _on_ended(self) -> None:
+        cancelled = self.task is not None and self.task.cancelled
+        self.task = None
+        if cancelled:
+            folder = os.path.dirname(os.path.abspath(self.output.text()))
+            if os.path.isdir(folder):
+                clean_stale_temporaries(folder)
+            self.status.setText("export cancelled; nothing was written")
+        self.cancel_button.setText("Close")
+        self.update_preview()
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            return
+        self.reject() if self.summary is None else self.accept()
