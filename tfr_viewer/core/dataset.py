@@ -13,6 +13,8 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .file_index import FileIndex
 from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
 from .index import IndexChunk, scan
@@ -228,6 +230,29 @@ class Dataset:
         status = RecordStatus.OK if ok else RecordStatus.BAD_DATA_CRC
         f.index.set_status(ref.local, status)
         return status
+
+    def locate_many(self, records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Vectorised :meth:`locate`: ``(file_numbers, local_numbers)``."""
+        records = np.asarray(records, dtype=np.int64)
+        if len(records) and (records.min() < 0 or records.max() >= len(self)):
+            raise IndexError(f"record numbers must lie in 0..{len(self) - 1}")
+        starts = np.asarray(self._starts, dtype=np.int64)
+        numbers = np.searchsorted(starts, records, side="right") - 1
+        return numbers, records - starts[numbers]
+
+    def frame_facts(self, records: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``(file_numbers, offsets, lengths, statuses)`` of many records at once."""
+        numbers, local = self.locate_many(records)
+        offsets = np.zeros(len(local), dtype=np.uint64)
+        lengths = np.zeros(len(local), dtype=np.uint64)
+        statuses = np.zeros(len(local), dtype=np.uint8)
+        for number in np.unique(numbers).tolist():
+            mask = numbers == number
+            index = self.files[number].index
+            offsets[mask] = index.offsets()[local[mask]]
+            lengths[mask] = index.lengths()[local[mask]]
+            statuses[mask] = index.statuses()[local[mask]]
+        return numbers, offsets, lengths, statuses
 
     def problems(self) -> list[Problem]:
         """Every problem found so far, in file and offset order, with global numbers."""
