@@ -29,7 +29,11 @@ def test_edit_undo_redo_and_marks(qtbot, window, samples):
 
 
 def test_set_on_selection_delete_and_export(qtbot, window, samples, tmp_path):
-    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    import hashlib
+
+    source = samples / "classes_tutorial.tfrecord"
+    before = hashlib.sha256(source.read_bytes()).hexdigest()
+    open_and_wait(qtbot, window, [source])
     window.table.selectRow(3)
     window.table.selectionModel().select(
         window.model.index(4, 0),
@@ -59,6 +63,7 @@ def test_set_on_selection_delete_and_export(qtbot, window, samples, tmp_path):
     assert label_of(got[2]) == 7 and label_of(got[3]) == 7  # records 3 and 4
     original = [window.dataset.read(i) for i in range(1, 30)]
     assert got[0] == original[0]  # unedited records are copied byte for byte
+    assert hashlib.sha256(source.read_bytes()).hexdigest() == before
 
 
 def test_unsaved_edits_are_asked_about(qtbot, window, samples):
@@ -86,3 +91,18 @@ def test_save_intact_records(qtbot, window, tmp_path):
     out = tmp_path / "intact.tfrecord"
     assert window.edit_actions.save_intact(str(out))
     assert tf_read(out) == [f"r{i}".encode() for i in range(10) if i != 6]
+
+
+def test_export_rows_as_jsonl_with_edits(qtbot, window, samples, tmp_path):
+    import json
+
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    window.select_record(1)
+    window.edit_actions.edit_value("label", "8")
+    out = tmp_path / "rows.jsonl"
+    task = window.edit_actions.export_as("jsonl", str(out))
+    with qtbot.waitSignal(task.ended, timeout=30_000):
+        pass
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 30
+    assert rows[1]["features"]["label"]["values"] == [8]

@@ -22,6 +22,7 @@ from .records import Cancelled, CancelToken
 from .to_json import payload_json
 
 Progress = Callable[[int, int], None] | None
+Reader = Callable[[int], bytes] | None  # payload of a record (edits applied), else ds.read
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -60,6 +61,7 @@ def export_jsonl(
     *,
     cancel: CancelToken | None = None,
     progress: Progress = None,
+    read: Reader = None,
 ) -> int:
     """One ``show --json`` object per line."""
 
@@ -75,18 +77,20 @@ def export_jsonl(
                     "length": ref.length,
                     "status": ref.status.kind,
                 }
-                row.update(payload_json(decode(ds.read(i))))
+                row.update(payload_json(decode((read or ds.read)(i))))
                 f.write(json.dumps(row) + "\n")
 
     _atomic_file(path, write)
     return len(records)
 
 
-def scalar_keys(ds: Dataset, records: Sequence[int], sample: int = 200) -> list[str]:
+def scalar_keys(
+    ds: Dataset, records: Sequence[int], sample: int = 200, read: Reader = None
+) -> list[str]:
     """Keys whose value is a single number or a short text in every sampled record."""
     keys: dict[str, bool] = {}
     for i in list(records)[:sample]:
-        for key, fd in _features(ds.read(i)).items():
+        for key, fd in _features((read or ds.read)(i)).items():
             ok = len(fd) == 1 and (
                 fd.kind != "bytes"
                 or (len(fd.values[0]) <= 256 and image_format(fd.values[0]) is None)
@@ -102,9 +106,10 @@ def export_csv(
     *,
     cancel: CancelToken | None = None,
     progress: Progress = None,
+    read: Reader = None,
 ) -> list[str]:
     """A CSV with index, file, offset and every scalar feature; returns the columns."""
-    keys = scalar_keys(ds, records)
+    keys = scalar_keys(ds, records, read=read)
 
     def write(tmp: str) -> None:
         with open(tmp, "w", newline="", encoding="utf-8") as f:
@@ -113,7 +118,7 @@ def export_csv(
             for n, i in enumerate(records):
                 _tick(cancel, progress, n, len(records))
                 ref = ds.ref(i)
-                feats = _features(ds.read(i))
+                feats = _features((read or ds.read)(i))
                 cells = []
                 for key in keys:
                     fd = feats.get(key)
@@ -136,6 +141,7 @@ def export_images(
     *,
     cancel: CancelToken | None = None,
     progress: Progress = None,
+    read: Reader = None,
 ) -> int:
     """Every encoded image, as ``record-N.ext``, in per-class subfolders when the
     record has a class label (text preferred). ``folder`` must not exist yet."""
@@ -147,7 +153,7 @@ def export_images(
     try:
         for n, i in enumerate(records):
             _tick(cancel, progress, n, len(records))
-            for ann in recognise(_features(ds.read(i))):
+            for ann in recognise(_features((read or ds.read)(i))):
                 if ann.raw_shape is not None:
                     continue
                 label = ann.label_text or (str(ann.label) if ann.label is not None else "")

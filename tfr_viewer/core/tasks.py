@@ -95,3 +95,29 @@ def export_task(conn: Connection) -> None:
     finally:
         ds.close()
         conn.close()
+
+
+def format_export_task(conn: Connection) -> None:
+    """Receive ``(paths, columns, records, payloads, fmt, out)`` with ``fmt`` one of
+    jsonl, csv, images. Messages: ``("progress", done, total)``, then
+    ``("written", count)`` or ``("error", text)``."""
+    from . import export_formats
+
+    paths, columns, records, payloads, fmt, out = conn.recv()
+    ds = Dataset.from_arrays(paths, columns)
+    read = lambda i: payloads.get(i) or ds.read(i)  # noqa: E731
+    progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
+    try:
+        if fmt == "jsonl":
+            count = export_formats.export_jsonl(ds, records, out, progress=progress, read=read)
+        elif fmt == "csv":
+            export_formats.export_csv(ds, records, out, progress=progress, read=read)
+            count = len(records)
+        else:
+            count = export_formats.export_images(ds, records, out, progress=progress, read=read)
+        conn.send(("written", count))
+    except Exception as exc:  # reported to the parent, which shows it
+        conn.send(("error", str(exc)))
+    finally:
+        ds.close()
+        conn.close()

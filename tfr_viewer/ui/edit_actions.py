@@ -15,8 +15,10 @@ from ..core.dataset import Dataset
 from ..core.edits import EditError
 from ..core.export import ExportError, ExportOptions, export
 from ..core.records import RecordStatus
+from ..core.tasks import format_export_task
 from .dialogs.export_dialog import ExportDialog
 from .editing import Editor
+from .process_task import ProcessTask
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -260,6 +262,41 @@ class EditActions(QObject):
         dialog = ExportDialog(w.dataset, self.scopes(), self.editor.edits.payloads, w)
         dialog.open()
         return dialog
+
+    def export_as(self, fmt: str, out: str | None = None) -> ProcessTask | None:
+        """The current (filtered) rows, edits applied, as JSON Lines, CSV or images; runs
+        in a child process and reports in the status bar."""
+        w = self.window
+        if w.dataset is None or self.editor is None:
+            return None
+        if out is None:
+            if fmt == "images":
+                out, _ = QFileDialog.getSaveFileName(w, "New folder for the images")
+            else:
+                out, _ = QFileDialog.getSaveFileName(w, f"Export as {fmt}", filter=f"*.{fmt}")
+            if not out:
+                return None
+        ds = w.dataset
+        records = [int(r) for r in self.scopes()["filtered"] if not ds.ref(int(r)).status.damaged]
+        payloads = {r: p for r, p in self.editor.edits.payloads.items() if r in set(records)}
+        task = ProcessTask(
+            format_export_task,
+            ([f.path for f in ds.files], ds.columns(), records, payloads, fmt, out),
+            parent=self,
+        )
+
+        def report(msg: tuple) -> None:
+            if msg[0] == "progress":
+                w.statusBar().showMessage(f"exporting {fmt}: {msg[1]:,} of {msg[2]:,}")
+            elif msg[0] == "written":
+                w.statusBar().showMessage(f"wrote {msg[1]:,} to {out}", 20000)
+            elif msg[0] == "error":
+                w._error(f"Cannot export {fmt}", msg[1])
+
+        task.message.connect(report)
+        task.start()
+        self.last_task = task
+        return task
 
     def save_intact(self, path: str | None = None) -> bool:
         """Write every intact record to a new file; report what was lost."""
