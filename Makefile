@@ -31,6 +31,7 @@ lint: $(VENV)/.test-installed
 bench: $(VENV)/.test-installed
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) tests/benchmarks/run_benchmarks.py
+	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
 
 samples: $(VENV)/.run-installed
 	$(PY) -m tfr_viewer.samples $(SAMPLE)

@@ -121,3 +121,15 @@ def format_export_task(conn: Connection) -> None:
     finally:
         ds.close()
         conn.close()
+
+
+def standby_task(conn: Connection) -> None:
+    """Wait, already imported, for one job ``(name, *args)`` and run it on ``conn``.
+    Starting a child costs interpreter start-up and imports; a standby child has paid
+    them before the user opens a file."""
+    try:
+        job = conn.recv()
+    except EOFError:
+        return
+    name, *args = job
+    {"index": index_task}[name](conn, *args)

@@ -18,7 +18,34 @@ import time
 from PySide6.QtCore import QObject, Signal
 
 from ..core.dataset import Dataset
-from ..core.tasks import index_task
+from ..core.tasks import standby_task
+
+_standby: tuple | None = None  # (process, connection) of a child waiting for a job
+_standby_lock = threading.Lock()
+
+
+def prestart() -> None:
+    """Start a standby child so that the next index starts without import delays."""
+    global _standby
+    with _standby_lock:
+        if _standby is None:
+            ctx = multiprocessing.get_context("spawn")
+            conn, child = ctx.Pipe(duplex=True)
+            process = ctx.Process(target=standby_task, args=(child,), daemon=True)
+            process.start()
+            child.close()
+            _standby = (process, conn)
+
+
+def _take_standby() -> tuple:
+    global _standby
+    with _standby_lock:
+        taken, _standby = _standby, None
+    if taken is None or not taken[0].is_alive():
+        prestart()
+        with _standby_lock:
+            taken, _standby = _standby, None
+    return taken  # type: ignore[return-value]
 
 
 class IndexState(enum.IntEnum):
@@ -44,14 +71,8 @@ class Indexer(QObject):
         self._cancelled = False
         self._last = 0.0
         self._seek_dir = tempfile.mkdtemp(prefix="tfr-viewer-")
-        ctx = multiprocessing.get_context("spawn")
-        self._conn, child = ctx.Pipe(duplex=False)
-        self._process = ctx.Process(
-            target=index_task,
-            daemon=True,
-            args=(child, [f.path for f in dataset.files], self._seek_dir),
-        )
-        self._child_conn = child
+        self._process, self._conn = _take_standby()
+        self._conn.send(("index", [f.path for f in dataset.files], self._seek_dir))
         self._thread = threading.Thread(target=self._read, name="tfr-index-reader", daemon=True)
 
     def start(self) -> None:
@@ -88,8 +109,7 @@ class Indexer(QObject):
         state, message = IndexState.FAILED, "the indexing process stopped unexpectedly"
         done_files = 0.0
         try:
-            self._process.start()
-            self._child_conn.close()
+            prestart()  # the next Open gets a fresh standby; started off the window's thread
             if self._cancelled:
                 self._process.terminate()
             for f in ds.files:
@@ -148,8 +168,7 @@ class Indexer(QObject):
             message = f"{type(exc).__name__}: {exc}"
         finally:
             self._conn.close()
-            if self._process.pid is not None:
-                self._process.join(timeout=5)
+            self._process.join(timeout=5)
             shutil.rmtree(self._seek_dir, ignore_errors=True)
             if self._cancelled:
                 state, message = IndexState.CANCELLED, "indexing cancelled"

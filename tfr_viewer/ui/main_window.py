@@ -42,7 +42,7 @@ from ..core.payloads import decode
 from ..core.sources import SourceError
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
-from .indexer import Indexer, IndexState
+from .indexer import Indexer, IndexState, prestart
 from .models.feature_tree import FeatureTreeModel
 from .models.record_table import RecordTableModel
 from .panels.gallery import Gallery
@@ -71,6 +71,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.edit_actions = EditActions(self)
         self._update_title()
+        prestart()  # a child process ready to index the first file
         geometry = self.settings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)

@@ -1,0 +1,75 @@
+"""Every kind of file opens with the right rows and statuses, and nothing raises."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.tf_oracle import tf_write
+from tests.ui.conftest import open_and_wait
+from tfr_viewer.core.framing import encode_frame
+from tfr_viewer.core.records import RecordStatus
+from tfr_viewer.ui.indexer import IndexState
+
+OK, BAD = RecordStatus.OK, RecordStatus.BAD_DATA_CRC
+
+
+@pytest.fixture
+def no_uncaught(monkeypatch):
+    """Fail the test if any exception escapes into Qt's event loop."""
+    errors: list[BaseException] = []
+    monkeypatch.setattr(sys, "excepthook", lambda kind, value, tb: errors.append(value))
+    yield errors
+    assert errors == []
+
+
+def files(tmp_path):
+    payloads = [f"rec{i}".encode() for i in range(5)]
+    damaged = [encode_frame(p) for p in payloads]
+    bad = bytearray(damaged[2])
+    bad[13] ^= 1
+    damaged[2] = bytes(bad)
+    (tmp_path / "damaged.tfrecord").write_bytes(b"".join(damaged)[:-3])
+    (tmp_path / "empty.tfrecord").write_bytes(b"")
+    (tmp_path / "hostile.tfrecord").write_bytes(b"\xff" * 5000)
+    for s in range(2):
+        tf_write(tmp_path / f"set-{s:05d}-of-00002", payloads)
+    return {
+        "plain": ([tf_write(tmp_path / "p.tfrecord", payloads)], [OK] * 5),
+        "gzip": ([tf_write(tmp_path / "g.tfrecord", payloads, "gzip")], [OK] * 5),
+        "zlib": ([tf_write(tmp_path / "z.tfrecord", payloads, "zlib")], [OK] * 5),
+        "shard set": ([tmp_path / "set@2"], [OK] * 10),
+        "damaged": ([tmp_path / "damaged.tfrecord"], [OK, OK, BAD, OK, RecordStatus.TRUNCATED]),
+        "empty": ([tmp_path / "empty.tfrecord"], []),
+        "non-example": ([tf_write(tmp_path / "t.tfrecord", [b"\x00\x01", b"text"])], [OK] * 2),
+        "hostile": ([tmp_path / "hostile.tfrecord"], []),
+    }
+
+
+@pytest.mark.parametrize(
+    "kind", ["plain", "gzip", "zlib", "shard set", "damaged", "empty", "non-example", "hostile"]
+)
+def test_each_file_type(qtbot, window, tmp_path, no_uncaught, kind):
+    paths, statuses = files(tmp_path)[kind]
+    open_and_wait(qtbot, window, paths)
+    ds = window.dataset
+    assert window.model.rowCount() == len(statuses)
+    assert [ds.ref(i).status for i in range(len(ds))] == statuses
+    for i in range(len(ds)):  # every record selects, decodes and previews without raising
+        with qtbot.waitSignal(window.record_shown):
+            window.select_record(i) if window.current != i else window.show_record(i)
+    if kind == "hostile":
+        assert "5000 bytes" in window.counts.text() or "1 problems" in window.counts.text()
+
+
+def test_cancel_mid_scan(qtbot, window, tmp_path):
+    path = tmp_path / "big.tfrecord"
+    path.write_bytes(encode_frame(b"x" * 40) * 2_000_000)
+    with qtbot.waitSignal(window.index_finished, timeout=60_000) as blocker:
+        window.open_paths([str(path)])
+        qtbot.waitUntil(lambda: window.model.rowCount() > 0, timeout=30_000)
+        window.cancel_indexing()
+    assert blocker.args[0] == IndexState.CANCELLED
+    assert "so far" in window.counts.text()
+    assert 0 < window.model.rowCount() <= 2_000_000
