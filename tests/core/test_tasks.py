@@ -53,10 +53,10 @@ def test_filter_task_matches_what_the_core_finds(tmp_path):
     path.write_bytes(b"".join(encode_frame(b"x" * i) for i in range(50)))
     with Dataset([str(path)]) as ds:
         ds.index()
-        payload = ([str(path)], ds.columns(), "length % 7 == 0")
+        payload = ([str(path)], ds.columns(), "length % 7 == 0", {})
     messages = collect(filter_task, payload)
     assert messages[-1] == ("done",)
     hits = np.concatenate([m[1] for m in messages if m[0] == "hits"]).tolist()
     assert hits == [i for i in range(50) if i % 7 == 0]
-    errors = collect(filter_task, ([str(path)], ds.columns(), "length ="))
+    errors = collect(filter_task, ([str(path)], ds.columns(), "length =", {}))
     assert errors[-1][0] == "error" and "column" in errors[-1][1]

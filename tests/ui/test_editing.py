@@ -106,3 +106,29 @@ def test_export_rows_as_jsonl_with_edits(qtbot, window, samples, tmp_path):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 30
     assert rows[1]["features"]["label"]["values"] == [8]
+
+
+def test_fix_a_label_then_export_the_filtered_subset_as_4_gzip_shards(
+    qtbot, window, samples, tmp_path
+):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    window.select_record(5)
+    assert window.edit_actions.edit_value("label", "2")
+    window.filter_bar.edit.setText("label == 2")
+    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=10_000):
+        window.filter_bar.apply()
+    dialog = window.edit_actions.export_dialog()
+    dialog.scope_group.button(2).setChecked(True)  # the filtered rows
+    dialog.output.setText(str(tmp_path / "fixed.tfrecord"))
+    dialog.compression.setCurrentText("gzip")
+    dialog.shard_mode.setCurrentIndex(1)
+    dialog.shards.setValue(4)
+    dialog.update_preview()
+    assert "fixed.tfrecord-00003-of-00004" in dialog.preview.toPlainText()
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    shards = [str(tmp_path / f"fixed.tfrecord-{k:05d}-of-00004") for k in range(4)]
+    records = tf_read(shards, "gzip")
+    rows = [window.model.record_at(r) for r in range(window.model.rowCount())]
+    assert len(records) == len(rows) and 5 in rows
+    assert all(label_of(r) == 2 for r in records)

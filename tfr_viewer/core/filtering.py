@@ -8,7 +8,7 @@ features but can still be matched on ``status`` and the other record fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 from google.protobuf.message import DecodeError
@@ -115,8 +115,10 @@ def block_of(
     offsets: np.ndarray,
     lengths: np.ndarray,
     statuses: np.ndarray,
+    edited: Mapping[int, bytes] | None = None,
 ) -> RecordBlock:
-    """A block over the given records, reading payloads only if the filter needs them."""
+    """A block over the given records, reading payloads only if the filter needs them;
+    ``edited`` payloads (by global number) replace what the file holds."""
     payloads = None
     if flt.keys:
         read = _reader(source)
@@ -124,6 +126,11 @@ def block_of(
             read(o + HEADER_SIZE, n) if s in _READABLE else b""
             for o, n, s in zip(offsets.tolist(), lengths.tolist(), statuses.tolist(), strict=False)
         ]
+        if edited:
+            for i in range(len(payloads)):
+                override = edited.get(first_index + i)
+                if override is not None:
+                    payloads[i] = override
     return RecordBlock(first_index, path, offsets, lengths, statuses, payloads).want(flt.keys)
 
 
@@ -134,10 +141,12 @@ def filter_dataset(
     cancel: CancelToken | None = None,
     progress: Callable[[int, int, int], None] | None = None,
     block: int = 1 << 14,
+    edited: Mapping[int, bytes] | None = None,
 ) -> Iterator[np.ndarray]:
     """Yield arrays of matching global record numbers, block by block, over an indexed
     dataset. ``progress(done, total, matches)`` is called after each block; the
-    generator stops early when ``cancel`` is set."""
+    generator stops early when ``cancel`` is set. ``edited`` payloads are filtered
+    instead of the file's."""
     total = len(ds)
     done = matches = 0
     for number, f in enumerate(ds.files):
@@ -158,6 +167,7 @@ def filter_dataset(
                 f.index.offsets(lo, hi),
                 f.index.lengths(lo, hi),
                 f.index.statuses(lo, hi),
+                edited,
             )
             hits = np.flatnonzero(flt.mask(rb)) + start + lo
             done += hi - lo

@@ -49,19 +49,19 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
 
 
 def filter_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, text)`` and run filter ``text`` over records whose index
-    is given per file as ``(offsets, lengths, statuses)``. Messages:
+    """Receive ``(paths, columns, text, edited payloads)`` and run filter ``text`` over
+    records whose index is given per file as ``(offsets, lengths, statuses)``. Messages:
     ``("progress", done, total, matches)``, ``("hits", int64 array)`` per block, then
     ``("done",)`` or ``("error", text)``."""
     from .filtering import filter_dataset
     from .query import compile_filter
 
-    paths, columns, text = conn.recv()
+    paths, columns, text, edited = conn.recv()
     ds = Dataset.from_arrays(paths, columns)
     try:
         flt = compile_filter(text)
         progress = lambda done, total, matches: conn.send(("progress", done, total, matches))  # noqa: E731
-        for hits in filter_dataset(ds, flt, progress=progress):
+        for hits in filter_dataset(ds, flt, progress=progress, edited=edited):
             if len(hits):
                 conn.send(("hits", hits))
         conn.send(("done",))

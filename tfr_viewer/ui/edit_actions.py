@@ -73,6 +73,7 @@ class EditActions(QObject):
         self.editor = Editor(dataset, self.stack, self._changed) if dataset is not None else None
         if self.editor is not None:
             self.window.model.edits = self.editor.edits
+            self.window.filter_bar.edited = lambda e=self.editor.edits: e.payloads
 
     def payload(self, record: int) -> bytes:
         assert self.window.dataset is not None

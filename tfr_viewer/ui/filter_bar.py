@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PySide6.QtCore import QObject, QStringListModel, Qt, QThread, Signal, Slot
 from PySide6.QtWidgets import (
@@ -32,10 +34,11 @@ class FilterWorker(QObject):
     progress = Signal(int, int, int)  # done, total, matches
     finished = Signal(object, str)  # np.ndarray of global numbers (None if cancelled), error
 
-    def __init__(self, dataset: Dataset, text: str) -> None:
+    def __init__(self, dataset: Dataset, text: str, edited: dict[int, bytes]) -> None:
         super().__init__()
         self.dataset = dataset
         self.text = text
+        self.edited = edited
         self.token = CancelToken()
 
     @Slot()
@@ -44,7 +47,12 @@ class FilterWorker(QObject):
             flt = compile_filter(self.text)
             parts = list(
                 filter_dataset(
-                    self.dataset, flt, cancel=self.token, progress=self.progress.emit, block=4096
+                    self.dataset,
+                    flt,
+                    cancel=self.token,
+                    progress=self.progress.emit,
+                    block=4096,
+                    edited=self.edited,
                 )
             )
         except QueryError as exc:
@@ -96,6 +104,8 @@ class FilterBar(QWidget):
         self._worker: FilterWorker | None = None
         self._task: ProcessTask | None = None
         self._hits: list[np.ndarray] = []
+        # Edited payloads (global number -> bytes) that filters see instead of the file's.
+        self.edited: Callable[[], dict[int, bytes]] = dict
         self._error = ""
 
     def set_dataset(self, dataset: Dataset | None) -> None:
@@ -143,7 +153,7 @@ class FilterBar(QWidget):
             self._start_process(text)
             return
         self._thread = QThread(self)
-        self._worker = FilterWorker(self.dataset, text)
+        self._worker = FilterWorker(self.dataset, text, self.edited())
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.run)
         self._worker.progress.connect(self._on_progress)
@@ -154,7 +164,7 @@ class FilterBar(QWidget):
         ds = self.dataset
         assert ds is not None
         self._hits, self._error = [], ""
-        payload = ([f.path for f in ds.files], ds.columns(), text)
+        payload = ([f.path for f in ds.files], ds.columns(), text, self.edited())
         task = self._task = ProcessTask(filter_task, payload, parent=self)
         task.message.connect(lambda m, t=task: self._on_message(m) if t is self._task else None)
         task.ended.connect(lambda t=task: self._on_ended() if t is self._task else None)

@@ -1,0 +1,62 @@
+"""Make the README's edit-and-export picture: a record with a fixed label, the filter,
+and the export dialog, composed into one PNG. ``python tests/tools/edit_screenshot.py OUT``"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def main(out: str) -> None:
+    from PySide6.QtCore import QEventLoop, QPoint, QTimer
+    from PySide6.QtGui import QPainter
+    from PySide6.QtWidgets import QApplication
+
+    from tfr_viewer.ui.main_window import MainWindow
+
+    app = QApplication([])
+    w = MainWindow()
+    w.edit_actions.discard_answer = True  # nobody is there to answer
+    w.resize(1400, 860)
+    w.show()
+    loop = QEventLoop()
+    w.index_finished.connect(lambda _s: loop.quit())
+    w.open_paths([str(ROOT / "resources" / "samples" / "classes_tutorial.tfrecord")])
+    loop.exec()
+    w.select_record(5)
+    w.edit_actions.edit_value("label", "2")
+    w.filter_bar.edit.setText("label == 2")
+    done = QEventLoop()
+    w.filter_bar.rows_changed.connect(lambda _r: done.quit())
+    w.filter_bar.apply()
+    done.exec()
+    w.select_record(5)
+    w.show_record(5)
+    w.table.resizeColumnsToContents()
+    dialog = w.edit_actions.export_dialog()
+    dialog.scope_group.button(2).setChecked(True)
+    dialog.output.setText("/data/fixed/classes.tfrecord")
+    dialog.compression.setCurrentText("gzip")
+    dialog.shard_mode.setCurrentIndex(1)
+    dialog.shards.setValue(4)
+    dialog.update_preview()
+    dialog.resize(720, 520)
+    QTimer.singleShot(300, app.quit)
+    app.exec()
+    picture = w.grab()
+    painter = QPainter(picture)
+    painter.drawPixmap(QPoint(picture.width() - 760, 120), dialog.grab())
+    painter.end()
+    picture.save(out, "PNG")
+    w.edit_actions.discard_answer = True
+    w.close()
+    os._exit(0)  # skip interpreter teardown of Qt objects owned by a finished app
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
