@@ -132,3 +132,19 @@ def test_fix_a_label_then_export_the_filtered_subset_as_4_gzip_shards(
     rows = [window.model.record_at(r) for r in range(window.model.rowCount())]
     assert len(records) == len(rows) and 5 in rows
     assert all(label_of(r) == 2 for r in records)
+
+
+def test_edit_in_the_feature_tree(qtbot, window, samples):
+    from PySide6.QtCore import QModelIndex, Qt
+
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    window.select_record(3)
+    model = window.tree_model
+    row = next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "label")
+    cell = model.index(row, 3, QModelIndex())
+    assert model.flags(cell) & Qt.ItemFlag.ItemIsEditable
+    assert not model.flags(model.index(row, 0)) & Qt.ItemFlag.ItemIsEditable
+    assert model.setData(cell, "11")
+    assert label_of(window.edit_actions.payload(3)) == 11
+    row = next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "label")
+    assert model.data(model.index(row, 3)) == "11"

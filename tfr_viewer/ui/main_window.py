@@ -113,6 +113,13 @@ class MainWindow(QMainWindow):
         self.tree.setUniformRowHeights(True)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._tree_menu)
+        self.tree.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.tree_model.edit_requested.connect(
+            lambda key, text: self.edit_actions.edit_value(key, text)
+        )
         self.preview = PreviewPane(self)
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(self.tree)

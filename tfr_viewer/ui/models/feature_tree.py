@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from ...core.detect import detect, image_info
 from ...core.payloads import decode
@@ -184,6 +184,11 @@ def payload_nodes(decoded: Decoded, key: str = "", depth: int = 0) -> list[Node]
 
 
 class FeatureTreeModel(QAbstractItemModel):
+    """``edit_requested(key, text)`` asks for a feature's values to become ``text``
+    (the value column of a feature is editable; the window validates and applies)."""
+
+    edit_requested = Signal(str, str)
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._root = Node("")
@@ -230,7 +235,31 @@ class FeatureTreeModel(QAbstractItemModel):
             if role == Qt.ItemDataRole.ToolTipRole:
                 return node.key or None
             return text.replace("\n", " ⏎ ") if index.column() == 3 else text
+        if role == Qt.ItemDataRole.EditRole and index.column() == 3:
+            return node.copy if node.kind != "bytes" or len(node.children) == 0 else node.value
         return None
+
+    def _editable(self, node: Node) -> bool:
+        return (
+            node.kind in ("bytes", "float", "int64")
+            and bool(node.key)
+            and (not node.name.startswith("[") or node.parent is None or not node.parent.key)
+        )
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        base = super().flags(index)
+        if index.isValid() and index.column() == 3 and self._editable(self.node(index)):
+            return base | Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        node = self.node(index)
+        if not self._editable(node):
+            return False
+        self.edit_requested.emit(node.key, str(value))
+        return True
 
     def headerData(  # noqa: N802
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
