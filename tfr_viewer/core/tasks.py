@@ -9,6 +9,7 @@ only ever reads files.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 
 from .dataset import Dataset
@@ -48,6 +49,20 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
         conn.close()
 
 
+def _on_dataset(
+    conn: Connection, paths: list[str], columns: list[tuple], job: Callable[[Dataset], None]
+) -> None:
+    """Run ``job`` on a dataset rebuilt from a parent's index; errors become messages."""
+    ds = Dataset.from_arrays(paths, columns)
+    try:
+        job(ds)
+    except Exception as exc:  # reported to the parent, which shows it
+        conn.send(("error", str(exc)))
+    finally:
+        ds.close()
+        conn.close()
+
+
 def filter_task(conn: Connection) -> None:
     """Receive ``(paths, columns, text, edited payloads)`` and run filter ``text`` over
     records whose index is given per file as ``(offsets, lengths, statuses)``. Messages:
@@ -57,19 +72,16 @@ def filter_task(conn: Connection) -> None:
     from .query import compile_filter
 
     paths, columns, text, edited = conn.recv()
-    ds = Dataset.from_arrays(paths, columns)
-    try:
+
+    def job(ds: Dataset) -> None:
         flt = compile_filter(text)
         progress = lambda done, total, matches: conn.send(("progress", done, total, matches))  # noqa: E731
         for hits in filter_dataset(ds, flt, progress=progress, edited=edited):
             if len(hits):
                 conn.send(("hits", hits))
         conn.send(("done",))
-    except Exception as exc:  # reported to the parent, which shows it
-        conn.send(("error", str(exc)))
-    finally:
-        ds.close()
-        conn.close()
+
+    _on_dataset(conn, paths, columns, job)
 
 
 def export_task(conn: Connection) -> None:
@@ -80,21 +92,12 @@ def export_task(conn: Connection) -> None:
     from .export import export
 
     paths, columns, records, options, payloads = conn.recv()
-    ds = Dataset.from_arrays(paths, columns)
-    try:
-        summary = export(
-            ds,
-            records,
-            options,
-            payloads=payloads,
-            progress=lambda done, total: conn.send(("progress", done, total)),
-        )
-        conn.send(("summary", summary))
-    except Exception as exc:  # reported to the parent, which shows it
-        conn.send(("error", str(exc)))
-    finally:
-        ds.close()
-        conn.close()
+
+    def job(ds: Dataset) -> None:
+        progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
+        conn.send(("summary", export(ds, records, options, payloads=payloads, progress=progress)))
+
+    _on_dataset(conn, paths, columns, job)
 
 
 def format_export_task(conn: Connection) -> None:
@@ -104,23 +107,19 @@ def format_export_task(conn: Connection) -> None:
     from . import export_formats
 
     paths, columns, records, payloads, fmt, out = conn.recv()
-    ds = Dataset.from_arrays(paths, columns)
-    read = lambda i: payloads.get(i) or ds.read(i)  # noqa: E731
-    progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
-    try:
-        if fmt == "jsonl":
-            count = export_formats.export_jsonl(ds, records, out, progress=progress, read=read)
-        elif fmt == "csv":
+
+    def job(ds: Dataset) -> None:
+        read = lambda i: payloads.get(i) or ds.read(i)  # noqa: E731
+        progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
+        if fmt == "csv":
             export_formats.export_csv(ds, records, out, progress=progress, read=read)
             count = len(records)
         else:
-            count = export_formats.export_images(ds, records, out, progress=progress, read=read)
+            write = export_formats.export_jsonl if fmt == "jsonl" else export_formats.export_images
+            count = write(ds, records, out, progress=progress, read=read)
         conn.send(("written", count))
-    except Exception as exc:  # reported to the parent, which shows it
-        conn.send(("error", str(exc)))
-    finally:
-        ds.close()
-        conn.close()
+
+    _on_dataset(conn, paths, columns, job)
 
 
 def standby_task(conn: Connection) -> None:
