@@ -153,3 +153,23 @@ def test_sigkill_leaves_either_nothing_or_complete_verified_files(tmp_path):
         export(ds, range(10), ExportOptions(str(out_dir / "final.tfrecord")))
     assert not [n for n in os.listdir(out_dir) if n.endswith(TMP_SUFFIX)]
     assert "absent" in outcomes
+
+
+def test_name_patterns(tmp_path, source):
+    pattern = str(tmp_path / "{split}-{shard}-of-{shards}.tfrecord")
+    with Dataset([str(source)]) as ds:
+        ds.index()
+        summary = export(
+            ds, range(60), ExportOptions(pattern, shards=2, split=parse_split("a=0.5,b=0.5"))
+        )
+        assert sorted(os.path.basename(f) for f in summary.files) == [
+            "a-00000-of-00002.tfrecord",
+            "a-00001-of-00002.tfrecord",
+            "b-00000-of-00002.tfrecord",
+            "b-00001-of-00002.tfrecord",
+        ]
+        assert tf_read(sorted(summary.files)) == PAYLOADS
+        with pytest.raises(ExportError, match="same name"):
+            export(ds, range(60), ExportOptions(str(tmp_path / "{split}.tfrecord"), shards=2))
+        with pytest.raises(ExportError, match="bad name pattern"):
+            export(ds, range(6), ExportOptions(str(tmp_path / "{nope}.tfrecord")))

@@ -106,12 +106,29 @@ def _shards(ds: Dataset, records: np.ndarray, options: ExportOptions) -> list[np
     return [records]
 
 
+def _pattern(out: str, split: str | None, shard: int, shards: int) -> str:
+    try:
+        return out.format(split=split or "", shard=f"{shard:05d}", shards=f"{shards:05d}")
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ValueError(
+            f"bad name pattern {out!r} ({exc}); use {{split}}, {{shard}} and {{shards}}"
+        ) from None
+
+
 def plan(ds: Dataset, records: np.ndarray, options: ExportOptions) -> list[tuple[str, np.ndarray]]:
-    """The output files and the records each receives, in order."""
+    """The output files and the records each receives, in order.
+
+    ``options.out`` is a path (shards get ``-00000-of-00004``, splits ``-name`` before the
+    extension) or a pattern with ``{split}``, ``{shard}`` and ``{shards}``, such as
+    ``out/{split}-{shard}-of-{shards}.tfrecord``."""
     files = []
     for name, group in _groups(records, options):
-        target = _named(options.out, name)
         shards = _shards(ds, group, options)
+        if "{" in options.out:
+            n = len(shards)
+            files += [(_pattern(options.out, name, k, n), part) for k, part in enumerate(shards)]
+            continue
+        target = _named(options.out, name)
         if len(shards) == 1 and not options.shards:
             files.append((target, shards[0]))
         else:
@@ -192,10 +209,19 @@ def export(
     statuses = ds.frame_facts(chosen)[3]
     damaged = (statuses != RecordStatus.OK) & (statuses != RecordStatus.UNVERIFIED)
     keep = chosen[~damaged]
-    files = plan(ds, keep, options)
-    _check_targets(ds, [t for t, _ in files])
-    folder = os.path.dirname(os.path.abspath(options.out))
-    clean_stale_temporaries(folder)
+    try:
+        files = plan(ds, keep, options)
+    except ValueError as exc:
+        raise ExportError(str(exc)) from None
+    names = [t for t, _ in files]
+    if len(set(names)) != len(names):
+        raise ExportError(
+            f"the name pattern {options.out!r} gives several files the same "
+            "name; add {shard} (and {split} when splitting)"
+        )
+    _check_targets(ds, names)
+    for folder in {os.path.dirname(os.path.abspath(t)) for t in names}:
+        clean_stale_temporaries(folder)
     temps: list[str] = []
     done, total, written = 0, len(keep), 0
     per_file: dict[str, int] = {}
