@@ -13,7 +13,6 @@ from ..core.export import ExportError, ExportOptions, export, parse_split
 from ..core.filtering import filter_dataset
 from ..core.framing import Compression
 from ..core.query import compile_filter
-from ..core.records import RecordStatus
 from .progress import ScanProgress
 
 
@@ -92,7 +91,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) -> int:
     from ..core import export_formats
 
-    intact = [int(i) for i in records if not ds.ref(int(i)).status.damaged]
+    intact = ds.undamaged(records).tolist()
     try:
         if args.format == "jsonl":
             count = export_formats.export_jsonl(ds, intact, args.output)
@@ -123,9 +122,7 @@ def cmd_recover(args: argparse.Namespace) -> int:
     options = _options(args)
     with Dataset.open(args.paths) as ds:
         _index(ds)
-        records = np.array(
-            [i for i in range(len(ds)) if ds.ref(i).status is RecordStatus.OK], dtype=np.int64
-        )
+        records = ds.intact()
         problems = ds.problems()
         try:
             summary = export(ds, records, options)

@@ -254,6 +254,18 @@ class Dataset:
             statuses[mask] = index.statuses()[local[mask]]
         return numbers, offsets, lengths, statuses
 
+    def undamaged(self, records: np.ndarray | list[int] | range) -> np.ndarray:
+        """The given global numbers whose status is not a problem (OK or unverified)."""
+        records = np.asarray(records, dtype=np.int64)
+        statuses = self.frame_facts(records)[3]
+        keep = (statuses == RecordStatus.OK) | (statuses == RecordStatus.UNVERIFIED)
+        return records[keep]
+
+    def intact(self) -> np.ndarray:
+        """Global numbers of every record whose both CRCs verified."""
+        records = np.arange(len(self), dtype=np.int64)
+        return records[self.frame_facts(records)[3] == RecordStatus.OK]
+
     def problems(self) -> list[Problem]:
         """Every problem found so far, in file and offset order, with global numbers."""
         out: list[Problem] = []

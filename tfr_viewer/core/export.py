@@ -20,7 +20,7 @@ import numpy as np
 
 from .dataset import Dataset
 from .framing import Compression, RecordWriter, encode_frame
-from .records import Cancelled, CancelToken, RecordStatus
+from .records import Cancelled, CancelToken
 
 TMP_SUFFIX = ".tfr-viewer-tmp"
 _TMP_RE = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.\d+" + re.escape(TMP_SUFFIX) + "$")
@@ -206,9 +206,7 @@ def export(
     """
     t0 = time.perf_counter()
     chosen = np.asarray(records, dtype=np.int64)
-    statuses = ds.frame_facts(chosen)[3]
-    damaged = (statuses != RecordStatus.OK) & (statuses != RecordStatus.UNVERIFIED)
-    keep = chosen[~damaged]
+    keep = ds.undamaged(chosen)
     try:
         files = plan(ds, keep, options)
     except ValueError as exc:
@@ -267,7 +265,7 @@ def export(
         tuple(t for t, _ in files),
         total,
         written,
-        int(damaged.sum()),
+        len(chosen) - len(keep),
         time.perf_counter() - t0,
         per_file,
     )

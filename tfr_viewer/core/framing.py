@@ -36,9 +36,7 @@ class Compression(str, enum.Enum):
     @classmethod
     def parse(cls, text: str | None) -> Compression:
         """Accept ``none|gzip|zlib`` in any case, and TensorFlow's empty string for none."""
-        key = (
-            (str(text.value) if isinstance(text, Compression) else (text or "none")).strip().lower()
-        )
+        key = (text.value if isinstance(text, Compression) else text or "none").strip().lower()
         try:
             return cls(key)
         except ValueError:

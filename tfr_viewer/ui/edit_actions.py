@@ -14,7 +14,6 @@ from ..core import edits as core_edits
 from ..core.dataset import Dataset
 from ..core.edits import EditError
 from ..core.export import ExportError, ExportOptions, export
-from ..core.records import RecordStatus
 from ..core.tasks import format_export_task
 from .dialogs.export_dialog import ExportDialog
 from .editing import Editor
@@ -278,8 +277,9 @@ class EditActions(QObject):
             if not out:
                 return None
         ds = w.dataset
-        records = [int(r) for r in self.scopes()["filtered"] if not ds.ref(int(r)).status.damaged]
-        payloads = {r: p for r, p in self.editor.edits.payloads.items() if r in set(records)}
+        records = ds.undamaged(self.scopes()["filtered"]).tolist()
+        wanted = set(records)
+        payloads = {r: p for r, p in self.editor.edits.payloads.items() if r in wanted}
         task = ProcessTask(
             format_export_task,
             ([f.path for f in ds.files], ds.columns(), records, payloads, fmt, out),
@@ -311,7 +311,7 @@ class EditActions(QObject):
             )
             if not path:
                 return False
-        intact = [i for i in range(len(ds)) if ds.ref(i).status is RecordStatus.OK]
+        intact = ds.intact()
         try:
             summary = export(ds, intact, ExportOptions(path))
         except (ExportError, OSError) as exc:

@@ -103,11 +103,23 @@ class Indexer(QObject):
             problems = sum(f.index.problem_count() for f in self.dataset.files)
             self.progress.emit(phase, len(self.dataset), problems, done, self._total_bytes())
 
+    def _advance(self, current: int, number: int) -> int:
+        """Finish file ``current`` and begin each file up to ``number`` (files arrive in
+        order); return ``number``."""
+        ds = self.dataset
+        while current < number:
+            if current >= 0:
+                ds.finish_file(current, verified=False)
+                self._done_files += ds.files[current].source.compressed_size
+            current += 1
+            ds.begin_file(current)
+        return current
+
     def _read(self) -> None:
         ds = self.dataset
         current = -1
         state, message = IndexState.FAILED, "the indexing process stopped unexpectedly"
-        done_files = 0.0
+        self._done_files = 0.0
         try:
             prestart()  # the next Open gets a fresh standby; started off the window's thread
             if self._cancelled:
@@ -122,30 +134,16 @@ class Indexer(QObject):
                 kind = msg[0]
                 if kind == "chunk":
                     number, chunk = msg[1], msg[2]
-                    while current < number:
-                        if current >= 0:
-                            ds.finish_file(current, verified=False)
-                            done_files += ds.files[current].source.compressed_size
-                        current += 1
-                        ds.begin_file(current)
+                    current = self._advance(current, number)
                     ds.files[number].index.add(chunk)
                     src = ds.files[number].source
                     frac = min(chunk.position / (src.size or src.compressed_size or 1), 1.0)
-                    self._emit(0, done_files + frac * src.compressed_size)
+                    self._emit(0, self._done_files + frac * src.compressed_size)
                 elif kind == "seek_points":
                     ds.files[msg[1]].open().import_seek_points(msg[2])
                 elif kind == "indexed":
-                    while (
-                        current < len(ds.files) - 1
-                        or current >= 0
-                        and not (ds.files[current].index.complete)
-                    ):
-                        if current >= 0 and not ds.files[current].index.complete:
-                            ds.finish_file(current, verified=False)
-                        if current == len(ds.files) - 1:
-                            break
-                        current += 1
-                        ds.begin_file(current)
+                    current = self._advance(current, len(ds.files) - 1)
+                    ds.finish_file(current, verified=False)
                     self._emit(0, self._total_bytes(), force=True)
                 elif kind == "statuses":
                     number, start, statuses = msg[1], msg[2], msg[3]

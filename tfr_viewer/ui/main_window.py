@@ -46,7 +46,7 @@ from .indexer import Indexer, IndexState, prestart
 from .models.feature_tree import FeatureTreeModel
 from .models.record_table import RecordTableModel
 from .panels.gallery import Gallery
-from .summary import choose_summary_keys, feature_keys
+from .summary import choose_summary_keys, feature_keys, sample_features
 from .viewers.preview import PreviewPane
 
 MAX_RECENT = 10
@@ -323,10 +323,11 @@ class MainWindow(QMainWindow):
         ds = self.dataset
         if ds is None or not len(ds):
             return
-        keys = feature_keys(ds)
+        sample = sample_features(ds)
+        keys = feature_keys(sample)
         self.known_keys = keys
         self.filter_bar.set_keys(keys)
-        self.model.set_summary_keys(choose_summary_keys(ds, keys))
+        self.model.set_summary_keys(choose_summary_keys(sample, keys))
         self.table.resizeColumnsToContents()
         self.gallery.refresh()
         if self.current is None:

@@ -13,11 +13,10 @@ SAMPLE = 64
 _PREFERRED = re.compile(r"(^|/)(label|labels|class|category|class/text|text|height|width)$")
 
 
-def _features(ds: Dataset, n: int = SAMPLE) -> list[dict]:
+def sample_features(ds: Dataset, n: int = SAMPLE) -> list[dict]:
+    """The features of the first ``n`` undamaged records (Examples and contexts)."""
     out = []
-    for i in range(min(n, len(ds))):
-        if ds.ref(i).status.damaged:
-            continue
+    for i in ds.undamaged(range(min(n, len(ds)))).tolist():
         p = decode(ds.read(i)).payload
         if isinstance(p, ExamplePayload):
             out.append(p.features)
@@ -26,17 +25,16 @@ def _features(ds: Dataset, n: int = SAMPLE) -> list[dict]:
     return out
 
 
-def feature_keys(ds: Dataset) -> list[str]:
+def feature_keys(sample: list[dict]) -> list[str]:
     """Keys seen in a sample, most common first."""
     counts: Counter[str] = Counter()
-    for features in _features(ds):
+    for features in sample:
         counts.update(list(features))
     return [k for k, _ in counts.most_common()]
 
 
-def choose_summary_keys(ds: Dataset, keys: list[str], limit: int = 3) -> list[str]:
+def choose_summary_keys(sample: list[dict], keys: list[str], limit: int = 3) -> list[str]:
     """Up to ``limit`` short scalar keys, preferring labels and image sizes."""
-    sample = _features(ds)
     scalar = [
         k
         for k in keys
