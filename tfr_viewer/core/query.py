@@ -1,10 +1,10 @@
 """The filter language: Python expression syntax, parsed with ``ast``, run by a whitelist.
 
 Nothing is ever passed to ``eval``. The expression is parsed once and compiled into a
-tree of small functions over a *block* of records (numpy columns, see
-:mod:`.columns`); only the node types and functions listed here are accepted, so
-attribute access, arbitrary calls, comprehensions, lambdas and ``**`` are refused with
-the column of the mistake.
+tree of small functions over a *block* of records (numpy columns, see :mod:`.columns`;
+the operations are in :mod:`.query_ops`). Only the node types and functions listed
+there and here are accepted, so attribute access, arbitrary calls, comprehensions,
+lambdas and ``**`` are refused with the column of the mistake.
 
 Semantics: a feature is the list of its values (bytes compare with text as UTF-8); a
 missing feature is an empty list. A list compared with a scalar is compared element by
@@ -16,24 +16,14 @@ from __future__ import annotations
 
 import ast
 import operator
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
-from .columns import (
-    Col,
-    Rag,
-    Value,
-    as_array,
-    elementwise,
-    per_row_all,
-    per_row_any,
-    to_mask,
-    truthy_array,
-)
+from .columns import Col, Rag, Value, to_mask
+from .query_ops import FUNCTIONS, arithmetic, compare, membership
 
 MAX_LENGTH = 4000
 MAX_DEPTH = 40
@@ -84,256 +74,6 @@ _ARITH = {
 }
 
 
-def _bytes_like(arr: np.ndarray) -> bool:
-    return arr.dtype == object and len(arr) > 0 and isinstance(arr[0], (bytes, bytearray))
-
-
-def _coerce(x: Any, y: Any) -> tuple[Any, Any]:
-    """Encode a text constant when it meets bytes values."""
-    if isinstance(y, str) and isinstance(x, np.ndarray) and _bytes_like(x):
-        y = y.encode()
-    if isinstance(x, str) and isinstance(y, np.ndarray) and _bytes_like(y):
-        x = x.encode()
-    return x, y
-
-
-def _align(a: Value, b: Value) -> tuple[Any, Any, Callable[[np.ndarray], Value], int]:
-    """Bring two values into one space (elements, rows or constant)."""
-    rag = a if isinstance(a, Rag) else b if isinstance(b, Rag) else None
-    if rag is not None:
-        lengths = rag.lengths()
-
-        def side(v: Value) -> Any:
-            if isinstance(v, Rag):
-                if v is not rag and not np.array_equal(v.splits, rag.splits):
-                    raise TypeError("cannot combine lists of different lengths element-wise")
-                return v.values
-            if isinstance(v, Col):
-                return np.repeat(v.values, lengths)
-            if isinstance(v, (list, tuple)):
-                raise TypeError("cannot combine a list constant element-wise")
-            return v
-
-        return side(a), side(b), lambda r: Rag(r, rag.splits), len(rag.values)
-    col = a if isinstance(a, Col) else b if isinstance(b, Col) else None
-    if col is not None:
-        valid = None
-        for v in (a, b):
-            if isinstance(v, Col) and v.valid is not None:
-                valid = v.valid if valid is None else valid & v.valid
-        xa = a.values if isinstance(a, Col) else a
-        xb = b.values if isinstance(b, Col) else b
-        return xa, xb, lambda r: Col(r, valid), len(col.values)
-    return a, b, lambda r: r, 0
-
-
-def _list_equal(a: Value, b: Value) -> Col | None:
-    """Row-wise list equality when one side is a list (feature or constant)."""
-    if isinstance(a, (list, tuple)) and isinstance(b, Rag):
-        a, b = b, a
-    if isinstance(a, Rag) and isinstance(b, (list, tuple)):
-        const = as_array(
-            [v.encode() if isinstance(v, str) and _bytes_like(a.values) else v for v in b]
-        )
-        lengths = a.lengths()
-        pos = np.arange(len(a.values)) - np.repeat(a.splits[:-1], lengths)
-        if len(const):
-            expected = const[np.minimum(pos, len(const) - 1)]
-            same = elementwise(operator.eq, a.values, expected, len(a.values)).astype(bool)
-        else:
-            same = np.zeros(len(a.values), dtype=bool)
-        return Col((lengths == len(const)) & per_row_all(a, same))
-    if isinstance(a, Rag) and isinstance(b, Rag):
-        if np.array_equal(a.splits, b.splits):
-            same = elementwise(operator.eq, a.values, b.values, len(a.values)).astype(bool)
-            return Col(per_row_all(a, same))
-        rows = [
-            list(a.values[a.splits[i] : a.splits[i + 1]])
-            == list(b.values[b.splits[i] : b.splits[i + 1]])
-            for i in range(a.rows)
-        ]
-        return Col(np.array(rows, dtype=bool))
-    return None
-
-
-def compare(op: Callable[[Any, Any], Any], a: Value, b: Value) -> Value:
-    if op in (operator.eq, operator.ne):
-        listwise = _list_equal(a, b)
-        if listwise is not None:
-            return listwise if op is operator.eq else Col(~listwise.values)
-    x, y, wrap, size = _align(a, b)
-    x, y = _coerce(x, y)
-    if size == 0 and not isinstance(x, np.ndarray) and not isinstance(y, np.ndarray):
-        try:
-            return op(x, y)
-        except TypeError:
-            return op is operator.ne
-    return wrap(elementwise(op, x, y, size).astype(bool))
-
-
-def _number_array(x: Any) -> Any:
-    if isinstance(x, np.ndarray):
-        if x.dtype == object or x.dtype == bool:
-            raise TypeError("arithmetic needs numbers, not text or bytes")
-        return x
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise TypeError(f"arithmetic needs numbers, got {type(x).__name__}")
-    return x
-
-
-def arithmetic(op: Callable[[Any, Any], Any], a: Value, b: Value) -> Value:
-    x, y, wrap, _ = _align(a, b)
-    x, y = _number_array(x), _number_array(y)
-    with np.errstate(all="ignore"):
-        if (
-            op is operator.truediv
-            and not isinstance(x, np.ndarray)
-            and not isinstance(y, np.ndarray)
-        ):
-            return x / y if y else float("nan")
-        return wrap(op(np.asarray(x, dtype=float) if op is operator.truediv else x, y))
-
-
-def _values_of(v: Value) -> list[Any]:
-    if isinstance(v, (list, tuple)):
-        return list(v)
-    return [v]
-
-
-def membership(a: Value, b: Value, rows: int) -> Value:
-    """``a in b``: b a list constant, a feature (per row), or a text (substring)."""
-    if isinstance(b, (list, tuple)):
-        pool = set()
-        for v in b:
-            pool.add(v)
-            if isinstance(v, str):
-                pool.add(v.encode())
-        if isinstance(a, (Rag, Col)):
-            flags = np.fromiter((v in pool for v in a.values), dtype=bool, count=len(a.values))
-            return Rag(flags, a.splits) if isinstance(a, Rag) else Col(flags, a.valid)
-        return a in pool
-    if isinstance(b, Rag):
-        if isinstance(a, (Rag, Col)):
-            raise TypeError("'in' needs a constant on its left when its right is a feature")
-        x, y = _coerce(a, b.values)
-        return Col(per_row_any(b, elementwise(operator.eq, y, x, len(b.values)).astype(bool)))
-    if isinstance(b, str):
-        if isinstance(a, str):
-            return a in b
-        raise TypeError("'in' with a text on the right needs a text on the left")
-    if isinstance(b, Col) and isinstance(a, str):
-        return Col(np.fromiter((a in str(v) for v in b.values), dtype=bool, count=rows), b.valid)
-    raise TypeError("'in' needs a list, a feature or a text on its right")
-
-
-def _text(v: Any) -> str:
-    return v.decode("utf-8", "replace") if isinstance(v, (bytes, bytearray)) else str(v)
-
-
-def _text_test(test: Callable[[str, str], bool]) -> Callable[[Value, Value], Value]:
-    def apply(v: Value, arg: Value) -> Value:
-        if not isinstance(arg, str):
-            raise TypeError("the second argument must be a quoted text")
-        if isinstance(v, (Rag, Col)):
-            flags = np.fromiter(
-                (test(_text(x), arg) for x in v.values), dtype=bool, count=len(v.values)
-            )
-            return Rag(flags, v.splits) if isinstance(v, Rag) else Col(flags, v.valid)
-        return any(test(_text(x), arg) for x in _values_of(v))
-
-    return apply
-
-
-_REGEX_CACHE: dict[str, re.Pattern[str]] = {}
-
-
-def _regex(v: Value, pattern: Value) -> Value:
-    if not isinstance(pattern, str) or len(pattern) > 500:
-        raise TypeError("the pattern must be a quoted text of at most 500 characters")
-    rx = _REGEX_CACHE.get(pattern)
-    if rx is None:
-        try:
-            rx = re.compile(pattern)
-        except re.error as exc:
-            raise TypeError(f"bad regular expression {pattern!r}: {exc}") from None
-        _REGEX_CACHE[pattern] = rx
-    return _text_test(lambda s, _p: rx.search(s) is not None)(v, pattern)
-
-
-def _len(v: Value) -> Value:
-    if isinstance(v, Rag):
-        return Col(v.lengths())
-    if isinstance(v, Col):
-        return Col(
-            np.fromiter((len(x) for x in v.values), dtype=np.int64, count=len(v.values)), v.valid
-        )
-    return len(v) if isinstance(v, (list, tuple, str, bytes)) else 1
-
-
-def _reducer(name: str) -> Callable[[Value], Value]:
-    ufunc = {"min": np.minimum, "max": np.maximum, "sum": np.add}[name]
-
-    def apply(v: Value) -> Value:
-        if isinstance(v, Rag):
-            values = _number_array(v.values)
-            lengths = v.lengths()
-            nonempty = lengths > 0
-            out = np.zeros(v.rows, dtype=values.dtype if len(values) else np.int64)
-            if nonempty.any():
-                out[nonempty] = ufunc.reduceat(values, v.splits[:-1][nonempty])
-            return Col(out, None if name == "sum" else nonempty)
-        if isinstance(v, Col):
-            return v
-        values = _values_of(v)
-        return {"min": min, "max": max, "sum": sum}[name](values) if values else None
-
-    return apply
-
-
-def _whole(test: Callable[[Rag, np.ndarray], np.ndarray], py: Callable[..., bool]):
-    def apply(v: Value) -> Value:
-        if isinstance(v, Rag):
-            return Col(test(v, truthy_array(v.values)))
-        if isinstance(v, Col):
-            return Col(truthy_array(v.values), v.valid)
-        return py(_values_of(v))
-
-    return apply
-
-
-def _abs(v: Value) -> Value:
-    if isinstance(v, Rag):
-        return Rag(np.abs(_number_array(v.values)), v.splits)
-    if isinstance(v, Col):
-        return Col(np.abs(_number_array(v.values)), v.valid)
-    return abs(_number_array(v))
-
-
-def _lower(v: Value) -> Value:
-    def low(values: np.ndarray) -> np.ndarray:
-        return as_array([_text(x).lower() for x in values])
-
-    if isinstance(v, Rag):
-        return Rag(low(v.values), v.splits)
-    if isinstance(v, Col):
-        return Col(low(v.values), v.valid)
-    return _text(v).lower()
-
-
-FUNCTIONS: dict[str, tuple[int, Callable[..., Value]]] = {
-    "len": (1, _len),
-    "any": (1, _whole(per_row_any, any)),
-    "all": (1, _whole(per_row_all, all)),
-    "min": (1, _reducer("min")),
-    "max": (1, _reducer("max")),
-    "sum": (1, _reducer("sum")),
-    "abs": (1, _abs),
-    "lower": (1, _lower),
-    "contains": (2, _text_test(lambda s, a: a in s)),
-    "startswith": (2, _text_test(lambda s, a: s.startswith(a))),
-    "endswith": (2, _text_test(lambda s, a: s.endswith(a))),
-    "match": (2, _regex),
-}
 _CONSTANTS = {"True": True, "False": False, "None": None}
 
 
