@@ -91,3 +91,21 @@ def test_verify_after_a_header_pass_settles_statuses_in_place(tmp_path):
             assert statuses.count(RecordStatus.OK) == 39
             assert ds.files[0].index.verified
             assert [p.record for p in ds.problems()] == [17]
+
+
+def test_record_at_offset_and_intact(tmp_path):
+    from tfr_viewer.core.framing import encode_frame
+
+    frames = [encode_frame(b"x" * n) for n in (5, 7, 9)]
+    bad = bytearray(frames[1])
+    bad[13] ^= 1
+    (tmp_path / "a.tfrecord").write_bytes(frames[0] + bytes(bad) + frames[2])
+    with Dataset([str(tmp_path / "a.tfrecord")]) as ds:
+        ds.index()
+        second = len(frames[0])
+        assert ds.record_at_offset(0, 0) == 0
+        assert ds.record_at_offset(0, second - 1) == 0
+        assert ds.record_at_offset(0, second + 3) == 1
+        assert ds.record_at_offset(0, -1) is None
+        assert ds.intact().tolist() == [0, 2]
+        assert ds.undamaged([2, 1, 0]).tolist() == [2, 0]

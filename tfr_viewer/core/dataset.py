@@ -254,6 +254,13 @@ class Dataset:
             statuses[mask] = index.statuses()[local[mask]]
         return numbers, offsets, lengths, statuses
 
+    def record_at_offset(self, file_number: int, offset: int) -> int | None:
+        """Global number of the record of file ``file_number`` whose frame starts at or
+        before byte ``offset`` (of the uncompressed stream), or None before the first."""
+        offsets = self.files[file_number].index.offsets()
+        local = int(np.searchsorted(offsets, offset, side="right")) - 1
+        return None if local < 0 else self.start_of(file_number) + local
+
     def undamaged(self, records: np.ndarray | list[int] | range) -> np.ndarray:
         """The given global numbers whose status is not a problem (OK or unverified)."""
         records = np.asarray(records, dtype=np.int64)

@@ -46,10 +46,9 @@ from .indexer import Indexer, IndexState, prestart
 from .models.feature_tree import FeatureTreeModel
 from .models.record_table import RecordTableModel
 from .panels.gallery import Gallery
+from .recent import RecentFiles
 from .summary import choose_summary_keys, feature_keys, sample_features
 from .viewers.preview import PreviewPane
-
-MAX_RECENT = 10
 
 
 class MainWindow(QMainWindow):
@@ -160,7 +159,7 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
         self._action(file_menu, "Open &Folder…", self.open_folder_dialog, "Ctrl+Shift+O")
         self.recent_menu = file_menu.addMenu("Open &Recent")
-        self._fill_recent()
+        self.recent = RecentFiles(self.settings, self.recent_menu, self.open_paths)
         file_menu.addSeparator()
         self.quit_action = self._action(
             file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit
@@ -198,7 +197,7 @@ class MainWindow(QMainWindow):
         self.filter_bar.set_dataset(dataset)
         self.gallery.set_dataset(dataset, self.model)
         self.edit_actions.attach(dataset)
-        self._remember(specs)
+        self.recent.remember(specs)
         for warning in dataset.warnings:
             self.statusBar().showMessage(f"warning: {warning}", 15000)
         indexer = self.indexer = Indexer(dataset, self)
@@ -234,40 +233,21 @@ class MainWindow(QMainWindow):
         paths, _ = QFileDialog.getOpenFileNames(
             self,
             "Open TFRecord files",
-            self._last_dir(),
+            self.recent.last_dir(),
             "TFRecord files (*.tfrecord* *.tfrec* *.gz *.zz);;All files (*)",
         )
         if paths:
             self.open_paths(paths)
 
     def open_folder_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Open a folder of shards", self._last_dir())
+        folder = QFileDialog.getExistingDirectory(
+            self, "Open a folder of shards", self.recent.last_dir()
+        )
         if folder:
             self.open_paths([folder])
 
-    def _last_dir(self) -> str:
-        recent = self._recent()
-        return os.path.dirname(recent[0]) if recent else os.getcwd()
-
     def _recent(self) -> list[str]:
-        value = self.settings.value("recent", [])
-        return [value] if isinstance(value, str) else list(value or [])
-
-    def _remember(self, specs: Sequence[str]) -> None:
-        entry = os.pathsep.join(os.path.abspath(s) for s in specs)
-        recent = [entry] + [r for r in self._recent() if r != entry]
-        self.settings.setValue("recent", recent[:MAX_RECENT])
-        self._fill_recent()
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for entry in self._recent():
-            paths = entry.split(os.pathsep)
-            label = os.path.basename(paths[0]) + (f" (+{len(paths) - 1})" if len(paths) > 1 else "")
-            action = self.recent_menu.addAction(label)
-            action.setToolTip(entry)
-            action.triggered.connect(lambda _=False, p=paths: self.open_paths(p))
-        self.recent_menu.setEnabled(bool(self._recent()))
+        return self.recent.entries()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
@@ -446,17 +426,14 @@ class MainWindow(QMainWindow):
             return False
 
     def _goto_offset(self, offset: int) -> bool:
-        import numpy as np
-
         ds = self.dataset
         assert ds is not None
         number = ds.ref(self.current).file_number if self.current is not None else 0
-        offsets = ds.files[number].index.offsets()
-        local = int(np.searchsorted(offsets, offset, side="right")) - 1
-        if local < 0:
+        record = ds.record_at_offset(number, offset)
+        if record is None:
             self.statusBar().showMessage(f"no record at byte {offset:,}", 10000)
             return False
-        return self.select_record(ds.start_of(number) + local)
+        return self.select_record(record)
 
     def _selected_tree_node(self):  # noqa: ANN202
         index = self.tree.currentIndex()
