@@ -73,6 +73,12 @@ class _Batch:
     def __len__(self) -> int:
         return len(self.offsets)
 
+    def add_settled(self, offset: int, length: int, status: RecordStatus) -> None:
+        """A record whose status is already known (not checked by :meth:`_Scanner.seal`)."""
+        self.fixed[len(self.offsets)] = status
+        self.offsets.append(offset)
+        self.lengths.append(length)
+
 
 class _Scanner:
     def __init__(self, source: Source, verify: bool) -> None:
@@ -220,6 +226,12 @@ def scan(
     batch = _Batch(window=win)
     chunk_start = 0
 
+    def rewindow(at: int, need: int = _WINDOW) -> _Window:
+        """Move the window (the batch must be empty: its CRCs are read from it)."""
+        nonlocal win
+        win = batch.window = sc.window_at(at, need)
+        return win
+
     def flush() -> IndexChunk:
         nonlocal batch, chunk_start
         chunk = sc.seal(batch, chunk_start, pos)
@@ -252,45 +264,35 @@ def scan(
             if ok and length + FRAME_OVERHEAD > _MAX_WINDOW:
                 status = sc.stream_crc(pos, length)
                 if status is not RecordStatus.TRUNCATED:
-                    batch.fixed[0] = status
-                    batch.offsets.append(pos)
-                    batch.lengths.append(length)
+                    batch.add_settled(pos, length, status)
                     record += 1
                     pos = frame_end
                     yield flush()
-                    win = sc.window_at(pos)
-                    batch.window = win
+                    rewindow(pos)
                     continue
             else:
-                win = sc.window_at(pos, length + FRAME_OVERHEAD if ok else _WINDOW)
-                batch.window = win
+                rewindow(pos, length + FRAME_OVERHEAD if ok else _WINDOW)
                 continue
         # A damaged frame at ``pos``: find where the next good frame starts.
         if len(batch):
             yield flush()
         if not win.eof:
-            win = sc.window_at(pos)
-            batch.window = win
+            rewindow(pos)
         nxt = find_next_frame(win.arr, win.base, pos + 1, source.size, win.eof)
         while nxt is None and not win.eof:
             # Keep a header's worth of overlap, then slide on.
-            win = sc.window_at(max(pos + 1, win.end - HEADER_SIZE + 1))
-            batch.window = win
+            rewindow(max(pos + 1, win.end - HEADER_SIZE + 1))
             nxt = find_next_frame(win.arr, win.base, win.base, source.size, win.eof)
         stop = nxt if nxt is not None else win.end
         if ok or len(header) < HEADER_SIZE:
             # A verified length that runs past the end, or an incomplete header.
             if len(header) >= 8:
                 length = _U64.unpack_from(header)[0]
-            batch.fixed[0] = RecordStatus.TRUNCATED
-            batch.offsets.append(pos)
-            batch.lengths.append(length)
+            batch.add_settled(pos, length, RecordStatus.TRUNCATED)
             record += 1
         elif pos + FRAME_OVERHEAD + length == stop:
             # The length agrees with the next good frame: only its CRC is damaged.
-            batch.fixed[0] = RecordStatus.BAD_LENGTH_CRC
-            batch.offsets.append(pos)
-            batch.lengths.append(length)
+            batch.add_settled(pos, length, RecordStatus.BAD_LENGTH_CRC)
             record += 1
         else:
             batch.garbage.append(GarbageRegion(pos, stop - pos, record))
@@ -299,7 +301,6 @@ def scan(
         if nxt is None:
             return
         if pos >= win.end and not win.eof:
-            win = sc.window_at(pos)
-            batch.window = win
+            rewindow(pos)
     if len(batch) or batch.garbage or record == 0:
         yield flush()

@@ -121,6 +121,7 @@ class PlainSource(Source):
         self._file = open(path, "rb")  # noqa: SIM115 - closed in close()
         self.compressed_size = self.size = os.fstat(self._file.fileno()).st_size
         self._mm: mmap.mmap | None = None
+        self._released = 0  # bytes at the start already dropped by release()
         self._array: np.ndarray = np.zeros(0, dtype=np.uint8)
         self._closed = False
         if self.size:
@@ -144,9 +145,10 @@ class PlainSource(Source):
         # of a huge file does not grow the process's resident size.
         if self._mm is None or not hasattr(mmap, "MADV_DONTNEED"):
             return
-        length = min(upto, self.size) // mmap.PAGESIZE * mmap.PAGESIZE
-        if length > 0:
-            self._mm.madvise(mmap.MADV_DONTNEED, 0, length)
+        end = min(upto, self.size) // mmap.PAGESIZE * mmap.PAGESIZE
+        if end > self._released:  # only the pages not dropped yet
+            self._mm.madvise(mmap.MADV_DONTNEED, self._released, end - self._released)
+            self._released = end
 
     def mapping(self) -> mmap.mmap | bytes:
         """The whole file as an object that slices to bytes (the mmap itself)."""
