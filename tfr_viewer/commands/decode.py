@@ -10,17 +10,8 @@ from ..core.dataset import Dataset
 from ..core.payloads import decode
 from ..core.schema import infer_schema
 from ..core.to_json import payload_json
-from .progress import ScanProgress
+from .progress import index_with_progress
 from .render import render_payload
-
-
-def _index_through(ds: Dataset, index: int) -> None:
-    """Header-scan only as far as needed to know global record ``index``."""
-    with ScanProgress(ds, "indexing") as progress:
-        for number, chunk in ds.scan(verify=False):
-            progress.update(number, chunk.position)
-            if len(ds) > index:
-                return
 
 
 def show_record(ds: Dataset, index: int) -> dict[str, object]:
@@ -46,7 +37,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.index < 0:
         raise UsageError("INDEX must be 0 or more")
     with Dataset.open(args.paths) as ds:
-        _index_through(ds, args.index)
+        index_with_progress(ds, verify=False, until=args.index)
         if args.index >= len(ds):
             raise UsageError(f"record {args.index} does not exist: the dataset has {len(ds)}")
         record = show_record(ds, args.index)
@@ -64,9 +55,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     if args.sample is not None and args.sample <= 0:
         raise UsageError("--sample must be 1 or more")
     with Dataset.open(args.paths) as ds:
-        with ScanProgress(ds, "indexing") as progress:
-            for number, chunk in ds.scan(verify=False):
-                progress.update(number, chunk.position)
+        index_with_progress(ds, verify=False)
         records = None
         if args.sample is not None and args.sample < len(ds):
             step = len(ds) / args.sample

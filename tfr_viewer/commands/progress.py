@@ -45,3 +45,13 @@ class ScanProgress:
         if self._shown:
             sys.stderr.write("\r" + " " * 72 + "\r")
             sys.stderr.flush()
+
+
+def index_with_progress(ds: Dataset, verify: bool, until: int | None = None) -> None:
+    """Index ``ds`` with a progress line; with ``until``, stop as soon as global record
+    ``until`` is known (a header scan of only what is needed)."""
+    with ScanProgress(ds, "verifying" if verify else "indexing") as progress:
+        for number, chunk in ds.scan(verify=verify):
+            progress.update(number, chunk.position)
+            if until is not None and len(ds) > until:
+                return

@@ -14,7 +14,7 @@ from ..core.dataset import Dataset
 from ..core.filtering import block_of
 from ..core.query import Filter, compile_filter
 from ..core.records import RecordStatus
-from .progress import ScanProgress
+from .progress import index_with_progress
 
 _KINDS = [s.kind for s in RecordStatus]
 
@@ -29,16 +29,10 @@ def _warn(ds: Dataset, as_json: bool) -> None:
             print(f"warning: {w}", file=sys.stderr)
 
 
-def _run_scan(ds: Dataset, verify: bool) -> None:
-    with ScanProgress(ds, "verifying" if verify else "indexing") as progress:
-        for number, chunk in ds.scan(verify=verify):
-            progress.update(number, chunk.position)
-
-
 def cmd_info(args: argparse.Namespace) -> int:
     """Per file: compression, records, bytes, problems (header pass; payload CRCs unchecked)."""
     with _open(args.paths) as ds:
-        _run_scan(ds, verify=False)
+        index_with_progress(ds, verify=False)
         files = []
         for f in ds.files:
             src = f.source
@@ -87,7 +81,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check both CRCs of every record; exit 1 when anything is wrong."""
     with _open(args.paths) as ds:
-        _run_scan(ds, verify=True)
+        index_with_progress(ds, verify=True)
         problems = ds.problems()
         if args.json:
             out = {

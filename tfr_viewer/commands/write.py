@@ -13,7 +13,7 @@ from ..core.export import ExportError, ExportOptions, export, parse_split
 from ..core.filtering import filter_dataset
 from ..core.framing import Compression
 from ..core.query import compile_filter
-from .progress import ScanProgress
+from .progress import index_with_progress
 
 
 def _options(args: argparse.Namespace) -> ExportOptions:
@@ -36,12 +36,6 @@ def _options(args: argparse.Namespace) -> ExportOptions:
         getattr(args, "shuffle", None),
         split,
     )
-
-
-def _index(ds: Dataset) -> None:
-    with ScanProgress(ds, "verifying") as progress:
-        for number, chunk in ds.scan(verify=True):
-            progress.update(number, chunk.position)
 
 
 def _report(summary, as_json: bool, lost: list | None = None) -> None:  # noqa: ANN001
@@ -70,7 +64,7 @@ def _report(summary, as_json: bool, lost: list | None = None) -> None:  # noqa: 
 def cmd_export(args: argparse.Namespace) -> int:
     options = _options(args)
     with Dataset.open(args.paths) as ds:
-        _index(ds)
+        index_with_progress(ds, verify=True)
         if args.filter:
             flt = compile_filter(args.filter)
             parts = list(filter_dataset(ds, flt))
@@ -121,7 +115,7 @@ def cmd_recover(args: argparse.Namespace) -> int:
     """Every intact record to one new file; what was lost is listed with byte offsets."""
     options = _options(args)
     with Dataset.open(args.paths) as ds:
-        _index(ds)
+        index_with_progress(ds, verify=True)
         records = ds.intact()
         problems = ds.problems()
         try:
