@@ -231,7 +231,7 @@ def export(
             )
             temps.append(tmp)
             numbers, offsets, lengths, _ = ds.frame_facts(part)
-            readers = [f.open().read_at for f in ds.files]
+            readers = [f.open().reader() for f in ds.files]
             with RecordWriter(tmp, options.compression) as writer:
                 for i, number, offset, length in zip(
                     part.tolist(), numbers.tolist(), offsets.tolist(), lengths.tolist(), strict=True

@@ -99,14 +99,6 @@ class RecordBlock:
         return cached
 
 
-def _reader(source: Source) -> Callable[[int, int], bytes]:
-    mapping = getattr(source, "mapping", None)
-    if mapping is not None:
-        mm = mapping()
-        return lambda start, n: mm[start : start + n]
-    return source.read_at
-
-
 def block_of(
     flt: Filter,
     source: Source,
@@ -121,7 +113,7 @@ def block_of(
     ``edited`` payloads (by global number) replace what the file holds."""
     payloads = None
     if flt.keys:
-        read = _reader(source)
+        read = source.reader()
         payloads = [
             read(o + HEADER_SIZE, n) if s in _READABLE else b""
             for o, n, s in zip(offsets.tolist(), lengths.tolist(), statuses.tolist(), strict=False)

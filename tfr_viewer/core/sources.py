@@ -16,6 +16,7 @@ import os
 import threading
 import zlib
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -89,6 +90,10 @@ class Source(ABC):
         buf[: len(data)] = data
         return len(data)
 
+    def reader(self) -> Callable[[int, int], bytes]:
+        """``read(offset, n)`` for tight loops: checks skipped, so use while open."""
+        return self.read_at
+
     def release(self, upto: int) -> None:  # noqa: B027 - optional hook, no-op by default
         """Hint that bytes before ``upto`` will not be needed again soon."""
 
@@ -149,6 +154,10 @@ class PlainSource(Source):
         if end > self._released:  # only the pages not dropped yet
             self._mm.madvise(mmap.MADV_DONTNEED, self._released, end - self._released)
             self._released = end
+
+    def reader(self) -> Callable[[int, int], bytes]:
+        mm = self.mapping()
+        return lambda offset, n: mm[offset : offset + n]
 
     def mapping(self) -> mmap.mmap | bytes:
         """The whole file as an object that slices to bytes (the mmap itself)."""
