@@ -17,7 +17,7 @@ from .dataset import Dataset
 from .detect import image_format
 from .layouts import recognise
 from .payloads import decode
-from .payloads.types import ExamplePayload, SequenceExamplePayload
+from .payloads.types import features_of
 from .records import Cancelled, CancelToken
 from .to_json import payload_json
 
@@ -27,12 +27,7 @@ _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def _features(payload: bytes) -> dict:
-    p = decode(payload).payload
-    if isinstance(p, ExamplePayload):
-        return p.features
-    if isinstance(p, SequenceExamplePayload):
-        return p.context
-    return {}
+    return features_of(decode(payload).payload) or {}
 
 
 def _tick(cancel: CancelToken | None, progress: Progress, done: int, total: int) -> None:

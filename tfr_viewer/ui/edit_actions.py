@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,8 @@ from ..core import edits as core_edits
 from ..core.dataset import Dataset
 from ..core.edits import EditError
 from ..core.export import ExportError, ExportOptions, export
+from ..core.payloads import decode
+from ..core.payloads.types import features_of
 from ..core.tasks import format_export_task
 from .dialogs.export_dialog import ExportDialog
 from .editing import Editor
@@ -324,22 +327,12 @@ class EditActions(QObject):
         return True
 
     def _current_values(self, key: str) -> tuple[str, str]:
-        from ..core.payloads import decode
-        from ..core.payloads.types import ExamplePayload, SequenceExamplePayload
-
-        p = decode(self.payload(self.window.current)).payload
-        features = (
-            p.features
-            if isinstance(p, ExamplePayload)
-            else (p.context if isinstance(p, SequenceExamplePayload) else {})
-        )
+        features = features_of(decode(self.payload(self.window.current)).payload) or {}
         fd = features.get(key)
         if fd is None:
             return "bytes", ""
         if fd.kind == "bytes":
             texts = [v.decode("utf-8", "replace") for v in fd.values]
-            import json
-
             return "bytes", texts[0] if len(texts) == 1 else json.dumps(texts)
         return fd.kind, ", ".join(str(v) for v in np.asarray(fd.values).tolist())
 

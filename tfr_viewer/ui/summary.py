@@ -7,7 +7,7 @@ from collections import Counter
 
 from ..core.dataset import Dataset
 from ..core.payloads import decode
-from ..core.payloads.types import ExamplePayload, SequenceExamplePayload
+from ..core.payloads.types import features_of
 
 SAMPLE = 64
 _PREFERRED = re.compile(r"(^|/)(label|labels|class|category|class/text|text|height|width)$")
@@ -17,11 +17,9 @@ def sample_features(ds: Dataset, n: int = SAMPLE) -> list[dict]:
     """The features of the first ``n`` undamaged records (Examples and contexts)."""
     out = []
     for i in ds.undamaged(range(min(n, len(ds)))).tolist():
-        p = decode(ds.read(i)).payload
-        if isinstance(p, ExamplePayload):
-            out.append(p.features)
-        elif isinstance(p, SequenceExamplePayload):
-            out.append(p.context)
+        features = features_of(decode(ds.read(i)).payload)
+        if features is not None:
+            out.append(features)
     return out
 
 

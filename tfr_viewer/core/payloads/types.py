@@ -89,6 +89,15 @@ Payload = (
 )
 
 
+def features_of(payload: Payload) -> Features | None:
+    """An Example's features or a SequenceExample's context; None for other payloads."""
+    if isinstance(payload, ExamplePayload):
+        return payload.features
+    if isinstance(payload, SequenceExamplePayload):
+        return payload.context
+    return None
+
+
 @dataclass(frozen=True)
 class Decoded:
     """The result of :func:`tfr_viewer.core.payloads.decode`.

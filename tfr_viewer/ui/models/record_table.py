@@ -18,7 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from ...core.dataset import Dataset, RecordRef
 from ...core.edits import EditSet
 from ...core.payloads import decode
-from ...core.payloads.types import ExamplePayload, SequenceExamplePayload
+from ...core.payloads.types import features_of
 from ...core.records import RecordStatus
 from ..style import status_colour, status_icon
 
@@ -147,13 +147,7 @@ class RecordTableModel(QAbstractTableModel):
         try:
             edited = self.edits.payload_of(record) if self.edits is not None else None
             payload = decode(edited or self.dataset.read(record)).payload
-            features = (
-                payload.features
-                if isinstance(payload, ExamplePayload)
-                else payload.context
-                if isinstance(payload, SequenceExamplePayload)
-                else {}
-            )
+            features = features_of(payload) or {}
             for key in self.summary_keys:
                 fd = features.get(key)
                 out[key] = "" if fd is None else summarise(fd.values, fd.kind)

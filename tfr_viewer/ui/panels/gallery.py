@@ -24,7 +24,7 @@ from ...core.dataset import Dataset
 from ...core.images import ImageError
 from ...core.layouts import recognise
 from ...core.payloads import decode
-from ...core.payloads.types import ExamplePayload, SequenceExamplePayload
+from ...core.payloads.types import features_of
 from ...core.thumbs import annotated_thumbnail
 from ..viewers.image_view import to_qimage
 
@@ -50,11 +50,7 @@ class ThumbJob(QRunnable):
     def run(self) -> None:
         try:
             payload = decode(self.dataset.read(self.record)).payload
-            features = (
-                payload.features
-                if isinstance(payload, ExamplePayload)
-                else (payload.context if isinstance(payload, SequenceExamplePayload) else None)
-            )
+            features = features_of(payload)
             anns = recognise(features) if features else []
             result: Any = annotated_thumbnail(anns[0], SIZE) if anns else "no image"
         except (ImageError, Exception) as exc:  # a thumbnail must never crash the pool

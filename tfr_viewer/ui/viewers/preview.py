@@ -10,10 +10,9 @@ from ...core.layouts import KeyMap, recognise
 from ...core.payloads import decode
 from ...core.payloads.types import (
     Decoded,
-    ExamplePayload,
-    SequenceExamplePayload,
     TensorPayload,
     TextPayload,
+    features_of,
 )
 from .hex_view import HexViewer
 from .image_view import ImageViewer
@@ -25,12 +24,7 @@ def _first_tensor(decoded: Decoded) -> TensorPayload | None:
     p = decoded.payload
     if isinstance(p, TensorPayload):
         return p
-    features = (
-        p.features
-        if isinstance(p, ExamplePayload)
-        else (p.context if isinstance(p, SequenceExamplePayload) else {})
-    )
-    for fd in features.values():
+    for fd in (features_of(p) or {}).values():
         if fd.kind == "bytes":
             for v in fd.values[:4]:
                 if detect(v) == "tensor":
@@ -65,11 +59,7 @@ class PreviewPane(QTabWidget):
             self.ready.emit()
             return
         p = decoded.payload
-        features = (
-            p.features
-            if isinstance(p, ExamplePayload)
-            else (p.context if isinstance(p, SequenceExamplePayload) else None)
-        )
+        features = features_of(p)
         annotations = recognise(features, self.keymap) if features else []
         self.images.set_annotations(annotations)
         tensor = _first_tensor(decoded)
