@@ -5,7 +5,20 @@ from __future__ import annotations
 import os
 import tempfile
 
+import pytest
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 # Keep the GUI's remembered settings (recent files, geometry) out of the user's config.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="tfr-viewer-tests-")
+# Launches in the tests never hand their files to an app the user has running.
+os.environ["TFR_VIEWER_INSTANCE"] = f"tfr-viewer-tests-{os.getpid()}"
+
+
+@pytest.fixture(scope="session")
+def qapp_cls():
+    """Qt tests run under the app's own QApplication subclass (window icon, file-open
+    events, the window list)."""
+    from tfr_viewer.ui.app import Application
+
+    return Application

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from importlib import metadata
 
 import pytest
 
 from tests.tf_oracle import tf_write
+from tfr_viewer import __version__
 from tfr_viewer.cli import main
 from tfr_viewer.core.framing import encode_frame
 
@@ -120,7 +122,9 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0
-    assert "tfr-viewer" in capsys.readouterr().out
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"tfr-viewer {__version__}"
+    assert f"protobuf {metadata.version('protobuf')}" in out
 
 
 def test_show_contract_fields(capsys, good):

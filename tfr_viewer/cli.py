@@ -10,8 +10,6 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import __version__
-
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
@@ -25,12 +23,24 @@ def _paths(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="file, glob, folder or name@N")
 
 
+class _Version(argparse.Action):
+    """``--version``: the app's version and those of its libraries, one per line."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ANN001
+        from .versions import version_text
+
+        print(version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tfr-viewer",
         description="Inspect, verify and edit TensorFlow TFRecord files.",
     )
-    parser.add_argument("--version", action="version", version=f"tfr-viewer {__version__}")
+    parser.add_argument(
+        "--version", action=_Version, nargs=0, help="show the versions of the app and libraries"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("info", help="files, compression, record counts (header pass)")
@@ -95,6 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PNG",
         help="wait for the index and previews, save the window to PNG, exit",
     )
+    p.add_argument(
+        "--new-instance",
+        action="store_true",
+        help="open a window in a new process even when the app is already running",
+    )
     return parser
 
 
@@ -106,7 +121,7 @@ def cmd_open(args: argparse.Namespace) -> int:
         raise UsageError("--screenshot needs a PATH to open")
     from .ui.app import run
 
-    return run(args.paths, args.select, args.screenshot)
+    return run(args.paths, args.select, args.screenshot, args.new_instance)
 
 
 def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:

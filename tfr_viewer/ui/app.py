@@ -4,36 +4,48 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication
 
+from .. import __version__
+from . import app_icon
 from .main_window import MainWindow
+from .windows import Windows
 
 SCREENSHOT_TIMEOUT_MS = 120_000
 
 
 class Application(QApplication):
-    """Opens files handed over by the OS (macOS Finder double-click: QFileOpenEvent)."""
+    """Owns the windows and opens files handed over by the OS (macOS Finder: QFileOpenEvent)
+    or by a second launch (see ``instance``)."""
 
     def __init__(self, argv: list[str]) -> None:
         super().__init__(argv)
         self.setApplicationName("tfr-viewer")
         self.setOrganizationName("tfr-viewer")
-        self.window: MainWindow | None = None
+        self.setApplicationVersion(__version__)
+        self.setDesktopFileName("tfr-viewer")  # Wayland matches windows to the .desktop file
+        self.setWindowIcon(app_icon.icon())
+        self.windows = Windows(self)
+        self.ready = False
         self._pending: list[str] = []
 
     def event(self, e: QEvent) -> bool:
         if e.type() == QEvent.Type.FileOpen and isinstance(e, QFileOpenEvent):
-            path = e.file()
-            if self.window is not None:
-                self.window.open_paths([path])
+            if self.ready:
+                self.windows.open([e.file()])
             else:
-                self._pending.append(path)
+                self._pending.append(e.file())  # delivered before run() shows a window
             return True
         return super().event(e)
+
+    def take_pending(self) -> list[str]:
+        pending, self._pending = self._pending, []
+        return pending
 
 
 class Screenshot(QObject):
@@ -88,24 +100,81 @@ def _report_errors(window: MainWindow) -> None:
     sys.excepthook = hook
 
 
-def run(paths: Sequence[str], select: int | None = None, screenshot: str | None = None) -> int:
-    """Open the main window on ``paths``; with ``screenshot``, save it and exit."""
+def _hand_off(paths: Sequence[str], select: int | None) -> int | None:
+    """Give the request to a running instance; its exit code, or ``None`` to go on here."""
+    from ..core.paths import PathError, expand
+    from .instance import hand_off
+
+    try:
+        expand(list(paths))  # a path the running app cannot open is reported here
+    except PathError as exc:
+        print(f"tfr-viewer open: {exc}", file=sys.stderr)
+        return 2
+    reply = hand_off(paths, select)
+    if reply is None:
+        return None
+    print(f"tfr-viewer: {reply.message} (process {reply.pid})", file=sys.stderr)
+    return 0 if reply.ok else 2
+
+
+def _trace_first_rows(window: MainWindow) -> None:
+    """With ``$TFR_VIEWER_TRACE_STARTUP`` set, print the wall-clock time at which the first
+    rows are painted (the start-up benchmark reads it)."""
+    if not os.environ.get("TFR_VIEWER_TRACE_STARTUP") or window.dataset is None:
+        return
+
+    def painted(*_args) -> None:  # noqa: ANN002
+        window.table.viewport().repaint()
+        print(f"first-rows-painted {time.time():.6f}", file=sys.stderr, flush=True)
+
+    window.model.rowsInserted.connect(painted, Qt.ConnectionType.SingleShotConnection)
+
+
+def run(
+    paths: Sequence[str],
+    select: int | None = None,
+    screenshot: str | None = None,
+    new_instance: bool = False,
+) -> int:
+    """Open ``paths`` in a window; with ``screenshot``, save it and exit. Unless
+    ``new_instance`` or ``screenshot``, a running instance opens them instead and this
+    process exits at once."""
+    if not screenshot and not new_instance:
+        code = _hand_off(paths, select)
+        if code is not None:
+            return code
     if screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = QApplication.instance() or Application(sys.argv[:1])
-    window = MainWindow()
-    _report_errors(window)
+    windows = app.windows if isinstance(app, Application) else Windows(app)
+    server = None
+    if not screenshot:
+        from .instance import InstanceServer
+
+        server = InstanceServer(windows.open_request, parent=app)
+        if not server.listen():
+            print(
+                "tfr-viewer: cannot serve other launches; they open their own window",
+                file=sys.stderr,
+            )
     if isinstance(app, Application):
-        app.window = window
-        paths = list(paths) + app._pending
+        paths = list(paths) + app.take_pending()
+        app.ready = True
+    window = windows.new_window()
+    _report_errors(window)
     shot = Screenshot(window, select or 0, screenshot) if screenshot else None
     if shot is not None:
         window.resize(1400, 860)  # the same picture whatever size was remembered
     window.show()
     if paths and not window.open_paths(list(paths)) and shot is not None:
         return 2
+    _trace_first_rows(window)
     if select is not None and shot is None:
-        window.index_finished.connect(lambda _s: window.select_record(select))
+        window.index_finished.connect(
+            lambda _s: window.select_record(select), Qt.ConnectionType.SingleShotConnection
+        )
     code = app.exec()
-    window.close()
+    if server is not None:
+        server.close()
+    windows.close_all()
     return int(code)

@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .. import __version__
 from ..core.dataset import Dataset
 from ..core.paths import PathError
 from ..core.payloads import decode
@@ -454,11 +453,9 @@ class MainWindow(QMainWindow):
         menu.exec(self.tree.viewport().mapToGlobal(pos))
 
     def about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About tfr-viewer",
-            f"tfr-viewer {__version__}\nInspect, verify and edit TFRecord files.",
-        )
+        from .dialogs.about_dialog import AboutDialog
+
+        AboutDialog(self).exec()
 
     def _error(self, title: str, text: str) -> None:
         if os.environ.get("QT_QPA_PLATFORM") == "offscreen":

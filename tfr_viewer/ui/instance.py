@@ -1,0 +1,128 @@
+"""One running app per user: a second launch hands its paths to the first over a local socket.
+
+Protocol: the new process connects to the server named by :func:`server_name`, sends one
+JSON line ``{"paths": [...], "select": N | null}`` and reads one JSON line back,
+``{"ok": bool, "message": str, "pid": int}``. Paths are made absolute by the sender, whose
+working folder the running app does not share.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject
+from PySide6.QtNetwork import QLocalServer, QLocalSocket
+
+NAME_ENV = "TFR_VIEWER_INSTANCE"  # another name gives a separate instance (used by tests)
+MAX_REQUEST = 1 << 20  # bytes; a request is a list of paths
+CONNECT_MS = 500
+REPLY_MS = 10_000
+
+Handler = Callable[[list[str], "int | None"], tuple[bool, str]]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The running instance's answer to a hand-off."""
+
+    ok: bool
+    message: str
+    pid: int
+
+
+def server_name() -> str:
+    """The socket name for this user (or ``$TFR_VIEWER_INSTANCE``)."""
+    name = os.environ.get(NAME_ENV)
+    if not name:
+        try:
+            user = getpass.getuser()
+        except (KeyError, OSError):
+            user = str(os.getuid()) if hasattr(os, "getuid") else "user"
+        name = f"tfr-viewer-{user}"
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+def absolute(spec: str) -> str:
+    """A path, glob or ``name@N`` made independent of the working folder; URLs unchanged."""
+    return spec if "://" in spec else os.path.abspath(os.path.expanduser(spec))
+
+
+def hand_off(paths: Sequence[str], select: int | None, name: str | None = None) -> Reply | None:
+    """Ask a running instance to open ``paths``. ``None`` when no instance answers, so the
+    caller starts its own window."""
+    socket = QLocalSocket()
+    socket.connectToServer(name or server_name())
+    if not socket.waitForConnected(CONNECT_MS):
+        return None
+    request = {"paths": [absolute(p) for p in paths], "select": select}
+    socket.write((json.dumps(request) + "\n").encode())
+    if not socket.waitForBytesWritten(REPLY_MS):
+        return None
+    data = b""
+    while b"\n" not in data and len(data) < MAX_REQUEST:
+        if not socket.waitForReadyRead(REPLY_MS):
+            return None  # an instance that does not answer is treated as absent
+        data += bytes(socket.readAll().data())
+    socket.disconnectFromServer()
+    try:
+        reply = json.loads(data.split(b"\n", 1)[0])
+        return Reply(bool(reply["ok"]), str(reply["message"]), int(reply["pid"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+class InstanceServer(QObject):
+    """Listens for hand-offs and passes each request to ``handler(paths, select)``, which
+    returns ``(ok, message)`` for the sender."""
+
+    def __init__(self, handler: Handler, name: str | None = None, parent=None) -> None:  # noqa: ANN001
+        super().__init__(parent)
+        self.name = name or server_name()
+        self.handler = handler
+        self.server = QLocalServer(self)
+        self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
+        self.server.newConnection.connect(self._accept)
+
+    def listen(self) -> bool:
+        """Start serving. A socket file left by a crashed instance is removed first; call
+        only after :func:`hand_off` found no live instance."""
+        if self.server.listen(self.name):
+            return True
+        QLocalServer.removeServer(self.name)
+        return self.server.listen(self.name)
+
+    def close(self) -> None:
+        self.server.close()
+
+    def _accept(self) -> None:
+        while self.server.hasPendingConnections():
+            socket = self.server.nextPendingConnection()
+            buffer = bytearray()
+            socket.readyRead.connect(lambda s=socket, b=buffer: self._read(s, b))
+            socket.disconnected.connect(socket.deleteLater)
+
+    def _read(self, socket: QLocalSocket, buffer: bytearray) -> None:
+        buffer += bytes(socket.readAll().data())
+        if len(buffer) > MAX_REQUEST:
+            socket.abort()
+            return
+        if b"\n" not in buffer:
+            return
+        try:
+            request = json.loads(bytes(buffer).split(b"\n", 1)[0])
+            paths = [str(p) for p in request["paths"]]
+            select = request.get("select")
+            select = int(select) if select is not None else None
+        except (ValueError, KeyError, TypeError) as exc:
+            ok, message = False, f"bad request: {exc}"
+        else:
+            ok, message = self.handler(paths, select)
+        reply = {"ok": ok, "message": message, "pid": os.getpid()}
+        socket.write((json.dumps(reply) + "\n").encode())
+        socket.flush()
+        socket.disconnectFromServer()
