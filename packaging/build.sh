@@ -51,4 +51,13 @@ if [ ${#ONEFILE[@]} -eq 0 ] && command -v strip >/dev/null && command -v readelf
     done
 fi
 
+# Linux desktop integration ships inside the bundle: tfr-viewer/linux/install.sh.
+if [ ${#ONEFILE[@]} -eq 0 ] && [ "$(uname -s)" = Linux ]; then
+  LINUX="$DIST/tfr-viewer/linux"
+  mkdir -p "$LINUX/icons"
+  cp "$ROOT"/packaging/linux/{install.sh,uninstall.sh,tfr-viewer.desktop,tfr-viewer-mime.xml} \
+    "$LINUX/"
+  cp -r "$ROOT/resources/icons/hicolor" "$LINUX/icons/"
+fi
+
 "$VENV/bin/python" "$ROOT/packaging/size_report.py" "$DIST"
