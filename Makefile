@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SAMPLE := resources/samples
 
-.PHONY: run test lint bench samples clean
+.PHONY: run test lint bench bundle samples clean
 
 $(VENV)/.run-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,11 @@ bench: $(VENV)/.test-installed
 	$(PY) tests/benchmarks/run_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
 
+bundle:
+	packaging/build.sh
+
 samples: $(VENV)/.run-installed
 	$(PY) -m tfr_viewer.samples $(SAMPLE)
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache
