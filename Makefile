@@ -21,12 +21,12 @@ run: $(VENV)/.run-installed
 	$(VENV)/bin/tfr-viewer $(SAMPLE)
 
 test: $(VENV)/.test-installed
-	$(PY) -m ruff check tfr_viewer tests
+	$(PY) -m ruff check tfr_viewer tests packaging
 	$(PY) -m pytest
 
 lint: $(VENV)/.test-installed
-	$(PY) -m ruff check tfr_viewer tests
-	$(PY) -m ruff format --check tfr_viewer tests
+	$(PY) -m ruff check tfr_viewer tests packaging
+	$(PY) -m ruff format --check tfr_viewer tests packaging
 
 bench: $(VENV)/.test-installed
 	$(PY) -m pip install -q -e '.[bench]'

@@ -82,7 +82,8 @@ def keep_binary(dest: str) -> bool:
     parts = Path(dest.replace("\\", "/")).parts
     name = parts[-1] if parts else dest
     if "plugins" in parts:
-        folder = parts[parts.index("plugins") + 1] if len(parts) > parts.index("plugins") + 1 else ""
+        below = parts[parts.index("plugins") + 1 :]
+        folder = below[0] if len(below) > 1 else ""
         if folder not in KEPT_PLUGIN_DIRS:
             return False
         return not _DROPPED_PLUGINS.search(name)
