@@ -39,6 +39,7 @@ class AboutDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("About tfr-viewer")
+        self.setMinimumWidth(440)
         self.rows = version_rows()
         icon = QLabel(self)
         icon.setPixmap(app_icon.icon().pixmap(96, 96))
