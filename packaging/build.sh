@@ -16,8 +16,8 @@ ONEFILE=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --onefile) ONEFILE=(-- --onefile) ;;
-    --dist) DIST="$(realpath -m "$2")"; shift ;;
-    --work) WORK="$(realpath -m "$2")"; shift ;;
+    --dist) DIST="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
+    --work) WORK="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
     --python) PYTHON="$2"; shift ;;
     -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;

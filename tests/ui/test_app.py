@@ -53,3 +53,27 @@ def test_screenshot_errors(tmp_path):
     assert run.returncode == 2 and "does not exist" in run.stderr
     run = run_open(str(tmp_path / "missing.tfrecord"), "--screenshot", str(tmp_path / "y.png"))
     assert run.returncode == 2 and "missing.tfrecord" in run.stderr
+
+
+def test_a_screenshot_leaves_the_remembered_window_size_alone(tmp_path):
+    config = tmp_path / "config"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(config)}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tfr_viewer",
+            "open",
+            str(SAMPLES / "sequences.tfrecord"),
+            "--screenshot",
+            str(tmp_path / "s.png"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    settings = (config / "tfr-viewer" / "tfr-viewer.conf").read_text()
+    assert "sequences.tfrecord" in settings  # the file was remembered as recent
+    assert "geometry" not in settings

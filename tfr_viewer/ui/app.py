@@ -89,13 +89,16 @@ class Screenshot(QObject):
             QApplication.exit(1)
 
 
-def _report_errors(window: MainWindow) -> None:
-    """Unexpected errors in slots go to the status bar and stderr, never kill the app."""
+def _report_errors() -> None:
+    """Unexpected errors in slots go to stderr and the active window's status bar; they
+    never kill the app."""
     previous = sys.excepthook
 
     def hook(kind, value, tb) -> None:  # noqa: ANN001
         previous(kind, value, tb)
-        window.statusBar().showMessage(f"internal error: {kind.__name__}: {value}", 30000)
+        window = QApplication.activeWindow()
+        if isinstance(window, MainWindow):
+            window.statusBar().showMessage(f"internal error: {kind.__name__}: {value}", 30000)
 
     sys.excepthook = hook
 
@@ -160,11 +163,12 @@ def run(
     if isinstance(app, Application):
         paths = list(paths) + app.take_pending()
         app.ready = True
+    _report_errors()
     window = windows.new_window()
-    _report_errors(window)
     shot = Screenshot(window, select or 0, screenshot) if screenshot else None
     if shot is not None:
         window.resize(1400, 860)  # the same picture whatever size was remembered
+        window.remember_geometry = False
     window.show()
     if paths and not window.open_paths(list(paths)) and shot is not None:
         return 2

@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
         self.indexer: Indexer | None = None
         self.current: int | None = None
         self._started = 0.0
+        self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.setAcceptDrops(True)
         self._build_widgets()
         self._build_menus()
@@ -481,6 +482,7 @@ class MainWindow(QMainWindow):
         if not self.edit_actions.confirm_discard():
             event.ignore()
             return
-        self.settings.setValue("geometry", self.saveGeometry())
+        if self.remember_geometry:
+            self.settings.setValue("geometry", self.saveGeometry())
         self.close_dataset()
         super().closeEvent(event)
