@@ -179,3 +179,33 @@ def test_xdg_open_starts_the_installed_bundle(bundle, tmp_path, desktop_env):
         timeout=300,
     )
     assert not installed.exists()
+
+
+def test_one_file_variant(tmp_path):
+    if sys.platform == "win32":
+        pytest.skip("build.sh is for Linux and macOS")
+    built = subprocess.run(
+        [
+            str(PACKAGING / "build.sh"),
+            "--onefile",
+            "--dist",
+            str(tmp_path / "dist"),
+            "--work",
+            str(tmp_path / "w"),
+            "--python",
+            sys.executable,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-5000:]
+    exe = tmp_path / "dist" / "tfr-viewer"
+    assert exe.is_file() and exe.stat().st_size < SIZE_LIMIT_MB * 1e6
+    info = run(exe, "info", "--json", str(SAMPLE))
+    assert info.returncode == 0, info.stderr
+    assert json.loads(info.stdout)["records"] == 24
+    out = tmp_path / "one.png"
+    shot = run(exe, "open", str(SAMPLE), "--select", "1", "--screenshot", str(out))
+    assert shot.returncode == 0, shot.stderr
+    assert not QImage(str(out)).isNull()
