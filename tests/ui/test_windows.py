@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFileOpenEvent
+from PySide6.QtGui import QFileOpenEvent, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from tests.ui.conftest import SAMPLES, open_and_wait
@@ -55,4 +55,20 @@ def test_file_open_event_before_and_after_start(qtbot, qapp):
         assert window.isVisible()
     finally:
         qapp.ready = False
+        close(qapp.windows)
+
+
+def test_new_window_and_quit_closes_them_all(qtbot, qapp):
+    first = qapp.windows.new_window()
+    first.show()
+    try:
+        first.new_window()
+        first.new_window()
+        assert len(qapp.windows.windows) == 3
+        assert all(w.isVisible() for w in qapp.windows.windows)
+        quit_action = first.quit_action
+        assert quit_action.shortcut().matches(QKeySequence(QKeySequence.StandardKey.Quit))
+        quit_action.trigger()
+        qtbot.waitUntil(lambda: qapp.windows.windows == [], timeout=5000)
+    finally:
         close(qapp.windows)

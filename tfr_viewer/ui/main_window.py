@@ -18,6 +18,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QFileDialog,
     QHeaderView,
     QInputDialog,
@@ -156,13 +157,15 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = self.file_menu = bar.addMenu("&File")
+        self._action(file_menu, "&New Window", self.new_window, QKeySequence.StandardKey.New)
         self._action(file_menu, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
         self._action(file_menu, "Open &Folder…", self.open_folder_dialog, "Ctrl+Shift+O")
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent = RecentFiles(self.settings, self.recent_menu, self.open_paths)
         file_menu.addSeparator()
+        self._action(file_menu, "&Close Window", self.close, QKeySequence.StandardKey.Close)
         self.quit_action = self._action(
-            file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit
+            file_menu, "&Quit", QApplication.closeAllWindows, QKeySequence.StandardKey.Quit
         )
         go = bar.addMenu("&Go")
         self._action(go, "&Go to Record or Offset…", self.goto_dialog, "Ctrl+G")
@@ -178,6 +181,14 @@ class MainWindow(QMainWindow):
         self._action(edit, "Copy &Key", lambda: self._copy(value=False), "Ctrl+Shift+C")
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&About tfr-viewer", self.about)
+
+    def new_window(self) -> None:
+        """Another empty main window of this app (when the app keeps a window list)."""
+        windows = getattr(QApplication.instance(), "windows", None)
+        if windows is not None:
+            window = windows.new_window()
+            window.show()
+            window.activateWindow()
 
     # -- opening -------------------------------------------------------------------
     def open_paths(self, specs: Sequence[str]) -> bool:
