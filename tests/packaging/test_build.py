@@ -27,26 +27,28 @@ SAMPLE = ROOT / "resources" / "samples" / "shapes_odapi.tfrecord"
 
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("bundle")
+    build(work)
+    return work / "dist" / "tfr-viewer"
+
+
+def build(work: Path, *options: str) -> None:
+    """Run packaging/build.sh into ``work``/dist, as a user would."""
     if sys.platform == "win32":
         pytest.skip("build.sh is for Linux and macOS; Windows uses build.ps1")
-    work = tmp_path_factory.mktemp("bundle")
-    built = subprocess.run(
-        [
-            str(PACKAGING / "build.sh"),
-            "--dist",
-            str(work / "dist"),
-            "--work",
-            str(work / "w"),
-            "--python",
-            sys.executable,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
+    command = [
+        str(PACKAGING / "build.sh"),
+        *options,
+        "--dist",
+        str(work / "dist"),
+        "--work",
+        str(work / "w"),
+        "--python",
+        sys.executable,
+    ]
+    built = subprocess.run(command, capture_output=True, text=True, timeout=1800)
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-5000:]
     assert "size:" in built.stdout
-    return work / "dist" / "tfr-viewer"
 
 
 def env(**extra: str) -> dict[str, str]:
@@ -182,24 +184,7 @@ def test_xdg_open_starts_the_installed_bundle(bundle, tmp_path, desktop_env):
 
 
 def test_one_file_variant(tmp_path):
-    if sys.platform == "win32":
-        pytest.skip("build.sh is for Linux and macOS")
-    built = subprocess.run(
-        [
-            str(PACKAGING / "build.sh"),
-            "--onefile",
-            "--dist",
-            str(tmp_path / "dist"),
-            "--work",
-            str(tmp_path / "w"),
-            "--python",
-            sys.executable,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-5000:]
+    build(tmp_path, "--onefile")
     exe = tmp_path / "dist" / "tfr-viewer"
     assert exe.is_file() and exe.stat().st_size < SIZE_LIMIT_MB * 1e6
     info = run(exe, "info", "--json", str(SAMPLE))
