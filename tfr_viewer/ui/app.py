@@ -104,12 +104,13 @@ def _report_errors() -> None:
 
 
 def _hand_off(paths: Sequence[str], select: int | None) -> int | None:
-    """Give the request to a running instance; its exit code, or ``None`` to go on here."""
+    """Give the request to a running instance; its exit code, or ``None`` to go on here.
+    Paths are checked first, so one that does not exist exits 2 with or without an app."""
     from ..core.paths import PathError, expand
     from .instance import hand_off
 
     try:
-        expand(list(paths))  # a path the running app cannot open is reported here
+        expand(list(paths))
     except PathError as exc:
         print(f"tfr-viewer open: {exc}", file=sys.stderr)
         return 2
@@ -164,19 +165,17 @@ def run(
         paths = list(paths) + app.take_pending()
         app.ready = True
     _report_errors()
-    window = windows.new_window()
-    shot = Screenshot(window, select or 0, screenshot) if screenshot else None
-    if shot is not None:
+    if screenshot:
+        window = windows.new_window()
+        shot = Screenshot(window, select or 0, screenshot)  # noqa: F841 (kept alive for exec)
         window.resize(1400, 860)  # the same picture whatever size was remembered
         window.remember_geometry = False
-    window.show()
-    if paths and not window.open_paths(list(paths)) and shot is not None:
-        return 2
+        window.show()
+        if not window.open_paths(list(paths)):
+            return 2
+    else:
+        window = windows.open(paths, select)
     _trace_first_rows(window)
-    if select is not None and shot is None:
-        window.index_finished.connect(
-            lambda _s: window.select_record(select), Qt.ConnectionType.SingleShotConnection
-        )
     code = app.exec()
     if server is not None:
         server.close()

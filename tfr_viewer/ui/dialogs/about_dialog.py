@@ -6,7 +6,7 @@ import sys
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import Qt, qVersion
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -42,7 +42,7 @@ class AboutDialog(QDialog):
         self.setMinimumWidth(440)
         self.rows = version_rows()
         icon = QLabel(self)
-        icon.setPixmap(app_icon.icon().pixmap(96, 96))
+        icon.setPixmap(QPixmap.fromImage(app_icon.image(96)))
         title = QLabel(
             f"<h2>tfr-viewer {__version__}</h2>"
             "<p>Inspect, verify and edit TensorFlow TFRecord files, without TensorFlow.</p>",
