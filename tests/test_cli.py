@@ -10,7 +10,7 @@ import pytest
 from tests.tf_oracle import tf_write
 from tfr_viewer import __version__
 from tfr_viewer.cli import main
-from tfr_viewer.core.framing import encode_frame
+from tfr_viewer.core.io.framing import encode_frame
 
 
 def run(capsys, *argv):

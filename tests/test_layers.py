@@ -11,7 +11,7 @@ import tfr_viewer.core
 
 def test_core_imports_no_qt_and_no_tensorflow():
     modules = [m.name for m in pkgutil.walk_packages(tfr_viewer.core.__path__, "tfr_viewer.core.")]
-    assert "tfr_viewer.core.index" in modules
+    assert "tfr_viewer.core.io.index" in modules
     code = (
         "import importlib, sys\n"
         f"for name in {modules!r}: importlib.import_module(name)\n"
@@ -25,7 +25,7 @@ def test_core_imports_no_qt_and_no_tensorflow():
 
 
 def test_info_command_does_not_load_qt(tmp_path):
-    from tfr_viewer.core.framing import write_records
+    from tfr_viewer.core.io.framing import write_records
 
     path = tmp_path / "a.tfrecord"
     write_records(path, [b"a", b"b"])
@@ -37,3 +37,48 @@ def test_info_command_does_not_load_qt(tmp_path):
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.stderr.strip().endswith("[] 0"), run.stderr
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the tfr_viewer modules it imports anywhere in its text (functions too)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(tfr_viewer.__file__).parent
+    names = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        is_pkg = parts[-1] == "__init__"
+        names[path] = ".".join(parts[:-1] if is_pkg else parts), is_pkg
+    modules = {name for name, _ in names.values()}
+    graph: dict[str, set[str]] = {}
+    for path, (name, is_pkg) in names.items():
+        edges = graph.setdefault(name, set())
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = name.split(".") if is_pkg else name.split(".")[:-1]
+                if node.level:
+                    base = base[: len(base) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    full = f"{target}.{alias.name}"
+                    edges.add(full if full in modules else target)
+            elif isinstance(node, ast.Import):
+                edges.update(a.name for a in node.names)
+        graph[name] = {e for e in edges if e in modules and e != name}
+    return graph
+
+
+def test_no_import_cycles_between_modules():
+    graph = _import_graph()
+    cycles = []
+    for start in graph:
+        for mid in graph[start]:
+            if start in graph.get(mid, ()) and start < mid:
+                cycles.append((start, mid))
+    # a package's __init__ importing its own modules is not a cycle
+    cycles = [(a, b) for a, b in cycles if not (b.startswith(a + ".") or a.startswith(b + "."))]
+    assert cycles == []
+    assert "tfr_viewer.errors" in graph["tfr_viewer.commands.decode"]

@@ -10,13 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-EXIT_USAGE = 2
-
-
-class UsageError(Exception):
-    """A user mistake that exits with code 2 and a one-line message."""
+from .errors import EXIT_OK, EXIT_USAGE, UsageError
 
 
 def _paths(p: argparse.ArgumentParser) -> None:
@@ -150,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.parse_args(args_list)
     if not args_list or args_list[0] not in _handlers():
         # `tfr-viewer [PATH ...]` opens the window, but a mistyped command must not.
-        from .core.paths import PathError, expand
+        from .core.io import PathError, expand
 
         try:
             expand([a for a in args_list if not a.startswith("-")])
@@ -166,10 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_USAGE
-    from .core.export import ExportError
-    from .core.paths import PathError
+    from .core.io import PathError, SourceError
     from .core.query import QueryError
-    from .core.sources import SourceError
+    from .core.write import ExportError
 
     try:
         return _handlers()[args.command](args)

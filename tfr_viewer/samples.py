@@ -16,8 +16,8 @@ import random
 import sys
 from collections.abc import Iterator
 
-from .core.build import build_example, build_sequence_example
-from .core.framing import Compression, write_records
+from .core.io import Compression, write_records
+from .core.write import build_example, build_sequence_example
 
 CLASSES = ["circle", "square", "triangle"]
 COLORS = [(230, 80, 60), (60, 160, 90), (70, 110, 220), (230, 190, 40), (160, 80, 200)]

@@ -68,10 +68,10 @@ def window_run(path: Path, delay: float = 0.0) -> tuple[float, float, float, int
 def gallery_rate(count: int = 600) -> float:
     from PIL import Image, ImageDraw
 
-    from tfr_viewer.core.build import build_example
-    from tfr_viewer.core.layouts import recognise
-    from tfr_viewer.core.payloads import decode
-    from tfr_viewer.core.thumbs import annotated_thumbnail
+    from tfr_viewer.core.decode.layouts import recognise
+    from tfr_viewer.core.decode.payloads import decode
+    from tfr_viewer.core.decode.thumbs import annotated_thumbnail
+    from tfr_viewer.core.write.build import build_example
 
     payloads = []
     for i in range(count):

@@ -24,8 +24,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tfr_viewer.core.dataset import Dataset  # noqa: E402
-from tfr_viewer.core.framing import encode_frame  # noqa: E402
+from tfr_viewer.core.io.dataset import Dataset  # noqa: E402
+from tfr_viewer.core.io.framing import encode_frame  # noqa: E402
 
 ROWS: list[tuple[str, str, str, str, str]] = []
 
@@ -125,8 +125,8 @@ def bench_small(data: Path) -> None:
 def bench_filter(data: Path) -> None:
     """``feature1 == 3`` over 1M tutorial Examples vs TF's batched parse_example path."""
     print("filter 1,000,000 small Examples by feature1 == 3")
-    from tfr_viewer.core.filtering import filter_dataset
-    from tfr_viewer.core.query import compile_filter
+    from tfr_viewer.core.query.filtering import filter_dataset
+    from tfr_viewer.core.query.language import compile_filter
 
     rng = np.random.default_rng(0)
     path = ensure(
@@ -166,9 +166,9 @@ def bench_export(data: Path) -> None:
     print("export 1,000,000 small Examples filtered to half")
     import tempfile
 
-    from tfr_viewer.core.export import ExportOptions, export
-    from tfr_viewer.core.filtering import filter_dataset
-    from tfr_viewer.core.query import compile_filter
+    from tfr_viewer.core.query.filtering import filter_dataset
+    from tfr_viewer.core.query.language import compile_filter
+    from tfr_viewer.core.write.export import ExportOptions, export
 
     rng = np.random.default_rng(0)
     path = ensure(
@@ -212,8 +212,8 @@ def bench_gzip_export(data: Path) -> None:
     print("GZIP export of 1,000 x 258 KB raw pixel records")
     import tempfile
 
-    from tfr_viewer.core.export import ExportOptions, export
-    from tfr_viewer.core.framing import Compression
+    from tfr_viewer.core.io.framing import Compression
+    from tfr_viewer.core.write.export import ExportOptions, export
 
     path = ensure(data / "large_pixels.tfrecord", lambda p: write_tf(p, pixel_payloads(1000, 2)))
     out = Path(tempfile.mkdtemp(dir=data))
@@ -245,7 +245,7 @@ def bench_show(data: Path) -> None:
     """``show`` of records of a 10 GB file once it is indexed."""
     print("show in a 10 GB file")
     from tfr_viewer.commands.decode import show_record
-    from tfr_viewer.core.build import build_example
+    from tfr_viewer.core.write.build import build_example
 
     def make(p: Path) -> None:
         rng = np.random.default_rng(5)
@@ -422,7 +422,7 @@ def bench_memory(data: Path) -> None:
     path = ensure(data / "ten_million.tfrecord", make)
     code = (
         "import resource, sys, time\n"
-        "from tfr_viewer.core.dataset import Dataset\n"
+        "from tfr_viewer.core.io.dataset import Dataset\n"
         "t = time.perf_counter()\n"
         f"ds = Dataset([{str(path)!r}]).index(verify=True)\n"
         "dt = time.perf_counter() - t\n"

@@ -9,7 +9,7 @@ import pytest
 
 from tests.tf_oracle import tf_read
 from tfr_viewer.cli import main
-from tfr_viewer.core.framing import encode_frame, encode_header
+from tfr_viewer.core.io.framing import encode_frame, encode_header
 
 PAYLOADS = [bytes([65 + i]) * (40 + i) for i in range(12)]
 

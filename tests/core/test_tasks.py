@@ -8,9 +8,9 @@ import threading
 
 import numpy as np
 
-from tfr_viewer.core.dataset import Dataset
-from tfr_viewer.core.framing import encode_frame
-from tfr_viewer.core.records import RecordStatus
+from tfr_viewer.core.io.dataset import Dataset
+from tfr_viewer.core.io.framing import encode_frame
+from tfr_viewer.core.io.records import RecordStatus
 from tfr_viewer.core.tasks import filter_task, index_task
 
 

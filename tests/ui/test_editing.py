@@ -79,7 +79,7 @@ def test_unsaved_edits_are_asked_about(qtbot, window, samples):
 
 
 def test_save_intact_records(qtbot, window, tmp_path):
-    from tfr_viewer.core.framing import encode_frame
+    from tfr_viewer.core.io.framing import encode_frame
 
     frames = [encode_frame(f"r{i}".encode()) for i in range(10)]
     bad = bytearray(frames[6])

@@ -8,8 +8,8 @@ import pytest
 
 from tests.tf_oracle import tf_write
 from tests.ui.conftest import open_and_wait
-from tfr_viewer.core.framing import encode_frame
-from tfr_viewer.core.records import RecordStatus
+from tfr_viewer.core.io.framing import encode_frame
+from tfr_viewer.core.io.records import RecordStatus
 from tfr_viewer.ui.indexer import IndexState
 
 OK, BAD = RecordStatus.OK, RecordStatus.BAD_DATA_CRC

@@ -7,8 +7,8 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from tests.ui.conftest import StallMeter, open_and_wait
-from tfr_viewer.core.framing import encode_frame
-from tfr_viewer.core.records import RecordStatus
+from tfr_viewer.core.io.framing import encode_frame
+from tfr_viewer.core.io.records import RecordStatus
 
 
 def test_opens_a_shard_set_and_titles_it(qtbot, window, samples):
@@ -50,7 +50,7 @@ def test_filter_then_clear_keeps_the_selection(qtbot, window, samples):
     window.select_record(4)
     label = int(
         window.dataset
-        and __import__("tfr_viewer.core.payloads", fromlist=["decode"])
+        and __import__("tfr_viewer.core.decode.payloads", fromlist=["decode"])
         .decode(window.dataset.read(4))
         .payload.features["label"]
         .values[0]

@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 
-from ..core.dataset import Dataset
-from ..core.payloads import decode
-from ..core.schema import infer_schema
-from ..core.to_json import payload_json
+from ..core.analyze import infer_schema
+from ..core.decode import decode, payload_json
+from ..core.io import Dataset
+from ..errors import UsageError
 from .progress import index_with_progress
 from .render import render_payload
 
@@ -32,8 +32,6 @@ def show_record(ds: Dataset, index: int) -> dict[str, object]:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
-
     if args.index < 0:
         raise UsageError("INDEX must be 0 or more")
     with Dataset.open(args.paths) as ds:
@@ -50,8 +48,6 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
-
     if args.sample is not None and args.sample <= 0:
         raise UsageError("--sample must be 1 or more")
     with Dataset.open(args.paths) as ds:

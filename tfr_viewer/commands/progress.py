@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from ..core.dataset import Dataset
+from ..core.io import Dataset
 
 
 class ScanProgress:

@@ -10,10 +10,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..core.dataset import Dataset
-from ..core.filtering import block_of
-from ..core.query import Filter, compile_filter
-from ..core.records import RecordStatus
+from ..core.io import Dataset, RecordStatus
+from ..core.query import Filter, block_of, compile_filter
+from ..errors import UsageError
 from .progress import index_with_progress
 
 _KINDS = [s.kind for s in RecordStatus]
@@ -125,8 +124,6 @@ def _records(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, int, i
 
 def cmd_list(args: argparse.Namespace) -> int:
     """One line per record, global index across shards, streamed while scanning."""
-    from ..cli import UsageError
-
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
     flt = compile_filter(args.filter) if args.filter else None

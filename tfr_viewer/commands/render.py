@@ -6,7 +6,7 @@ import base64
 from collections.abc import Iterator
 from typing import Any
 
-from ..core.payloads.hexdump import hexdump
+from ..core.decode import hexdump
 
 _MAX_VALUES = 16
 

@@ -8,17 +8,14 @@ import sys
 
 import numpy as np
 
-from ..core.dataset import Dataset
-from ..core.export import ExportError, ExportOptions, export, parse_split
-from ..core.filtering import filter_dataset
-from ..core.framing import Compression
-from ..core.query import compile_filter
+from ..core.io import Compression, Dataset
+from ..core.query import compile_filter, filter_dataset
+from ..core.write import ExportError, ExportOptions, export, parse_split
+from ..errors import UsageError
 from .progress import index_with_progress
 
 
 def _options(args: argparse.Namespace) -> ExportOptions:
-    from ..cli import UsageError
-
     try:
         compression = Compression.parse(args.compression)
         split = parse_split(args.split) if getattr(args, "split", None) else ()
@@ -83,7 +80,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) -> int:
-    from ..core import export_formats
+    from ..core.write import formats as export_formats
 
     intact = ds.undamaged(records).tolist()
     try:

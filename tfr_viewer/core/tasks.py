@@ -12,9 +12,7 @@ import os
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 
-from .dataset import Dataset
-from .framing import Compression
-from .sources import CompressedSource
+from .io import CompressedSource, Compression, Dataset
 
 
 def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
@@ -68,8 +66,7 @@ def filter_task(conn: Connection) -> None:
     records whose index is given per file as ``(offsets, lengths, statuses)``. Messages:
     ``("progress", done, total, matches)``, ``("hits", int64 array)`` per block, then
     ``("done",)`` or ``("error", text)``."""
-    from .filtering import filter_dataset
-    from .query import compile_filter
+    from .query import compile_filter, filter_dataset
 
     paths, columns, text, edited = conn.recv()
 
@@ -89,7 +86,7 @@ def export_task(conn: Connection) -> None:
     ``("progress", done, total)``, then ``("summary", ExportSummary)`` or
     ``("error", text)``. If the parent terminates this process, the temporary files
     are removed by :func:`~.export.clean_stale_temporaries`."""
-    from .export import export
+    from .write import export
 
     paths, columns, records, options, payloads = conn.recv()
 
@@ -104,7 +101,7 @@ def format_export_task(conn: Connection) -> None:
     """Receive ``(paths, columns, records, payloads, fmt, out)`` with ``fmt`` one of
     jsonl, csv, images. Messages: ``("progress", done, total)``, then
     ``("written", count)`` or ``("error", text)``."""
-    from . import export_formats
+    from .write import formats as export_formats
 
     paths, columns, records, payloads, fmt, out = conn.recv()
 

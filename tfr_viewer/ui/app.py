@@ -106,7 +106,7 @@ def _report_errors() -> None:
 def _hand_off(paths: Sequence[str], select: int | None) -> int | None:
     """Give the request to a running instance; its exit code, or ``None`` to go on here.
     Paths are checked first, so one that does not exist exits 2 with or without an app."""
-    from ..core.paths import PathError, expand
+    from ..core.io import PathError, expand
     from .instance import hand_off
 
     try:

@@ -4,33 +4,62 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QKeySequence, QUndoStack
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QInputDialog,
+    QMenu,
+    QMessageBox,
+    QStatusBar,
+    QTableView,
+)
 
-from ..core import edits as core_edits
-from ..core.dataset import Dataset
-from ..core.edits import EditError
-from ..core.export import ExportError, ExportOptions, export
-from ..core.payloads import decode
-from ..core.payloads.types import features_of
+from ..core.decode import decode, features_of
+from ..core.io import Dataset
 from ..core.tasks import format_export_task
+from ..core.write import EditError, ExportError, ExportOptions, export
+from ..core.write import edits as core_edits
 from .dialogs.export_dialog import ExportDialog
 from .editing import Editor
+from .filter_bar import FilterBar
+from .models.feature_tree import Node
+from .models.record_table import RecordTableModel
 from .process_task import ProcessTask
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+
+class EditHost(Protocol):
+    """What the edit actions need of the window that hosts them."""
+
+    dataset: Dataset | None
+    current: int | None
+    model: RecordTableModel
+    table: QTableView
+    filter_bar: FilterBar
+    edit_menu: QMenu
+    file_menu: QMenu
+    quit_action: QAction
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802
+    def show_record(self, record: int) -> None: ...
+    def update_title(self) -> None: ...
+    def selected_tree_node(self) -> Node | None: ...
+    def show_error(self, title: str, text: str) -> None: ...
+    def add_action(
+        self, menu: QMenu, text: str, slot: Callable[[], object], shortcut: object = None
+    ) -> QAction: ...
+
 
 _KINDS = ["int64", "float", "bytes"]
 
 
 class EditActions(QObject):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: EditHost) -> None:
+        super().__init__(window)  # type: ignore[arg-type]
         self.window = window
         self.stack = QUndoStack(self)
         self.editor: Editor | None = None
@@ -44,7 +73,7 @@ class EditActions(QObject):
         menu.addAction(undo)
         menu.addAction(redo)
         menu.addSeparator()
-        add = window._action
+        add = window.add_action
         add(menu, "&Edit Value…", self.edit_value, "F2")
         add(menu, "Set Value on &Selected Records…", self.set_on_selection, "Ctrl+Shift+E")
         add(menu, "&Add Feature…", self.add_feature)
@@ -107,7 +136,7 @@ class EditActions(QObject):
 
     # -- helpers ---------------------------------------------------------------------
     def _feature_key(self) -> str | None:
-        node = self.window._selected_tree_node()
+        node = self.window.selected_tree_node()
         while node is not None and node.name.startswith("["):
             node = node.parent
         return node.key if node is not None and node.kind in _KINDS else None
@@ -295,7 +324,7 @@ class EditActions(QObject):
             elif msg[0] == "written":
                 w.statusBar().showMessage(f"wrote {msg[1]:,} to {out}", 20000)
             elif msg[0] == "error":
-                w._error(f"Cannot export {fmt}", msg[1])
+                w.show_error(f"Cannot export {fmt}", msg[1])
 
         task.message.connect(report)
         task.start()
@@ -318,7 +347,7 @@ class EditActions(QObject):
         try:
             summary = export(ds, intact, ExportOptions(path))
         except (ExportError, OSError) as exc:
-            w._error("Cannot save the intact records", str(exc))
+            w.show_error("Cannot save the intact records", str(exc))
             return False
         lost = len(ds.problems())
         w.statusBar().showMessage(

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ..core.edits import EditError, EditSet, RecordState
+from ..core.write import EditError, EditSet, RecordState
 
 if TYPE_CHECKING:
-    from ..core.dataset import Dataset
+    from ..core.io import Dataset
 
 
 class StatesCommand(QUndoCommand):

@@ -17,10 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.dataset import Dataset
-from ..core.filtering import filter_dataset
-from ..core.query import QueryError, compile_filter
-from ..core.records import CancelToken
+from ..core.io import CancelToken, Dataset
+from ..core.query import QueryError, compile_filter, filter_dataset
 from ..core.tasks import filter_task
 from .process_task import ProcessTask
 

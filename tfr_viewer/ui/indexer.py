@@ -17,7 +17,7 @@ import time
 
 from PySide6.QtCore import QObject, Signal
 
-from ..core.dataset import Dataset
+from ..core.io import Dataset
 from ..core.tasks import standby_task
 
 _standby: tuple | None = None  # (process, connection) of a child waiting for a job

@@ -36,10 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.dataset import Dataset
-from ..core.paths import PathError
-from ..core.payloads import decode
-from ..core.sources import SourceError
+from ..core.decode import decode
+from ..core.io import Dataset, PathError, SourceError
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
 from .indexer import Indexer, IndexState, prestart
@@ -144,43 +142,46 @@ class MainWindow(QMainWindow):
         status.addPermanentWidget(self.progress)
         status.addPermanentWidget(self.cancel_button)
 
-    def _action(
+    def add_action(
         self, menu: QMenu, text: str, slot, shortcut: QKeySequence | str | None = None
     ) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
+        # ``triggered`` passes ``checked``; it must never reach a slot's optional parameter.
+        action.triggered.connect(lambda _checked=False, s=slot: s())
         menu.addAction(action)
         return action
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = self.file_menu = bar.addMenu("&File")
-        self._action(file_menu, "&New Window", self.new_window, QKeySequence.StandardKey.New)
-        self._action(file_menu, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
-        self._action(file_menu, "Open &Folder…", self.open_folder_dialog, "Ctrl+Shift+O")
+        self.add_action(file_menu, "&New Window", self.new_window, QKeySequence.StandardKey.New)
+        self.add_action(file_menu, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self.add_action(file_menu, "Open &Folder…", self.open_folder_dialog, "Ctrl+Shift+O")
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent = RecentFiles(self.settings, self.recent_menu, self.open_paths)
         file_menu.addSeparator()
-        self._action(file_menu, "&Close Window", self.close, QKeySequence.StandardKey.Close)
-        self.quit_action = self._action(
+        self.add_action(file_menu, "&Close Window", self.close, QKeySequence.StandardKey.Close)
+        self.quit_action = self.add_action(
             file_menu, "&Quit", QApplication.closeAllWindows, QKeySequence.StandardKey.Quit
         )
         go = bar.addMenu("&Go")
-        self._action(go, "&Go to Record or Offset…", self.goto_dialog, "Ctrl+G")
-        self._action(go, "&Filter", lambda: self.filter_bar.edit.setFocus(), "Ctrl+F")
+        self.add_action(go, "&Go to Record or Offset…", self.goto_dialog, "Ctrl+G")
+        self.add_action(go, "&Filter", lambda: self.filter_bar.edit.setFocus(), "Ctrl+F")
         view = bar.addMenu("&View")
-        self._action(view, "Toggle &Overlays", lambda: self.preview.images.overlays.toggle(), "O")
-        self._action(view, "&Records", lambda: self.left_tabs.setCurrentIndex(0), "Ctrl+1")
-        self._action(view, "&Gallery", lambda: self.left_tabs.setCurrentIndex(1), "Ctrl+2")
+        self.add_action(
+            view, "Toggle &Overlays", lambda: self.preview.images.overlays.toggle(), "O"
+        )
+        self.add_action(view, "&Records", lambda: self.left_tabs.setCurrentIndex(0), "Ctrl+1")
+        self.add_action(view, "&Gallery", lambda: self.left_tabs.setCurrentIndex(1), "Ctrl+2")
         edit = self.edit_menu = bar.addMenu("&Edit")
-        self._action(
+        self.add_action(
             edit, "Copy &Value", lambda: self._copy(value=True), QKeySequence.StandardKey.Copy
         )
-        self._action(edit, "Copy &Key", lambda: self._copy(value=False), "Ctrl+Shift+C")
+        self.add_action(edit, "Copy &Key", lambda: self._copy(value=False), "Ctrl+Shift+C")
         help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&About tfr-viewer", self.about)
+        self.add_action(help_menu, "&About tfr-viewer", self.about)
 
     def new_window(self) -> None:
         """Another empty main window of this app (when the app keeps a window list)."""
@@ -198,7 +199,7 @@ class MainWindow(QMainWindow):
         try:
             dataset = Dataset.open(list(specs))
         except (PathError, SourceError, OSError) as exc:
-            self._error(f"Cannot open {', '.join(specs)}", str(exc))
+            self.show_error(f"Cannot open {', '.join(specs)}", str(exc))
             return False
         self.close_dataset()
         self.dataset = dataset
@@ -303,7 +304,7 @@ class MainWindow(QMainWindow):
             self.counts.setText(f"{len(ds):,} records so far ({message})")
         else:
             self.counts.setText("indexing failed")
-            self._error("Indexing stopped", message)
+            self.show_error("Indexing stopped", message)
         try:
             self._after_index()
             self._update_title()
@@ -446,12 +447,12 @@ class MainWindow(QMainWindow):
             return False
         return self.select_record(record)
 
-    def _selected_tree_node(self):  # noqa: ANN202
+    def selected_tree_node(self):  # noqa: ANN202
         index = self.tree.currentIndex()
         return self.tree_model.node(index) if index.isValid() else None
 
     def _copy(self, value: bool) -> None:
-        node = self._selected_tree_node()
+        node = self.selected_tree_node()
         if node is None:
             return
         QGuiApplication.clipboard().setText(
@@ -469,7 +470,7 @@ class MainWindow(QMainWindow):
 
         AboutDialog(self).exec()
 
-    def _error(self, title: str, text: str) -> None:
+    def show_error(self, title: str, text: str) -> None:
         if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
             self.statusBar().showMessage(f"{title}: {text}", 30000)
             print(f"tfr-viewer: {title}: {text}", file=sys.stderr)

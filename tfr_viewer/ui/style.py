@@ -7,7 +7,7 @@ from functools import cache
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
-from ..core.records import RecordStatus
+from ..core.io import RecordStatus
 
 _STATUS_COLOURS = {
     RecordStatus.OK: QColor(40, 150, 70),

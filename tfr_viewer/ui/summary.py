@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..core.dataset import Dataset
-from ..core.payloads import decode
-from ..core.payloads.types import features_of
+from ..core.decode import decode, features_of
+from ..core.io import Dataset
 
 SAMPLE = 64
 _PREFERRED = re.compile(r"(^|/)(label|labels|class|category|class/text|text|height|width)$")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex
 
-from tfr_viewer.core.build import build_example, build_sequence_example
-from tfr_viewer.core.payloads import decode
+from tfr_viewer.core.decode.payloads import decode
+from tfr_viewer.core.write.build import build_example, build_sequence_example
 from tfr_viewer.ui.models.feature_tree import FeatureTreeModel
 
 

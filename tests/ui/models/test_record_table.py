@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 
-from tfr_viewer.core.dataset import Dataset
+from tfr_viewer.core.io.dataset import Dataset
 from tfr_viewer.ui.models.record_table import RecordTableModel, summarise
 
 
@@ -43,7 +43,7 @@ def test_rows_grow_then_filter_and_map_back(qtbot, samples):
 
 
 def test_damaged_rows_stand_out(tmp_path):
-    from tfr_viewer.core.framing import encode_frame
+    from tfr_viewer.core.io.framing import encode_frame
 
     frames = [encode_frame(b"x" * 20) for _ in range(3)]
     bad = bytearray(frames[1])

@@ -8,9 +8,9 @@ import numpy as np
 from PIL import Image
 
 from tests.tf_oracle import tf
-from tfr_viewer.core.build import build_example
-from tfr_viewer.core.layouts import recognise
-from tfr_viewer.core.payloads import decode
+from tfr_viewer.core.decode.layouts import recognise
+from tfr_viewer.core.decode.payloads import decode
+from tfr_viewer.core.write.build import build_example
 from tfr_viewer.ui.viewers.hex_view import PAGE, HexViewer
 from tfr_viewer.ui.viewers.image_view import ImageViewer
 from tfr_viewer.ui.viewers.preview import PreviewPane

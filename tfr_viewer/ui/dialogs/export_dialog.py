@@ -27,10 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.dataset import Dataset
-from ...core.export import ExportOptions, clean_stale_temporaries, parse_split, plan
-from ...core.framing import Compression
+from ...core.io import Compression, Dataset
 from ...core.tasks import export_task
+from ...core.write import ExportOptions, clean_stale_temporaries, parse_split, plan
 from ..process_task import ProcessTask
 
 SCOPES = ("all", "selected", "filtered", "edited")

@@ -11,10 +11,8 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
-from ...core.detect import detect, image_info
-from ...core.payloads import decode
-from ...core.payloads.raw_proto import WIRE_TYPES
-from ...core.payloads.types import (
+from ...core.decode import (
+    WIRE_TYPES,
     BytesPayload,
     Decoded,
     ExamplePayload,
@@ -24,6 +22,9 @@ from ...core.payloads.types import (
     SequenceExamplePayload,
     TensorPayload,
     TextPayload,
+    decode,
+    detect,
+    image_info,
 )
 
 Index = QModelIndex | QPersistentModelIndex

@@ -15,11 +15,9 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from ...core.dataset import Dataset, RecordRef
-from ...core.edits import EditSet
-from ...core.payloads import decode
-from ...core.payloads.types import features_of
-from ...core.records import RecordStatus
+from ...core.decode import decode, features_of
+from ...core.io import Dataset, RecordRef, RecordStatus
+from ...core.write import EditSet
 from ..style import status_colour, status_icon
 
 Index = QModelIndex | QPersistentModelIndex

@@ -20,12 +20,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QListView, QWidget
 
-from ...core.dataset import Dataset
-from ...core.images import ImageError
-from ...core.layouts import recognise
-from ...core.payloads import decode
-from ...core.payloads.types import features_of
-from ...core.thumbs import annotated_thumbnail
+from ...core.decode import ImageError, annotated_thumbnail, decode, features_of, recognise
+from ...core.io import Dataset
 from ..viewers.image_view import to_qimage
 
 Index = QModelIndex | QPersistentModelIndex

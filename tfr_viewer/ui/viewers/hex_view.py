@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.payloads.hexdump import hexdump
+from ...core.decode import hexdump
 
 PAGE = 64 * 1024
 

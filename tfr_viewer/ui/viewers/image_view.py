@@ -19,8 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.images import ImageError, decode_image, raw_pixels
-from ...core.layouts import ImageAnnotation
+from ...core.decode import ImageAnnotation, ImageError, decode_image, raw_pixels
 from ..style import label_colour
 
 

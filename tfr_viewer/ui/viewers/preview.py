@@ -5,14 +5,15 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from ...core.detect import detect
-from ...core.layouts import KeyMap, recognise
-from ...core.payloads import decode
-from ...core.payloads.types import (
+from ...core.decode import (
     Decoded,
+    KeyMap,
     TensorPayload,
     TextPayload,
+    decode,
+    detect,
     features_of,
+    recognise,
 )
 from .hex_view import HexViewer
 from .image_view import ImageViewer

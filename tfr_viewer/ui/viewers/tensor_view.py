@@ -10,8 +10,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
-from ...core.images import array_to_rgba
-from ...core.payloads.types import TensorPayload
+from ...core.decode import TensorPayload, array_to_rgba
 from .image_view import ZoomView, to_qimage
 
 Index = QModelIndex | QPersistentModelIndex

@@ -1,0 +1,257 @@
+"""The scan agrees with tf.data on TensorFlow's files and locates every kind of damage."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import struct
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from tests.tf_oracle import tf_read, tf_write
+from tfr_viewer.core.io import index as index_mod
+from tfr_viewer.core.io.dataset import Dataset
+from tfr_viewer.core.io.file_index import FileIndex
+from tfr_viewer.core.io.framing import encode_frame, encode_header
+from tfr_viewer.core.io.index import scan
+from tfr_viewer.core.io.records import CancelToken, RecordStatus
+from tfr_viewer.core.io.sources import open_source
+
+OK = RecordStatus.OK
+
+
+def indexed(path, verify=True) -> FileIndex:
+    fi = FileIndex()
+    with open_source(path) as src:
+        for chunk in scan(src, verify=verify):
+            fi.add(chunk)
+    fi.finish(verify)
+    return fi
+
+
+def read_all(path) -> list[bytes]:
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        assert not ds.problems()
+        return [ds.read(i) for i in range(len(ds))]
+
+
+CASES = {
+    "empty_payloads": [b"", b"x", b"", b""],
+    "empty_file": [],
+    "one_16mb_record": [os.urandom(16 << 20)],
+    "100k_small": [i.to_bytes(4, "little") * (i % 7) for i in range(100_000)],
+}
+
+
+@pytest.mark.parametrize("compression", ["none", "gzip", "zlib"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_same_records_as_tf_data(tmp_path, case, compression):
+    path = tf_write(tmp_path / f"{case}.tfrecord", CASES[case], compression)
+    expected = tf_read(path, compression)
+    assert expected == CASES[case]
+    got = read_all(path)
+    assert len(got) == len(expected)
+    assert got == expected
+
+
+def test_a_shard_set_of_four_reads_as_one(tmp_path):
+    shards = []
+    for s in range(4):
+        payloads = [f"shard{s}-rec{i}".encode() for i in range(100 + s)]
+        shards.append(tf_write(tmp_path / f"train-{s:05d}-of-00004", payloads))
+    expected = tf_read(shards)
+    with Dataset.open([str(tmp_path)]) as ds:
+        ds.index()
+        assert len(ds) == len(expected) == 406
+        assert [ds.read(i) for i in range(len(ds))] == expected
+        assert ds.ref(100).file.endswith("train-00001-of-00004")
+        assert ds.ref(100).local == 0
+        assert ds.warnings == []
+
+
+# -- damaged variants -------------------------------------------------------------
+
+PAYLOADS = [bytes([i]) * (50 + i) for i in range(20)]
+
+
+def frames() -> list[bytes]:
+    return [encode_frame(p) for p in PAYLOADS]
+
+
+def offsets_of(fs: list[bytes]) -> list[int]:
+    return list(np.cumsum([0] + [len(f) for f in fs[:-1]]))
+
+
+def write(tmp_path, blob: bytes, name="d.tfrecord"):
+    path = tmp_path / name
+    path.write_bytes(blob)
+    return path
+
+
+def statuses(fi: FileIndex) -> list[RecordStatus]:
+    return [fi.status(i) for i in range(len(fi))]
+
+
+@pytest.mark.parametrize(
+    "where,expected",
+    [
+        (9, RecordStatus.BAD_LENGTH_CRC),
+        (20, RecordStatus.BAD_DATA_CRC),
+        (-2, RecordStatus.BAD_DATA_CRC),
+    ],
+)
+def test_one_flipped_bit(tmp_path, where, expected):
+    fs = frames()
+    k = 7
+    damaged = bytearray(fs[k])
+    damaged[where] ^= 0x04
+    fs[k] = bytes(damaged)
+    fi = indexed(write(tmp_path, b"".join(fs)))
+    assert len(fi) == 20
+    want = [OK] * 20
+    want[k] = expected
+    assert statuses(fi) == want
+    assert fi.offsets().tolist() == offsets_of(fs)
+    assert fi.garbage == []
+    with Dataset([str(tmp_path / "d.tfrecord")]) as ds:
+        ds.index()
+        for i in range(20):
+            if i != k:
+                assert ds.read(i) == PAYLOADS[i]
+        (problem,) = ds.problems()
+        assert (problem.record, problem.offset, problem.kind) == (
+            k,
+            offsets_of(fs)[k],
+            expected.kind,
+        )
+        assert "d.tfrecord" in problem.message and str(offsets_of(fs)[k]) in problem.message
+
+
+def test_truncation_at_every_byte_of_the_last_frame(tmp_path):
+    fs = frames()
+    whole = b"".join(fs)
+    last = offsets_of(fs)[-1]
+    for cut in range(len(fs[-1])):
+        fi = indexed(write(tmp_path, whole[: last + cut]))
+        if cut == 0:
+            assert statuses(fi) == [OK] * 19
+            continue
+        assert len(fi) == 20, cut
+        assert statuses(fi) == [OK] * 19 + [RecordStatus.TRUNCATED], cut
+        assert fi.offset(19) == last
+        assert fi.garbage == []
+
+
+def test_37_bytes_of_garbage_between_two_frames(tmp_path):
+    fs = frames()
+    junk = bytes((i * 37 + 11) % 251 for i in range(37))
+    blob = b"".join(fs[:10]) + junk + b"".join(fs[10:])
+    fi = indexed(write(tmp_path, blob))
+    assert statuses(fi) == [OK] * 20
+    (g,) = fi.garbage
+    assert (g.offset, g.size, g.before_record) == (offsets_of(fs)[10], 37, 10)
+    assert fi.offset(10) == offsets_of(fs)[10] + 37
+
+
+@pytest.mark.parametrize("fix_crc", [False, True])
+def test_a_length_of_2_pow_63_does_not_allocate(tmp_path, fix_crc):
+    fs = frames()
+    k = 5
+    bad = bytearray(fs[k])
+    bad[:8] = struct.pack("<Q", 2**63)
+    if fix_crc:
+        bad[:12] = encode_header(2**63)
+    fs[k] = bytes(bad)
+    path = write(tmp_path, b"".join(fs))
+    tracemalloc.start()
+    fi = indexed(path)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 32 << 20
+    offs = offsets_of(fs)
+    if fix_crc:
+        assert len(fi) == 20
+        assert fi.status(k) is RecordStatus.TRUNCATED
+        assert fi.length(k) == 2**63
+        assert fi.garbage == []
+    else:
+        assert len(fi) == 19
+        (g,) = fi.garbage
+        assert (g.offset, g.size, g.before_record) == (offs[k], len(fs[k]), k)
+    assert fi.offsets().tolist()[-(19 - k) :] == offs[k + 1 :]
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        assert ds.read(len(ds) - 1) == PAYLOADS[-1]
+        assert ds.read(0) == PAYLOADS[0]
+        if fix_crc:
+            assert len(ds.read(k)) == len(fs[k]) - 12  # bounded by the next frame
+
+
+def test_header_only_pass_leaves_payloads_unverified(tmp_path):
+    fs = frames()
+    damaged = bytearray(fs[3])
+    damaged[20] ^= 1
+    fs[3] = bytes(damaged)
+    fi = indexed(write(tmp_path, b"".join(fs)), verify=False)
+    assert set(statuses(fi)) == {RecordStatus.UNVERIFIED}
+    assert fi.problem_count() == 0
+
+
+def test_cancel_stops_between_chunks(tmp_path):
+    path = write(tmp_path, b"".join(encode_frame(b"x") for _ in range(5000)))
+    token = CancelToken()
+    seen = 0
+    with open_source(path) as src:
+        for chunk in scan(src, cancel=token, chunk_records=1000):
+            seen += len(chunk)
+            token.cancel()
+    assert seen == 1000
+
+
+def test_zero_filled_region_is_one_garbage_region(tmp_path):
+    fs = frames()
+    blob = b"".join(fs[:4]) + bytes(300_000) + b"".join(fs[4:])
+    fi = indexed(write(tmp_path, blob))
+    assert len(fi) == 20
+    assert [(g.offset, g.size) for g in fi.garbage] == [(offsets_of(fs)[4], 300_000)]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "flip_length_crc", "truncate", "big"])
+def test_compressed_streams_with_small_windows(tmp_path, monkeypatch, damage):
+    """Exercise window refills, streaming of large frames and resync on compressed data."""
+    monkeypatch.setattr(index_mod, "_WINDOW", 4096)
+    monkeypatch.setattr(index_mod, "_MAX_WINDOW", 16384)
+    payloads = [os.urandom(n) for n in (10, 5000, 3000, 40_000, 7, 0, 20_000, 100)]
+    fs = [encode_frame(p) for p in payloads]
+    want = [OK] * len(fs)
+    garbage = []
+    if damage == "garbage":
+        blob = b"".join(fs[:3]) + b"\x01" * 9000 + b"".join(fs[3:])
+        garbage = [(sum(map(len, fs[:3])), 9000)]
+    elif damage == "flip_length_crc":
+        bad = bytearray(fs[3])
+        bad[10] ^= 0x80
+        fs[3] = bytes(bad)
+        blob = b"".join(fs)
+        want[3] = RecordStatus.BAD_LENGTH_CRC
+    elif damage == "truncate":
+        blob = b"".join(fs)[:-30]
+        want[-1] = RecordStatus.TRUNCATED
+    else:
+        bad = bytearray(fs[6])
+        bad[5000] ^= 1
+        fs[6] = bytes(bad)
+        blob = b"".join(fs)
+        want[6] = RecordStatus.BAD_DATA_CRC
+    path = write(tmp_path, gzip.compress(blob), "d.gz")
+    fi = indexed(path)
+    assert statuses(fi) == want
+    assert [(g.offset, g.size) for g in fi.garbage] == garbage
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        for i, st in enumerate(want):
+            if st is OK:
+                assert ds.read(i) == payloads[i]

@@ -1,0 +1,202 @@
+"""Infer a feature spec from the records, and emit tf.io parsing code for it.
+
+Per key: the kinds seen (a key with two kinds is a conflict), in how many records it is
+present, and the least and most values it holds. A key present in every record with the
+same count becomes ``FixedLenFeature`` (shape ``[]`` for one value), anything else
+``VarLenFeature``. SequenceExamples get context and sequence specs for
+``tf.io.parse_single_sequence_example``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from google.protobuf.message import DecodeError
+
+from ..decode import proto
+from ..io import CancelToken, Dataset
+
+TF_DTYPES = {"bytes": "tf.string", "float": "tf.float32", "int64": "tf.int64"}
+_KIND_OF = {"bytes_list": "bytes", "float_list": "float", "int64_list": "int64"}
+
+
+@dataclass
+class KeyStats:
+    kinds: Counter[str] = field(default_factory=Counter)
+    present: int = 0
+    min_count: int | None = None
+    max_count: int | None = None
+
+    def add(self, kind: str | None, count: int) -> None:
+        self.present += 1
+        if kind is not None:
+            self.kinds[kind] += 1
+        self.min_count = count if self.min_count is None else min(self.min_count, count)
+        self.max_count = count if self.max_count is None else max(self.max_count, count)
+
+    @property
+    def kind(self) -> str:
+        return self.kinds.most_common(1)[0][0] if self.kinds else "bytes"
+
+    @property
+    def conflict(self) -> bool:
+        return len(self.kinds) > 1
+
+
+@dataclass
+class Schema:
+    records: int = 0
+    examples: int = 0
+    sequence_examples: int = 0
+    others: int = 0
+    features: dict[str, KeyStats] = field(default_factory=dict)  # or the context
+    sequence: dict[str, KeyStats] = field(default_factory=dict)  # per-step counts
+
+    @property
+    def is_sequence(self) -> bool:
+        return self.sequence_examples > 0 and self.sequence_examples >= self.examples
+
+    def _parsed(self) -> int:
+        return self.examples + self.sequence_examples
+
+    def spec(self, key: str, stats: KeyStats, sequence: bool = False) -> str:
+        dtype = TF_DTYPES[stats.kind]
+        fixed = (
+            not stats.conflict
+            and stats.min_count == stats.max_count
+            and (sequence or stats.present == self._parsed())
+            and (stats.max_count or 0) > 0
+        )
+        if not fixed:
+            return f"tf.io.VarLenFeature({dtype})"
+        shape = "[]" if stats.max_count == 1 else f"[{stats.max_count}]"
+        if sequence:
+            return f"tf.io.FixedLenSequenceFeature({shape}, {dtype})"
+        return f"tf.io.FixedLenFeature({shape}, {dtype})"
+
+    def conflicts(self) -> list[str]:
+        out = []
+        for where, table in (("feature", self.features), ("sequence feature", self.sequence)):
+            for key, stats in table.items():
+                if stats.conflict:
+                    seen = ", ".join(f"{k} in {n}" for k, n in sorted(stats.kinds.items()))
+                    out.append(f"{where} {key!r} has several kinds ({seen} records)")
+        return out
+
+    def _dict(self, name: str, table: dict[str, KeyStats], sequence: bool) -> list[str]:
+        lines = [f"{name} = {{"]
+        for key, stats in sorted(table.items()):
+            note = f"  # conflict: {dict(stats.kinds)}" if stats.conflict else ""
+            lines.append(f"    {key!r}: {self.spec(key, stats, sequence)},{note}")
+        lines.append("}")
+        return lines
+
+    def python(self) -> str:
+        """Code defining ``feature_description`` (or context/sequence specs)."""
+        lines = ["import tensorflow as tf", ""]
+        if self.is_sequence:
+            lines += self._dict("context_features", self.features, False)
+            lines += self._dict("sequence_features", self.sequence, True)
+            lines += [
+                "",
+                "# tf.io.parse_single_sequence_example(record, context_features,",
+                "#                                      sequence_features)",
+            ]
+        else:
+            lines += self._dict("feature_description", self.features, False)
+            lines += ["", "# tf.io.parse_single_example(record, feature_description)"]
+        return "\n".join(lines) + "\n"
+
+    def _table_json(self, table: dict[str, KeyStats], sequence: bool) -> dict[str, Any]:
+        return {
+            key: {
+                "kind": stats.kind,
+                "kinds": dict(sorted(stats.kinds.items())),
+                "present": stats.present,
+                "missing": (self._parsed() - stats.present) if not sequence else None,
+                "min_count": stats.min_count,
+                "max_count": stats.max_count,
+                "spec": self.spec(key, stats, sequence),
+            }
+            for key, stats in sorted(table.items())
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "records": self.records,
+            "examples": self.examples,
+            "sequence_examples": self.sequence_examples,
+            "other_payloads": self.others,
+            "type": "sequence_example" if self.is_sequence else "example",
+            "features": self._table_json(self.features, False),
+            "conflicts": self.conflicts(),
+        }
+        if self.is_sequence:
+            out["sequence_features"] = self._table_json(self.sequence, True)
+        return out
+
+
+def _add_features(table: dict[str, KeyStats], fmap: Any) -> None:
+    for key in fmap:
+        feature = fmap[key]
+        which = feature.WhichOneof("kind")
+        count = len(getattr(feature, which).value) if which else 0
+        stats = table.get(key)
+        if stats is None:
+            stats = table[key] = KeyStats()
+        stats.add(_KIND_OF.get(which) if which else None, count)
+
+
+def add_payload(schema: Schema, payload: bytes) -> None:
+    """Count one record's features into ``schema``."""
+    schema.records += 1
+    seq = proto.SequenceExample()
+    try:
+        seq.ParseFromString(payload)
+    except DecodeError:
+        schema.others += 1
+        return
+    if seq.HasField("feature_lists") and len(seq.feature_lists.feature_list):
+        schema.sequence_examples += 1
+        _add_features(schema.features, seq.context.feature)
+        lists = seq.feature_lists.feature_list
+        for key in lists:
+            for step in lists[key].feature:
+                which = step.WhichOneof("kind")
+                count = len(getattr(step, which).value) if which else 0
+                stats = schema.sequence.setdefault(key, KeyStats())
+                stats.add(_KIND_OF.get(which) if which else None, count)
+        return
+    if not payload or not seq.HasField("context"):
+        schema.others += 1
+        return
+    schema.examples += 1
+    _add_features(schema.features, seq.context.feature)
+
+
+def infer_schema(
+    ds: Dataset,
+    records: Iterable[int] | None = None,
+    *,
+    cancel: CancelToken | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Schema:
+    """Infer over ``records`` (global numbers; default all) of an indexed dataset.
+    Damaged records are skipped. Stops early, with what it has, when cancelled."""
+    schema = Schema()
+    chosen = range(len(ds)) if records is None else list(records)
+    total = len(chosen)
+    for done, index in enumerate(chosen, 1):
+        if cancel is not None and cancel.cancelled:
+            break
+        if ds.ref(index).status.damaged:
+            continue
+        add_payload(schema, ds.read(index))
+        if progress is not None and done % 4096 == 0:
+            progress(done, total)
+    if progress is not None:
+        progress(total, total)
+    return schema

@@ -1,0 +1,53 @@
+"""Understanding the payloads: our protobuf schema, the decoder registry, content
+detection, images, layouts (boxes, labels, masks) and the JSON form of a record."""
+
+from __future__ import annotations
+
+from .detect import detect, image_format, image_info
+from .images import ImageError, array_to_rgba, decode_image, raw_pixels
+from .layouts import ImageAnnotation, KeyMap, recognise
+from .payloads import decode
+from .payloads.hexdump import hexdump
+from .payloads.raw_proto import WIRE_TYPES
+from .payloads.types import (
+    BytesPayload,
+    Decoded,
+    ExamplePayload,
+    FeatureData,
+    ProtobufPayload,
+    ProtoField,
+    SequenceExamplePayload,
+    TensorPayload,
+    TextPayload,
+    features_of,
+)
+from .thumbs import annotated_thumbnail
+from .to_json import payload_json
+
+__all__ = [
+    "BytesPayload",
+    "Decoded",
+    "ExamplePayload",
+    "FeatureData",
+    "ImageAnnotation",
+    "ImageError",
+    "KeyMap",
+    "ProtoField",
+    "ProtobufPayload",
+    "SequenceExamplePayload",
+    "TensorPayload",
+    "TextPayload",
+    "WIRE_TYPES",
+    "annotated_thumbnail",
+    "array_to_rgba",
+    "decode",
+    "decode_image",
+    "detect",
+    "features_of",
+    "hexdump",
+    "image_format",
+    "image_info",
+    "payload_json",
+    "raw_pixels",
+    "recognise",
+]

@@ -1,0 +1,130 @@
+"""The index of one file: offsets, lengths and statuses in fixed-size numpy blocks.
+
+Blocks of ``BLOCK`` records are filled as chunks arrive and never reallocated, so the
+index costs 17 bytes a record (uint64 offset, uint64 length, uint8 status) plus one
+partly filled block, and record ``i`` is found in O(1). Readers may use it while a scan
+is still appending.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from .index import IndexChunk
+from .records import GarbageRegion, RecordStatus
+
+BLOCK = 1 << 16
+
+
+class FileIndex:
+    """Append-only record index for one file."""
+
+    def __init__(self) -> None:
+        self._offsets: list[np.ndarray] = []
+        self._lengths: list[np.ndarray] = []
+        self._status: list[np.ndarray] = []
+        self._count = 0
+        self.garbage: list[GarbageRegion] = []
+        self.complete = False
+        self.verified = False
+        self.position = 0
+        self.stream_error: str | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    def add(self, chunk: IndexChunk) -> None:
+        """Append a chunk from :func:`tfr_viewer.core.io.index.scan` (in order)."""
+        self.garbage.extend(chunk.garbage)
+        self.position = chunk.position
+        if chunk.stream_error:
+            self.stream_error = chunk.stream_error
+        done = 0
+        n = len(chunk)
+        while done < n:
+            slot = self._count % BLOCK
+            if slot == 0:
+                self._offsets.append(np.zeros(BLOCK, dtype=np.uint64))
+                self._lengths.append(np.zeros(BLOCK, dtype=np.uint64))
+                self._status.append(np.zeros(BLOCK, dtype=np.uint8))
+            take = min(BLOCK - slot, n - done)
+            self._offsets[-1][slot : slot + take] = chunk.offsets[done : done + take]
+            self._lengths[-1][slot : slot + take] = chunk.lengths[done : done + take]
+            self._status[-1][slot : slot + take] = chunk.status[done : done + take]
+            self._count += take
+            done += take
+
+    def finish(self, verified: bool) -> None:
+        """Mark the scan as having reached the end of the stream."""
+        self.complete = True
+        self.verified = verified
+
+    def _check(self, i: int) -> tuple[int, int]:
+        if not 0 <= i < self._count:
+            raise IndexError(f"record {i} is out of range (0..{self._count - 1})")
+        return divmod(i, BLOCK)
+
+    def offset(self, i: int) -> int:
+        b, s = self._check(i)
+        return int(self._offsets[b][s])
+
+    def length(self, i: int) -> int:
+        b, s = self._check(i)
+        return int(self._lengths[b][s])
+
+    def status(self, i: int) -> RecordStatus:
+        b, s = self._check(i)
+        return RecordStatus(int(self._status[b][s]))
+
+    def set_status(self, i: int, status: RecordStatus) -> None:
+        b, s = self._check(i)
+        self._status[b][s] = status
+
+    def set_statuses(self, start: int, statuses: np.ndarray) -> None:
+        """Overwrite the statuses of records ``start .. start + len(statuses)``."""
+        done = 0
+        while done < len(statuses):
+            b, s = self._check(start + done)
+            take = min(BLOCK - s, len(statuses) - done)
+            self._status[b][s : s + take] = statuses[done : done + take]
+            done += take
+
+    def _column(self, blocks: list[np.ndarray], start: int, stop: int) -> np.ndarray:
+        stop = min(stop, self._count)
+        if start >= stop:
+            return blocks[0][:0].copy() if blocks else np.zeros(0, dtype=np.uint64)
+        parts = []
+        b0, b1 = start // BLOCK, (stop - 1) // BLOCK
+        for b in range(b0, b1 + 1):
+            lo = start - b * BLOCK if b == b0 else 0
+            hi = stop - b * BLOCK if b == b1 else BLOCK
+            parts.append(blocks[b][lo:hi])
+        return np.concatenate(parts)
+
+    def offsets(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """A copy of the offsets of records ``[start, stop)``."""
+        return self._column(self._offsets, start, self._count if stop is None else stop)
+
+    def lengths(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        return self._column(self._lengths, start, self._count if stop is None else stop)
+
+    def statuses(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        return self._column(self._status, start, self._count if stop is None else stop)
+
+    def damaged_records(self) -> Iterator[int]:
+        """Local numbers of records whose status is a problem, in order."""
+        for b, block in enumerate(self._status):
+            valid = block[: min(BLOCK, self._count - b * BLOCK)]
+            bad = np.flatnonzero((valid != RecordStatus.OK) & (valid != RecordStatus.UNVERIFIED))
+            for s in bad:
+                yield b * BLOCK + int(s)
+
+    def problem_count(self) -> int:
+        damaged = sum(1 for _ in self.damaged_records())
+        return damaged + len(self.garbage) + (1 if self.stream_error else 0)
+
+    def nbytes(self) -> int:
+        """Memory held by the arrays."""
+        return sum(a.nbytes for col in (self._offsets, self._lengths, self._status) for a in col)

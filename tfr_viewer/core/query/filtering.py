@@ -1,0 +1,166 @@
+"""Run a compiled filter over blocks of records from an indexed dataset.
+
+Payloads are parsed only when the filter reads features, once per block, and then
+leniently, as TensorFlow's own parser would: a SequenceExample's context is seen as its
+features, and a payload that is not an Example has none. Damaged records have no
+features but can still be matched on ``status`` and the other record fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+
+import numpy as np
+from google.protobuf.message import DecodeError
+
+from ..decode import proto
+from ..io import HEADER_SIZE, CancelToken, Dataset, RecordStatus, Source
+from .columns import Rag, as_array
+from .language import Filter
+
+_KINDS = np.array([s.kind for s in RecordStatus], dtype=object)
+_parse_example = proto.Example.FromString
+_READABLE = (RecordStatus.OK, RecordStatus.UNVERIFIED)
+
+
+class RecordBlock:
+    """Consecutive records of one file, as a filter :class:`~.query.Block`."""
+
+    def __init__(
+        self,
+        first_index: int,
+        path: str,
+        offsets: np.ndarray,
+        lengths: np.ndarray,
+        statuses: np.ndarray,
+        payloads: list[bytes] | None,
+    ) -> None:
+        self.rows = len(offsets)
+        self._first = first_index
+        self._path = path
+        self._offsets, self._lengths, self._statuses = offsets, lengths, statuses
+        self._payloads = payloads
+        self._keys: frozenset[str] = frozenset()
+        self._cache: dict[str, tuple[Rag, np.ndarray]] = {}
+
+    def want(self, keys: frozenset[str]) -> RecordBlock:
+        """Declare the keys a filter will read, so that one pass extracts them all."""
+        self._keys = keys
+        return self
+
+    def field(self, name: str) -> np.ndarray:
+        if name == "index":
+            return np.arange(self._first, self._first + self.rows, dtype=np.int64)
+        if name == "offset":
+            return self._offsets.astype(np.int64)
+        if name == "length":
+            return self._lengths.astype(np.int64)
+        if name == "status":
+            return _KINDS[self._statuses]
+        if name == "file":
+            return np.full(self.rows, self._path, dtype=object)
+        raise KeyError(name)
+
+    def _extract(self, keys: frozenset[str]) -> None:
+        """One pass over the payloads pulling every needed key; parsed messages are not
+        kept (holding many of them makes the garbage collector dominate)."""
+        wanted = sorted(keys)
+        columns = [([], [0], []) for _ in wanted]  # values, splits, present
+        parse = _parse_example
+        for payload in self._payloads or [b""] * self.rows:
+            try:
+                fmap = parse(payload).features.feature
+            except DecodeError:
+                fmap = ()
+            for key, (values, splits, present) in zip(wanted, columns, strict=True):
+                if key in fmap:
+                    present.append(True)
+                    feature = fmap[key]
+                    which = feature.WhichOneof("kind")
+                    if which:
+                        values.extend(getattr(feature, which).value)
+                else:
+                    present.append(False)
+                splits.append(len(values))
+        for key, (values, splits, present) in zip(wanted, columns, strict=True):
+            self._cache[key] = (
+                Rag(as_array(values), np.array(splits, dtype=np.int64)),
+                np.array(present, dtype=bool),
+            )
+
+    def feature(self, key: str) -> tuple[Rag, np.ndarray]:
+        cached = self._cache.get(key)
+        if cached is None:
+            self._extract(self._keys | {key})
+            cached = self._cache[key]
+        return cached
+
+
+def block_of(
+    flt: Filter,
+    source: Source,
+    path: str,
+    first_index: int,
+    offsets: np.ndarray,
+    lengths: np.ndarray,
+    statuses: np.ndarray,
+    edited: Mapping[int, bytes] | None = None,
+) -> RecordBlock:
+    """A block over the given records, reading payloads only if the filter needs them;
+    ``edited`` payloads (by global number) replace what the file holds."""
+    payloads = None
+    if flt.keys:
+        read = source.reader()
+        payloads = [
+            read(o + HEADER_SIZE, n) if s in _READABLE else b""
+            for o, n, s in zip(offsets.tolist(), lengths.tolist(), statuses.tolist(), strict=False)
+        ]
+        if edited:
+            for i in range(len(payloads)):
+                override = edited.get(first_index + i)
+                if override is not None:
+                    payloads[i] = override
+    return RecordBlock(first_index, path, offsets, lengths, statuses, payloads).want(flt.keys)
+
+
+def filter_dataset(
+    ds: Dataset,
+    flt: Filter,
+    *,
+    cancel: CancelToken | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+    block: int = 1 << 14,
+    edited: Mapping[int, bytes] | None = None,
+) -> Iterator[np.ndarray]:
+    """Yield arrays of matching global record numbers, block by block, over an indexed
+    dataset. ``progress(done, total, matches)`` is called after each block; the
+    generator stops early when ``cancel`` is set. ``edited`` payloads are filtered
+    instead of the file's."""
+    total = len(ds)
+    done = matches = 0
+    for number, f in enumerate(ds.files):
+        count = len(f.index)
+        if not count:
+            continue
+        source = f.open()
+        start = ds.start_of(number)
+        for lo in range(0, count, block):
+            if cancel is not None and cancel.cancelled:
+                return
+            hi = min(lo + block, count)
+            rb = block_of(
+                flt,
+                source,
+                f.path,
+                start + lo,
+                f.index.offsets(lo, hi),
+                f.index.lengths(lo, hi),
+                f.index.statuses(lo, hi),
+                edited,
+            )
+            hits = np.flatnonzero(flt.mask(rb)) + start + lo
+            done += hi - lo
+            matches += len(hits)
+            if progress is not None:
+                progress(done, total, matches)
+            yield hits

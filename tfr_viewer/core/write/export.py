@@ -1,0 +1,269 @@
+"""Write a subset of a dataset to new TFRecord files, atomically and verified.
+
+Every output is written to a temporary file in the target folder, re-read and checked
+(every CRC and the record count), and only when all outputs are good are they moved
+into place with ``os.replace``. Cancelling or failing leaves no partial files, and
+temporary files left by a killed export are removed by the next export into the same
+folder. Source files are never written, and an output may not replace a source.
+Unedited records are copied frame and all, byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..io import Cancelled, CancelToken, Compression, Dataset, RecordWriter, encode_frame
+
+TMP_SUFFIX = ".tfr-viewer-tmp"
+_TMP_RE = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.\d+" + re.escape(TMP_SUFFIX) + "$")
+
+
+class ExportError(OSError):
+    """An export that cannot be done; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    out: str
+    compression: Compression = Compression.NONE
+    shards: int | None = None
+    max_shard_bytes: int | None = None
+    shuffle_seed: int | None = None
+    split: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class ExportSummary:
+    files: tuple[str, ...]
+    records: int
+    bytes: int
+    skipped_damaged: int
+    seconds: float
+    per_file: dict[str, int] = field(default_factory=dict)
+
+
+def parse_split(text: str) -> tuple[tuple[str, float], ...]:
+    """``train=0.8,val=0.2`` -> (("train", 0.8), ("val", 0.2)); fractions must sum to 1."""
+    parts = []
+    for item in text.split(","):
+        name, _, frac = item.partition("=")
+        if not name.strip() or not frac:
+            raise ValueError(f"bad split {item!r}: write name=fraction, e.g. train=0.8,val=0.2")
+        try:
+            value = float(frac)
+        except ValueError:
+            raise ValueError(f"bad fraction {frac!r} in {item!r}") from None
+        if value <= 0:
+            raise ValueError(f"the fraction of {name!r} must be above 0")
+        parts.append((name.strip(), value))
+    total = sum(f for _, f in parts)
+    if abs(total - 1.0) > 1e-6:
+        raise ValueError(f"the split fractions add up to {total:g}, not 1")
+    return tuple(parts)
+
+
+def _named(out: str, split_name: str | None) -> str:
+    if not split_name:
+        return out
+    folder, base = os.path.split(out)
+    stem, dot, ext = base.partition(".")
+    return os.path.join(folder, f"{stem}-{split_name}{dot}{ext}")
+
+
+def _groups(records: np.ndarray, options: ExportOptions) -> list[tuple[str | None, np.ndarray]]:
+    if options.shuffle_seed is not None:
+        records = np.random.default_rng(options.shuffle_seed).permutation(records)
+    if not options.split:
+        return [(None, records)]
+    bounds = np.round(np.cumsum([f for _, f in options.split]) * len(records)).astype(int)
+    starts = np.concatenate([[0], bounds[:-1]])
+    return [
+        (name, records[s:e]) for (name, _), s, e in zip(options.split, starts, bounds, strict=True)
+    ]
+
+
+def _shards(ds: Dataset, records: np.ndarray, options: ExportOptions) -> list[np.ndarray]:
+    if options.shards:
+        return [part for part in np.array_split(records, options.shards)]
+    if options.max_shard_bytes:
+        sizes = np.array([ds.ref(int(i)).length + 16 for i in records], dtype=np.int64)
+        out, start, total = [], 0, 0
+        for i, size in enumerate(sizes.tolist()):
+            if total and total + size > options.max_shard_bytes:
+                out.append(records[start:i])
+                start, total = i, 0
+            total += size
+        out.append(records[start:])
+        return out
+    return [records]
+
+
+def _pattern(out: str, split: str | None, shard: int, shards: int) -> str:
+    try:
+        return out.format(split=split or "", shard=f"{shard:05d}", shards=f"{shards:05d}")
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ValueError(
+            f"bad name pattern {out!r} ({exc}); use {{split}}, {{shard}} and {{shards}}"
+        ) from None
+
+
+def plan(ds: Dataset, records: np.ndarray, options: ExportOptions) -> list[tuple[str, np.ndarray]]:
+    """The output files and the records each receives, in order.
+
+    ``options.out`` is a path (shards get ``-00000-of-00004``, splits ``-name`` before the
+    extension) or a pattern with ``{split}``, ``{shard}`` and ``{shards}``, such as
+    ``out/{split}-{shard}-of-{shards}.tfrecord``."""
+    files = []
+    for name, group in _groups(records, options):
+        shards = _shards(ds, group, options)
+        if "{" in options.out:
+            n = len(shards)
+            files += [(_pattern(options.out, name, k, n), part) for k, part in enumerate(shards)]
+            continue
+        target = _named(options.out, name)
+        if len(shards) == 1 and not options.shards:
+            files.append((target, shards[0]))
+        else:
+            n = len(shards)
+            files += [(f"{target}-{k:05d}-of-{n:05d}", part) for k, part in enumerate(shards)]
+    return files
+
+
+def clean_stale_temporaries(folder: str) -> list[str]:
+    """Remove temporary files of exports whose process is gone; return their paths."""
+    removed = []
+    for name in os.listdir(folder or "."):
+        m = _TMP_RE.match(name)
+        if m and not _alive(int(m["pid"])):
+            path = os.path.join(folder, name)
+            try:
+                os.remove(path)
+                removed.append(path)
+            except OSError:
+                pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _check_targets(ds: Dataset, targets: Sequence[str]) -> None:
+    sources = {os.path.realpath(f.path) for f in ds.files}
+    for target in targets:
+        if os.path.realpath(target) in sources:
+            raise ExportError(
+                f"{target}: refusing to overwrite a file that is open as a "
+                "source; choose another output name"
+            )
+        folder = os.path.dirname(os.path.abspath(target))
+        if not os.path.isdir(folder):
+            raise ExportError(f"{target}: the folder {folder} does not exist")
+
+
+def _verify(path: str, expected: int) -> None:
+    with Dataset([path]) as check:
+        check.index(verify=True)
+        problems = check.problems()
+        if problems or len(check) != expected:
+            raise ExportError(
+                f"{path}: the written file did not verify ({len(check)} of "
+                f"{expected} records, {len(problems)} problems); nothing was "
+                "replaced — check the disk and try again"
+            )
+
+
+def export(
+    ds: Dataset,
+    records: Sequence[int] | np.ndarray,
+    options: ExportOptions,
+    *,
+    payloads: Mapping[int, bytes] | None = None,
+    cancel: CancelToken | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ExportSummary:
+    """Write ``records`` (global numbers, in this order) of an indexed dataset.
+
+    ``payloads`` replaces the payload of edited records. Damaged records are skipped
+    and counted. Raises :class:`ExportError`, or :class:`Cancelled` when cancelled; in
+    both cases no output file exists afterwards.
+    """
+    t0 = time.perf_counter()
+    chosen = np.asarray(records, dtype=np.int64)
+    keep = ds.undamaged(chosen)
+    try:
+        files = plan(ds, keep, options)
+    except ValueError as exc:
+        raise ExportError(str(exc)) from None
+    names = [t for t, _ in files]
+    if len(set(names)) != len(names):
+        raise ExportError(
+            f"the name pattern {options.out!r} gives several files the same "
+            "name; add {shard} (and {split} when splitting)"
+        )
+    _check_targets(ds, names)
+    for folder in {os.path.dirname(os.path.abspath(t)) for t in names}:
+        clean_stale_temporaries(folder)
+    temps: list[str] = []
+    done, total, written = 0, len(keep), 0
+    per_file: dict[str, int] = {}
+    try:
+        for n, (target, part) in enumerate(files):
+            tmp = os.path.join(
+                os.path.dirname(os.path.abspath(target)),
+                f".{os.path.basename(target)}.{os.getpid()}.{n}{TMP_SUFFIX}",
+            )
+            temps.append(tmp)
+            numbers, offsets, lengths, _ = ds.frame_facts(part)
+            readers = [f.open().reader() for f in ds.files]
+            with RecordWriter(tmp, options.compression) as writer:
+                for i, number, offset, length in zip(
+                    part.tolist(), numbers.tolist(), offsets.tolist(), lengths.tolist(), strict=True
+                ):
+                    if payloads is not None and i in payloads:
+                        writer.write_frame(encode_frame(payloads[i]))
+                    else:  # the verified frame, byte for byte
+                        writer.write_frame(readers[number](offset, length + 16))
+                    done += 1
+                    if done % 1024 == 0:
+                        if cancel is not None and cancel.cancelled:
+                            raise Cancelled()
+                        if progress is not None:
+                            progress(done, total)
+                writer.close(sync=True)
+                written += os.path.getsize(tmp)
+            _verify(tmp, len(part))
+            per_file[target] = len(part)
+        for tmp, (target, _) in zip(temps, files, strict=True):
+            os.replace(tmp, target)
+        temps = []
+    finally:
+        for tmp in temps:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+    if progress is not None:
+        progress(total, total)
+    return ExportSummary(
+        tuple(t for t, _ in files),
+        total,
+        written,
+        len(chosen) - len(keep),
+        time.perf_counter() - t0,
+        per_file,
+    )

@@ -1,0 +1,166 @@
+"""Exports to other formats: images into a folder, JSON Lines, CSV of scalar features.
+
+Like TFRecord exports these are atomic: a file is written under a temporary name and
+moved into place; an image folder is filled under a temporary name and renamed.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable, Sequence
+
+from ..decode import decode, features_of, image_format, payload_json, recognise
+from ..io import Cancelled, CancelToken, Dataset
+
+Progress = Callable[[int, int], None] | None
+Reader = Callable[[int], bytes] | None  # payload of a record (edits applied), else ds.read
+_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _features(payload: bytes) -> dict:
+    return features_of(decode(payload).payload) or {}
+
+
+def _tick(cancel: CancelToken | None, progress: Progress, done: int, total: int) -> None:
+    if cancel is not None and cancel.cancelled:
+        raise Cancelled()
+    if progress is not None and done % 256 == 0:
+        progress(done, total)
+
+
+def _atomic_file(path: str, write: Callable[[str], None]) -> None:
+    tmp = os.path.join(
+        os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{os.getpid()}.tmp"
+    )
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def export_jsonl(
+    ds: Dataset,
+    records: Sequence[int],
+    path: str,
+    *,
+    cancel: CancelToken | None = None,
+    progress: Progress = None,
+    read: Reader = None,
+) -> int:
+    """One ``show --json`` object per line."""
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as f:
+            for n, i in enumerate(records):
+                _tick(cancel, progress, n, len(records))
+                ref = ds.ref(i)
+                row = {
+                    "index": i,
+                    "file": ref.file,
+                    "offset": ref.offset,
+                    "length": ref.length,
+                    "status": ref.status.kind,
+                }
+                row.update(payload_json(decode((read or ds.read)(i))))
+                f.write(json.dumps(row) + "\n")
+
+    _atomic_file(path, write)
+    return len(records)
+
+
+def scalar_keys(
+    ds: Dataset, records: Sequence[int], sample: int = 200, read: Reader = None
+) -> list[str]:
+    """Keys whose value is a single number or a short text in every sampled record."""
+    keys: dict[str, bool] = {}
+    for i in list(records)[:sample]:
+        for key, fd in _features((read or ds.read)(i)).items():
+            ok = len(fd) == 1 and (
+                fd.kind != "bytes"
+                or (len(fd.values[0]) <= 256 and image_format(fd.values[0]) is None)
+            )
+            keys[key] = keys.get(key, True) and ok
+    return [k for k, ok in keys.items() if ok]
+
+
+def export_csv(
+    ds: Dataset,
+    records: Sequence[int],
+    path: str,
+    *,
+    cancel: CancelToken | None = None,
+    progress: Progress = None,
+    read: Reader = None,
+) -> list[str]:
+    """A CSV with index, file, offset and every scalar feature; returns the columns."""
+    keys = scalar_keys(ds, records, read=read)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", newline="", encoding="utf-8") as f:
+            out = csv.writer(f)
+            out.writerow(["index", "file", "offset", *keys])
+            for n, i in enumerate(records):
+                _tick(cancel, progress, n, len(records))
+                ref = ds.ref(i)
+                feats = _features((read or ds.read)(i))
+                cells = []
+                for key in keys:
+                    fd = feats.get(key)
+                    if fd is None or len(fd) != 1:
+                        cells.append("")
+                    elif fd.kind == "bytes":
+                        cells.append(fd.values[0].decode("utf-8", "replace"))
+                    else:
+                        cells.append(fd.values[0].item())
+                out.writerow([i, ref.file, ref.offset, *cells])
+
+    _atomic_file(path, write)
+    return ["index", "file", "offset", *keys]
+
+
+def export_images(
+    ds: Dataset,
+    records: Sequence[int],
+    folder: str,
+    *,
+    cancel: CancelToken | None = None,
+    progress: Progress = None,
+    read: Reader = None,
+) -> int:
+    """Every encoded image, as ``record-N.ext``, in per-class subfolders when the
+    record has a class label (text preferred). ``folder`` must not exist yet."""
+    if os.path.exists(folder):
+        raise FileExistsError(f"{folder} already exists; choose a new folder name")
+    tmp = folder.rstrip("/") + f".{os.getpid()}.tmp"
+    os.makedirs(tmp)
+    written = 0
+    try:
+        for n, i in enumerate(records):
+            _tick(cancel, progress, n, len(records))
+            for ann in recognise(_features((read or ds.read)(i))):
+                if ann.raw_shape is not None:
+                    continue
+                label = ann.label_text or (str(ann.label) if ann.label is not None else "")
+                sub = os.path.join(tmp, _SAFE.sub("_", label)) if label else tmp
+                os.makedirs(sub, exist_ok=True)
+                ext = image_format(ann.data) or "bin"
+                suffix = (
+                    f"-{ann.key.replace('/', '_')}-{ann.index}"
+                    if ann.index or (ann.key not in ("image/encoded", "image", "image_raw"))
+                    else ""
+                )
+                name = f"record-{i}{suffix}.{'jpg' if ext == 'jpeg' else ext}"
+                with open(os.path.join(sub, name), "wb") as f:
+                    f.write(ann.data)
+                written += 1
+        os.rename(tmp, folder)
+    finally:
+        if os.path.exists(tmp):
+            shutil.rmtree(tmp, ignore_errors=True)
+    return written
