@@ -84,7 +84,7 @@ def test_verify_text_names_file_record_and_offset(capsys, damaged):
     code, out, _ = run(capsys, "verify", str(path))
     assert code == 1
     assert f"record 2 at byte {bad_offset}" in out
-    assert "2 problem(s)" in out
+    assert "2 problems" in out
 
 
 def test_usage_errors_exit_2(capsys, tmp_path):

@@ -35,4 +35,4 @@ def test_generated_samples_read_in_tensorflow(tmp_path):
 
 def test_committed_samples_verify_clean(capsys):
     assert main(["verify", str(SAMPLES)]) == 0
-    assert "80 records in 6 file(s): OK" in capsys.readouterr().out
+    assert "80 records in 6 files: OK" in capsys.readouterr().out

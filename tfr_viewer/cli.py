@@ -7,6 +7,7 @@ unreadable path. Subcommands never import Qt; only the GUI entry points do, lazi
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from collections.abc import Callable, Sequence
 
@@ -27,7 +28,12 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _overwrite(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--overwrite", action="store_true", help="replace outputs that exist already")
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The parser; ``parser.commands`` maps each command name to its sub-parser."""
     parser = argparse.ArgumentParser(
         prog="tfr-viewer",
         description="Inspect, verify and edit TensorFlow TFRecord files.",
@@ -51,10 +57,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, metavar="N", help="stop after N records")
     p.add_argument("--json", action="store_true", help="JSON Lines output")
 
-    p = sub.add_parser("show", help="decode one record")
-    p.add_argument("index", type=int, metavar="INDEX", help="global record number")
-    _paths(p)
+    p = sub.add_parser(
+        "show",
+        help="decode one record",
+        usage="tfr-viewer show [-h] [--json] INDEX PATH [PATH ...]  (or PATH ... INDEX)",
+    )
+    p.add_argument(
+        "words", nargs="+", metavar="INDEX PATH", help="the global record number and the paths"
+    )
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("count", help="the number of records (that match a filter)")
+    _paths(p)
+    p.add_argument("--filter", metavar="EXPR", help="count records matching EXPR")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("head", help="the first N records decoded, like show")
+    _paths(p)
+    p.add_argument("-n", type=int, default=10, metavar="N", help="how many (default 10)")
+    p.add_argument("--json", action="store_true", help="JSON Lines, one show object a line")
 
     p = sub.add_parser("schema", help="infer the feature spec")
     _paths(p)
@@ -83,12 +104,14 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["tfrecord", "jsonl", "csv", "images"],
         help="tfrecord (default); jsonl, csv, or images into the folder OUT",
     )
+    _overwrite(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("recover", help="write every intact record of damaged input to OUT")
     _paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT")
     p.add_argument("--compression", default="none", help="none, gzip or zlib")
+    _overwrite(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("open", help="open the desktop window")
@@ -104,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="open a window in a new process even when the app is already running",
     )
+    parser.commands = dict(sub.choices)  # type: ignore[attr-defined]
     return parser
 
 
@@ -126,11 +150,28 @@ def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
         "verify": records.cmd_verify,
         "list": records.cmd_list,
         "show": decode.cmd_show,
+        "head": decode.cmd_head,
+        "count": records.cmd_count,
         "schema": decode.cmd_schema,
         "export": write.cmd_export,
         "recover": write.cmd_recover,
         "open": cmd_open,
     }
+
+
+def _did_you_mean(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
+def _unknown_arguments(sub: argparse.ArgumentParser, extra: list[str]) -> int:
+    """The sub-command's usage and the closest option for each unknown one; exit 2."""
+    options = [o for action in sub._actions for o in action.option_strings]
+    sub.print_usage(sys.stderr)
+    for word in extra:
+        hint = _did_you_mean(word.split("=")[0], options) if word.startswith("-") else ""
+        print(f"{sub.prog}: error: unrecognized argument {word!r}{hint}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -150,16 +191,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             expand([a for a in args_list if not a.startswith("-")])
         except PathError as exc:
             parser.print_usage(sys.stderr)
+            word = args_list[0]
+            hint = _did_you_mean(word, list(_handlers()))
             print(
-                f"tfr-viewer: {args_list[0]!r} is neither a command nor a path ({exc})",
+                f"tfr-viewer: {word!r} is neither a command nor a path ({exc}){hint}",
                 file=sys.stderr,
             )
             return EXIT_USAGE
         args_list = ["open", *args_list]
     try:
-        args = parser.parse_args(args_list)
+        args, extra = parser.parse_known_args(args_list)
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_USAGE
+    # Positional words after an option (``show 0 --json FILE``) belong to the list.
+    listed = "words" if hasattr(args, "words") else "paths"
+    if extra and isinstance(getattr(args, listed, None), list):
+        getattr(args, listed).extend(w for w in extra if not w.startswith("-"))
+        extra = [w for w in extra if w.startswith("-")]
+    if extra:
+        return _unknown_arguments(parser.commands[args.command], extra)
     from .core.io import PathError, SourceError
     from .core.query import QueryError
     from .core.write import ExportError

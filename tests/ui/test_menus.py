@@ -110,8 +110,10 @@ def test_every_menu_action_runs_from_the_menu(qtbot, window, samples, answers):
     hook = sys.excepthook
     sys.excepthook = lambda kind, value, tb: errors.append(value)
     try:
-        for name, action in actions:
-            if any(name.endswith(s) for s in SKIP) or not action.isEnabled():
+        for name in names:
+            action = dict(all_actions(window)).get(name)  # Open Recent rebuilds its items
+            skip = any(name.endswith(s) for s in SKIP) or "Open Recent ›" in name
+            if action is None or skip or not action.isEnabled():
                 continue
             _select_image_feature(window)
             action.trigger()
@@ -127,6 +129,12 @@ def test_every_menu_action_runs_from_the_menu(qtbot, window, samples, answers):
     assert any(a.startswith("save:Save intact records as") for a in answers.asked)
     for window_ in list(_other_windows(window)):
         window_.close()
+    # Open Recent's items open what they name (the last one opened is first)
+    recent = [a for n, a in all_actions(window) if "Open Recent ›" in n]
+    assert recent and recent[0].text().startswith("shapes_odapi.tfrecord")
+    with qtbot.waitSignal(window.index_finished, timeout=30_000):
+        recent[0].trigger()
+    assert window.dataset.files[0].path.endswith("shapes_odapi.tfrecord")
 
 
 def _select_image_feature(window) -> None:

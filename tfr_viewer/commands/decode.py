@@ -1,14 +1,17 @@
-"""``show`` and ``schema``: the commands that decode payloads."""
+"""``show``, ``head`` and ``schema``: the commands that decode payloads."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections import Counter
 
 from ..core.analyze import infer_schema
 from ..core.decode import decode, payload_json
 from ..core.io import Dataset
+from ..core.text import plural
 from ..errors import UsageError
 from .progress import index_with_progress
 from .render import render_payload
@@ -31,20 +34,66 @@ def show_record(ds: Dataset, index: int) -> dict[str, object]:
     return out
 
 
-def cmd_show(args: argparse.Namespace) -> int:
-    if args.index < 0:
+def _is_number(word: str) -> bool:
+    return word.lstrip("-").isdigit() and not os.path.exists(word)
+
+
+def index_and_paths(words: list[str]) -> tuple[int, list[str]]:
+    """``INDEX PATH...`` or ``PATH... INDEX``: the record number may come first or last,
+    when that is unambiguous (a word that names an existing file is a path)."""
+    if len(words) < 2:
+        raise UsageError("give a record number and at least one PATH: show INDEX PATH...")
+    first, last = _is_number(words[0]), _is_number(words[-1])
+    if first and last:
+        raise UsageError(
+            f"both {words[0]!r} and {words[-1]!r} could be the record number; "
+            "write it first: show INDEX PATH..."
+        )
+    if not (first or last):
+        raise UsageError("no record number given: show INDEX PATH... (or PATH... INDEX)")
+    index, paths = (int(words[0]), words[1:]) if first else (int(words[-1]), words[:-1])
+    if index < 0:
         raise UsageError("INDEX must be 0 or more")
-    with Dataset.open(args.paths) as ds:
-        index_with_progress(ds, verify=False, until=args.index)
-        if args.index >= len(ds):
-            raise UsageError(f"record {args.index} does not exist: the dataset has {len(ds)}")
-        record = show_record(ds, args.index)
-        if args.json:
-            print(json.dumps(record, indent=2))
-        else:
-            for line in render_payload(record):
-                print(line)
+    return index, paths
+
+
+def _print_record(record: dict[str, object], as_json: bool, indent: int | None) -> None:
+    if as_json:
+        print(json.dumps(record, indent=indent))
+    else:
+        for line in render_payload(record):
+            print(line)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    index, paths = index_and_paths(args.words)
+    with Dataset.open(paths) as ds:
+        index_with_progress(ds, verify=False, until=index)
+        if index >= len(ds):
+            raise UsageError(f"record {index} does not exist: the dataset has {len(ds)}")
+        _print_record(show_record(ds, index), args.json, indent=2)
         return 0
+
+
+def cmd_head(args: argparse.Namespace) -> int:
+    """The first ``-n`` records as ``show`` gives them; JSON Lines with ``--json``."""
+    if args.n < 0:
+        raise UsageError("-n must be 0 or more")
+    with Dataset.open(args.paths) as ds:
+        if args.n:
+            index_with_progress(ds, verify=False, until=args.n - 1)
+        for index in range(min(args.n, len(ds))):
+            _print_record(show_record(ds, index), args.json, indent=None)
+            if not args.json:
+                print()
+        return 0
+
+
+def _payload_types(ds: Dataset, limit: int = 200) -> str:
+    """``12 tensor, 3 text`` over up to ``limit`` records spread over the dataset."""
+    step = max(1, len(ds) // limit)
+    counts = Counter(decode(ds.read(i)).payload.type for i in ds.undamaged(range(0, len(ds), step)))
+    return ", ".join(f"{n} {kind}" for kind, n in counts.most_common())
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -52,11 +101,19 @@ def cmd_schema(args: argparse.Namespace) -> int:
         raise UsageError("--sample must be 1 or more")
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=False)
+        if not len(ds):
+            raise UsageError("the dataset holds no records, so there is no schema to infer")
         records = None
         if args.sample is not None and args.sample < len(ds):
             step = len(ds) / args.sample
             records = sorted({int(i * step) for i in range(args.sample)})
         schema = infer_schema(ds, records)
+        if not schema.examples and not schema.sequence_examples:
+            raise UsageError(
+                f"no record is a tf.train.Example or SequenceExample, so there is no Example "
+                f"schema; of {plural(schema.records, 'record')} looked at, the payloads are: "
+                f"{_payload_types(ds)}. Use `show` or `head` to see them"
+            )
         if args.json:
             print(json.dumps(schema.to_json(), indent=2))
         else:

@@ -12,7 +12,8 @@ import numpy as np
 
 from ..core.io import Dataset, RecordStatus
 from ..core.query import Filter, block_of, compile_filter
-from ..errors import UsageError
+from ..core.text import plural
+from ..errors import EXIT_USAGE, UsageError
 from .progress import index_with_progress
 
 _KINDS = [s.kind for s in RecordStatus]
@@ -48,6 +49,11 @@ def cmd_info(args: argparse.Namespace) -> int:
                 }
             )
         total_problems = sum(int(f["problems"]) for f in files)  # type: ignore[call-overload]
+        invalid = ds.not_tfrecord()
+        for f, entry in zip(ds.files, files, strict=True):
+            reason = next((r for r in invalid if r.startswith(f"{f.path}: ")), None)
+            if reason is not None:
+                entry["error"] = reason
         if args.json:
             out = {
                 "files": files,
@@ -60,6 +66,8 @@ def cmd_info(args: argparse.Namespace) -> int:
             print(json.dumps(out, indent=2))
         else:
             _warn(ds, False)
+            for reason in invalid:
+                print(f"tfr-viewer info: {reason}", file=sys.stderr)
             width = max(len(str(f["path"])) for f in files)
             print(
                 f"{'file':<{width}}  {'compression':>11}  {'records':>10}  "
@@ -71,10 +79,10 @@ def cmd_info(args: argparse.Namespace) -> int:
                     f"{f['bytes']:>14}  {f['problems']:>8}"
                 )
             print(
-                f"total: {len(ds)} records in {len(files)} file(s), "
-                f"{total_problems} problem(s) (header pass; run `verify` to check payloads)"
+                f"total: {plural(len(ds), 'record')} in {plural(len(files), 'file')}, "
+                f"{plural(total_problems, 'problem')} (header pass; run `verify` to check payloads)"
             )
-        return 0
+        return EXIT_USAGE if invalid else 0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -97,8 +105,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             _warn(ds, False)
             for p in problems:
                 print(f"{p.kind}: {p.message}")
-            verdict = "OK" if not problems else f"{len(problems)} problem(s)"
-            print(f"{len(ds)} records in {len(ds.files)} file(s): {verdict}")
+            verdict = "OK" if not problems else plural(len(problems), "problem")
+            for reason in ds.not_tfrecord():
+                print(reason)
+            print(f"{plural(len(ds), 'record')} in {plural(len(ds.files), 'file')}: {verdict}")
         return 1 if problems else 0
 
 
@@ -150,4 +160,24 @@ def cmd_list(args: argparse.Namespace) -> int:
             if args.limit is not None and shown >= args.limit:
                 break
         out.flush()
+        return 0
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    """The number of records: a header pass, or a verifying pass through a filter."""
+    flt = compile_filter(args.filter) if args.filter else None
+    with _open(args.paths) as ds:
+        _warn(ds, args.json)
+        if flt is None:
+            index_with_progress(ds, verify=False)
+            count = len(ds)
+        else:
+            count = sum(1 for _ in _records(ds, flt))
+        if args.json:
+            out = {"count": count, "records": len(ds), "files": len(ds.files)}
+            if flt is not None:
+                out["filter"] = args.filter
+            print(json.dumps(out))
+        else:
+            print(count)
         return 0

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 import numpy as np
 
 from ..core.io import Compression, Dataset
 from ..core.query import compile_filter, filter_dataset
+from ..core.text import plural
 from ..core.write import ExportError, ExportOptions, export, parse_split
-from ..errors import UsageError
+from ..errors import EXIT_PROBLEMS, UsageError
 from .progress import index_with_progress
 
 
@@ -32,6 +34,7 @@ def _options(args: argparse.Namespace) -> ExportOptions:
         int(max_mb * 1e6) if max_mb else None,
         getattr(args, "shuffle", None),
         split,
+        overwrite=bool(getattr(args, "overwrite", False)),
     )
 
 
@@ -50,11 +53,11 @@ def _report(summary, as_json: bool, lost: list | None = None) -> None:  # noqa: 
         print(json.dumps(out, indent=2))
         return
     for path, count in summary.per_file.items():
-        print(f"{path}: {count} records")
+        print(f"{path}: {plural(count, 'record')}")
     print(
-        f"{summary.records} records, {summary.bytes:,} bytes in {len(summary.files)} "
-        f"file(s), {summary.skipped_damaged} damaged record(s) skipped, "
-        f"{summary.seconds:.1f} s"
+        f"{plural(summary.records, 'record')}, {summary.bytes:,} bytes in "
+        f"{plural(len(summary.files), 'file')}, "
+        f"{plural(summary.skipped_damaged, 'damaged record')} skipped, {summary.seconds:.1f} s"
     )
 
 
@@ -83,6 +86,13 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
     from ..core.write import formats as export_formats
 
     intact = ds.undamaged(records).tolist()
+    if os.path.lexists(args.output) and not args.overwrite:
+        raise UsageError(
+            f"{args.output} exists already; choose another name, or allow replacing it "
+            "(--overwrite)"
+        )
+    if args.overwrite and args.format == "images" and os.path.isdir(args.output):
+        raise UsageError(f"{args.output}: an image folder is never replaced; remove it first")
     try:
         if args.format == "jsonl":
             count = export_formats.export_jsonl(ds, intact, args.output)
@@ -109,20 +119,36 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
 
 
 def cmd_recover(args: argparse.Namespace) -> int:
-    """Every intact record to one new file; what was lost is listed with byte offsets."""
+    """Every intact record to one new file; what was lost is listed with byte offsets.
+    Exit 1, writing nothing, when no record is intact."""
     options = _options(args)
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
-        records = ds.intact()
         problems = ds.problems()
-        try:
-            summary = export(ds, records, options)
-        except ExportError as exc:
-            print(f"tfr-viewer recover: {exc}", file=sys.stderr)
-            return 2
         lost = [p.to_json() for p in problems]
         if not args.json:
             for p in problems:
                 print(f"lost: {p.message.split('; run `tfr-viewer recover')[0]}")
+            for reason in ds.not_tfrecord():
+                print(reason, file=sys.stderr)
+        if not len(ds.intact()):
+            what = "no record is intact" if len(ds) else "no record was found"
+            msg = f"{what} ({plural(len(problems), 'problem')}); nothing was written"
+            if args.json:
+                print(json.dumps({"files": [], "records": 0, "lost": lost, "message": msg}))
+            print(f"tfr-viewer recover: {msg}", file=sys.stderr)
+            return EXIT_PROBLEMS
+        try:
+            summary = export(ds, np.arange(len(ds), dtype=np.int64), options)
+        except ExportError as exc:
+            print(f"tfr-viewer recover: {exc}", file=sys.stderr)
+            return 2
         _report(summary, args.json, lost)
+        if not args.json:
+            garbage = len(problems) - summary.skipped_damaged
+            print(
+                f"left out: {plural(summary.skipped_damaged, 'damaged record')} and "
+                f"{plural(garbage, 'region')} of bytes that belong to no record "
+                f"({plural(len(problems), 'problem')} listed above)"
+            )
         return 0

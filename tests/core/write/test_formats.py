@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tfr_viewer.core.io.dataset import Dataset
@@ -49,6 +50,31 @@ def test_csv_of_scalar_features(tmp_path, tutorial):
     path = tmp_path / "out.csv"
     columns = export_csv(tutorial, range(30), str(path))
     assert columns[:3] == ["index", "file", "offset"]
-    assert "label" in columns and "image_raw" not in columns
+    assert "label" in columns and "image_raw" in columns
     rows = list(csv.DictReader(path.open()))
     assert len(rows) == 30 and rows[0]["height"] == "48"
+    assert rows[0]["image_raw"].startswith("<png image, ")  # described, not dumped
+
+
+def test_csv_writes_list_features_as_json_arrays(tmp_path):
+    from tests.tf_oracle import tf
+
+    path = tmp_path / "out.csv"
+    with Dataset([str(SAMPLES / "shapes_odapi.tfrecord")]) as ds:
+        ds.index()
+        columns = export_csv(ds, range(len(ds)), str(path))
+        examples = [tf().train.Example.FromString(ds.read(i)) for i in range(len(ds))]
+    assert "image/object/bbox/xmin" in columns and "image/object/class/text" in columns
+    rows = list(csv.DictReader(path.open()))
+    many = next(
+        i
+        for i, e in enumerate(examples)
+        if len(e.features.feature["image/object/bbox/xmin"].float_list.value) > 1
+    )
+    want = examples[many].features.feature
+    xmin = json.loads(rows[many]["image/object/bbox/xmin"])
+    assert [float(np.float32(v)) for v in xmin] == list(
+        want["image/object/bbox/xmin"].float_list.value
+    )
+    texts = json.loads(rows[many]["image/object/class/text"])
+    assert texts == [t.decode() for t in want["image/object/class/text"].bytes_list.value]

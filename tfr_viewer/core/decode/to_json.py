@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..text import shortest_floats
 from .detect import detect, image_info
 from .payloads.types import (
     BytesPayload,
@@ -46,7 +47,7 @@ def feature_json(fd: FeatureData) -> dict[str, Any]:
     if fd.kind == "bytes":
         values: list[Any] = [bytes_value(v) for v in fd.values]
     elif fd.kind == "float":
-        values = np.asarray(fd.values, dtype=np.float64).tolist()
+        values = shortest_floats(fd.values)
     else:
         values = [int(v) for v in fd.values]
     return {"kind": fd.kind, "values": values}
@@ -65,6 +66,8 @@ def _tensor_values(t: TensorPayload) -> Any:
         return arr.reshape(values.shape).tolist()
     if values.dtype.kind == "c":
         return np.stack([values.real, values.imag], axis=-1).astype(np.float64).tolist()
+    if values.dtype in (np.float32, np.float16):  # shortest digits that read back the same
+        return values.astype(str).astype(np.float64).tolist()
     if values.dtype.kind == "f":
         return values.astype(np.float64).tolist()
     return values.tolist()

@@ -19,7 +19,7 @@ from .file_index import FileIndex
 from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
 from .index import IndexChunk, scan
 from .paths import expand, shard_warnings
-from .problems import describe_problems
+from .problems import describe_problems, not_a_tfrecord
 from .records import CancelToken, Problem, RecordStatus
 from .sources import Source, open_source
 from .verify import verify_index
@@ -143,9 +143,9 @@ class Dataset:
         return self
 
     def _note_empty(self, f: DatasetFile) -> None:
-        size = os.path.getsize(f.path)
-        what = "is empty" if size == 0 else "holds no records"
-        msg = f"{f.path}: {what} (0 records)"
+        if os.path.getsize(f.path) != 0:
+            return  # bytes but no record: damaged, or not a TFRecord (see not_tfrecord)
+        msg = f"{f.path}: is empty (0 records)"
         if msg not in self.warnings:
             self.warnings.append(msg)
 
@@ -272,6 +272,15 @@ class Dataset:
         """Global numbers of every record whose both CRCs verified."""
         records = np.arange(len(self), dtype=np.int64)
         return records[self.frame_facts(records)[3] == RecordStatus.OK]
+
+    def not_tfrecord(self) -> list[str]:
+        """A message for each indexed file that holds bytes but no frame at all."""
+        out = []
+        for f in self.files:
+            reason = not_a_tfrecord(f.path, f.index, f.source)
+            if reason is not None:
+                out.append(reason)
+        return out
 
     def problems(self) -> list[Problem]:
         """Every problem found so far, in file and offset order, with global numbers."""

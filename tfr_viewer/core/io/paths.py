@@ -12,6 +12,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
+from .sources import looks_like_tfrecord
+
 SHARD_RE = re.compile(r"^(?P<prefix>.*)-(?P<index>\d{5})-of-(?P<total>\d{5})(?P<suffix>[^/]*)$")
 _RECORD_NAME_RE = re.compile(r"(\.tfrec(ord)?s?)(\.gz|\.zz|\.z|\.zlib)?$|-\d{5}-of-\d{5}", re.I)
 _SPEC_RE = re.compile(r"^(?P<base>.+)@(?P<count>\d+)$")
@@ -27,14 +29,26 @@ def natural_key(path: str) -> list[object]:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path)]
 
 
+def _is_record_file(path: str) -> bool:
+    """Named like a TFRecord file, or starting like one (whatever its name)."""
+    if _RECORD_NAME_RE.search(os.path.basename(path)):
+        return True
+    try:
+        with open(path, "rb") as f:
+            return looks_like_tfrecord(f.read(4096))
+    except OSError:
+        return False
+
+
 def _folder_files(folder: str) -> list[str]:
+    """The TFRecord files of a folder, found by name or content; all files if none is."""
     entries = [
         os.path.join(folder, name)
         for name in os.listdir(folder)
         if not name.startswith(".") and os.path.isfile(os.path.join(folder, name))
     ]
-    named = [p for p in entries if _RECORD_NAME_RE.search(os.path.basename(p))]
-    return named or entries
+    found = [p for p in entries if _is_record_file(p)]
+    return found or entries
 
 
 def expand(specs: Iterable[str]) -> list[str]:

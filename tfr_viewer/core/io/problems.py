@@ -10,6 +10,25 @@ from .sources import Source
 _FIX = "run `tfr-viewer recover -o OUT` to save the intact records to a new file"
 
 
+def not_a_tfrecord(path: str, index: FileIndex, source: Source | None) -> str | None:
+    """Why a completely indexed file is not a TFRecord file at all (no record, but bytes
+    that are not frames), or None when it is one (an empty file is a valid one)."""
+    if len(index) or not index.complete or (index.position == 0 and not index.stream_error):
+        return None
+    compressed = source is not None and source.compression is not Compression.NONE
+    if index.stream_error and index.position < HEADER_SIZE:
+        return (
+            f"{path}: not a TFRecord file: its {source.compression.value if source else ''} "
+            f"stream does not decode ({index.stream_error}); check that the file is complete"
+        )
+    where = "uncompressed byte 0" if compressed else "byte 0"
+    return (
+        f"{path}: not a TFRecord file: the length CRC at {where} does not match, and no "
+        f"valid frame follows anywhere in its {index.position:,} bytes; check the path "
+        "(TFRecord files start with a frame header, or with a GZIP or ZLIB stream of one)"
+    )
+
+
 def describe_problems(
     path: str, index: FileIndex, start: int, source: Source | None
 ) -> list[Problem]:
@@ -50,6 +69,8 @@ def describe_problems(
         )
         if g.before_record > 0 and g.before_record < len(index):
             between = f"between records {g.before_record - 1} and {g.before_record}"
+        elif not len(index):
+            between = "the file holds no valid record"
         msg = (
             f"{path}: {g.size} bytes at {where} {g.offset} belong to no record ({between}); "
             f"they were skipped; {_FIX}"

@@ -58,6 +58,21 @@ def _inflates(head: bytes, wbits: int) -> bool:
     return True
 
 
+def looks_like_tfrecord(head: bytes) -> bool:
+    """True when ``head`` (a file's first bytes) starts with a valid frame header, plain
+    or inside a GZIP or ZLIB stream. Used to find TFRecord files whatever their name."""
+    compression = detect_compression(head)
+    if compression is Compression.NONE:
+        return len(head) >= HEADER_SIZE and decode_header(head[:HEADER_SIZE])[1]
+    try:
+        inflated = zlib.decompressobj(31 if compression is Compression.GZIP else 15).decompress(
+            head, HEADER_SIZE
+        )
+    except zlib.error:
+        return False
+    return len(inflated) < HEADER_SIZE or decode_header(inflated[:HEADER_SIZE])[1]
+
+
 def sniff(path: str) -> Compression:
     """The compression of the file at ``path``."""
     with open(path, "rb") as f:

@@ -36,6 +36,7 @@ class ExportOptions:
     max_shard_bytes: int | None = None
     shuffle_seed: int | None = None
     split: tuple[tuple[str, float], ...] = ()
+    overwrite: bool = False  # replace outputs that exist; refused otherwise
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,12 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _check_targets(ds: Dataset, targets: Sequence[str]) -> None:
+def existing_outputs(targets: Sequence[str]) -> list[str]:
+    """The outputs among ``targets`` that exist already."""
+    return [t for t in targets if os.path.lexists(t)]
+
+
+def _check_targets(ds: Dataset, targets: Sequence[str], overwrite: bool) -> None:
     sources = {os.path.realpath(f.path) for f in ds.files}
     for target in targets:
         if os.path.realpath(target) in sources:
@@ -173,6 +179,13 @@ def _check_targets(ds: Dataset, targets: Sequence[str]) -> None:
         folder = os.path.dirname(os.path.abspath(target))
         if not os.path.isdir(folder):
             raise ExportError(f"{target}: the folder {folder} does not exist")
+    existing = existing_outputs(targets)
+    if existing and not overwrite:
+        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+        raise ExportError(
+            f"{existing[0]}{more} exists already; choose another name, or allow replacing "
+            "it (--overwrite)"
+        )
 
 
 def _verify(path: str, expected: int) -> None:
@@ -215,7 +228,7 @@ def export(
             f"the name pattern {options.out!r} gives several files the same "
             "name; add {shard} (and {split} when splitting)"
         )
-    _check_targets(ds, names)
+    _check_targets(ds, names, options.overwrite)
     for folder in {os.path.dirname(os.path.abspath(t)) for t in names}:
         clean_stale_temporaries(folder)
     temps: list[str] = []

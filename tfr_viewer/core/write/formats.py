@@ -6,6 +6,7 @@ moved into place; an image folder is filled under a temporary name and renamed.
 
 from __future__ import annotations
 
+import base64
 import csv
 import json
 import os
@@ -13,8 +14,9 @@ import re
 import shutil
 from collections.abc import Callable, Sequence
 
-from ..decode import decode, features_of, image_format, payload_json, recognise
+from ..decode import FeatureData, decode, features_of, image_format, payload_json, recognise
 from ..io import Cancelled, CancelToken, Dataset
+from ..text import float_text
 
 Progress = Callable[[int, int], None] | None
 Reader = Callable[[int], bytes] | None  # payload of a record (edits applied), else ds.read
@@ -74,19 +76,41 @@ def export_jsonl(
     return len(records)
 
 
-def scalar_keys(
-    ds: Dataset, records: Sequence[int], sample: int = 200, read: Reader = None
+def feature_keys(
+    ds: Dataset, records: Sequence[int], sample: int = 1000, read: Reader = None
 ) -> list[str]:
-    """Keys whose value is a single number or a short text in every sampled record."""
-    keys: dict[str, bool] = {}
-    for i in list(records)[:sample]:
-        for key, fd in _features((read or ds.read)(i)).items():
-            ok = len(fd) == 1 and (
-                fd.kind != "bytes"
-                or (len(fd.values[0]) <= 256 and image_format(fd.values[0]) is None)
-            )
-            keys[key] = keys.get(key, True) and ok
-    return [k for k, ok in keys.items() if ok]
+    """Every key seen in up to ``sample`` records spread over ``records``, in the order
+    first seen."""
+    records = list(records)
+    step = max(1, len(records) // sample)
+    keys: dict[str, None] = {}
+    for i in records[::step]:
+        keys.update(dict.fromkeys(_features((read or ds.read)(i))))
+    return list(keys)
+
+
+def _csv_value(value: object, kind: str) -> object:
+    if kind == "int64":
+        return int(value)  # type: ignore[call-overload]
+    if kind == "float":
+        return float(float_text(value))  # type: ignore[arg-type]
+    data = bytes(value)  # type: ignore[call-overload]
+    fmt = image_format(data)
+    if fmt is not None:
+        return f"<{fmt} image, {len(data)} bytes>"
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "base64:" + base64.b64encode(data).decode("ascii")
+
+
+def csv_cell(fd: FeatureData | None) -> object:
+    """A scalar as itself, a list as a JSON array, a missing feature as empty. Images are
+    described (exported by the images format), other non-text bytes as ``base64:...``."""
+    if fd is None:
+        return ""
+    values = [_csv_value(v, fd.kind) for v in fd.values]
+    return values[0] if len(values) == 1 else json.dumps(values, ensure_ascii=False)
 
 
 def export_csv(
@@ -98,8 +122,8 @@ def export_csv(
     progress: Progress = None,
     read: Reader = None,
 ) -> list[str]:
-    """A CSV with index, file, offset and every scalar feature; returns the columns."""
-    keys = scalar_keys(ds, records, read=read)
+    """A CSV with index, file, offset and every feature; returns the columns."""
+    keys = feature_keys(ds, records, read=read)
 
     def write(tmp: str) -> None:
         with open(tmp, "w", newline="", encoding="utf-8") as f:
@@ -109,16 +133,7 @@ def export_csv(
                 _tick(cancel, progress, n, len(records))
                 ref = ds.ref(i)
                 feats = _features((read or ds.read)(i))
-                cells = []
-                for key in keys:
-                    fd = feats.get(key)
-                    if fd is None or len(fd) != 1:
-                        cells.append("")
-                    elif fd.kind == "bytes":
-                        cells.append(fd.values[0].decode("utf-8", "replace"))
-                    else:
-                        cells.append(fd.values[0].item())
-                out.writerow([i, ref.file, ref.offset, *cells])
+                out.writerow([i, ref.file, ref.offset, *(csv_cell(feats.get(k)) for k in keys)])
 
     _atomic_file(path, write)
     return ["index", "file", "offset", *keys]

@@ -1,0 +1,38 @@
+"""Small wording helpers shared by messages in the CLI and the window."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``1 problem``, ``2 problems``, ``1,234 records`` (thousands separated)."""
+    word = noun if count == 1 else (plural_form or noun + "s")
+    return f"{count:,} {word}"
+
+
+def float_text(value: float) -> str:
+    """The shortest text that reads back as the same float32 (``0.1``, not
+    ``0.10000000149011612``); ``nan``, ``inf`` and ``-inf`` as such."""
+    f = np.float32(value)
+    if np.isnan(f):
+        return "nan"
+    if np.isinf(f):
+        return "inf" if f > 0 else "-inf"
+    return (
+        np.format_float_positional(f, unique=True, trim="0")
+        if _plain(f)
+        else (np.format_float_scientific(f, unique=True, trim="0"))
+    )
+
+
+def _plain(f: np.float32) -> bool:
+    a = abs(float(f))
+    return a == 0 or 1e-5 <= a < 1e16
+
+
+def shortest_floats(values: object) -> list[float]:
+    """Float32 values as Python floats whose repr is the shortest text that reads back
+    as the same float32 (vectorised: numpy prints float32 with the shortest digits)."""
+    arr = np.asarray(values, dtype=np.float32)
+    return arr.astype(str).astype(np.float64).tolist()
