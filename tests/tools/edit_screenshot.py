@@ -38,7 +38,7 @@ def main(out: str) -> None:
     w.select_record(5)
     w.show_record(5)
     w.table.resizeColumnsToContents()
-    dialog = w.edit_actions.export_dialog()
+    dialog = w.edit_actions.exports.export_dialog()
     dialog.scope_group.button(2).setChecked(True)
     dialog.output.setText("/data/fixed/classes.tfrecord")
     dialog.compression.setCurrentText("gzip")

@@ -52,7 +52,7 @@ def test_set_on_selection_delete_and_export(qtbot, window, samples, tmp_path):
     window.table.selectRow(0)
     assert window.edit_actions.delete(restore=False) == 1
     assert window.model.data(window.model.index(0, 0)) == "✗ 0"
-    dialog = window.edit_actions.export_dialog()
+    dialog = window.edit_actions.exports.export_dialog()
     out = tmp_path / "edited.tfrecord"
     dialog.output.setText(str(out))
     assert "edited.tfrecord  (29 records)" in dialog.preview.toPlainText()
@@ -89,7 +89,7 @@ def test_save_intact_records(qtbot, window, tmp_path):
     src.write_bytes(b"".join(frames))
     open_and_wait(qtbot, window, [src])
     out = tmp_path / "intact.tfrecord"
-    assert window.edit_actions.save_intact(str(out))
+    assert window.edit_actions.exports.save_intact(str(out))
     assert tf_read(out) == [f"r{i}".encode() for i in range(10) if i != 6]
 
 
@@ -100,7 +100,7 @@ def test_export_rows_as_jsonl_with_edits(qtbot, window, samples, tmp_path):
     window.select_record(1)
     window.edit_actions.edit_value("label", "8")
     out = tmp_path / "rows.jsonl"
-    task = window.edit_actions.export_as("jsonl", str(out))
+    task = window.edit_actions.exports.export_as("jsonl", str(out))
     with qtbot.waitSignal(task.ended, timeout=30_000):
         pass
     rows = [json.loads(line) for line in out.read_text().splitlines()]
@@ -117,7 +117,7 @@ def test_fix_a_label_then_export_the_filtered_subset_as_4_gzip_shards(
     window.filter_bar.edit.setText("label == 2")
     with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=10_000):
         window.filter_bar.apply()
-    dialog = window.edit_actions.export_dialog()
+    dialog = window.edit_actions.exports.export_dialog()
     dialog.scope_group.button(2).setChecked(True)  # the filtered rows
     dialog.output.setText(str(tmp_path / "fixed.tfrecord"))
     dialog.compression.setCurrentText("gzip")

@@ -18,7 +18,7 @@ def test_opens_a_shard_set_and_titles_it(qtbot, window, samples):
     assert "6 files" not in window.windowTitle() and "+5 files" in window.windowTitle()
     assert window.current == 0
     assert window.tree_model.rowCount() > 0
-    assert "80 records, 0 problems" in window.counts.text()
+    assert "80 records" in window.counts.text() and window.problems_button.isHidden()
 
 
 def test_selecting_a_record_fills_the_panes(qtbot, window, samples):
@@ -105,7 +105,7 @@ def test_drop_and_recent(qtbot, window, samples):
     with qtbot.waitSignal(window.index_finished):
         window.dropEvent(event)
     assert window.dataset.files[0].path.endswith("sequences.tfrecord")
-    assert any("sequences.tfrecord" in r for r in window._recent())
+    assert any("sequences.tfrecord" in r for r in window.recent.entries())
     assert window.recent_menu.actions()
 
 

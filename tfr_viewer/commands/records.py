@@ -14,7 +14,7 @@ from ..core.io import Dataset, RecordStatus
 from ..core.query import Filter, block_of, compile_filter
 from ..core.text import plural
 from ..errors import EXIT_USAGE, UsageError
-from .progress import index_with_progress
+from .progress import index_with_progress, warn_about_filter
 
 _KINDS = [s.kind for s in RecordStatus]
 
@@ -139,6 +139,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     flt = compile_filter(args.filter) if args.filter else None
     with _open(args.paths) as ds:
         _warn(ds, args.json)
+        if args.filter:
+            warn_about_filter(ds, args.filter)
         out = sys.stdout
         quoted: dict[str, str] = {}
         shown = 0
@@ -172,6 +174,7 @@ def cmd_count(args: argparse.Namespace) -> int:
             index_with_progress(ds, verify=False)
             count = len(ds)
         else:
+            warn_about_filter(ds, args.filter)
             count = sum(1 for _ in _records(ds, flt))
         if args.json:
             out = {"count": count, "records": len(ds), "files": len(ds.files)}

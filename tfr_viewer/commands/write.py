@@ -14,7 +14,7 @@ from ..core.query import compile_filter, filter_dataset
 from ..core.text import plural
 from ..core.write import ExportError, ExportOptions, export, parse_split
 from ..errors import EXIT_PROBLEMS, UsageError
-from .progress import index_with_progress
+from .progress import index_with_progress, warn_about_filter
 
 
 def _options(args: argparse.Namespace) -> ExportOptions:
@@ -64,6 +64,8 @@ def _report(summary, as_json: bool, lost: list | None = None) -> None:  # noqa: 
 def cmd_export(args: argparse.Namespace) -> int:
     options = _options(args)
     with Dataset.open(args.paths) as ds:
+        if args.filter:
+            warn_about_filter(ds, args.filter)
         index_with_progress(ds, verify=True)
         if args.filter:
             flt = compile_filter(args.filter)

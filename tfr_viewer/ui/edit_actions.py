@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from typing import Protocol
 
@@ -21,15 +20,14 @@ from PySide6.QtWidgets import (
 
 from ..core.decode import decode, features_of
 from ..core.io import Dataset
-from ..core.tasks import format_export_task
-from ..core.write import EditError, ExportError, ExportOptions, export
+from ..core.write import EditError, describe_change
 from ..core.write import edits as core_edits
-from .dialogs.export_dialog import ExportDialog
 from .editing import Editor
+from .export_actions import ExportActions
 from .filter_bar import FilterBar
 from .models.feature_tree import Node
 from .models.record_table import RecordTableModel
-from .process_task import ProcessTask
+from .panels.pending_edits import PendingEdits
 
 
 class EditHost(Protocol):
@@ -40,6 +38,7 @@ class EditHost(Protocol):
     model: RecordTableModel
     table: QTableView
     filter_bar: FilterBar
+    pending: PendingEdits
     edit_menu: QMenu
     file_menu: QMenu
     quit_action: QAction
@@ -63,7 +62,11 @@ class EditActions(QObject):
         self.window = window
         self.stack = QUndoStack(self)
         self.editor: Editor | None = None
-        self.discard_answer: bool | None = None  # set to answer the question without asking
+        # set to answer the unsaved-edits question without asking: True discards, False
+        # cancels, "export" opens the export dialog (and cancels)
+        self.discard_answer: bool | str | None = None
+        self._generation = 0  # counts changes, so that an export can be matched to them
+        self._exported = 0  # the generation last exported in full
         menu = window.edit_menu
         menu.addSeparator()
         undo = self.stack.createUndoAction(self, "&Undo")
@@ -88,19 +91,12 @@ class EditActions(QObject):
             QKeySequence.StandardKey.Delete,
         )
         add(menu, "Res&tore Records", lambda: self.delete(restore=True), "Ctrl+Shift+R")
-        file_menu = window.file_menu
-        file_menu.insertSeparator(window.quit_action)
-        for text, slot, key in (
-            ("&Export…", self.export_dialog, "Ctrl+E"),
-            ("Save &Intact Records As…", self.save_intact, None),
-        ):
-            action = add(file_menu, text, slot, key)
-            file_menu.removeAction(action)
-            file_menu.insertAction(window.quit_action, action)
+        self.exports = ExportActions(window, self)
 
     # -- lifetime --------------------------------------------------------------------
     def attach(self, dataset: Dataset | None) -> None:
         self.stack.clear()
+        self._generation = self._exported = 0
         self.editor = Editor(dataset, self.stack, self._changed) if dataset is not None else None
         if self.editor is not None:
             self.window.model.edits = self.editor.edits
@@ -111,28 +107,89 @@ class EditActions(QObject):
         return self.editor.payload(record) if self.editor else self.window.dataset.read(record)
 
     def dirty(self) -> bool:
-        return self.editor is not None and bool(self.editor.edits)
+        """Edits exist that no export has written since they were made."""
+        return (
+            self.editor is not None
+            and bool(self.editor.edits)
+            and self._generation != self._exported
+        )
+
+    def is_deleted(self, record: int) -> bool:
+        return self.editor is not None and self.editor.edits.is_deleted(record)
+
+    def edited_payloads(self) -> dict[int, bytes]:
+        return self.editor.edits.payloads if self.editor is not None else {}
+
+    def exported(self, records: np.ndarray) -> None:
+        """An export of ``records`` succeeded: when it holds every edited record, the
+        edits count as saved (deleted records are left out of exports by design)."""
+        if self.editor is None:
+            return
+        edits = self.editor.edits
+        pending = set(edits.edited_records()) - set(edits.deleted_records())
+        if pending <= set(np.asarray(records).tolist()):
+            self._exported = self._generation
+            self.window.update_title()
 
     def confirm_discard(self) -> bool:
-        """Ask before unsaved edits are dropped; True when it is fine to go on."""
+        """Ask before unsaved edits are dropped: Export…, Discard or Cancel. True when it
+        is fine to go on; Export… opens the export dialog and stops the operation."""
         if not self.dirty():
             return True
-        if self.discard_answer is not None:
-            return self.discard_answer
-        answer = QMessageBox.question(
-            self.window,
-            "Unsaved edits",
-            "The edits have not been exported. Discard them?",
-            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-        )
-        return answer == QMessageBox.StandardButton.Discard
+        answer = self.discard_answer
+        if answer is None:
+            box = QMessageBox(
+                QMessageBox.Icon.Warning,
+                "Unsaved edits",
+                "The edits have not been exported. Export them first, or discard them?",
+                QMessageBox.StandardButton.Save
+                | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel,
+                self.window,  # type: ignore[arg-type]
+            )
+            box.button(QMessageBox.StandardButton.Save).setText("Export…")
+            box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+            clicked = box.exec()
+            answer = {
+                QMessageBox.StandardButton.Save: "export",
+                QMessageBox.StandardButton.Discard: True,
+            }.get(QMessageBox.StandardButton(clicked), False)
+        if answer == "export":
+            self.exports.export_dialog()
+            return False
+        return bool(answer)
 
     def _changed(self, records: list[int]) -> None:
         w = self.window
+        self._generation += 1
         w.model.records_changed(records)
         if w.current in records:
             w.show_record(w.current)
         w.update_title()
+        self.refresh_pending()
+
+    def refresh_pending(self) -> None:
+        """The pending-edits list: each edited or deleted record and what changed."""
+        if self.editor is None:
+            self.window.pending.set_edits([], str)
+            return
+        editor = self.editor
+        ds = editor.dataset
+
+        def describe(record: int) -> str:
+            try:
+                return describe_change(
+                    ds.read(record),
+                    editor.edits.payload_of(record),
+                    editor.edits.is_deleted(record),
+                )
+            except Exception as exc:  # a description must never break the list
+                return f"<{exc}>"
+
+        self.window.pending.set_edits(editor.pending(), describe)
+
+    def revert(self, records: list[int]) -> int:
+        return self.editor.revert(records) if self.editor is not None else 0
 
     # -- helpers ---------------------------------------------------------------------
     def _feature_key(self) -> str | None:
@@ -157,7 +214,7 @@ class EditActions(QObject):
     def selected_records(self) -> list[int]:
         w = self.window
         rows = sorted({i.row() for i in w.table.selectionModel().selectedRows()})
-        records = [w.model.record_at(r) for r in rows]
+        records = [r for r in (w.model.record_at(row) for row in rows) if r is not None]
         return records or ([w.current] if w.current is not None else [])
 
     # -- actions ---------------------------------------------------------------------
@@ -272,88 +329,6 @@ class EditActions(QObject):
         if self.editor is None:
             return 0
         return self.editor.delete(self.selected_records(), restore=restore)
-
-    def scopes(self) -> dict[str, np.ndarray]:
-        w = self.window
-        ds = w.dataset
-        assert ds is not None and self.editor is not None
-        keep = self.editor.edits.kept
-        all_rows = keep(list(range(len(ds))))
-        filtered = [w.model.record_at(r) for r in range(w.model.rowCount())]
-        return {
-            "all": np.array(all_rows, dtype=np.int64),
-            "selected": np.array(keep(self.selected_records()), dtype=np.int64),
-            "filtered": np.array(keep(filtered), dtype=np.int64),
-            "edited": np.array(keep(self.editor.edits.edited_records()), dtype=np.int64),
-        }
-
-    def export_dialog(self) -> ExportDialog | None:
-        w = self.window
-        if w.dataset is None or self.editor is None:
-            return None
-        dialog = ExportDialog(w.dataset, self.scopes(), self.editor.edits.payloads, w)
-        dialog.open()
-        return dialog
-
-    def export_as(self, fmt: str, out: str | None = None) -> ProcessTask | None:
-        """The current (filtered) rows, edits applied, as JSON Lines, CSV or images; runs
-        in a child process and reports in the status bar."""
-        w = self.window
-        if w.dataset is None or self.editor is None:
-            return None
-        if out is None:
-            if fmt == "images":
-                out, _ = QFileDialog.getSaveFileName(w, "New folder for the images")
-            else:
-                out, _ = QFileDialog.getSaveFileName(w, f"Export as {fmt}", filter=f"*.{fmt}")
-            if not out:
-                return None
-        ds = w.dataset
-        records = ds.undamaged(self.scopes()["filtered"]).tolist()
-        wanted = set(records)
-        payloads = {r: p for r, p in self.editor.edits.payloads.items() if r in wanted}
-        task = ProcessTask(
-            format_export_task,
-            ([f.path for f in ds.files], ds.columns(), records, payloads, fmt, out),
-            parent=self,
-        )
-
-        def report(msg: tuple) -> None:
-            if msg[0] == "progress":
-                w.statusBar().showMessage(f"exporting {fmt}: {msg[1]:,} of {msg[2]:,}")
-            elif msg[0] == "written":
-                w.statusBar().showMessage(f"wrote {msg[1]:,} to {out}", 20000)
-            elif msg[0] == "error":
-                w.show_error(f"Cannot export {fmt}", msg[1])
-
-        task.message.connect(report)
-        task.start()
-        self.last_task = task
-        return task
-
-    def save_intact(self, path: str | None = None) -> bool:
-        """Write every intact record to a new file; report what was lost."""
-        w = self.window
-        ds = w.dataset
-        if ds is None:
-            return False
-        if path is None:
-            path, _ = QFileDialog.getSaveFileName(
-                w, "Save intact records as", os.path.dirname(ds.files[0].path)
-            )
-            if not path:
-                return False
-        intact = ds.intact()
-        try:
-            summary = export(ds, intact, ExportOptions(path))
-        except (ExportError, OSError) as exc:
-            w.show_error("Cannot save the intact records", str(exc))
-            return False
-        lost = len(ds.problems())
-        w.statusBar().showMessage(
-            f"saved {summary.records:,} intact records to {path}; {lost} problem(s) left out", 20000
-        )
-        return True
 
     def _current_values(self, key: str) -> tuple[str, str]:
         features = features_of(decode(self.payload(self.window.current)).payload) or {}

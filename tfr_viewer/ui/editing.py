@@ -71,6 +71,25 @@ class Editor:
         self.stack.push(StatesCommand(text, self.edits, before, after, self.changed))
         return len(records)
 
+    def revert(self, records: Iterable[int]) -> int:
+        """Put records back as the file has them (edits and deletion undone), as one
+        undoable step."""
+        records = [r for r in records if self.edits.is_edited(r) or self.edits.is_deleted(r)]
+        if not records:
+            return 0
+        before = [self.edits.state(r) for r in records]
+        after = [RecordState(r, None, False) for r in records]
+        self.edits.apply_states(after)
+        text = (
+            f"Revert record {records[0]}" if len(records) == 1 else f"Revert {len(records)} records"
+        )
+        self.stack.push(StatesCommand(text, self.edits, before, after, self.changed))
+        return len(records)
+
+    def pending(self) -> list[int]:
+        """Every record with an edit or a deletion, in order."""
+        return sorted(set(self.edits.edited_records()) | set(self.edits.deleted_records()))
+
     def delete(self, records: Iterable[int], restore: bool = False) -> int:
         records = list(records)
         if not records:

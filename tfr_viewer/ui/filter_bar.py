@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QObject, QStringListModel, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QCompleter,
@@ -14,11 +15,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
 from ..core.io import CancelToken, Dataset
-from ..core.query import QueryError, compile_filter, filter_dataset
+from ..core.query import QueryError, compile_filter, filter_dataset, lint_filter
 from ..core.tasks import filter_task
 from .process_task import ProcessTask
 
@@ -65,6 +68,18 @@ class FilterWorker(QObject):
         self.finished.emit(np.concatenate(parts) if parts else np.zeros(0, np.int64), "")
 
 
+class FilterEdit(QLineEdit):
+    """The expression field; Esc goes to the bar (clear), not to the completer."""
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802, ANN001
+        if event.key() == Qt.Key.Key_Escape and not (
+            self.completer() is not None and self.completer().popup().isVisible()
+        ):
+            event.ignore()
+            return
+        super().keyPressEvent(event)
+
+
 class FilterBar(QWidget):
     """Emits ``rows_changed(array or None)``: the matching records, or None for all."""
 
@@ -73,7 +88,7 @@ class FilterBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.edit = QLineEdit(self)
+        self.edit = FilterEdit(self)
         self.edit.setPlaceholderText(
             'Filter, e.g. label == 3 or has("image/encoded")  (Enter to apply, Esc to clear)'
         )
@@ -84,17 +99,41 @@ class FilterBar(QWidget):
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.edit.setCompleter(completer)
         self.damaged = QCheckBox("Only damaged", self)
+        self.damaged.setToolTip("Damaged records, and the damaged regions that belong to no record")
+        self.help_button = QToolButton(self)
+        self.help_button.setText("?")
+        self.help_button.setToolTip("The filter language, with examples (F1)")
+        self.help_button.clicked.connect(self.show_help)
+        self.problem = QLabel(self)  # an error (with its caret) or a warning
+        self.problem.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.problem.setWordWrap(True)
+        self.problem.hide()
         self.count = QLabel(self)
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(120)
         self.progress.hide()
         self.cancel = QPushButton("Cancel", self)
         self.cancel.hide()
-        layout = QHBoxLayout(self)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        for w in (
+            self.edit,
+            self.help_button,
+            self.damaged,
+            self.progress,
+            self.cancel,
+            self.count,
+        ):
+            row.addWidget(w, 1 if w is self.edit else 0)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for w in (self.edit, self.damaged, self.progress, self.cancel, self.count):
-            layout.addWidget(w, 1 if w is self.edit else 0)
+        layout.setSpacing(2)
+        layout.addLayout(row)
+        layout.addWidget(self.problem)
         self.edit.returnPressed.connect(self.apply)
+        self.edit.textEdited.connect(self._edited)
+        self.edit.textChanged.connect(self._text_changed)
         self.damaged.toggled.connect(self.apply)
         self.cancel.clicked.connect(self.stop)
         self.dataset: Dataset | None = None
@@ -105,16 +144,44 @@ class FilterBar(QWidget):
         # Edited payloads (global number -> bytes) that filters see instead of the file's.
         self.edited: Callable[[], dict[int, bytes]] = dict
         self._error = ""
+        self._kinds: dict[str, str] = {}
+        self._applied: str | None = None  # the expression whose rows are shown
 
     def set_dataset(self, dataset: Dataset | None) -> None:
+        """A new dataset (or none): the filter is reset, so that rows, count and text
+        agree; nothing of the previous dataset's filter carries over."""
         self.stop()
         self.dataset = dataset
-        self.count.clear()
+        self._kinds = {}
+        self._keys.setStringList([])
+        self.reset()
 
-    def set_keys(self, keys: list[str]) -> None:
-        """Feature keys offered for completion, both bare and as f["..."]."""
+    def reset(self) -> None:
+        """Clear the text, "Only damaged", the count and any error (no signal)."""
+        self.edit.blockSignals(True)
+        self.damaged.blockSignals(True)
+        self.edit.clear()
+        self.damaged.setChecked(False)
+        self.edit.blockSignals(False)
+        self.damaged.blockSignals(False)
+        self._applied = None
+        self.count.clear()
+        self._show_problem("")
+
+    def focus_filter(self) -> None:
+        self.edit.setFocus()
+        self.edit.selectAll()
+
+    def set_keys(self, keys: list[str], kinds: dict[str, str] | None = None) -> None:
+        """Feature keys offered for completion, both bare and as f["..."]; their kinds
+        (from a sample) let the bar warn about filters that cannot match."""
         bare = [k for k in keys if k.isidentifier()]
         self._keys.setStringList(sorted(bare) + [f'f["{k}"]' for k in sorted(keys)])
+        self._kinds = dict(kinds or {})
+
+    def includes_regions(self) -> bool:
+        """Damaged regions (no record) are shown with all rows and with "Only damaged"."""
+        return not self.edit.text().strip() or self.damaged.isChecked()
 
     def expression(self) -> str:
         text = self.edit.text().strip()
@@ -122,10 +189,30 @@ class FilterBar(QWidget):
             return f"({text}) and {DAMAGED}" if text else DAMAGED
         return text
 
+    def show_help(self) -> None:
+        from .dialogs.filter_help import FilterHelp
+
+        FilterHelp(self.window()).open()
+
+    def _show_problem(self, text: str, error: bool = False) -> None:
+        colour = "#b42318" if error else "#8a5a00"
+        self.problem.setStyleSheet(f"color: {colour}")
+        self.problem.setText(text)
+        self.problem.setVisible(bool(text))
+
+    def _edited(self, _text: str) -> None:
+        """Typing clears an old error; the count says the rows are not filtered yet."""
+        self._show_problem("")
+        if self._applied is not None and self.edit.text().strip() != self._applied:
+            self.count.setText("Enter to apply")
+
+    def _text_changed(self, text: str) -> None:
+        if not text.strip() and self._applied:  # the clear button, or everything deleted
+            self.apply()
+
     def keyPressEvent(self, event) -> None:  # noqa: N802, ANN001
         if event.key() == Qt.Key.Key_Escape:
-            self.edit.clear()
-            self.damaged.setChecked(False)
+            self.reset()
             self.apply()
             return
         super().keyPressEvent(event)
@@ -133,17 +220,31 @@ class FilterBar(QWidget):
     @Slot()
     def apply(self) -> None:
         self.stop()
+        self._show_problem("")
         text = self.expression()
         if not text or self.dataset is None:
             self.count.clear()
+            self._applied = None
             self.rows_changed.emit(None)
             return
+        user = self.edit.text()
         try:
+            if user.strip():
+                compile_filter(user)  # errors point into what the user typed
             compile_filter(text)
         except QueryError as exc:
-            self.count.setText("error")
+            self._applied = None
+            self._show_problem(str(exc), error=True)
             self.message.emit(str(exc).replace("\n", "  "))
+            total = len(self.dataset)
+            self.count.setText(f"error — showing all {total:,}")
+            self.rows_changed.emit(None)
             return
+        warnings = lint_filter(user, self._kinds) if user.strip() and self._kinds else []
+        self._show_problem("\n".join(f"warning: {w}" for w in warnings))
+        for w in warnings:
+            self.message.emit(f"filter warning: {w}")
+        self._applied = user.strip()
         self.progress.setValue(0)
         self.progress.show()
         self.cancel.show()
@@ -214,7 +315,9 @@ class FilterBar(QWidget):
         if self._thread is not None:
             self._thread.quit()
         if error:
+            self._applied = None
             self.count.setText("error")
+            self._show_problem(error, error=True)
             self.message.emit(error.replace("\n", "  "))
             return
         if rows is None:

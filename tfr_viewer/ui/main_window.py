@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+import numpy as np
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import (
     QAction,
@@ -19,8 +20,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QDockWidget,
     QFileDialog,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QMainWindow,
@@ -29,24 +30,29 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSplitter,
-    QTableView,
     QTabWidget,
     QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
+from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sample_features
 from ..core.decode import decode
-from ..core.io import Dataset, PathError, SourceError
+from ..core.io import STATUS_HELP, Dataset, PathError, Problem, SourceError
+from ..core.text import plural
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
 from .indexer import Indexer, IndexState, prestart
-from .models.feature_tree import FeatureTreeModel
+from .models.feature_tree import FeatureTreeModel, Node
 from .models.record_table import RecordTableModel
 from .panels.gallery import Gallery
-from .recent import RecentFiles
-from .summary import choose_summary_keys, feature_keys, sample_features
+from .panels.pending_edits import PendingEdits
+from .record_view import RecordTableView
+from .sorter import Sorter
 from .viewers.preview import PreviewPane
+from .window_menus import build_menus
+
+REGION_PREVIEW = 1 << 20  # bytes of a damaged region shown in the hex view
 
 
 class MainWindow(QMainWindow):
@@ -61,12 +67,15 @@ class MainWindow(QMainWindow):
         self.settings = QSettings("tfr-viewer", "tfr-viewer")
         self.dataset: Dataset | None = None
         self.indexer: Indexer | None = None
+        self.model: RecordTableModel | None = None
         self.current: int | None = None
+        self.known_keys: list[str] = []
         self._started = 0.0
+        self._filtered: np.ndarray | None = None  # the filter's records (None: all)
         self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.setAcceptDrops(True)
         self._build_widgets()
-        self._build_menus()
+        build_menus(self)
         self.edit_actions = EditActions(self)
         self._update_title()
         prestart()  # a child process ready to index the first file
@@ -79,20 +88,11 @@ class MainWindow(QMainWindow):
     # -- construction --------------------------------------------------------------
     def _build_widgets(self) -> None:
         self.filter_bar = FilterBar(self)
-        self.table = QTableView(self)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setResizeContentsPrecision(40)
-        self.table.setAlternatingRowColors(True)
+        self.table = RecordTableView(self.settings, self)
         header = self.table.horizontalHeader()
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._columns_menu)
-        header.setToolTip("Right-click to choose the summary columns")
-        self.known_keys: list[str] = []
+        header.setToolTip("Click to sort; right-click to choose the summary columns")
         self.gallery = Gallery(self)
         self.gallery.record_activated.connect(self.select_record)
         self.left_tabs = QTabWidget(self)
@@ -126,24 +126,47 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(self)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
-        self.splitter.setSizes([560, 720])
+        self.splitter.setSizes([600, 680])
         self.setCentralWidget(self.splitter)
+        self.pending = PendingEdits(self)
+        self.pending_dock = QDockWidget("Pending edits", self)
+        self.pending_dock.setObjectName("pending-edits")
+        self.pending_dock.setWidget(self.pending)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.pending_dock)
+        self.pending_dock.hide()
+        self.pending.record_activated.connect(self.select_record)
         self.filter_bar.rows_changed.connect(self._apply_rows)
         self.filter_bar.message.connect(lambda m: self.statusBar().showMessage(m, 15000))
+        self.sorter = Sorter(self)
+        self.sorter.finished.connect(self._sorted)
+        self.sorter.progress.connect(
+            lambda done, total: self.statusBar().showMessage(f"sorting: {done:,} of {total:,}")
+        )
         status = self.statusBar()
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(200)
         self.progress.hide()
         self.counts = QLabel(self)
+        self.problems_button = QPushButton(self)
+        self.problems_button.setFlat(True)
+        self.problems_button.setStyleSheet("color: #b42318; font-weight: bold")
+        self.problems_button.setToolTip("Show the list of problems (Ctrl+Shift+P)")
+        self.problems_button.clicked.connect(self.show_problems)
+        self.problems_button.hide()
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.hide()
         self.cancel_button.clicked.connect(self.cancel_indexing)
         status.addPermanentWidget(self.counts)
+        status.addPermanentWidget(self.problems_button)
         status.addPermanentWidget(self.progress)
         status.addPermanentWidget(self.cancel_button)
 
     def add_action(
-        self, menu: QMenu, text: str, slot, shortcut: QKeySequence | str | None = None
+        self,
+        menu: QMenu,
+        text: str,
+        slot: Callable[[], object],
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
     ) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
@@ -152,36 +175,6 @@ class MainWindow(QMainWindow):
         action.triggered.connect(lambda _checked=False, s=slot: s())
         menu.addAction(action)
         return action
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = self.file_menu = bar.addMenu("&File")
-        self.add_action(file_menu, "&New Window", self.new_window, QKeySequence.StandardKey.New)
-        self.add_action(file_menu, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
-        self.add_action(file_menu, "Open &Folder…", self.open_folder_dialog, "Ctrl+Shift+O")
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.recent = RecentFiles(self.settings, self.recent_menu, self.open_paths)
-        file_menu.addSeparator()
-        self.add_action(file_menu, "&Close Window", self.close, QKeySequence.StandardKey.Close)
-        self.quit_action = self.add_action(
-            file_menu, "&Quit", QApplication.closeAllWindows, QKeySequence.StandardKey.Quit
-        )
-        go = bar.addMenu("&Go")
-        self.add_action(go, "&Go to Record or Offset…", self.goto_dialog, "Ctrl+G")
-        self.add_action(go, "&Filter", lambda: self.filter_bar.edit.setFocus(), "Ctrl+F")
-        view = bar.addMenu("&View")
-        self.add_action(
-            view, "Toggle &Overlays", lambda: self.preview.images.overlays.toggle(), "O"
-        )
-        self.add_action(view, "&Records", lambda: self.left_tabs.setCurrentIndex(0), "Ctrl+1")
-        self.add_action(view, "&Gallery", lambda: self.left_tabs.setCurrentIndex(1), "Ctrl+2")
-        edit = self.edit_menu = bar.addMenu("&Edit")
-        self.add_action(
-            edit, "Copy &Value", lambda: self._copy(value=True), QKeySequence.StandardKey.Copy
-        )
-        self.add_action(edit, "Copy &Key", lambda: self._copy(value=False), "Ctrl+Shift+C")
-        help_menu = bar.addMenu("&Help")
-        self.add_action(help_menu, "&About tfr-viewer", self.about)
 
     def new_window(self) -> None:
         """Another empty main window of this app (when the app keeps a window list)."""
@@ -205,7 +198,10 @@ class MainWindow(QMainWindow):
         self.dataset = dataset
         self.model = RecordTableModel(dataset, self)
         self.table.setModel(self.model)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.model.sort_requested.connect(self._sort)
+        self.table.fit_columns()
         self.filter_bar.set_dataset(dataset)
         self.gallery.set_dataset(dataset, self.model)
         self.edit_actions.attach(dataset)
@@ -229,24 +225,35 @@ class MainWindow(QMainWindow):
         return True
 
     def close_dataset(self) -> None:
-        """Cancel any scan or filter and release the files."""
+        """Cancel any scan, filter or sort, release the files and clear every pane."""
         self.filter_bar.set_dataset(None)
         self.gallery.set_dataset(None, None)
+        self.sorter.stop()
         if self.indexer is not None:
             self.indexer.cancel(wait=True)
             self.indexer = None
         if self.dataset is not None:
             self.dataset.close()
             self.dataset = None
+        self._filtered = None
+        self.known_keys = []
+        self.clear_panes()
+        self.counts.clear()
+        self.problems_button.hide()
+        self.pending.set_edits([], str)
+
+    def clear_panes(self) -> None:
+        """Nothing selected: the tree and the previews show nothing."""
         self.current = None
         self.tree_model.set_decoded(None)
+        self.preview.show_record(None, b"")
 
     def open_dialog(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(
             self,
             "Open TFRecord files",
             self.recent.last_dir(),
-            "TFRecord files (*.tfrecord* *.tfrec* *.gz *.zz);;All files (*)",
+            "All files (*);;TFRecord files (*.tfrecord* *.tfrec* *.record* *-of-* *.gz *.zz)",
         )
         if paths:
             self.open_paths(paths)
@@ -257,9 +264,6 @@ class MainWindow(QMainWindow):
         )
         if folder:
             self.open_paths([folder])
-
-    def _recent(self) -> list[str]:
-        return self.recent.entries()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
@@ -274,6 +278,7 @@ class MainWindow(QMainWindow):
     def _on_progress(
         self, phase: int, records: int, problems: int, done: float, total: float
     ) -> None:
+        assert self.model is not None
         self.model.set_count(records)
         if phase == 1:
             self.model.statuses_changed()
@@ -282,29 +287,37 @@ class MainWindow(QMainWindow):
         elapsed = max(time.monotonic() - self._started, 1e-6)
         verb = "verifying" if phase else "indexing"
         self.counts.setText(
-            f"{verb}: {records:,} records, {problems:,} problems, {done / elapsed / 1e6:,.0f} MB/s"
+            f"{verb}: {plural(records, 'record')}, {done / elapsed / 1e6:,.0f} MB/s"
         )
-        if self.current is None and records:
+        self._show_problem_count(problems)
+        if self.current is None and records and not self.table.currentIndex().isValid():
             self.select_record(0)
         self._update_title()
 
+    def _show_problem_count(self, problems: int) -> None:
+        self.problems_button.setText(plural(problems, "problem"))
+        self.problems_button.setVisible(problems > 0)
+
     def _on_finished(self, state: int, message: str) -> None:
         ds = self.dataset
-        if ds is None:
+        if ds is None or self.model is None:
             return
         self.progress.hide()
         self.cancel_button.hide()
         self.model.set_count(len(ds))
         self.model.statuses_changed()
         problems = sum(f.index.problem_count() for f in ds.files)
+        self._show_problem_count(problems)
         elapsed = time.monotonic() - self._started
         if state == IndexState.DONE:
-            self.counts.setText(f"{len(ds):,} records, {problems:,} problems ({elapsed:.1f} s)")
+            self.counts.setText(f"{plural(len(ds), 'record')} ({elapsed:.1f} s)")
         elif state == IndexState.CANCELLED:
-            self.counts.setText(f"{len(ds):,} records so far ({message})")
+            self.counts.setText(f"{plural(len(ds), 'record')} so far ({message})")
         else:
             self.counts.setText("indexing failed")
             self.show_error("Indexing stopped", message)
+        for reason in ds.not_tfrecord():
+            self.statusBar().showMessage(reason, 30000)
         try:
             self._after_index()
             self._update_title()
@@ -313,17 +326,22 @@ class MainWindow(QMainWindow):
 
     def _after_index(self) -> None:
         ds = self.dataset
-        if ds is None or not len(ds):
+        if ds is None or self.model is None:
+            return
+        self.table.fit_columns()
+        if not len(ds):
             return
         sample = sample_features(ds)
         keys = feature_keys(sample)
         self.known_keys = keys
-        self.filter_bar.set_keys(keys)
+        self.filter_bar.set_keys(keys, feature_kinds(sample))
         self.model.set_summary_keys(choose_summary_keys(sample, keys))
-        self.table.resizeColumnsToContents()
+        self.table.fit_columns()
         self.gallery.refresh()
-        if self.current is None:
+        if self.current is None and not self.table.currentIndex().isValid():
             self.select_record(0)
+        elif self.current is not None:
+            self.show_record(self.current)  # its status is settled now
 
     def cancel_indexing(self) -> None:
         if self.indexer is not None:
@@ -332,26 +350,75 @@ class MainWindow(QMainWindow):
     # -- selection -----------------------------------------------------------------
     def select_record(self, record: int) -> bool:
         """Select global ``record`` in the table (clearing a filter that hides it)."""
-        if self.dataset is None:
+        if self.dataset is None or self.model is None:
             return False
         row = self.model.row_of(record)
         if row is None and 0 <= record < len(self.dataset):
-            self.filter_bar.edit.clear()
-            self.filter_bar.damaged.setChecked(False)
+            self.filter_bar.reset()
             self._apply_rows(None)
             row = self.model.row_of(record)
         if row is None:
             return False
-        index = self.model.index(row, 0)
-        self.table.setCurrentIndex(index)
-        self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self._select_row(row)
         if self.current != record:
             self.show_record(record)
         return True
 
+    def select_region(self, region: Problem) -> bool:
+        """Select the row of a damaged region (clearing a filter or sort that hides it)."""
+        if self.model is None:
+            return False
+        row = self.model.row_of_region(region)
+        if row is None:
+            self.filter_bar.reset()
+            self._apply_rows(None)
+            row = self.model.row_of_region(region)
+        if row is None:
+            return False
+        self._select_row(row)
+        return True
+
+    def _select_row(self, row: int) -> None:
+        assert self.model is not None
+        index = self.model.index(row, 0)
+        self.table.setCurrentIndex(index)
+        self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+
     def _row_changed(self, current, _previous) -> None:  # noqa: ANN001
-        if current.isValid():
-            self.show_record(self.model.record_at(current.row()))
+        if not current.isValid() or self.model is None:
+            return
+        record = self.model.record_at(current.row())
+        if record is not None:
+            self.show_record(record)
+            return
+        region = self.model.region_at(current.row())
+        if region is not None:
+            self.show_region(region)
+
+    def show_region(self, region: Problem) -> None:
+        """A damaged region: what it is in the tree, its bytes in the hex view."""
+        ds = self.dataset
+        if ds is None:
+            return
+        self.current = None
+        number = next(i for i, f in enumerate(ds.files) if f.path == region.file)
+        try:
+            size = region.size or REGION_PREVIEW
+            data = ds.files[number].open().read_at(region.offset, min(size, REGION_PREVIEW))
+        except (SourceError, OSError) as exc:
+            data = b""
+            self.statusBar().showMessage(f"cannot read the region: {exc}", 15000)
+        self.tree_model.set_nodes(
+            [
+                Node("status", region.kind, "", STATUS_HELP.get(region.kind, "")),
+                Node("where", "", "", f"{region.file}, byte {region.offset:,}"),
+                Node("size", "", "", f"{region.size:,} bytes" if region.size else "unknown"),
+                Node("message", "", "", region.message, copy=region.message),
+            ]
+        )
+        self.tree.resizeColumnToContents(0)
+        self.preview.show_record(None, data)
+        self.statusBar().showMessage(region.message.split("; run `")[0], 30000)
 
     def show_record(self, record: int) -> None:
         if self.dataset is None:
@@ -371,27 +438,69 @@ class MainWindow(QMainWindow):
         self.tree.resizeColumnToContents(0)
         self.preview.show_record(decoded, raw)
         ref = self.dataset.ref(record)
+        status = "deleted" if self.edit_actions.is_deleted(record) else ref.status.kind
         self.statusBar().showMessage(
             f"record {record}: {os.path.basename(ref.file)} byte {ref.offset:,}, "
-            f"{ref.length:,} bytes, {decoded.payload.type}, {ref.status.kind}"
+            f"{ref.length:,} bytes, {decoded.payload.type}, {status}"
         )
         self.record_shown.emit(record)
 
     def _apply_rows(self, rows) -> None:  # noqa: ANN001
+        """Show the filter's records (None: all); a sort is dropped, the selection kept
+        when it is still shown, and the panes cleared when it is not."""
+        if self.model is None:
+            return
         keep = self.current
-        self.model.set_rows(rows)
+        self._filtered = rows
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.model.set_rows(rows, regions=self.filter_bar.includes_regions())
         self.gallery.refresh()
-        if keep is not None:
-            row = self.model.row_of(keep)
-            if row is not None:
-                self.table.setCurrentIndex(self.model.index(row, 0))
-                self.table.scrollTo(
-                    self.model.index(row, 0), QAbstractItemView.ScrollHint.PositionAtCenter
-                )
+        row = self.model.row_of(keep) if keep is not None else None
+        if row is not None:
+            self._select_row(row)
+        else:
+            self.clear_panes()
 
+    # -- sorting -------------------------------------------------------------------
+    def _sort(self, column: str, descending: bool) -> None:
+        ds = self.dataset
+        if ds is None or self.model is None:
+            return
+        if column == "#" and not descending:
+            self.unsort()
+            return
+        records = self._filtered if self._filtered is not None else np.arange(len(ds))
+        self.statusBar().showMessage(f"sorting by {column}…")
+        self.sorter.start(ds, records, column, descending, self.edit_actions.edited_payloads())
+
+    def _sorted(self, order, column: str, descending: bool, error: str) -> None:  # noqa: ANN001
+        if error or self.model is None:
+            self.statusBar().showMessage(error, 15000)
+            return
+        keep = self.current
+        self.model.set_rows(order, regions=False, sorted_order=True)
+        self.gallery.refresh()
+        way = "descending" if descending else "ascending"
+        self.statusBar().showMessage(f"sorted by {column} ({way}); View › Unsorted restores", 10000)
+        row = self.model.row_of(keep) if keep is not None else None
+        if row is not None:
+            self._select_row(row)
+
+    def unsort(self) -> None:
+        """Back to file order (the filter, if any, stays)."""
+        self.sorter.stop()
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        if self.model is not None and self.model.is_sorted:
+            keep = self.current
+            self.model.set_rows(self._filtered, regions=self.filter_bar.includes_regions())
+            self.gallery.refresh()
+            if keep is not None and (row := self.model.row_of(keep)) is not None:
+                self._select_row(row)
+
+    # -- columns -------------------------------------------------------------------
     def _columns_menu(self, pos) -> None:  # noqa: ANN001
         """Pick the summary columns from the feature keys seen in the data."""
-        if self.dataset is None or not self.known_keys:
+        if self.dataset is None or not self.known_keys or self.model is None:
             return
         menu = QMenu(self)
         menu.addSection("Summary columns")
@@ -404,9 +513,14 @@ class MainWindow(QMainWindow):
         menu.exec(self.table.horizontalHeader().mapToGlobal(pos))
 
     def toggle_summary_column(self, key: str, on: bool) -> None:
+        assert self.model is not None
         keys = [k for k in self.model.summary_keys if k != key] + ([key] if on else [])
         self.model.set_summary_keys(keys)
-        self.table.resizeColumnsToContents()
+        self.table.fit_columns()
+
+    def reset_column_widths(self) -> None:
+        self.settings.remove("columns")
+        self.table.fit_columns()
 
     def _tab_changed(self, index: int) -> None:
         if index == 1:
@@ -424,7 +538,7 @@ class MainWindow(QMainWindow):
 
     def goto(self, text: str) -> bool:
         """Select a record by number, or the record whose frame holds a byte offset
-        (``@N`` or ``0x..``) in the current record's file."""
+        (``@N`` or ``0x..``) in the current record's file; say why when it cannot."""
         ds = self.dataset
         if ds is None:
             return False
@@ -432,26 +546,38 @@ class MainWindow(QMainWindow):
             if text.startswith("@") or text.lower().startswith("0x"):
                 offset = int(text[1:] if text.startswith("@") else text, 0)
                 return self._goto_offset(offset)
-            return self.select_record(int(text.replace(",", "").replace("_", "")))
+            record = int(text.replace(",", "").replace("_", ""))
         except ValueError:
-            self.statusBar().showMessage(f"not a record number or offset: {text!r}", 10000)
+            self.show_error("Go to", f"{text!r} is not a record number or a byte offset")
             return False
+        if not 0 <= record < len(ds):
+            last = f"0 to {len(ds) - 1:,}" if len(ds) else "none: the dataset is empty"
+            self.show_error("Go to", f"record {record:,} does not exist; the records are {last}")
+            return False
+        return self.select_record(record)
 
     def _goto_offset(self, offset: int) -> bool:
         ds = self.dataset
         assert ds is not None
         number = ds.ref(self.current).file_number if self.current is not None else 0
-        record = ds.record_at_offset(number, offset)
+        record = ds.record_at_offset(number, offset) if len(ds) else None
         if record is None:
-            self.statusBar().showMessage(f"no record at byte {offset:,}", 10000)
+            self.show_error("Go to", f"no record starts at or before byte {offset:,}")
             return False
         return self.select_record(record)
 
-    def selected_tree_node(self):  # noqa: ANN202
+    def selected_tree_node(self) -> Node | None:
         index = self.tree.currentIndex()
         return self.tree_model.node(index) if index.isValid() else None
 
-    def _copy(self, value: bool) -> None:
+    def copy_selection(self) -> None:
+        """Ctrl+C: the selected rows as TSV in the table (and gallery), a value in the tree."""
+        if self.tree.hasFocus():
+            self.copy_from_tree(value=True)
+        else:
+            self.table.copy_rows()
+
+    def copy_from_tree(self, value: bool) -> None:
         node = self.selected_tree_node()
         if node is None:
             return
@@ -461,9 +587,27 @@ class MainWindow(QMainWindow):
 
     def _tree_menu(self, pos) -> None:  # noqa: ANN001
         menu = QMenu(self)
-        menu.addAction("Copy value", lambda: self._copy(value=True))
-        menu.addAction("Copy key", lambda: self._copy(value=False))
+        menu.addAction("Copy value", lambda: self.copy_from_tree(value=True))
+        menu.addAction("Copy key", lambda: self.copy_from_tree(value=False))
         menu.exec(self.tree.viewport().mapToGlobal(pos))
+
+    def show_problems(self) -> None:
+        """The list of problems: file, record, byte offset, kind, message, what to do."""
+        from .dialogs.problems_dialog import ProblemsDialog
+
+        if self.dataset is None:
+            return
+        problems = self.dataset.problems()
+        if not problems:
+            self.statusBar().showMessage("no problems found", 10000)
+            return
+        self.problems_dialog = ProblemsDialog(problems, self.go_to_problem, self)
+        self.problems_dialog.open()
+
+    def go_to_problem(self, problem: Problem) -> bool:
+        if problem.region:
+            return self.select_region(problem)
+        return self.select_record(problem.record)
 
     def about(self) -> None:
         from .dialogs.about_dialog import AboutDialog
@@ -488,7 +632,7 @@ class MainWindow(QMainWindow):
         self.setWindowModified(self.edit_actions.dirty())
         name = os.path.basename(ds.files[0].path) if ds.files else "?"
         more = f" (+{len(ds.files) - 1} files)" if len(ds.files) > 1 else ""
-        self.setWindowTitle(f"{name}{more}[*] — {len(ds):,} records — tfr-viewer")
+        self.setWindowTitle(f"{name}{more}[*] — {plural(len(ds), 'record')} — tfr-viewer")
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self.edit_actions.confirm_discard():

@@ -273,6 +273,15 @@ class Dataset:
         records = np.arange(len(self), dtype=np.int64)
         return records[self.frame_facts(records)[3] == RecordStatus.OK]
 
+    def regions(self) -> list[Problem]:
+        """The problems that belong to no record (garbage bytes, a compressed stream that
+        stops decoding), in dataset order."""
+        return [p for p in self.problems() if p.region]
+
+    def region_count(self) -> int:
+        """How many such regions are known (cheap: no messages are built)."""
+        return sum(len(f.index.garbage) + bool(f.index.stream_error) for f in self.files)
+
     def not_tfrecord(self) -> list[str]:
         """A message for each indexed file that holds bytes but no frame at all."""
         out = []

@@ -78,7 +78,16 @@ def describe_problems(
         found.append(
             (
                 g.offset,
-                Problem(path, start + g.before_record, g.offset, "garbage", msg, g.before_record),
+                Problem(
+                    path,
+                    start + g.before_record,
+                    g.offset,
+                    "garbage",
+                    msg,
+                    g.before_record,
+                    region=True,
+                    size=g.size,
+                ),
             )
         )
     if index.stream_error:
@@ -86,7 +95,14 @@ def describe_problems(
             (
                 end,
                 Problem(
-                    path, start + len(index), end, "truncated", f"{index.stream_error}", len(index)
+                    path,
+                    start + len(index),
+                    end,
+                    "truncated",
+                    f"{path}: the compressed stream stops decoding after uncompressed byte "
+                    f"{end}: {index.stream_error}; what follows cannot be read. {_FIX}",
+                    len(index),
+                    region=True,
                 ),
             )
         )

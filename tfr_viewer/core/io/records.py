@@ -26,6 +26,22 @@ class RecordStatus(enum.IntEnum):
         return self not in (RecordStatus.OK, RecordStatus.UNVERIFIED)
 
 
+STATUS_HELP = {
+    "ok": "Intact: the length and the payload both match their CRC32C checksums.",
+    "unverified": "Only the frame header has been checked so far; the payload checksum "
+    "is checked next.",
+    "bad_length_crc": "The checksum of the length field does not match, so the record's size "
+    "cannot be trusted. The bytes up to the next valid record are shown.",
+    "bad_data_crc": "The payload does not match its checksum: some of its bytes are "
+    "corrupt. It is shown as it is, but should not be trusted.",
+    "truncated": "The frame claims more bytes than follow it: the file (or compressed "
+    "stream) ends, or the next valid record starts, before this one is complete.",
+    "garbage": "Bytes between records that belong to no record; they were skipped. The "
+    "records around them are intact.",
+    "deleted": "Deleted in this window: left out of exports. Restore it with Ctrl+Shift+R.",
+}
+
+
 @dataclass(frozen=True)
 class GarbageRegion:
     """Bytes of the uncompressed stream that belong to no record.
@@ -48,6 +64,8 @@ class Problem:
     kind: str
     message: str
     file_record: int
+    region: bool = False  # bytes that belong to no record (garbage, a broken stream)
+    size: int = 0  # of a region, in bytes (0 when unknown: the rest of a broken stream)
 
     def to_json(self) -> dict[str, object]:
         return {

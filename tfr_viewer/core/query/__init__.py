@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from .filtering import block_of, filter_dataset
 from .language import Filter, QueryError, compile_filter
+from .lint import lint_filter
+from .sorting import FIELDS, sort_records
 
 __all__ = [
+    "lint_filter",
+    "FIELDS",
+    "sort_records",
     "Filter",
     "QueryError",
     "block_of",

@@ -275,9 +275,24 @@ def _describe(node: ast.AST) -> str:
     return names.get(type(node).__name__, type(node).__name__)
 
 
+def _syntax_hint(source: str) -> str:
+    """Advice for the mistakes people carry over from other languages."""
+    if "&&" in source or "||" in source:
+        return "; write `and` / `or` instead of && / ||"
+    stripped = source.replace("!=", "")
+    if "!" in stripped:
+        return "; write `not x` instead of !x"
+    if "=" in source.replace("==", "").replace("!=", "").replace("<=", "").replace(">=", ""):
+        return "; compare with == (a single = assigns)"
+    return ""
+
+
 def compile_filter(text: str) -> Filter:
-    """Parse and check ``text``; raise :class:`QueryError` pointing at the mistake."""
+    """Parse and check ``text``; raise :class:`QueryError` pointing at the mistake (its
+    column counts from the start of ``text``, leading spaces included)."""
     source = text.strip()
+    lead = len(text) - len(text.lstrip())
+    shown = text.rstrip()
     if not source:
         raise QueryError("the filter is empty")
     if len(source) > MAX_LENGTH:
@@ -285,9 +300,11 @@ def compile_filter(text: str) -> Filter:
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
+        hint = _syntax_hint(source)
         if not exc.offset:  # the input ended before the expression did
-            raise QueryError("the expression is incomplete", len(source) + 1, source) from None
-        raise QueryError(exc.msg, min(exc.offset, len(source) + 1), source) from None
+            raise QueryError("the expression is incomplete" + hint, len(shown) + 1, shown) from None
+        column = min(exc.offset, len(source) + 1) + lead
+        raise QueryError(exc.msg + hint, column, shown) from None
     except (RecursionError, MemoryError, ValueError):
         raise QueryError("the expression is too deeply nested") from None
     compiler = _Compiler(source)
@@ -295,4 +312,8 @@ def compile_filter(text: str) -> Filter:
         root = compiler.compile(tree)
     except RecursionError:
         raise QueryError("the expression is too deeply nested") from None
+    except QueryError as exc:
+        if exc.column is None:
+            raise
+        raise QueryError(exc.message, exc.column + lead, shown) from None
     return Filter(source, frozenset(compiler.keys), root)

@@ -3,9 +3,11 @@ preview of the file names. The export runs in a child process; the window stays 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import numpy as np
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -29,14 +32,24 @@ from PySide6.QtWidgets import (
 
 from ...core.io import Compression, Dataset
 from ...core.tasks import export_task
-from ...core.write import ExportOptions, clean_stale_temporaries, parse_split, plan
+from ...core.text import plural
+from ...core.write import (
+    ExportOptions,
+    clean_stale_temporaries,
+    existing_outputs,
+    parse_split,
+    plan,
+)
 from ..process_task import ProcessTask
 
 SCOPES = ("all", "selected", "filtered", "edited")
 
 
 class ExportDialog(QDialog):
-    """``scopes`` maps each scope to its global record numbers (deleted ones removed)."""
+    """``scopes`` maps each scope to its global record numbers (deleted ones removed).
+    ``exported(records)`` fires when an export of ``records`` succeeded."""
+
+    exported = Signal(object)
 
     def __init__(
         self,
@@ -50,6 +63,7 @@ class ExportDialog(QDialog):
         self.dataset, self.scopes, self.payloads = dataset, scopes, payloads
         self.task: ProcessTask | None = None
         self.summary = None
+        self._records = np.zeros(0, dtype=np.int64)
         form = QFormLayout()
         self.scope_group = QButtonGroup(self)
         scope_row = QHBoxLayout()
@@ -167,10 +181,26 @@ class ExportDialog(QDialog):
     def start(self) -> None:
         try:
             options = self.options()
+            names = [name for name, _ in plan(self.dataset, self.records(), options)]
         except ValueError as exc:
             self.status.setText(str(exc))
             return
+        existing = existing_outputs(names)
+        if existing:
+            shown = "\n".join(existing[:10]) + ("\n…" if len(existing) > 10 else "")
+            answer = QMessageBox.question(
+                self,
+                "Replace files?",
+                f"{len(existing)} of the files exist already:\n{shown}\n\nReplace them?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                self.status.setText("nothing was written; choose another name")
+                return
+            options = dataclasses.replace(options, overwrite=True)
         records = self.records()
+        self._records = records
         payloads = {int(r): self.payloads[int(r)] for r in records if int(r) in self.payloads}
         ds = self.dataset
         payload = ([f.path for f in ds.files], ds.columns(), records, options, payloads)
@@ -189,9 +219,11 @@ class ExportDialog(QDialog):
         elif msg[0] == "summary":
             s = self.summary = msg[1]
             self.status.setText(
-                f"{s.records:,} records, {s.bytes:,} bytes in {len(s.files)} file(s), "
-                f"{s.skipped_damaged} damaged skipped, {s.seconds:.1f} s"
+                f"{plural(s.records, 'record')}, {s.bytes:,} bytes in "
+                f"{plural(len(s.files), 'file')}, {s.skipped_damaged:,} damaged skipped, "
+                f"{s.seconds:.1f} s"
             )
+            self.exported.emit(self._records)
             self.progress.setValue(self.progress.maximum())
         elif msg[0] == "error":
             self.status.setText(f"export failed: {msg[1]}")

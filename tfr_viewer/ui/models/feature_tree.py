@@ -26,6 +26,8 @@ from ...core.decode import (
     detect,
     image_info,
 )
+from ...core.text import float_text
+from ..viewers.tensor_view import dtype_text, value_text
 
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("key", "kind", "count", "value")
@@ -65,7 +67,7 @@ def _bytes_preview(v: bytes) -> tuple[str, str]:
 
 
 def _scalar_text(v: Any, kind: str) -> str:
-    return f"{v:.7g}" if kind == "float" else str(v)
+    return float_text(v) if kind == "float" else str(v)
 
 
 def feature_node(name: str, fd: FeatureData, key: str, depth: int) -> Node:
@@ -163,11 +165,11 @@ def payload_nodes(decoded: Decoded, key: str = "", depth: int = 0) -> list[Node]
         nodes += [ctx, lists]
     elif isinstance(p, TensorPayload):
         flat = p.values.ravel()
-        preview = ", ".join(str(v) for v in flat[:20].tolist()) + ("…" if flat.size > 20 else "")
+        preview = ", ".join(value_text(v) for v in flat[:20]) + ("…" if flat.size > 20 else "")
         nodes.append(
             Node(
                 "tensor",
-                p.dtype,
+                dtype_text(p.dtype),
                 "×".join(map(str, p.shape)) or "scalar",
                 f"[{preview}]",
                 key=key,
@@ -195,11 +197,20 @@ class FeatureTreeModel(QAbstractItemModel):
         self._root = Node("")
 
     def set_decoded(self, decoded: Decoded | None) -> None:
+        """Show a decoded payload. Nodes are built before the model resets, so a failure
+        leaves the model consistent and shows the error in the tree instead."""
+        try:
+            nodes = payload_nodes(decoded) if decoded is not None else []
+        except Exception as exc:  # a viewer must never break the window
+            nodes = [Node("error", "", "", f"cannot show this record: {type(exc).__name__}: {exc}")]
+        self.set_nodes(nodes)
+
+    def set_nodes(self, nodes: list[Node]) -> None:
+        """Show these top-level nodes (for things that are not payloads)."""
         self.beginResetModel()
         self._root = Node("")
-        if decoded is not None:
-            for node in payload_nodes(decoded):
-                self._root.add(node)
+        for node in nodes:
+            self._root.add(node)
         self.endResetModel()
 
     def node(self, index: Index) -> Node:

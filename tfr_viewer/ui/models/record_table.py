@@ -1,8 +1,9 @@
-"""A virtual table over the dataset index: one row per record, filtered or not.
+"""A virtual table over the dataset index: one row per record, filtered, sorted or not,
+plus a row for each damaged region that belongs to no record.
 
-The model never copies the index: row ``r`` is global record ``r`` (or ``rows[r]`` when
-a filter is applied), and cells are computed on demand. Summary columns decode the
-record lazily through a small cache, so only visible rows cost anything.
+The model never copies the index: a :class:`~.rows.RowMap` says which record each row
+shows, and cells are computed on demand. Summary columns decode the record lazily
+through a small cache, so only visible rows cost anything.
 """
 
 from __future__ import annotations
@@ -12,27 +13,22 @@ from collections import OrderedDict
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from ...core.decode import decode, features_of
-from ...core.io import Dataset, RecordRef, RecordStatus
+from ...core.io import STATUS_HELP, Dataset, Problem, RecordRef, RecordStatus
+from ...core.text import float_text
 from ...core.write import EditSet
 from ..style import status_colour, status_icon
+from .rows import RowMap
 
 Index = QModelIndex | QPersistentModelIndex
 BASE_COLUMNS = ("#", "file", "offset", "length", "status")
 _CACHE = 512
-_ROLES = frozenset(
-    {
-        Qt.ItemDataRole.DisplayRole,
-        Qt.ItemDataRole.DecorationRole,
-        Qt.ItemDataRole.BackgroundRole,
-        Qt.ItemDataRole.ForegroundRole,
-        Qt.ItemDataRole.ToolTipRole,
-        Qt.ItemDataRole.TextAlignmentRole,
-    }
-)
+_DAMAGED = QColor(255, 220, 215)
+_REGION = QColor(255, 236, 200)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 def summarise(values: Any, kind: str) -> str:
@@ -47,21 +43,26 @@ def summarise(values: Any, kind: str) -> str:
                 return f"<{len(v)} bytes>"
         return f"[{len(values)} values]"
     items = np.asarray(values).tolist()
-    if len(items) == 1:
-        return f"{items[0]:.6g}" if kind == "float" else str(items[0])
+    text = float_text if kind == "float" else str
     if len(items) <= 4:
-        return ", ".join(f"{v:.4g}" if kind == "float" else str(v) for v in items)
+        return ", ".join(text(v) for v in items)
     return f"[{len(items)} values]"
 
 
 class RecordTableModel(QAbstractTableModel):
-    """Rows appear as the indexer reports them (:meth:`set_count`)."""
+    """Rows appear as the indexer reports them (:meth:`set_count`).
+    ``sort_requested(column, descending)`` asks the window to sort in the background."""
+
+    sort_requested = Signal(str, bool)
 
     def __init__(self, dataset: Dataset, parent: Any = None) -> None:
         super().__init__(parent)
         self.dataset = dataset
-        self._count = 0
-        self._rows: np.ndarray | None = None  # global numbers when filtered
+        self._map = RowMap(0)
+        self._rows: np.ndarray | None = None  # shown records when filtered or sorted
+        self._sorted = False
+        self._with_regions = True
+        self._region_count = 0
         self.summary_keys: list[str] = []
         self._summaries: OrderedDict[int, dict[str, str]] = OrderedDict()
         self._show_file = len(dataset.files) > 1
@@ -75,32 +76,49 @@ class RecordTableModel(QAbstractTableModel):
         return base + self.summary_keys
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        if parent.isValid():
-            return 0
-        return self._count if self._rows is None else len(self._rows)
+        return 0 if parent.isValid() else len(self._map)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.columns())
+        return 0 if parent.isValid() else len(self._columns)
+
+    def _remap(self) -> None:
+        regions = self.dataset.regions() if self._with_regions and self._region_count else []
+        self._map = RowMap(self._map.count, self._rows, regions, self._sorted)
 
     def set_count(self, count: int) -> None:
-        """Grow to ``count`` records (unfiltered view) as indexing proceeds."""
-        if count < self._count:
+        """Grow to ``count`` records as indexing proceeds (new damaged regions too)."""
+        regions = self.dataset.region_count()
+        if count < self._map.count or regions != self._region_count:
             self.beginResetModel()
-            self._count = count
+            self._region_count = regions
+            self._map.count = count
+            self._remap()
             self.endResetModel()
             return
-        if self._rows is None and count > self._count:
-            self.beginInsertRows(QModelIndex(), self._count, count - 1)
-            self._count = count
+        before = len(self._map)
+        if self._rows is None and count > self._map.count:
+            self._map.count = count
+            self._remap()
+            self.beginInsertRows(QModelIndex(), before, len(self._map) - 1)
             self.endInsertRows()
         else:
-            self._count = count
+            self._map.count = count
 
-    def set_rows(self, rows: np.ndarray | None) -> None:
-        """Show only these global record numbers (None: all)."""
+    def set_rows(
+        self, rows: np.ndarray | None, regions: bool = True, sorted_order: bool = False
+    ) -> None:
+        """Show only these global record numbers (None: all), with the damaged regions
+        unless ``regions`` is False; ``sorted_order`` when ``rows`` is a sort."""
         self.beginResetModel()
         self._rows = None if rows is None else np.asarray(rows, dtype=np.int64)
+        self._with_regions = regions
+        self._sorted = sorted_order
+        self._remap()
         self.endResetModel()
+
+    @property
+    def is_sorted(self) -> bool:
+        return self._sorted
 
     def set_summary_keys(self, keys: list[str]) -> None:
         self.beginResetModel()
@@ -121,19 +139,59 @@ class RecordTableModel(QAbstractTableModel):
         """Repaint after verification settled statuses (no rows added)."""
         self._refs.clear()
         if self.rowCount():
-            col = self.columns().index("status")
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0))
+            col = self._columns.index("status")
             self.dataChanged.emit(self.index(0, col), self.index(self.rowCount() - 1, col))
 
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if 0 <= column < len(self._columns):
+            self.sort_requested.emit(self._columns[column], order == Qt.SortOrder.DescendingOrder)
+
     # -- mapping ---------------------------------------------------------------
-    def record_at(self, row: int) -> int:
-        return row if self._rows is None else int(self._rows[row])
+    def record_at(self, row: int) -> int | None:
+        """The record in ``row``; None for a damaged-region row."""
+        return self._map.record_at(row)
+
+    def region_at(self, row: int) -> Problem | None:
+        return self._map.region_at(row)
 
     def row_of(self, record: int) -> int | None:
         """The row showing global ``record``, or None if it is filtered out."""
-        if self._rows is None:
-            return record if 0 <= record < self._count else None
-        pos = int(np.searchsorted(self._rows, record))
-        return pos if pos < len(self._rows) and self._rows[pos] == record else None
+        return self._map.row_of(record)
+
+    def row_of_region(self, region: Problem) -> int | None:
+        return self._map.row_of_region(region)
+
+    def record_count(self) -> int:
+        """Records shown (region rows not counted)."""
+        return self._map.record_count()
+
+    def nth_record(self, k: int) -> int:
+        return self._map.nth_record(k)
+
+    def position_of(self, record: int) -> int | None:
+        return self._map.position_of(record)
+
+    def shown_records(self) -> np.ndarray:
+        return self._map.shown_records()
+
+    def widest_text(self, column: str) -> str:
+        """The widest text ``column`` can hold in this dataset (for sizing it)."""
+        ds = self.dataset
+        if column == "#":
+            return f"✎ {max(len(ds) - 1, 0)}"
+        if column == "offset":
+            return f"{max((f.index.position for f in ds.files), default=0):,}"
+        if column == "length":
+            longest = max(
+                (int(f.index.lengths().max()) for f in ds.files if len(f.index)), default=0
+            )
+            return f"{longest:,}"
+        if column == "status":
+            return "bad_length_crc"
+        if column == "file":
+            return max((os.path.basename(f.path) for f in ds.files), key=len, default="")
+        return ""
 
     # -- cells -----------------------------------------------------------------
     def _summary(self, record: int) -> dict[str, str]:
@@ -168,55 +226,103 @@ class RecordTableModel(QAbstractTableModel):
             self._refs[record] = ref
         return ref
 
+    def _region_data(self, region: Problem, column: str, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == "#":
+                return "—"
+            if column == "file":
+                return os.path.basename(region.file)
+            if column == "offset":
+                return f"{region.offset:,}"
+            if column == "length":
+                return f"{region.size:,}" if region.size else "rest"
+            if column == "status":
+                return region.kind
+            if column == self._columns[-1] and self.summary_keys:
+                what = f"{region.size:,} bytes" if region.size else "the rest of the stream"
+                return f"{what} skipped (no record)"
+            return ""
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QBrush(_REGION)
+        if role == Qt.ItemDataRole.ForegroundRole and column == "status":
+            return QBrush(status_colour(RecordStatus.TRUNCATED))
+        if role == Qt.ItemDataRole.DecorationRole and column == "status":
+            return status_icon(RecordStatus.TRUNCATED)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{STATUS_HELP.get(region.kind, '')}\n\n{region.message}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in ("#", "offset", "length"):
+            return _RIGHT
+        return None
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role not in _ROLES or not index.isValid() or index.row() >= self.rowCount():
+        if not index.isValid() or index.row() >= self.rowCount():
             return None
-        record = self.record_at(index.row())
         column = self._columns[index.column()]
+        record = self._map.record_at(index.row())
+        if record is None:
+            region = self._map.region_at(index.row())
+            return None if region is None else self._region_data(region, column, role)
         ref = self._ref(record)
         if ref is None:
             return None
         edits = self.edits
-        if role == Qt.ItemDataRole.FontRole and edits is not None:
-            deleted, edited = edits.is_deleted(record), edits.is_edited(record)
+        deleted = edits is not None and edits.is_deleted(record)
+        edited = edits is not None and edits.is_edited(record)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(record, ref, column, deleted, edited)
+        if role == Qt.ItemDataRole.FontRole:
             if deleted or edited:
                 font = QFont()
                 font.setStrikeOut(deleted)
                 font.setItalic(edited)
                 return font
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == "#":
-                if edits is not None and edits.is_deleted(record):
-                    return f"✗ {record}"
-                if edits is not None and edits.is_edited(record):
-                    return f"✎ {record}"
-                return str(record)
-            if column == "file":
-                return os.path.basename(ref.file)
-            if column == "offset":
-                return f"{ref.offset:,}"
-            if column == "length":
-                return f"{ref.length:,}"
-            if column == "status":
-                return "…" if ref.status is RecordStatus.UNVERIFIED else ref.status.kind
-            return self._summary(record).get(column, "")
         if role == Qt.ItemDataRole.DecorationRole and column == "status":
             return status_icon(ref.status)
         if role == Qt.ItemDataRole.BackgroundRole and ref.status.damaged:
-            return QBrush(QColor(255, 220, 215))
-        if role == Qt.ItemDataRole.ForegroundRole and column == "status":
-            return QBrush(status_colour(ref.status))
+            return QBrush(_DAMAGED)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if deleted:
+                return QBrush(QColor(140, 140, 140))
+            if column == "status":
+                return QBrush(status_colour(ref.status))
+            return None
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{ref.file}\nrecord {ref.local} of its file, byte {ref.offset}"
+            kind = "deleted" if deleted else ref.status.kind
+            where = f"{ref.file}\nrecord {ref.local} of its file, byte {ref.offset:,}"
+            return f"{STATUS_HELP.get(kind, '')}\n\n{where}" if column == "status" else where
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("#", "offset", "length"):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return _RIGHT
         return None
+
+    def _text(self, record: int, ref: RecordRef, column: str, deleted: bool, edited: bool) -> str:
+        if column == "#":
+            return f"✗ {record}" if deleted else f"✎ {record}" if edited else str(record)
+        if column == "file":
+            return os.path.basename(ref.file)
+        if column == "offset":
+            return f"{ref.offset:,}"
+        if column == "length":
+            return f"{ref.length:,}"
+        if column == "status":
+            if deleted:
+                return "deleted"
+            kind = "…" if ref.status is RecordStatus.UNVERIFIED else ref.status.kind
+            return f"{kind}, edited" if edited else kind
+        return self._summary(record).get(column, "")
+
+    def row_text(self, row: int) -> str:
+        """A row's cells joined by tabs (for copying)."""
+        return "\t".join(
+            str(self.data(self.index(row, c)) or "") for c in range(self.columnCount())
+        )
+
+    def header_text(self) -> str:
+        return "\t".join(self._columns)
 
     def headerData(  # noqa: N802
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            cols = self.columns()
-            return cols[section] if 0 <= section < len(cols) else None
+            return self._columns[section] if 0 <= section < len(self._columns) else None
         return None

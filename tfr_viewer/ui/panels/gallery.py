@@ -91,10 +91,10 @@ class ThumbnailModel(QAbstractListModel):
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
         if parent.isValid() or self.records is None:
             return 0
-        return self.records.rowCount()
+        return self.records.record_count()
 
     def record_at(self, row: int) -> int:
-        return self.records.record_at(row)
+        return self.records.nth_record(row)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or self.dataset is None:
@@ -126,7 +126,7 @@ class ThumbnailModel(QAbstractListModel):
         )
         if len(self._cache) > CACHE:
             self._cache.popitem(last=False)
-        row = self.records.row_of(record) if self.records is not None else None
+        row = self.records.position_of(record) if self.records is not None else None
         if row is not None and row < self.rowCount():
             idx = self.index(row)
             self.dataChanged.emit(idx, idx, [Qt.ItemDataRole.DecorationRole])

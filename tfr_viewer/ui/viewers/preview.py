@@ -53,9 +53,15 @@ class PreviewPane(QTabWidget):
         self.keymap = KeyMap()
 
     def show_record(self, decoded: Decoded | None, raw: bytes) -> None:
+        """Show a decoded record; ``decoded`` None shows only ``raw`` in the hex view and
+        clears every other tab (nothing of an earlier record stays)."""
         self.hex.set_data(raw)
         if decoded is None:
             self.images.set_annotations([])
+            self.tensor.clear()
+            self.text.set_text("")
+            for tab in (self.images, self.tensor, self.text):
+                self.setTabEnabled(self.indexOf(tab), False)
             self.setCurrentWidget(self.hex)
             self.ready.emit()
             return

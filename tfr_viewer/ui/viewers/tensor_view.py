@@ -11,6 +11,7 @@ from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from ...core.decode import TensorPayload, array_to_rgba
+from ...core.text import float_text
 from .image_view import ZoomView, to_qimage
 
 Index = QModelIndex | QPersistentModelIndex
@@ -42,10 +43,29 @@ class ArrayModel(QAbstractTableModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
             return None
-        v = self.array[index.row(), index.column()]
-        if isinstance(v, bytes):
-            return v.decode("utf-8", "replace")[:200]
-        return f"{v:.6g}" if isinstance(v, float | np.floating) else str(v)
+        return value_text(self.array[index.row(), index.column()])
+
+    def headerData(  # noqa: N802
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """0-based indices, as numpy and TensorFlow number them."""
+        if role == Qt.ItemDataRole.DisplayRole:
+            return str(section)
+        return None
+
+
+def value_text(v: Any) -> str:
+    """One element: text for bytes, the shortest round-trip text for float32."""
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")[:200]
+    if isinstance(v, np.float32 | np.float16):
+        return float_text(float(v))
+    return repr(float(v)) if isinstance(v, float | np.floating) else str(v)
+
+
+def dtype_text(dtype: str) -> str:
+    """A tensor's dtype as a reader expects it (``string`` holds bytes)."""
+    return "string (bytes)" if dtype == "string" else dtype
 
 
 class TensorViewer(QWidget):
@@ -64,10 +84,15 @@ class TensorViewer(QWidget):
         layout.addWidget(self.info)
         layout.addWidget(split, 1)
 
+    def clear(self) -> None:
+        self.info.clear()
+        self.model.set_array(np.zeros((0, 0)))
+        self.image.scene().clear()
+
     def set_tensor(self, tensor: TensorPayload) -> None:
         shape = "×".join(map(str, tensor.shape)) or "scalar"
         more = " (table shows the first 2-D slice)" if len(tensor.shape) > 2 else ""
-        self.info.setText(f"{tensor.dtype}, shape {shape}{more}")
+        self.info.setText(f"{dtype_text(tensor.dtype)}, shape {shape}{more}")
         self.model.set_array(tensor.values)
         scene = self.image.scene()
         scene.clear()

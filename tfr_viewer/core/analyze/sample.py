@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..core.decode import decode, features_of
-from ..core.io import Dataset
+from ..decode import decode, features_of
+from ..io import Dataset
 
 SAMPLE = 64
 _PREFERRED = re.compile(r"(^|/)(label|labels|class|category|class/text|text|height|width)$")
@@ -20,6 +20,15 @@ def sample_features(ds: Dataset, n: int = SAMPLE) -> list[dict]:
         if features is not None:
             out.append(features)
     return out
+
+
+def feature_kinds(sample: list[dict]) -> dict[str, str]:
+    """The kind (``bytes``, ``float``, ``int64``) each key has most often in a sample."""
+    seen: dict[str, Counter[str]] = {}
+    for features in sample:
+        for key, fd in features.items():
+            seen.setdefault(key, Counter())[fd.kind] += 1
+    return {key: counts.most_common(1)[0][0] for key, counts in seen.items()}
 
 
 def feature_keys(sample: list[dict]) -> list[str]:

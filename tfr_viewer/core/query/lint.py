@@ -1,0 +1,106 @@
+"""Warnings for filters that compile but would silently match nothing: a key that no
+record in a sample has, a bare word where a quoted text was meant, or a comparison of
+kinds that never match (a bytes feature with a number, a number feature with text)."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Mapping
+
+from .language import RECORD_FIELDS
+from .ops import FUNCTIONS
+
+_CONSTANTS = {"True", "False", "None"}
+_NUMERIC = ("int64", "float")
+
+
+def _key_of(node: ast.AST) -> str | None:
+    """The feature key an expression node names (``label`` or ``f["a/b"]``), if any."""
+    if isinstance(node, ast.Name) and node.id not in _CONSTANTS and node.id not in RECORD_FIELDS:
+        return node.id
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "f"
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return node.slice.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+        if node.func.id in ("lower", "min", "max", "abs") or node.func.id.startswith("__"):
+            return _key_of(node.args[0])
+    return None
+
+
+def _keys_used(tree: ast.AST) -> list[tuple[str, ast.AST]]:
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in called:
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "has" and node.args and isinstance(node.args[0], ast.Constant):
+                out.append((str(node.args[0].value), node))
+            continue
+        if isinstance(node, ast.Subscript) and _key_of(node) is not None:
+            out.append((_key_of(node), node))  # type: ignore[arg-type]
+        elif isinstance(node, ast.Name) and node.id != "f" and node.id not in FUNCTIONS:
+            key = _key_of(node)
+            if key is not None:
+                out.append((key, node))
+    return out
+
+
+def _shown(key: str) -> str:
+    return key if key.isidentifier() else f'f["{key}"]'
+
+
+def lint_filter(text: str, kinds: Mapping[str, str]) -> list[str]:
+    """Warnings for ``text`` given the ``kinds`` (key -> bytes/float/int64) seen in a
+    sample of the records. Empty when nothing looks wrong, or the text does not parse."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    warnings: list[str] = []
+    unknown: set[str] = set()
+    quoted_hint: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        operands = [node.left, *node.comparators]
+        for a, b in zip(operands, operands[1:], strict=False):
+            for feature, other in ((a, b), (b, a)):
+                key = _key_of(feature)
+                kind = kinds.get(key) if key is not None else None
+                if kind is None:
+                    continue
+                other_key = _key_of(other)
+                if isinstance(other, ast.Name) and other_key is not None and other_key not in kinds:
+                    if kind == "bytes":
+                        quoted_hint.add(other_key)
+                        warnings.append(
+                            f"`{other_key}` is not a feature; to compare {_shown(key)} with "
+                            f'the text {other_key}, quote it: {_shown(key)} == "{other_key}"'
+                        )
+                if isinstance(other, ast.Constant) and not isinstance(other.value, bool):
+                    value = other.value
+                    if kind == "bytes" and isinstance(value, int | float):
+                        warnings.append(
+                            f"{_shown(key)} holds bytes (text), so it never equals the number "
+                            f'{value!r}; compare with text in quotes: {_shown(key)} == "{value}"'
+                        )
+                    elif kind in _NUMERIC and isinstance(value, str):
+                        warnings.append(
+                            f"{_shown(key)} holds numbers ({kind}), so it never equals the "
+                            f"text {value!r}; compare with a number: {_shown(key)} == {value}"
+                        )
+    for key, _node in _keys_used(tree):
+        if key in kinds or key in unknown or key in quoted_hint:
+            continue
+        unknown.add(key)
+        close = difflib.get_close_matches(key, list(kinds), n=1, cutoff=0.6)
+        hint = f"; did you mean `{_shown(close[0])}`?" if close else ""
+        warnings.append(f"no record in the sample has `{key}`{hint}")
+    return list(dict.fromkeys(warnings))

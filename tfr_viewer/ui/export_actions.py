@@ -1,0 +1,132 @@
+"""The window's export actions: Export…, Export Rows as JSON Lines, CSV or images, and
+Save Intact Records As…; long work runs in a child process."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog
+
+from ..core.tasks import format_export_task
+from ..core.text import plural
+from ..core.write import ExportError, ExportOptions, export
+from .dialogs.export_dialog import ExportDialog
+from .process_task import ProcessTask
+
+if TYPE_CHECKING:
+    from .edit_actions import EditActions, EditHost
+
+FORMATS = (("jsonl", "&JSON Lines…"), ("csv", "&CSV…"), ("images", "&Images into a Folder…"))
+
+
+class ExportActions(QObject):
+    """Adds Export…, Export Rows as › and Save Intact Records As… to the File menu."""
+
+    def __init__(self, window: EditHost, edits: EditActions) -> None:
+        super().__init__(edits)
+        self.window = window
+        self.edits = edits
+        self.last_task: ProcessTask | None = None
+        file_menu = window.file_menu
+        before = window.quit_action
+        file_menu.insertSeparator(before)
+        add = window.add_action
+        action = add(file_menu, "&Export…", self.export_dialog, "Ctrl+E")
+        file_menu.insertAction(before, action)
+        rows = file_menu.addMenu("Export &Rows as")
+        rows.setToolTip("The rows shown (filtered), edits applied")
+        for fmt, text in FORMATS:
+            add(rows, text, lambda f=fmt: self.export_as(f))
+        file_menu.insertMenu(before, rows)
+        action = add(file_menu, "Save &Intact Records As…", self.save_intact)
+        file_menu.insertAction(before, action)
+        file_menu.insertSeparator(before)
+
+    def scopes(self) -> dict[str, np.ndarray]:
+        w = self.window
+        ds = w.dataset
+        assert ds is not None and self.edits.editor is not None
+        keep = self.edits.editor.edits.kept
+        all_rows = keep(list(range(len(ds))))
+        filtered = w.model.shown_records().tolist()
+        return {
+            "all": np.array(all_rows, dtype=np.int64),
+            "selected": np.array(keep(self.edits.selected_records()), dtype=np.int64),
+            "filtered": np.array(keep(filtered), dtype=np.int64),
+            "edited": np.array(keep(self.edits.editor.edits.edited_records()), dtype=np.int64),
+        }
+
+    def export_dialog(self) -> ExportDialog | None:
+        w = self.window
+        if w.dataset is None or self.edits.editor is None:
+            return None
+        dialog = ExportDialog(w.dataset, self.scopes(), self.edits.editor.edits.payloads, w)
+        dialog.exported.connect(self.edits.exported)
+        dialog.open()
+        self.last_dialog = dialog
+        return dialog
+
+    def export_as(self, fmt: str, out: str | None = None) -> ProcessTask | None:
+        """The current (filtered) rows, edits applied, as JSON Lines, CSV or images; runs
+        in a child process and reports in the status bar."""
+        w = self.window
+        if w.dataset is None or self.edits.editor is None:
+            return None
+        if out is None:
+            if fmt == "images":
+                out, _ = QFileDialog.getSaveFileName(w, "New folder for the images")
+            else:
+                out, _ = QFileDialog.getSaveFileName(w, f"Export as {fmt}", filter=f"*.{fmt}")
+            if not out:
+                return None
+        ds = w.dataset
+        records = ds.undamaged(self.scopes()["filtered"]).tolist()
+        wanted = set(records)
+        payloads = {r: p for r, p in self.edits.editor.edits.payloads.items() if r in wanted}
+        task = ProcessTask(
+            format_export_task,
+            ([f.path for f in ds.files], ds.columns(), records, payloads, fmt, out),
+            parent=self,
+        )
+
+        def report(msg: tuple) -> None:
+            if msg[0] == "progress":
+                w.statusBar().showMessage(f"exporting {fmt}: {msg[1]:,} of {msg[2]:,}")
+            elif msg[0] == "written":
+                w.statusBar().showMessage(f"wrote {msg[1]:,} to {out}", 20000)
+            elif msg[0] == "error":
+                w.show_error(f"Cannot export {fmt}", msg[1])
+
+        task.message.connect(report)
+        task.start()
+        self.last_task = task
+        return task
+
+    def save_intact(self, path: str | None = None) -> bool:
+        """Write every intact record to a new file; report what was lost."""
+        w = self.window
+        ds = w.dataset
+        if ds is None:
+            return False
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(
+                w, "Save intact records as", os.path.dirname(ds.files[0].path)
+            )
+            if not path:
+                return False
+        intact = ds.intact()
+        try:  # the file dialog asked before replacing a file
+            summary = export(ds, intact, ExportOptions(path, overwrite=True))
+        except (ExportError, OSError) as exc:
+            w.show_error("Cannot save the intact records", str(exc))
+            return False
+        lost = len(ds.problems())
+        w.statusBar().showMessage(
+            f"saved {plural(summary.records, 'intact record')} to {path}; "
+            f"{plural(lost, 'problem')} left out",
+            20000,
+        )
+        return True

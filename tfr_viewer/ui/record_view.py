@@ -1,0 +1,102 @@
+"""The record table's view: columns sized for the widest value they can hold (and the
+widths a user sets, remembered), copying rows as TSV, Ctrl+Home/End selecting."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from .models.record_table import RecordTableModel
+
+_PADDING = 28  # room for the sort arrow, the status icon and the cell margins
+_MAX_SUMMARY = 320
+
+
+class RecordTableView(QTableView):
+    """A QTableView that knows the record table model's columns."""
+
+    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self._sizing = False
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.verticalHeader().hide()
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.verticalHeader().setDefaultSectionSize(22)
+        header = self.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setSortIndicatorShown(True)
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        header.setSectionsClickable(True)
+        header.sectionResized.connect(self._remember_width)
+        self.setAlternatingRowColors(True)
+        self.setSortingEnabled(True)
+
+    def record_model(self) -> RecordTableModel | None:
+        model = self.model()
+        return model if isinstance(model, RecordTableModel) else None
+
+    # -- widths ------------------------------------------------------------------
+    def fit_columns(self) -> None:
+        """Each column as wide as the widest value it can hold (a remembered width
+        wins); summary columns fit the rows in view, within a limit."""
+        model = self.record_model()
+        if model is None:
+            return
+        metrics = self.fontMetrics()
+        header = self.horizontalHeader()
+        self._sizing = True
+        try:
+            for section, name in enumerate(model.columns()):
+                remembered = self.settings.value(f"columns/{name}")
+                if remembered is not None:
+                    width = int(remembered)
+                elif name in model.summary_keys:
+                    self.resizeColumnToContents(section)
+                    width = min(max(self.columnWidth(section), 60), _MAX_SUMMARY)
+                else:
+                    text = max(model.widest_text(name), name, key=len)
+                    width = metrics.horizontalAdvance(text) + _PADDING
+                    width = max(width, header.sectionSizeFromContents(section).width())
+                self.setColumnWidth(section, width)
+        finally:
+            self._sizing = False
+
+    def _remember_width(self, section: int, _old: int, new: int) -> None:
+        model = self.record_model()
+        if self._sizing or model is None or not self.isVisible():
+            return
+        columns = model.columns()
+        last = section == len(columns) - 1  # stretched to fill: not the user's choice
+        if 0 <= section < len(columns) and not last:
+            self.settings.setValue(f"columns/{columns[section]}", new)
+
+    # -- keys --------------------------------------------------------------------
+    def copy_rows(self) -> str:
+        """The selected rows (or the current one) as TSV with a header line, copied."""
+        model = self.record_model()
+        if model is None:
+            return ""
+        rows = sorted({i.row() for i in self.selectionModel().selectedRows()})
+        if not rows and self.currentIndex().isValid():
+            rows = [self.currentIndex().row()]
+        if not rows:
+            return ""
+        text = "\n".join([model.header_text(), *(model.row_text(r) for r in rows)]) + "\n"
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy_rows()
+            return
+        ctrl = event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        if ctrl and event.key() in (Qt.Key.Key_End, Qt.Key.Key_Home) and self.model():
+            row = self.model().rowCount() - 1 if event.key() == Qt.Key.Key_End else 0
+            if row >= 0:
+                self.selectRow(row)
+                self.scrollTo(self.model().index(row, 0))
+            return
+        super().keyPressEvent(event)

@@ -1,0 +1,52 @@
+"""The main window's menus (the edit actions add theirs to File and Edit)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QApplication
+
+from .recent import RecentFiles
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+def build_menus(w: MainWindow) -> None:
+    """File, Go, View, Edit and Help. Every action goes through ``w.add_action``, which
+    never passes ``triggered``'s ``checked`` on to a slot."""
+    add = w.add_action
+    bar = w.menuBar()
+    file_menu = w.file_menu = bar.addMenu("&File")
+    add(file_menu, "&New Window", w.new_window, QKeySequence.StandardKey.New)
+    add(file_menu, "&Open…", w.open_dialog, QKeySequence.StandardKey.Open)
+    add(file_menu, "Open &Folder…", w.open_folder_dialog, "Ctrl+Shift+O")
+    w.recent_menu = file_menu.addMenu("Open &Recent")
+    w.recent = RecentFiles(w.settings, w.recent_menu, w.open_paths)
+    file_menu.addSeparator()
+    add(file_menu, "&Close Window", w.close, QKeySequence.StandardKey.Close)
+    w.quit_action = add(
+        file_menu, "&Quit", QApplication.closeAllWindows, QKeySequence.StandardKey.Quit
+    )
+    go = bar.addMenu("&Go")
+    add(go, "&Go to Record or Offset…", w.goto_dialog, "Ctrl+G")
+    add(go, "&Filter", w.filter_bar.focus_filter, "Ctrl+F")
+    add(go, "&Problems…", w.show_problems, "Ctrl+Shift+P")
+    view = bar.addMenu("&View")
+    add(view, "Toggle &Overlays", w.preview.images.overlays.toggle, "O")
+    add(view, "&Records", lambda: w.left_tabs.setCurrentIndex(0), "Ctrl+1")
+    add(view, "&Gallery", lambda: w.left_tabs.setCurrentIndex(1), "Ctrl+2")
+    pending = w.pending_dock.toggleViewAction()
+    pending.setText("&Pending Edits")
+    pending.setShortcut(QKeySequence("Ctrl+3"))
+    view.addAction(pending)
+    view.addSeparator()
+    add(view, "Reset Column &Widths", w.reset_column_widths)
+    add(view, "&Unsorted (File Order)", w.unsort)
+    edit = w.edit_menu = bar.addMenu("&Edit")
+    add(edit, "&Copy", w.copy_selection, QKeySequence.StandardKey.Copy)
+    add(edit, "Copy &Key", lambda: w.copy_from_tree(value=False), "Ctrl+Shift+C")
+    help_menu = bar.addMenu("&Help")
+    add(help_menu, "&Filter Language…", w.filter_bar.show_help, "F1")
+    add(help_menu, "&About tfr-viewer", w.about)
