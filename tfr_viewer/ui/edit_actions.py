@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Protocol
 
 import numpy as np
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
-    QMenu,
     QMessageBox,
-    QStatusBar,
-    QTableView,
 )
 
 from ..core.decode import decode, features_of
@@ -24,34 +19,7 @@ from ..core.write import EditError, describe_change
 from ..core.write import edits as core_edits
 from .editing import Editor
 from .export_actions import ExportActions
-from .filter_bar import FilterBar
-from .models.feature_tree import Node
-from .models.record_table import RecordTableModel
-from .panels.pending_edits import PendingEdits
-
-
-class EditHost(Protocol):
-    """What the edit actions need of the window that hosts them."""
-
-    dataset: Dataset | None
-    current: int | None
-    model: RecordTableModel
-    table: QTableView
-    filter_bar: FilterBar
-    pending: PendingEdits
-    edit_menu: QMenu
-    file_menu: QMenu
-    quit_action: QAction
-
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802
-    def show_record(self, record: int) -> None: ...
-    def update_title(self) -> None: ...
-    def selected_tree_node(self) -> Node | None: ...
-    def show_error(self, title: str, text: str) -> None: ...
-    def add_action(
-        self, menu: QMenu, text: str, slot: Callable[[], object], shortcut: object = None
-    ) -> QAction: ...
-
+from .host import EditHost
 
 _KINDS = ["int64", "float", "bytes"]
 

@@ -4,7 +4,6 @@ Save Intact Records As…; long work runs in a child process."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QObject
@@ -14,10 +13,8 @@ from ..core.tasks import format_export_task
 from ..core.text import plural
 from ..core.write import ExportError, ExportOptions, export
 from .dialogs.export_dialog import ExportDialog
+from .host import EditHost, EditState
 from .process_task import ProcessTask
-
-if TYPE_CHECKING:
-    from .edit_actions import EditActions, EditHost
 
 FORMATS = (("jsonl", "&JSON Lines…"), ("csv", "&CSV…"), ("images", "&Images into a Folder…"))
 
@@ -25,8 +22,8 @@ FORMATS = (("jsonl", "&JSON Lines…"), ("csv", "&CSV…"), ("images", "&Images 
 class ExportActions(QObject):
     """Adds Export…, Export Rows as › and Save Intact Records As… to the File menu."""
 
-    def __init__(self, window: EditHost, edits: EditActions) -> None:
-        super().__init__(edits)
+    def __init__(self, window: EditHost, edits: EditState) -> None:
+        super().__init__(window)  # type: ignore[arg-type]
         self.window = window
         self.edits = edits
         self.last_task: ProcessTask | None = None

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from .recent import RecentFiles
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
-
-def build_menus(w: MainWindow) -> None:
-    """File, Go, View, Edit and Help. Every action goes through ``w.add_action``, which
+def build_menus(w: Any) -> None:
+    """File, Go, View, Edit and Help of the main window ``w`` (typed loosely so that this
+    module does not import the window). Every action goes through ``w.add_action``, which
     never passes ``triggered``'s ``checked`` on to a slot."""
     add = w.add_action
     bar = w.menuBar()
