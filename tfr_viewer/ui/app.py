@@ -61,16 +61,16 @@ class Screenshot(QObject):
 
     def _on_indexed(self, _state: int) -> None:
         self.indexed = True
-        if not self.window.select_record(self.record):
+        if self.window.select_record(self.record):
+            self.window.show_record(self.record)
+        else:  # the window is still worth a picture: the empty state and its problems
             ds = self.window.dataset
+            count = len(ds) if ds else 0
             print(
-                f"tfr-viewer open: record {self.record} does not exist "
-                f"(the dataset has {len(ds) if ds else 0})",
+                f"tfr-viewer open: warning: record {self.record} does not exist "
+                f"(the dataset has {count}); saving the window as it is",
                 file=sys.stderr,
             )
-            QApplication.exit(2)
-            return
-        self.window.show_record(self.record)
         QTimer.singleShot(300, self._save)  # let layouts and the image view settle
 
     def _save(self) -> None:

@@ -6,7 +6,8 @@ import os
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMenu
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QMenu, QStyle
 
 MAX_RECENT = 10
 
@@ -39,8 +40,21 @@ class RecentFiles:
         self._menu.clear()
         for entry in self.entries():
             paths = entry.split(os.pathsep)
-            more = f" (+{len(paths) - 1})" if len(paths) > 1 else ""
-            action = self._menu.addAction(os.path.basename(paths[0]) + more)
-            action.setToolTip(entry)
-            action.triggered.connect(lambda _=False, p=paths: self._open(p))
+            self._menu.addAction(self._action_for(entry, paths))
         self._menu.setEnabled(bool(self.entries()))
+
+    def _action_for(self, entry: str, paths: list[str]) -> QAction:
+        """``name`` for a file, ``name/`` with a folder icon for a folder (shard sets are
+        often opened as folders), ``(+N)`` for several paths, disabled when gone."""
+        first = paths[0]
+        folder = os.path.isdir(first)
+        name = os.path.basename(first.rstrip(os.sep)) or first
+        more = f" (+{len(paths) - 1})" if len(paths) > 1 else ""
+        action = QAction(name + ("/" if folder else "") + more, self._menu)
+        if folder:
+            action.setIcon(QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon))
+        exists = all(os.path.exists(p) or set("*?[@") & set(os.path.basename(p)) for p in paths)
+        action.setEnabled(exists)
+        action.setToolTip(entry if exists else f"{entry} (no longer there)")
+        action.triggered.connect(lambda _=False, p=paths: self._open(p))
+        return action

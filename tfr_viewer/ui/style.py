@@ -7,6 +7,7 @@ from functools import cache
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
+from ..core.decode import class_colour
 from ..core.io import RecordStatus
 
 _STATUS_COLOURS = {
@@ -16,21 +17,6 @@ _STATUS_COLOURS = {
     RecordStatus.BAD_LENGTH_CRC: QColor(200, 40, 30),
     RecordStatus.TRUNCATED: QColor(210, 110, 0),
 }
-PALETTE = [
-    QColor(c)
-    for c in (
-        "#e6194b",
-        "#3cb44b",
-        "#4363d8",
-        "#f58231",
-        "#911eb4",
-        "#42d4f4",
-        "#f032e6",
-        "#bfef45",
-        "#9a6324",
-        "#469990",
-    )
-]
 
 
 def status_colour(status: RecordStatus) -> QColor:
@@ -64,5 +50,5 @@ def status_icon(status: RecordStatus) -> QIcon:
 
 
 def label_colour(label: int | None, text: str | None) -> QColor:
-    key = label if label is not None else sum(map(ord, text or ""))
-    return PALETTE[key % len(PALETTE)]
+    """One colour per class (the gallery's too)."""
+    return QColor(class_colour(label, text))

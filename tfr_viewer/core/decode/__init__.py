@@ -21,10 +21,13 @@ from .payloads.types import (
     TextPayload,
     features_of,
 )
-from .thumbs import annotated_thumbnail
+from .thumbs import annotated_thumbnail, box_caption, class_colour, readable_on
 from .to_json import payload_json
 
 __all__ = [
+    "box_caption",
+    "class_colour",
+    "readable_on",
     "BytesPayload",
     "Decoded",
     "ExamplePayload",

@@ -8,7 +8,30 @@ from .detect import image_info
 from .images import raw_pixels, thumbnail
 from .layouts import ImageAnnotation
 
-COLOURS = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6"]
+# One colour per class, shared by the gallery and the image view.
+COLOURS = [
+    "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4",
+    "#42d4f4", "#f032e6", "#bfef45", "#9a6324", "#469990",
+]  # fmt: skip
+
+
+def class_colour(label: int | None, text: str | None) -> str:
+    """The colour of a class: by its id, else by its text."""
+    key = label if label is not None else sum(map(ord, text or ""))
+    return COLOURS[key % len(COLOURS)]
+
+
+def readable_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (``#rrggbb``)."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def box_caption(label: int | None, text: str | None) -> str:
+    """``cat (3)``, ``cat``, ``class 3``, or empty when the record names no class."""
+    if text and label is not None:
+        return f"{text} ({label})"
+    return text or (f"class {label}" if label is not None else "")
 
 
 def annotated_thumbnail(ann: ImageAnnotation, size: int) -> np.ndarray:
@@ -32,10 +55,9 @@ def annotated_thumbnail(ann: ImageAnnotation, size: int) -> np.ndarray:
     img = Image.fromarray(rgba)
     draw = ImageDraw.Draw(img)
     for box in ann.boxes:
-        key = box.label if box.label is not None else sum(map(ord, box.text or ""))
         draw.rectangle(
             (box.xmin * sx, box.ymin * sy, box.xmax * sx, box.ymax * sy),
-            outline=COLOURS[key % len(COLOURS)],
+            outline=class_colour(box.label, box.text),
             width=2,
         )
     return np.asarray(img).copy()

@@ -20,7 +20,15 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QListView, QWidget
 
-from ...core.decode import ImageError, annotated_thumbnail, decode, features_of, recognise
+from ...core.decode import (
+    ImageAnnotation,
+    ImageError,
+    annotated_thumbnail,
+    box_caption,
+    decode,
+    features_of,
+    recognise,
+)
 from ...core.io import Dataset
 from ..viewers.image_view import to_qimage
 
@@ -31,6 +39,17 @@ CACHE = 4000
 
 class _Signals(QObject):
     done = Signal(int, int, object)  # generation, record, RGBA array or error text
+
+
+def tile_caption(ann: ImageAnnotation) -> str:
+    """The image's label (text and id), else the classes of its boxes."""
+    caption = box_caption(ann.label, ann.label_text)
+    if caption:
+        return caption
+    classes = dict.fromkeys(box_caption(b.label, b.text) for b in ann.boxes)
+    shown = [c for c in classes if c][:2]
+    more = " …" if len(classes) > 2 else ""
+    return ", ".join(shown) + more
 
 
 class ThumbJob(QRunnable):
@@ -44,15 +63,17 @@ class ThumbJob(QRunnable):
         )
 
     def run(self) -> None:
+        caption = ""
         try:
             payload = decode(self.dataset.read(self.record)).payload
             features = features_of(payload)
             anns = recognise(features) if features else []
+            caption = tile_caption(anns[0]) if anns else ""
             result: Any = annotated_thumbnail(anns[0], SIZE) if anns else "no image"
         except (ImageError, Exception) as exc:  # a thumbnail must never crash the pool
             result = f"cannot decode: {exc}"
         try:
-            self.signals.done.emit(self.generation, self.record, result)
+            self.signals.done.emit(self.generation, self.record, (result, caption))
         except RuntimeError:
             pass  # the gallery went away meanwhile
 
@@ -65,6 +86,7 @@ class ThumbnailModel(QAbstractListModel):
         self.dataset: Dataset | None = None
         self.records: Any = None  # the record table model (row -> record)
         self._cache: OrderedDict[int, QIcon | str] = OrderedDict()
+        self._captions: dict[int, str] = {}
         self._pending: set[int] = set()
         self._generation = 0
         self._signals = _Signals()
@@ -78,6 +100,7 @@ class ThumbnailModel(QAbstractListModel):
         self.beginResetModel()
         self.dataset, self.records = dataset, records
         self._cache.clear()
+        self._captions.clear()
         self._pending.clear()
         self._generation += 1
         self.endResetModel()
@@ -101,7 +124,9 @@ class ThumbnailModel(QAbstractListModel):
             return None
         record = self.record_at(index.row())
         if role == Qt.ItemDataRole.DisplayRole:
-            return str(record)
+            caption = self._captions.get(record, "")
+            badge = self._badge(record)
+            return f"{badge}{record}" + (f"  {caption}" if caption else "")
         if role == Qt.ItemDataRole.DecorationRole:
             cached = self._cache.get(record)
             if isinstance(cached, QIcon):
@@ -115,9 +140,27 @@ class ThumbnailModel(QAbstractListModel):
             return f"record {record}" + (f": {cached}" if isinstance(cached, str) else "")
         return None
 
-    def _done(self, generation: int, record: int, result: Any) -> None:
+    def _badge(self, record: int) -> str:
+        """✗ deleted, ✎ edited, ⚠ damaged (what the record table marks too)."""
+        edits = getattr(self.records, "edits", None)
+        if edits is not None and edits.is_deleted(record):
+            return "✗ "
+        if edits is not None and edits.is_edited(record):
+            return "✎ "
+        try:
+            return (
+                "⚠ " if self.dataset is not None and self.dataset.ref(record).status.damaged else ""
+            )
+        except IndexError:
+            return ""
+
+    def _done(self, generation: int, record: int, done: Any) -> None:
         if generation != self._generation:
             return
+        result, caption = done
+        self._captions[record] = caption
+        if len(self._captions) > CACHE:
+            self._captions.pop(next(iter(self._captions)))
         self._pending.discard(record)
         self._cache[record] = (
             QIcon(QPixmap.fromImage(to_qimage(result)))
@@ -129,7 +172,9 @@ class ThumbnailModel(QAbstractListModel):
         row = self.records.position_of(record) if self.records is not None else None
         if row is not None and row < self.rowCount():
             idx = self.index(row)
-            self.dataChanged.emit(idx, idx, [Qt.ItemDataRole.DecorationRole])
+            self.dataChanged.emit(
+                idx, idx, [Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.DisplayRole]
+            )
 
 
 _PLACEHOLDER: QIcon | None = None
@@ -153,7 +198,9 @@ class Gallery(QListView):
         super().__init__(parent)
         self.setViewMode(QListView.ViewMode.IconMode)
         self.setIconSize(QSize(SIZE, SIZE))
-        self.setGridSize(QSize(SIZE + 16, SIZE + 24))
+        self.setGridSize(QSize(SIZE + 24, SIZE + 40))
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setUniformItemSizes(True)
         self.setMovement(QListView.Movement.Static)

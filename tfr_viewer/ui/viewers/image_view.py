@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap, QWheelEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -19,8 +19,33 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.decode import ImageAnnotation, ImageError, decode_image, raw_pixels
+from ...core.decode import (
+    ImageAnnotation,
+    ImageError,
+    box_caption,
+    decode_image,
+    raw_pixels,
+    readable_on,
+)
 from ..style import label_colour
+
+
+def caption_item(text: str, colour: QColor, at: QPointF) -> QGraphicsRectItem:
+    """A class caption on a filled background of the box's colour, in black or white
+    (whichever reads better), drawn at screen size whatever the zoom."""
+    label = QGraphicsSimpleTextItem(text)
+    label.setFont(QFont("Sans", 9))
+    label.setBrush(QBrush(QColor(readable_on(colour.name()))))
+    bounds = label.boundingRect().adjusted(-3, -1, 3, 1)
+    background = QGraphicsRectItem(bounds)
+    background.setBrush(QBrush(colour))
+    background.setPen(QPen(Qt.PenStyle.NoPen))
+    label.setParentItem(background)
+    background.setFlag(background.GraphicsItemFlag.ItemIgnoresTransformations)
+    background.setPos(at)
+    background.setZValue(3)
+    background.setData(0, text)
+    return background
 
 
 def to_qimage(rgba: np.ndarray) -> QImage:
@@ -146,16 +171,9 @@ class ImageViewer(QWidget):
             pen.setCosmetic(True)
             item.setPen(pen)
             scene.addItem(item)
-            caption = " ".join(
-                x for x in (box.text, f"#{box.label}" if box.label is not None else None) if x
-            )
+            caption = box_caption(box.label, box.text)
             if caption:
-                label = QGraphicsSimpleTextItem(caption)
-                label.setBrush(QBrush(colour))
-                label.setFont(QFont("Sans", 9))
-                label.setFlag(label.GraphicsItemFlag.ItemIgnoresTransformations)
-                label.setPos(rect.topLeft())
-                scene.addItem(label)
+                scene.addItem(caption_item(caption, colour, rect.topLeft()))
         for x, y in ann.keypoints:
             px, py = (x * sx, y * sy)
             dot = scene.addEllipse(
