@@ -180,8 +180,9 @@ class FilterBar(QWidget):
         self._kinds = dict(kinds or {})
 
     def includes_regions(self) -> bool:
-        """Damaged regions (no record) are shown with all rows and with "Only damaged"."""
-        return not self.edit.text().strip() or self.damaged.isChecked()
+        """Damaged regions (no record) are shown when no filter is applied, and with
+        "Only damaged"."""
+        return self._applied is None or self.damaged.isChecked()
 
     def expression(self) -> str:
         text = self.edit.text().strip()

@@ -135,6 +135,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.pending_dock)
         self.pending_dock.hide()
         self.pending.record_activated.connect(self.select_record)
+        self.pending.revert_requested.connect(lambda records: self.edit_actions.revert(records))
         self.filter_bar.rows_changed.connect(self._apply_rows)
         self.filter_bar.message.connect(lambda m: self.statusBar().showMessage(m, 15000))
         self.sorter = Sorter(self)

@@ -56,6 +56,16 @@ def _shown(key: str) -> str:
     return key if key.isidentifier() else f'f["{key}"]'
 
 
+def _did_you_mean(key: str, kinds: Mapping[str, str]) -> str:
+    """The closest known key, by its whole name or by its last ``/`` part."""
+    close = difflib.get_close_matches(key, list(kinds), n=1, cutoff=0.6)
+    if not close:
+        by_leaf = {k.rsplit("/", 1)[-1]: k for k in kinds}
+        leaf = difflib.get_close_matches(key.rsplit("/", 1)[-1], list(by_leaf), n=1, cutoff=0.75)
+        close = [by_leaf[leaf[0]]] if leaf else []
+    return f"; did you mean `{_shown(close[0])}`?" if close else ""
+
+
 def lint_filter(text: str, kinds: Mapping[str, str]) -> list[str]:
     """Warnings for ``text`` given the ``kinds`` (key -> bytes/float/int64) seen in a
     sample of the records. Empty when nothing looks wrong, or the text does not parse."""
@@ -100,7 +110,6 @@ def lint_filter(text: str, kinds: Mapping[str, str]) -> list[str]:
         if key in kinds or key in unknown or key in quoted_hint:
             continue
         unknown.add(key)
-        close = difflib.get_close_matches(key, list(kinds), n=1, cutoff=0.6)
-        hint = f"; did you mean `{_shown(close[0])}`?" if close else ""
+        hint = _did_you_mean(key, kinds)
         warnings.append(f"no record in the sample has `{key}`{hint}")
     return list(dict.fromkeys(warnings))
