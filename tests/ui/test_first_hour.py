@@ -56,7 +56,7 @@ def test_garbage_has_a_row_only_damaged_shows_it_and_the_count_opens_the_list(
     # the problem count in the status bar opens the list of problems
     assert window.problems_button.text() == "2 problems"
     qtbot.mouseClick(window.problems_button, Qt.MouseButton.LeftButton)
-    dialog = window.problems_dialog
+    dialog = window.navigator.problems_dialog
     assert dialog.isVisible() and dialog.table.rowCount() == 2
     cells = [dialog.table.item(1, c).text() for c in range(6)]
     assert cells[0] == "damaged.tfrecord" and cells[3] == "garbage"
@@ -398,7 +398,7 @@ def click_header(qtbot, window, column: str) -> None:
     header = window.table.horizontalHeader()
     section = window.model.columns().index(column)
     x = header.sectionViewportPosition(section) + header.sectionSize(section) // 2
-    with qtbot.waitSignal(window.sorter.finished, timeout=30_000):
+    with qtbot.waitSignal(window.order.sorter.finished, timeout=30_000):
         qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QStatusBar, QTableView
 
-from ..core.io import Dataset
+from ..core.io import Dataset, Problem
 from .editing import Editor
 from .filter_bar import FilterBar
 from .models.feature_tree import Node
@@ -48,3 +48,22 @@ class EditState(Protocol):
 
     def selected_records(self) -> list[int]: ...
     def exported(self, records: np.ndarray) -> None: ...
+
+
+class ViewHost(Protocol):
+    """What ordering the rows and navigating need of the window."""
+
+    dataset: Dataset | None
+    model: RecordTableModel | None
+    current: int | None
+    table: QTableView
+    filter_bar: FilterBar
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802
+    def select_row(self, row: int) -> None: ...
+    def select_record(self, record: int) -> bool: ...
+    def select_region(self, region: Problem) -> bool: ...
+    def clear_panes(self) -> None: ...
+    def refresh_views(self) -> None: ...
+    def edited_payloads(self) -> dict[int, bytes]: ...
+    def show_error(self, title: str, text: str) -> None: ...

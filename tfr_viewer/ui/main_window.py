@@ -7,7 +7,6 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-import numpy as np
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import (
     QAction,
@@ -22,13 +21,9 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
-    QInputDialog,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QProgressBar,
-    QPushButton,
     QSplitter,
     QTabWidget,
     QTreeView,
@@ -38,17 +33,19 @@ from PySide6.QtWidgets import (
 
 from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sample_features
 from ..core.decode import decode
-from ..core.io import STATUS_HELP, Dataset, PathError, Problem, SourceError
+from ..core.io import Dataset, PathError, Problem, SourceError
 from ..core.text import plural
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
 from .indexer import Indexer, IndexState, prestart
-from .models.feature_tree import FeatureTreeModel, Node
+from .models.feature_tree import FeatureTreeModel, Node, region_nodes
 from .models.record_table import RecordTableModel
+from .navigation import Navigator
 from .panels.gallery import Gallery
 from .panels.pending_edits import PendingEdits
 from .record_view import RecordTableView
-from .sorter import Sorter
+from .status_widgets import StatusWidgets, show_problem_count
+from .table_order import TableOrder
 from .viewers.preview import PreviewPane
 from .window_menus import build_menus
 
@@ -69,9 +66,7 @@ class MainWindow(QMainWindow):
         self.indexer: Indexer | None = None
         self.model: RecordTableModel | None = None
         self.current: int | None = None
-        self.known_keys: list[str] = []
         self._started = 0.0
-        self._filtered: np.ndarray | None = None  # the filter's records (None: all)
         self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.setAcceptDrops(True)
         self._build_widgets()
@@ -89,10 +84,6 @@ class MainWindow(QMainWindow):
     def _build_widgets(self) -> None:
         self.filter_bar = FilterBar(self)
         self.table = RecordTableView(self.settings, self)
-        header = self.table.horizontalHeader()
-        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        header.customContextMenuRequested.connect(self._columns_menu)
-        header.setToolTip("Click to sort; right-click to choose the summary columns")
         self.gallery = Gallery(self)
         self.gallery.record_activated.connect(self.select_record)
         self.left_tabs = QTabWidget(self)
@@ -136,31 +127,15 @@ class MainWindow(QMainWindow):
         self.pending_dock.hide()
         self.pending.record_activated.connect(self.select_record)
         self.pending.revert_requested.connect(lambda records: self.edit_actions.revert(records))
-        self.filter_bar.rows_changed.connect(self._apply_rows)
+        self.filter_bar.rows_changed.connect(lambda rows: self.order.show_rows(rows))
         self.filter_bar.message.connect(lambda m: self.statusBar().showMessage(m, 15000))
-        self.sorter = Sorter(self)
-        self.sorter.finished.connect(self._sorted)
-        self.sorter.progress.connect(
-            lambda done, total: self.statusBar().showMessage(f"sorting: {done:,} of {total:,}")
-        )
-        status = self.statusBar()
-        self.progress = QProgressBar(self)
-        self.progress.setMaximumWidth(200)
-        self.progress.hide()
-        self.counts = QLabel(self)
-        self.problems_button = QPushButton(self)
-        self.problems_button.setFlat(True)
-        self.problems_button.setStyleSheet("color: #b42318; font-weight: bold")
-        self.problems_button.setToolTip("Show the list of problems (Ctrl+Shift+P)")
-        self.problems_button.clicked.connect(self.show_problems)
-        self.problems_button.hide()
-        self.cancel_button = QPushButton("Cancel", self)
-        self.cancel_button.hide()
+        self.order = TableOrder(self)
+        self.navigator = Navigator(self)
+        bar = StatusWidgets(self.statusBar())
+        self.counts, self.problems_button = bar.counts, bar.problems
+        self.progress, self.cancel_button = bar.progress, bar.cancel
+        self.problems_button.clicked.connect(lambda: self.navigator.show_problems())
         self.cancel_button.clicked.connect(self.cancel_indexing)
-        status.addPermanentWidget(self.counts)
-        status.addPermanentWidget(self.problems_button)
-        status.addPermanentWidget(self.progress)
-        status.addPermanentWidget(self.cancel_button)
 
     def add_action(
         self,
@@ -201,7 +176,7 @@ class MainWindow(QMainWindow):
         self.table.setModel(self.model)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
-        self.model.sort_requested.connect(self._sort)
+        self.model.sort_requested.connect(self.order.sort)
         self.table.fit_columns()
         self.filter_bar.set_dataset(dataset)
         self.gallery.set_dataset(dataset, self.model)
@@ -229,15 +204,14 @@ class MainWindow(QMainWindow):
         """Cancel any scan, filter or sort, release the files and clear every pane."""
         self.filter_bar.set_dataset(None)
         self.gallery.set_dataset(None, None)
-        self.sorter.stop()
+        self.order.forget()
         if self.indexer is not None:
             self.indexer.cancel(wait=True)
             self.indexer = None
         if self.dataset is not None:
             self.dataset.close()
             self.dataset = None
-        self._filtered = None
-        self.known_keys = []
+        self.table.known_keys = []
         self.clear_panes()
         self.counts.clear()
         self.problems_button.hide()
@@ -296,8 +270,7 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _show_problem_count(self, problems: int) -> None:
-        self.problems_button.setText(plural(problems, "problem"))
-        self.problems_button.setVisible(problems > 0)
+        show_problem_count(self.problems_button, problems)
 
     def _on_finished(self, state: int, message: str) -> None:
         ds = self.dataset
@@ -334,7 +307,7 @@ class MainWindow(QMainWindow):
             return
         sample = sample_features(ds)
         keys = feature_keys(sample)
-        self.known_keys = keys
+        self.table.known_keys = keys
         self.filter_bar.set_keys(keys, feature_kinds(sample))
         self.model.set_summary_keys(choose_summary_keys(sample, keys))
         self.table.fit_columns()
@@ -356,11 +329,11 @@ class MainWindow(QMainWindow):
         row = self.model.row_of(record)
         if row is None and 0 <= record < len(self.dataset):
             self.filter_bar.reset()
-            self._apply_rows(None)
+            self.order.show_rows(None)
             row = self.model.row_of(record)
         if row is None:
             return False
-        self._select_row(row)
+        self.select_row(row)
         if self.current != record:
             self.show_record(record)
         return True
@@ -372,14 +345,14 @@ class MainWindow(QMainWindow):
         row = self.model.row_of_region(region)
         if row is None:
             self.filter_bar.reset()
-            self._apply_rows(None)
+            self.order.show_rows(None)
             row = self.model.row_of_region(region)
         if row is None:
             return False
-        self._select_row(row)
+        self.select_row(row)
         return True
 
-    def _select_row(self, row: int) -> None:
+    def select_row(self, row: int) -> None:
         assert self.model is not None
         index = self.model.index(row, 0)
         self.table.setCurrentIndex(index)
@@ -409,14 +382,7 @@ class MainWindow(QMainWindow):
         except (SourceError, OSError) as exc:
             data = b""
             self.statusBar().showMessage(f"cannot read the region: {exc}", 15000)
-        self.tree_model.set_nodes(
-            [
-                Node("status", region.kind, "", STATUS_HELP.get(region.kind, "")),
-                Node("where", "", "", f"{region.file}, byte {region.offset:,}"),
-                Node("size", "", "", f"{region.size:,} bytes" if region.size else "unknown"),
-                Node("message", "", "", region.message, copy=region.message),
-            ]
-        )
+        self.tree_model.set_nodes(region_nodes(region))
         self.tree.resizeColumnToContents(0)
         self.preview.show_record(None, data)
         self.statusBar().showMessage(region.message.split("; run `")[0], 30000)
@@ -446,127 +412,11 @@ class MainWindow(QMainWindow):
         )
         self.record_shown.emit(record)
 
-    def _apply_rows(self, rows) -> None:  # noqa: ANN001
-        """Show the filter's records (None: all); a sort is dropped, the selection kept
-        when it is still shown, and the panes cleared when it is not."""
-        if self.model is None:
-            return
-        keep = self.current
-        self._filtered = rows
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self.model.set_rows(rows, regions=self.filter_bar.includes_regions())
-        self.gallery.refresh()
-        row = self.model.row_of(keep) if keep is not None else None
-        if row is not None:
-            self._select_row(row)
-        else:
-            self.clear_panes()
-
-    # -- sorting -------------------------------------------------------------------
-    def _sort(self, column: str, descending: bool) -> None:
-        ds = self.dataset
-        if ds is None or self.model is None:
-            return
-        if column == "#" and not descending:
-            self.unsort()
-            return
-        records = self._filtered if self._filtered is not None else np.arange(len(ds))
-        self.statusBar().showMessage(f"sorting by {column}…")
-        self.sorter.start(ds, records, column, descending, self.edit_actions.edited_payloads())
-
-    def _sorted(self, order, column: str, descending: bool, error: str) -> None:  # noqa: ANN001
-        if error or self.model is None:
-            self.statusBar().showMessage(error, 15000)
-            return
-        keep = self.current
-        self.model.set_rows(order, regions=False, sorted_order=True)
-        self.gallery.refresh()
-        way = "descending" if descending else "ascending"
-        self.statusBar().showMessage(f"sorted by {column} ({way}); View › Unsorted restores", 10000)
-        row = self.model.row_of(keep) if keep is not None else None
-        if row is not None:
-            self._select_row(row)
-
-    def unsort(self) -> None:
-        """Back to file order (the filter, if any, stays)."""
-        self.sorter.stop()
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        if self.model is not None and self.model.is_sorted:
-            keep = self.current
-            self.model.set_rows(self._filtered, regions=self.filter_bar.includes_regions())
-            self.gallery.refresh()
-            if keep is not None and (row := self.model.row_of(keep)) is not None:
-                self._select_row(row)
-
-    # -- columns -------------------------------------------------------------------
-    def _columns_menu(self, pos) -> None:  # noqa: ANN001
-        """Pick the summary columns from the feature keys seen in the data."""
-        if self.dataset is None or not self.known_keys or self.model is None:
-            return
-        menu = QMenu(self)
-        menu.addSection("Summary columns")
-        chosen = list(self.model.summary_keys)
-        for key in self.known_keys[:60]:
-            action = menu.addAction(key)
-            action.setCheckable(True)
-            action.setChecked(key in chosen)
-            action.toggled.connect(lambda on, k=key: self.toggle_summary_column(k, on))
-        menu.exec(self.table.horizontalHeader().mapToGlobal(pos))
-
-    def toggle_summary_column(self, key: str, on: bool) -> None:
-        assert self.model is not None
-        keys = [k for k in self.model.summary_keys if k != key] + ([key] if on else [])
-        self.model.set_summary_keys(keys)
-        self.table.fit_columns()
-
-    def reset_column_widths(self) -> None:
-        self.settings.remove("columns")
-        self.table.fit_columns()
-
     def _tab_changed(self, index: int) -> None:
         if index == 1:
             self.gallery.refresh()
 
     # -- commands ------------------------------------------------------------------
-    def goto_dialog(self) -> None:
-        if self.dataset is None:
-            return
-        text, ok = QInputDialog.getText(
-            self, "Go to", "Record number, or a byte offset as @1234 or 0x4d2:"
-        )
-        if ok and text.strip():
-            self.goto(text.strip())
-
-    def goto(self, text: str) -> bool:
-        """Select a record by number, or the record whose frame holds a byte offset
-        (``@N`` or ``0x..``) in the current record's file; say why when it cannot."""
-        ds = self.dataset
-        if ds is None:
-            return False
-        try:
-            if text.startswith("@") or text.lower().startswith("0x"):
-                offset = int(text[1:] if text.startswith("@") else text, 0)
-                return self._goto_offset(offset)
-            record = int(text.replace(",", "").replace("_", ""))
-        except ValueError:
-            self.show_error("Go to", f"{text!r} is not a record number or a byte offset")
-            return False
-        if not 0 <= record < len(ds):
-            last = f"0 to {len(ds) - 1:,}" if len(ds) else "none: the dataset is empty"
-            self.show_error("Go to", f"record {record:,} does not exist; the records are {last}")
-            return False
-        return self.select_record(record)
-
-    def _goto_offset(self, offset: int) -> bool:
-        ds = self.dataset
-        assert ds is not None
-        number = ds.ref(self.current).file_number if self.current is not None else 0
-        record = ds.record_at_offset(number, offset) if len(ds) else None
-        if record is None:
-            self.show_error("Go to", f"no record starts at or before byte {offset:,}")
-            return False
-        return self.select_record(record)
-
     def selected_tree_node(self) -> Node | None:
         index = self.tree.currentIndex()
         return self.tree_model.node(index) if index.isValid() else None
@@ -592,23 +442,12 @@ class MainWindow(QMainWindow):
         menu.addAction("Copy key", lambda: self.copy_from_tree(value=False))
         menu.exec(self.tree.viewport().mapToGlobal(pos))
 
-    def show_problems(self) -> None:
-        """The list of problems: file, record, byte offset, kind, message, what to do."""
-        from .dialogs.problems_dialog import ProblemsDialog
+    def refresh_views(self) -> None:
+        """The rows changed: the gallery shows the same records."""
+        self.gallery.refresh()
 
-        if self.dataset is None:
-            return
-        problems = self.dataset.problems()
-        if not problems:
-            self.statusBar().showMessage("no problems found", 10000)
-            return
-        self.problems_dialog = ProblemsDialog(problems, self.go_to_problem, self)
-        self.problems_dialog.open()
-
-    def go_to_problem(self, problem: Problem) -> bool:
-        if problem.region:
-            return self.select_region(problem)
-        return self.select_record(problem.record)
+    def edited_payloads(self) -> dict[int, bytes]:
+        return self.edit_actions.edited_payloads()
 
     def about(self) -> None:
         from .dialogs.about_dialog import AboutDialog

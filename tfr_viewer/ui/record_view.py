@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
 from .models.record_table import RecordTableModel
 
@@ -31,6 +31,10 @@ class RecordTableView(QTableView):
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         header.setSectionsClickable(True)
         header.sectionResized.connect(self._remember_width)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._columns_menu)
+        header.setToolTip("Click to sort; right-click to choose the summary columns")
+        self.known_keys: list[str] = []  # feature keys seen in the data
         self.setAlternatingRowColors(True)
         self.setSortingEnabled(True)
 
@@ -72,6 +76,32 @@ class RecordTableView(QTableView):
         last = section == len(columns) - 1  # stretched to fill: not the user's choice
         if 0 <= section < len(columns) and not last:
             self.settings.setValue(f"columns/{columns[section]}", new)
+
+    def _columns_menu(self, pos) -> None:  # noqa: ANN001
+        """Pick the summary columns from the feature keys seen in the data."""
+        model = self.record_model()
+        if model is None or not self.known_keys:
+            return
+        menu = QMenu(self)
+        menu.addSection("Summary columns")
+        for key in self.known_keys[:60]:
+            action = menu.addAction(key)
+            action.setCheckable(True)
+            action.setChecked(key in model.summary_keys)
+            action.toggled.connect(lambda on, k=key: self.toggle_summary_column(k, on))
+        menu.exec(self.horizontalHeader().mapToGlobal(pos))
+
+    def toggle_summary_column(self, key: str, on: bool) -> None:
+        model = self.record_model()
+        if model is not None:
+            keys = [k for k in model.summary_keys if k != key] + ([key] if on else [])
+            model.set_summary_keys(keys)
+            self.fit_columns()
+
+    def reset_column_widths(self) -> None:
+        """Forget the widths the user set; size from the data again."""
+        self.settings.remove("columns")
+        self.fit_columns()
 
     # -- keys --------------------------------------------------------------------
     def copy_rows(self) -> str:

@@ -12,7 +12,8 @@ from ..core.query import sort_records
 
 class SortWorker(QObject):
     progress = Signal(int, int)
-    finished = Signal(object, str)  # records in order (None: cancelled or failed), error
+    # records in order (None: cancelled or failed), column, descending, error
+    finished = Signal(object, str, bool, str)
 
     def __init__(
         self,
@@ -40,9 +41,9 @@ class SortWorker(QObject):
                 edited=edited,
             )
         except Exception as exc:  # shown in the status bar, never a traceback
-            self.finished.emit(None, f"cannot sort by {column}: {exc}")
+            self.finished.emit(None, column, descending, f"cannot sort by {column}: {exc}")
             return
-        self.finished.emit(order, "")
+        self.finished.emit(order, column, descending, "")
 
 
 class Sorter(QObject):
@@ -70,13 +71,13 @@ class Sorter(QObject):
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
         worker.progress.connect(self.progress)
-        worker.finished.connect(
-            lambda order, error, w=worker: self._done(w, order, column, descending, error)
-        )
+        # a bound slot of this object: delivered queued, in the window's thread
+        worker.finished.connect(self._done)
         thread.start()
 
-    def _done(self, worker: SortWorker, order: object, column: str, desc: bool, err: str) -> None:
-        if worker is not self._worker:
+    @Slot(object, str, bool, str)
+    def _done(self, order: object, column: str, desc: bool, err: str) -> None:
+        if self.sender() is not self._worker:
             return  # a sort that was replaced meanwhile
         self.stop()
         if order is not None or err:

@@ -26,6 +26,7 @@ from ...core.decode import (
     detect,
     image_info,
 )
+from ...core.io import STATUS_HELP, Problem
 from ...core.text import float_text
 from ..viewers.tensor_view import dtype_text, value_text
 
@@ -184,6 +185,17 @@ def payload_nodes(decoded: Decoded, key: str = "", depth: int = 0) -> list[Node]
         text, _ = _bytes_preview(p.data)
         nodes.append(Node("bytes", "bytes", f"{len(p.data):,}", text, copy=p.data.hex()))
     return nodes
+
+
+def region_nodes(region: Problem) -> list[Node]:
+    """What the tree shows for a damaged region that belongs to no record."""
+    size = f"{region.size:,} bytes" if region.size else "unknown (the rest of the stream)"
+    return [
+        Node("status", region.kind, "", STATUS_HELP.get(region.kind, "")),
+        Node("where", "", "", f"{region.file}, byte {region.offset:,}"),
+        Node("size", "", "", size),
+        Node("message", "", "", region.message, copy=region.message),
+    ]
 
 
 class FeatureTreeModel(QAbstractItemModel):

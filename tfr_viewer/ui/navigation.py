@@ -1,0 +1,79 @@
+"""Going places: a record number or byte offset (Ctrl+G), and the list of problems
+(the status bar's problem count, Ctrl+Shift+P), whose entries select their row."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QInputDialog
+
+from ..core.io import Problem
+from .host import ViewHost
+
+
+class Navigator(QObject):
+    def __init__(self, window: ViewHost) -> None:
+        super().__init__(window)  # type: ignore[arg-type]
+        self.window = window
+        self.problems_dialog = None
+
+    def goto_dialog(self) -> None:
+        if self.window.dataset is None:
+            return
+        text, ok = QInputDialog.getText(
+            self.window,  # type: ignore[arg-type]
+            "Go to",
+            "Record number, or a byte offset as @1234 or 0x4d2:",
+        )
+        if ok and text.strip():
+            self.goto(text.strip())
+
+    def goto(self, text: str) -> bool:
+        """Select a record by number, or the record whose frame holds a byte offset
+        (``@N`` or ``0x..``) in the current record's file; say why when it cannot."""
+        w = self.window
+        ds = w.dataset
+        if ds is None:
+            return False
+        try:
+            if text.startswith("@") or text.lower().startswith("0x"):
+                offset = int(text[1:] if text.startswith("@") else text, 0)
+                return self._goto_offset(offset)
+            record = int(text.replace(",", "").replace("_", ""))
+        except ValueError:
+            w.show_error("Go to", f"{text!r} is not a record number or a byte offset")
+            return False
+        if not 0 <= record < len(ds):
+            last = f"0 to {len(ds) - 1:,}" if len(ds) else "none: the dataset is empty"
+            w.show_error("Go to", f"record {record:,} does not exist; the records are {last}")
+            return False
+        return w.select_record(record)
+
+    def _goto_offset(self, offset: int) -> bool:
+        w = self.window
+        ds = w.dataset
+        assert ds is not None
+        number = ds.ref(w.current).file_number if w.current is not None else 0
+        record = ds.record_at_offset(number, offset) if len(ds) else None
+        if record is None:
+            w.show_error("Go to", f"no record starts at or before byte {offset:,}")
+            return False
+        return w.select_record(record)
+
+    def show_problems(self) -> None:
+        """The list of problems: file, record, byte offset, kind, message, what to do."""
+        from .dialogs.problems_dialog import ProblemsDialog
+
+        w = self.window
+        if w.dataset is None:
+            return
+        problems = w.dataset.problems()
+        if not problems:
+            w.statusBar().showMessage("no problems found", 10000)
+            return
+        self.problems_dialog = ProblemsDialog(problems, self.go_to_problem, w)  # type: ignore[arg-type]
+        self.problems_dialog.open()
+
+    def go_to_problem(self, problem: Problem) -> bool:
+        if problem.region:
+            return self.window.select_region(problem)
+        return self.window.select_record(problem.record)
