@@ -68,6 +68,13 @@ def test_garbage_has_a_row_only_damaged_shows_it_and_the_count_opens_the_list(
     assert window.preview.hex.data == b"\x07" * 37
     assert window.current is None
     assert window.tree_model.rowCount() == 4
+    assert "1 of 12 match + 1 damaged region" == window.filter_bar.count.text()
+    # clearing the filter keeps the region selected
+    with qtbot.waitSignal(window.filter_bar.rows_changed):
+        qtbot.keyClick(window.filter_bar.edit, Qt.Key.Key_Escape)
+    assert window.model.rowCount() == 13
+    assert window.model.region_at(window.table.currentIndex().row()) == region
+    assert window.preview.hex.data == b"\x07" * 37
 
 
 # -- 3: columns wide enough for what they can hold, and remembered -----------------

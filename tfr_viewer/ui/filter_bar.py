@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from ..core.io import CancelToken, Dataset
 from ..core.query import QueryError, compile_filter, filter_dataset, lint_filter
 from ..core.tasks import filter_task
+from ..core.text import plural
 from .process_task import ProcessTask
 
 DAMAGED = 'status in ["bad_length_crc", "bad_data_crc", "truncated"]'
@@ -325,5 +326,7 @@ class FilterBar(QWidget):
             self.count.setText("cancelled")
             return
         total = len(self.dataset) if self.dataset is not None else 0
-        self.count.setText(f"{len(rows):,} of {total:,} match")
+        regions = self.dataset.region_count() if self.dataset and self.damaged.isChecked() else 0
+        more = f" + {plural(regions, 'damaged region')}" if regions else ""
+        self.count.setText(f"{len(rows):,} of {total:,} match{more}")
         self.rows_changed.emit(rows)

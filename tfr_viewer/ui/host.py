@@ -56,6 +56,7 @@ class ViewHost(Protocol):
     dataset: Dataset | None
     model: RecordTableModel | None
     current: int | None
+    current_region: Problem | None
     table: QTableView
     filter_bar: FilterBar
 

@@ -66,6 +66,7 @@ class MainWindow(QMainWindow):
         self.indexer: Indexer | None = None
         self.model: RecordTableModel | None = None
         self.current: int | None = None
+        self.current_region: Problem | None = None  # a damaged region's row is selected
         self._started = 0.0
         self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.setAcceptDrops(True)
@@ -219,7 +220,7 @@ class MainWindow(QMainWindow):
 
     def clear_panes(self) -> None:
         """Nothing selected: the tree and the previews show nothing."""
-        self.current = None
+        self.current = self.current_region = None
         self.tree_model.set_decoded(None)
         self.preview.show_record(None, b"")
 
@@ -374,7 +375,7 @@ class MainWindow(QMainWindow):
         ds = self.dataset
         if ds is None:
             return
-        self.current = None
+        self.current, self.current_region = None, region
         number = next(i for i, f in enumerate(ds.files) if f.path == region.file)
         try:
             size = region.size or REGION_PREVIEW
@@ -390,7 +391,7 @@ class MainWindow(QMainWindow):
     def show_record(self, record: int) -> None:
         if self.dataset is None:
             return
-        self.current = record
+        self.current, self.current_region = record, None
         try:
             raw = self.edit_actions.payload(record)
             decoded = decode(raw)

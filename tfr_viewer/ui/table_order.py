@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QObject, Qt
 
+from ..core.io import Problem
 from .host import ViewHost
 from .sorter import Sorter
 
@@ -28,9 +29,13 @@ class TableOrder(QObject):
         self.sorter.stop()
         self.filtered = None
 
-    def _reselect(self, keep: int | None) -> bool:
+    def _reselect(self, keep: int | None, region: Problem | None = None) -> bool:
         w = self.window
-        row = w.model.row_of(keep) if keep is not None and w.model is not None else None
+        if w.model is None:
+            return False
+        row = w.model.row_of(keep) if keep is not None else None
+        if row is None and region is not None:
+            row = w.model.row_of_region(region)
         if row is not None:
             w.select_row(row)
         return row is not None
@@ -41,13 +46,13 @@ class TableOrder(QObject):
         w = self.window
         if w.model is None:
             return
-        keep = w.current
+        keep, region = w.current, w.current_region
         self.filtered = rows
         self.sorter.stop()
         w.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         w.model.set_rows(rows, regions=w.filter_bar.includes_regions())
         w.refresh_views()
-        if not self._reselect(keep):
+        if not self._reselect(keep, region):
             w.clear_panes()
 
     def sort(self, column: str, descending: bool) -> None:

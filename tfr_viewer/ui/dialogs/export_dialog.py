@@ -173,7 +173,7 @@ class ExportDialog(QDialog):
             self.run_button.setEnabled(False)
             return
         self.run_button.setEnabled(bool(self.output.text().strip()) and self.task is None)
-        lines = [f"{path}  ({len(part):,} records)" for path, part in files[:200]]
+        lines = [f"{path}  ({plural(len(part), 'record')})" for path, part in files[:200]]
         if len(files) > 200:
             lines.append(f"… {len(files) - 200} more files")
         self.preview.setPlainText("\n".join(lines))

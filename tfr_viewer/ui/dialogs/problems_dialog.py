@@ -31,9 +31,8 @@ def split_message(problem: Problem) -> tuple[str, str]:
     if text.startswith(prefix):
         text = text[len(prefix) :]
     what, sep, todo = text.partition("; run `tfr-viewer recover")
-    if sep:
-        return what, "File › Save Intact Records As… (or " + _FIX + ") keeps every intact record"
-    return text, "File › Save Intact Records As… keeps every intact record"
+    advice = "File › Save Intact Records As… keeps every intact record (CLI: " + _FIX + ")"
+    return (what if sep else text), advice
 
 
 class ProblemsDialog(QDialog):
@@ -70,8 +69,10 @@ class ProblemsDialog(QDialog):
                 self.table.setItem(row, col, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setStretchLastSection(True)
-        for col in (4, 5):
-            self.table.setColumnWidth(col, min(self.table.columnWidth(col), 420))
+        self.table.setWordWrap(True)
+        for col, limit in ((4, 420), (5, 300)):
+            self.table.setColumnWidth(col, min(self.table.columnWidth(col), limit))
+        self.table.resizeRowsToContents()
         self.table.cellActivated.connect(lambda row, _col: go_to(self.problems[row]))
         self.table.cellDoubleClicked.connect(lambda row, _col: go_to(self.problems[row]))
         note = QLabel(
@@ -85,4 +86,4 @@ class ProblemsDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(note)
         layout.addWidget(buttons)
-        self.resize(1100, 360)
+        self.resize(1200, 380)

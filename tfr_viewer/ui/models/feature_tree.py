@@ -27,7 +27,7 @@ from ...core.decode import (
     image_info,
 )
 from ...core.io import STATUS_HELP, Problem
-from ...core.text import float_text
+from ...core.text import float_text, plural
 from ..viewers.tensor_view import dtype_text, value_text
 
 Index = QModelIndex | QPersistentModelIndex
@@ -117,7 +117,7 @@ def grouped(features: dict[str, FeatureData], depth: int) -> list[Node]:
         groups[tuple(parts[:-1])].add(feature_node(parts[-1], fd, key, depth))
     for path, node in groups.items():
         if path:
-            node.count = f"{len(node.children)} keys"
+            node.count = plural(len(node.children), "key")
     return root.children
 
 
@@ -126,7 +126,7 @@ def _proto_nodes(fields: tuple[ProtoField, ...]) -> list[Node]:
     for f in fields:
         node = Node(f"#{f.number}", WIRE_TYPES.get(f.wire_type, str(f.wire_type)))
         if f.fields is not None:
-            node.count = f"{len(f.fields)} fields"
+            node.count = plural(len(f.fields), "field")
             for child in _proto_nodes(f.fields):
                 node.add(child)
         elif isinstance(f.value, bytes):
@@ -155,12 +155,12 @@ def payload_nodes(decoded: Decoded, key: str = "", depth: int = 0) -> list[Node]
     if isinstance(p, ExamplePayload):
         nodes += grouped(p.features, depth)
     elif isinstance(p, SequenceExamplePayload):
-        ctx = Node("context", "", f"{len(p.context)} keys")
+        ctx = Node("context", "", plural(len(p.context), "key"))
         for n in grouped(p.context, depth):
             ctx.add(n)
-        lists = Node("feature_lists", "", f"{len(p.feature_lists)} keys")
+        lists = Node("feature_lists", "", plural(len(p.feature_lists), "key"))
         for k, steps in p.feature_lists.items():
-            kn = lists.add(Node(k, "", f"{len(steps)} steps", key=k))
+            kn = lists.add(Node(k, "", plural(len(steps), "step"), key=k))
             for i, step in enumerate(steps[:MAX_CHILDREN]):
                 kn.add(feature_node(f"[{i}]", step, k, depth))
         nodes += [ctx, lists]

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.text import plural
+
 MAX_LISTED = 2000
 
 
@@ -63,7 +65,9 @@ class PendingEdits(QWidget):
             self.list.addTopLevelItem(item)
         more = f" (first {MAX_LISTED:,} listed)" if len(records) > MAX_LISTED else ""
         self.summary.setText(
-            f"{len(records):,} records with pending edits{more}" if records else "No pending edits."
+            f"{plural(len(records), 'record')} with pending edits{more}"
+            if records
+            else "No pending edits."
         )
         self.list.resizeColumnToContents(0)
 
