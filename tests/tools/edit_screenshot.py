@@ -37,7 +37,6 @@ def main(out: str) -> None:
     done.exec()
     w.select_record(5)
     w.show_record(5)
-    w.table.resizeColumnsToContents()
     dialog = w.edit_actions.exports.export_dialog()
     dialog.scope_group.button(2).setChecked(True)
     dialog.output.setText("/data/fixed/classes.tfrecord")
@@ -46,13 +45,17 @@ def main(out: str) -> None:
     dialog.shards.setValue(4)
     dialog.update_preview()
     dialog.resize(720, 520)
-    QTimer.singleShot(300, app.quit)
+
+    def shoot() -> None:  # before the app quits, which closes the window and its panes
+        picture = w.grab()
+        painter = QPainter(picture)
+        painter.drawPixmap(QPoint(picture.width() - 760, 120), dialog.grab())
+        painter.end()
+        picture.save(out, "PNG")
+        app.quit()
+
+    QTimer.singleShot(300, shoot)
     app.exec()
-    picture = w.grab()
-    painter = QPainter(picture)
-    painter.drawPixmap(QPoint(picture.width() - 760, 120), dialog.grab())
-    painter.end()
-    picture.save(out, "PNG")
     w.edit_actions.discard_answer = True
     w.close()
     os._exit(0)  # skip interpreter teardown of Qt objects owned by a finished app

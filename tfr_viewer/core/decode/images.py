@@ -23,7 +23,13 @@ def _open(data: bytes):
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     try:
         return Image.open(io.BytesIO(data))
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
+    except UnidentifiedImageError:
+        head = data[:8].hex(" ")
+        raise ImageError(
+            f"the {len(data):,} bytes are not an image format Pillow reads (they start "
+            f"{head}); the image is damaged or not an image"
+        ) from None
+    except (OSError, ValueError, SyntaxError) as exc:
         raise ImageError(f"not a decodable image ({exc})") from None
 
 

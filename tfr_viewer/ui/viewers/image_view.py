@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -101,6 +102,8 @@ class ImageViewer(QWidget):
         self.overlays.setChecked(True)
         self.overlays.setToolTip("Show boxes, masks and keypoints (O)")
         self.info = QLabel(self)
+        self.info.setWordWrap(True)  # a long message must not widen the pane
+        self.info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         fit = QPushButton("Fit", self)
         one = QPushButton("1:1", self)
         fit.clicked.connect(self.view.fit)
@@ -142,7 +145,12 @@ class ImageViewer(QWidget):
             rgba = raw_pixels(ann.data, ann.raw_shape) if ann.raw_shape else decode_image(ann.data)
         except ImageError as exc:
             message = f"{ann.key}: cannot show this image: {exc}"
-            scene.addText(message).setDefaultTextColor(QColor("white"))
+            item = scene.addText(message)
+            item.setDefaultTextColor(QColor("white"))
+            item.setTextWidth(max(200, self.view.viewport().width() - 40))
+            scene.setSceneRect(item.boundingRect())  # not the last image's rectangle
+            self.view.resetTransform()
+            self.view.fitting = False
             self.info.setText(message)
             self.image_shown.emit(message)
             return
