@@ -77,6 +77,26 @@ def test_garbage_has_a_row_only_damaged_shows_it_and_the_count_opens_the_list(
     assert window.preview.hex.data == b"\x07" * 37
 
 
+def test_a_corrupt_gzip_stream_has_a_row(qtbot, window, tmp_path):
+    import gzip
+    import os
+
+    raw = b"".join(encode_frame(os.urandom(500)) for _ in range(40))
+    data = bytearray(gzip.compress(raw))
+    data[len(data) // 2 : len(data) // 2 + 32] = b"\x00" * 32
+    path = tmp_path / "corrupt.tfrecord.gz"
+    path.write_bytes(bytes(data))
+    open_and_wait(qtbot, window, [path])
+    regions = [window.model.region_at(r) for r in range(window.model.rowCount())]
+    stream = [r for r in regions if r is not None]
+    assert len(stream) == 1 and stream[0].kind == "truncated"
+    assert "gzip stream cannot be decoded" in stream[0].message
+    assert window.problems_button.isVisible()
+    status = window.model.columns().index("status")
+    row = regions.index(stream[0])
+    assert window.model.data(window.model.index(row, status)) == "truncated"
+
+
 # -- 3: columns wide enough for what they can hold, and remembered -----------------
 def test_columns_fit_large_numbers_and_remember_user_widths(qtbot, window, tmp_path, samples):
     path = tmp_path / "many.tfrecord"

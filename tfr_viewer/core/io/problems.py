@@ -99,8 +99,10 @@ def describe_problems(
                     start + len(index),
                     end,
                     "truncated",
-                    f"{path}: the compressed stream stops decoding after uncompressed byte "
-                    f"{end}: {index.stream_error}; what follows cannot be read. {_FIX}",
+                    index.stream_error
+                    if index.stream_error.startswith(path)
+                    else f"{path}: the compressed stream stops decoding after uncompressed "
+                    f"byte {end}: {index.stream_error}; what follows cannot be read",
                     len(index),
                     region=True,
                 ),
