@@ -25,6 +25,7 @@ from ..core.query import QueryError, compile_filter, filter_dataset, lint_filter
 from ..core.tasks import filter_task
 from ..core.text import plural
 from .process_task import ProcessTask
+from .threads import stop_worker
 
 DAMAGED = 'status in ["bad_length_crc", "bad_data_crc", "truncated"]'
 # Above this many records a filter runs in a child process, so that the window keeps
@@ -297,11 +298,7 @@ class FilterBar(QWidget):
         if self._task is not None:
             task, self._task = self._task, None
             task.cancel()
-        if self._worker is not None:
-            self._worker.token.cancel()
-        if self._thread is not None:
-            self._thread.quit()
-            self._thread.wait()
+        stop_worker(self._worker, self._thread)
         self._thread = self._worker = None
         self.progress.hide()
         self.cancel.hide()

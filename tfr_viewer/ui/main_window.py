@@ -323,35 +323,32 @@ class MainWindow(QMainWindow):
             self.indexer.cancel(wait=False)
 
     # -- selection -----------------------------------------------------------------
-    def select_record(self, record: int) -> bool:
-        """Select global ``record`` in the table (clearing a filter that hides it)."""
+    def _select(self, find_row: Callable[[], int | None]) -> bool:
+        """Select the row ``find_row`` gives, clearing a filter or sort that hides it."""
         if self.dataset is None or self.model is None:
             return False
-        row = self.model.row_of(record)
-        if row is None and 0 <= record < len(self.dataset):
+        row = find_row()
+        if row is None:
             self.filter_bar.reset()
             self.order.show_rows(None)
-            row = self.model.row_of(record)
-        if row is None:
+            row = find_row()
+        if row is not None:
+            self.select_row(row)
+        return row is not None
+
+    def select_record(self, record: int) -> bool:
+        """Select global ``record`` in the table and show it."""
+        if self.dataset is None or not 0 <= record < len(self.dataset):
             return False
-        self.select_row(row)
+        if not self._select(lambda: self.model.row_of(record) if self.model else None):
+            return False
         if self.current != record:
             self.show_record(record)
         return True
 
     def select_region(self, region: Problem) -> bool:
-        """Select the row of a damaged region (clearing a filter or sort that hides it)."""
-        if self.model is None:
-            return False
-        row = self.model.row_of_region(region)
-        if row is None:
-            self.filter_bar.reset()
-            self.order.show_rows(None)
-            row = self.model.row_of_region(region)
-        if row is None:
-            return False
-        self.select_row(row)
-        return True
+        """Select the row of a damaged region."""
+        return self._select(lambda: self.model.row_of_region(region) if self.model else None)
 
     def select_row(self, row: int) -> None:
         assert self.model is not None

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from ..core.io import CancelToken, Dataset
 from ..core.query import sort_records
+from .threads import stop_worker
 
 
 class SortWorker(QObject):
@@ -87,9 +88,5 @@ class Sorter(QObject):
         return self._thread is not None and self._thread.isRunning()
 
     def stop(self) -> None:
-        if self._worker is not None:
-            self._worker.token.cancel()
-        if self._thread is not None:
-            self._thread.quit()
-            self._thread.wait()
+        stop_worker(self._worker, self._thread)
         self._thread = self._worker = None
