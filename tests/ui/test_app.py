@@ -83,3 +83,14 @@ def test_a_screenshot_leaves_the_remembered_window_size_alone(tmp_path):
     settings = (config / "tfr-viewer" / "tfr-viewer.conf").read_text()
     assert "sequences.tfrecord" in settings  # the file was remembered as recent
     assert "geometry" not in settings
+
+
+def test_screenshot_of_image_and_tensor_bombs(tmp_path):
+    from tests.ui.test_file_types import bombs
+
+    path = bombs(tmp_path)
+    for select in ("0", "4"):
+        out = tmp_path / f"bomb{select}.png"
+        run = run_open(str(path), "--select", select, "--screenshot", str(out), timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert "Traceback" not in run.stderr and out.stat().st_size > 10_000

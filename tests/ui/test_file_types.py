@@ -6,9 +6,10 @@ import sys
 
 import pytest
 
+from tests.hostile.files import BOMBS, tensor_claiming
 from tests.tf_oracle import tf_write
 from tests.ui.conftest import open_and_wait
-from tfr_viewer.core.io.framing import encode_frame
+from tfr_viewer.core.io.framing import encode_frame, write_records
 from tfr_viewer.core.io.records import RecordStatus
 from tfr_viewer.ui.indexer import IndexState
 
@@ -44,11 +45,26 @@ def files(tmp_path):
         "empty": ([tmp_path / "empty.tfrecord"], []),
         "non-example": ([tf_write(tmp_path / "t.tfrecord", [b"\x00\x01", b"text"])], [OK] * 2),
         "hostile": ([tmp_path / "hostile.tfrecord"], []),
+        "bombs": ([bombs(tmp_path)], [OK] * (len(BOMBS) + 1)),
     }
 
 
+def bombs(tmp_path):
+    """Images whose headers claim gigapixels, and a tensor claiming 2^31 elements."""
+    from tfr_viewer.core.write import build_example
+
+    path = tmp_path / "bombs.tfrecord"
+    write_records(
+        path,
+        [build_example({"image/encoded": [BOMBS[n]()]}) for n in sorted(BOMBS)]
+        + [tensor_claiming(2**31)],
+    )
+    return path
+
+
 @pytest.mark.parametrize(
-    "kind", ["plain", "gzip", "zlib", "shard set", "damaged", "empty", "non-example", "hostile"]
+    "kind",
+    ["plain", "gzip", "zlib", "shard set", "damaged", "empty", "non-example", "hostile", "bombs"],
 )
 def test_each_file_type(qtbot, window, tmp_path, no_uncaught, kind):
     paths, statuses = files(tmp_path)[kind]
@@ -61,6 +77,10 @@ def test_each_file_type(qtbot, window, tmp_path, no_uncaught, kind):
     for i in range(len(ds)):  # every record selects, decodes and previews without raising
         with qtbot.waitSignal(window.record_shown):
             window.select_record(i) if window.current != i else window.show_record(i)
+    if kind == "bombs":  # the last record shown is the tensor; the images said why
+        assert "not expanded" in window.preview.tensor.info.text()
+        window.select_record(0)
+        assert "too large to decode" in window.preview.images.info.text()
     if kind == "hostile":
         assert window.problems_button.text() == "1 problem"
         assert window.model.region_at(0).size == 5000

@@ -14,9 +14,10 @@ _MAX_VALUES = 16
 def _bytes_text(v: dict[str, Any]) -> str:
     image = v.get("image")
     if image:
+        note = f"; {image['note']}" if image.get("note") else ""
         return (
             f"<{image['format']} {image['width']}x{image['height']} {image['mode']}, "
-            f"{v['size']} bytes>"
+            f"{v['size']} bytes{note}>"
         )
     if v["detected"] == "text" and "text" in v:
         text = v["text"]
@@ -72,6 +73,8 @@ def render_payload(record: dict[str, Any]) -> Iterator[str]:
                 yield f"      [{i}] {step['kind']:<5} {_values(step)}"
     elif kind == "tensor":
         yield f"  dtype {record['dtype']}  shape {record['shape']}"
+        if record.get("note"):
+            yield f"  ({record['note']}; the stored values follow)"
         text = repr(record["values"])
         yield "  " + (text if len(text) < 2000 else text[:2000] + " ...")
     elif kind == "protobuf":

@@ -4,7 +4,15 @@ detection, images, layouts (boxes, labels, masks) and the JSON form of a record.
 from __future__ import annotations
 
 from .detect import detect, image_format, image_info
-from .images import ImageError, array_to_rgba, decode_image, raw_pixels
+from .images import (
+    MAX_PIXELS,
+    ImageError,
+    array_to_rgba,
+    decode_image,
+    decode_preview,
+    raw_pixels,
+    too_large,
+)
 from .layouts import ImageAnnotation, KeyMap, recognise
 from .payloads import decode
 from .payloads.hexdump import hexdump
@@ -25,6 +33,9 @@ from .thumbs import annotated_thumbnail, box_caption, class_colour, readable_on
 from .to_json import payload_json
 
 __all__ = [
+    "MAX_PIXELS",
+    "decode_preview",
+    "too_large",
     "box_caption",
     "class_colour",
     "readable_on",

@@ -54,6 +54,7 @@ def image_info(data: bytes) -> ImageInfo | None:
         return None
     from PIL import Image, UnidentifiedImageError
 
+    Image.MAX_IMAGE_PIXELS = None  # only the header is read here; images.py limits decoding
     try:
         with Image.open(io.BytesIO(data)) as img:  # lazy: reads the header only
             return ImageInfo(fmt, int(img.width), int(img.height), str(img.mode))

@@ -1,7 +1,10 @@
-"""Decode image bytes to RGBA arrays with Pillow (full size, or a cheap thumbnail).
+"""Decode image bytes to RGBA arrays with Pillow (a bounded preview, or a thumbnail).
 
-Thumbnails use Pillow's draft mode, so a JPEG is decoded at a reduced scale and never at
-full size. Errors are raised as :class:`ImageError` with a message fit for a person.
+Images above :data:`MAX_PIXELS` are never decoded: their size is read from the header
+and reported as too large. Below it, previews are bounded to :data:`PREVIEW_SIDE` pixels
+a side: JPEGs decode at a reduced scale in Pillow's draft mode, other formats are
+reduced after decoding. Errors are raised as :class:`ImageError` with a message fit for
+a person; Pillow's own decompression-bomb check is replaced by this one.
 """
 
 from __future__ import annotations
@@ -10,19 +13,31 @@ import io
 
 import numpy as np
 
-MAX_PIXELS = 200_000_000
+MAX_PIXELS = 120_000_000  # 120 megapixels: larger headers are reported, not decoded
+PREVIEW_SIDE = 4096  # previews are at most this many pixels a side
 
 
 class ImageError(ValueError):
     """Image bytes that cannot be decoded."""
 
 
+def too_large(width: int, height: int) -> str | None:
+    """Why an image of this size is not decoded, or None when it may be."""
+    if width * height <= MAX_PIXELS:
+        return None
+    return (
+        f"too large to decode: {width:,}×{height:,} is {width * height / 1e6:,.0f} "
+        f"megapixels, above the limit of {MAX_PIXELS / 1e6:,.0f}"
+    )
+
+
 def _open(data: bytes):
+    """The image, header read only; raises ImageError when it is too large."""
     from PIL import Image, UnidentifiedImageError
 
-    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    Image.MAX_IMAGE_PIXELS = None  # the check is ours (too_large), made before decoding
     try:
-        return Image.open(io.BytesIO(data))
+        img = Image.open(io.BytesIO(data))
     except UnidentifiedImageError:
         head = data[:8].hex(" ")
         raise ImageError(
@@ -31,6 +46,11 @@ def _open(data: bytes):
         ) from None
     except (OSError, ValueError, SyntaxError) as exc:
         raise ImageError(f"not a decodable image ({exc})") from None
+    reason = too_large(img.width, img.height)
+    if reason is not None:
+        img.close()
+        raise ImageError(reason)
+    return img
 
 
 def _rgba(img) -> np.ndarray:
@@ -42,24 +62,28 @@ def _rgba(img) -> np.ndarray:
 
 
 def decode_image(data: bytes) -> np.ndarray:
-    """Full-size RGBA pixels, shape (height, width, 4)."""
-    from PIL import Image
+    """RGBA pixels, shape (height, width, 4), at most :data:`PREVIEW_SIDE` a side."""
+    return decode_preview(data)[0]
 
-    try:
-        with _open(data) as img:
-            return _rgba(img)
-    except Image.DecompressionBombError as exc:
-        raise ImageError(str(exc)) from None
+
+def decode_preview(data: bytes, side: int = PREVIEW_SIDE) -> tuple[np.ndarray, int, int]:
+    """RGBA pixels at most ``side`` a side, and the image's full width and height (to
+    scale pixel coordinates by)."""
+    with _open(data) as img:
+        full = img.size
+        if max(full) > side:
+            if img.format == "JPEG":
+                img.draft("RGB", (side, side))  # decode at 1/2, 1/4 or 1/8 scale
+            try:
+                img.thumbnail((side, side))
+            except (OSError, ValueError, SyntaxError) as exc:
+                raise ImageError(f"the image data is damaged ({exc})") from None
+        return _rgba(img), full[0], full[1]
 
 
 def thumbnail(data: bytes, size: int) -> np.ndarray:
     """RGBA pixels no larger than ``size`` on either side."""
-    with _open(data) as img:
-        if img.format == "JPEG":
-            img.draft("RGB", (size, size))  # decode at 1/2, 1/4 or 1/8 scale
-        img.thumbnail((size, size))
-        out = _rgba(img)
-    return out
+    return decode_preview(data, size)[0]
 
 
 def raw_pixels(data: bytes, shape: tuple[int, int, int]) -> np.ndarray:

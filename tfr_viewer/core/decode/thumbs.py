@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .detect import image_info
-from .images import raw_pixels, thumbnail
+from .images import decode_preview, raw_pixels
 from .layouts import ImageAnnotation
 
 # One colour per class, shared by the gallery and the image view.
@@ -45,9 +44,7 @@ def annotated_thumbnail(ann: ImageAnnotation, size: int) -> np.ndarray:
         rgba = np.asarray(img.convert("RGBA")).copy()
         full_w, full_h = ann.raw_shape[1], ann.raw_shape[0]
     else:
-        rgba = thumbnail(ann.data, size)
-        info = image_info(ann.data)
-        full_w, full_h = (info.width, info.height) if info else rgba.shape[1::-1]
+        rgba, full_w, full_h = decode_preview(ann.data, size)
     if not ann.boxes:
         return rgba
     h, w = rgba.shape[:2]

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..text import shortest_floats
 from .detect import detect, image_info
+from .images import too_large
 from .payloads.types import (
     BytesPayload,
     Decoded,
@@ -39,6 +40,9 @@ def bytes_value(data: bytes) -> dict[str, Any]:
                 "height": info.height,
                 "mode": info.mode,
             }
+            note = too_large(info.width, info.height)
+            if note is not None:
+                out["image"]["note"] = note
     out["base64"] = base64.b64encode(data).decode("ascii")
     return out
 
@@ -102,6 +106,8 @@ def payload_json(decoded: Decoded) -> dict[str, Any]:
         }
     elif isinstance(p, TensorPayload):
         out.update(dtype=p.dtype, shape=list(p.shape), values=_tensor_values(p))
+        if p.note:  # values are the stored ones (a flat list), not the whole tensor
+            out["note"] = p.note
     elif isinstance(p, ProtobufPayload):
         out["fields"] = [proto_field_json(f) for f in p.fields]
         if p.truncated:

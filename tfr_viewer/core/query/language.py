@@ -37,11 +37,11 @@ class QueryError(ValueError):
         self.message = message
         self.column = column
         self.text = text
-        where = f"at column {column}: " if column else ""
+        where = f" at column {column}: " if column else ": "
         pointer = ""
         if column and text and "\n" not in text:
             pointer = f"\n  {text}\n  {' ' * (column - 1)}^"
-        super().__init__(f"filter error {where}{message}{pointer}")
+        super().__init__(f"filter error{where}{message}{pointer}")
 
 
 class Block(Protocol):

@@ -8,7 +8,6 @@ whitelist of callable names. Type mistakes raise TypeError, which the filter rep
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -127,13 +126,14 @@ def arithmetic(op: Callable[[Any, Any], Any], a: Value, b: Value) -> Value:
     x, y, wrap, _ = _align(a, b)
     x, y = _number_array(x), _number_array(y)
     with np.errstate(all="ignore"):
-        if (
-            op is operator.truediv
-            and not isinstance(x, np.ndarray)
-            and not isinstance(y, np.ndarray)
-        ):
-            return x / y if y else float("nan")
-        return wrap(op(np.asarray(x, dtype=float) if op is operator.truediv else x, y))
+        if op not in (operator.truediv, operator.mod):
+            return wrap(op(x, y))
+        # Division by zero has no value (NaN, which no comparison matches), never inf.
+        if not isinstance(x, np.ndarray) and not isinstance(y, np.ndarray):
+            return op(x, y) if y else float("nan")
+        result = np.asarray(op(np.asarray(x, dtype=float), y), dtype=float)
+        zero = np.broadcast_to(np.asarray(y) == 0, result.shape)
+        return wrap(np.where(zero, np.nan, result))
 
 
 def _values_of(v: Value) -> list[Any]:
@@ -186,7 +186,26 @@ def _text_test(test: Callable[[str, str], bool]) -> Callable[[Value, Value], Val
     return apply
 
 
-_REGEX_CACHE: dict[str, re.Pattern[str]] = {}
+_REGEX_CACHE: dict[str, Any] = {}
+
+
+def compile_regex(pattern: str) -> Any:
+    """A compiled pattern run by RE2, whose time is linear in the text (no catastrophic
+    backtracking). Raises TypeError for a bad pattern, or one RE2 refuses."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # the reason is in the exception, not on stderr
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        reason = exc.args[0] if exc.args else exc
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", "replace")
+        raise TypeError(
+            f"the regular expression {pattern!r} is refused ({reason}); patterns run on a "
+            "linear-time engine (RE2), which has no backreferences or lookaround"
+        ) from None
 
 
 def _regex(v: Value, pattern: Value) -> Value:
@@ -194,11 +213,7 @@ def _regex(v: Value, pattern: Value) -> Value:
         raise TypeError("the pattern must be a quoted text of at most 500 characters")
     rx = _REGEX_CACHE.get(pattern)
     if rx is None:
-        try:
-            rx = re.compile(pattern)
-        except re.error as exc:
-            raise TypeError(f"bad regular expression {pattern!r}: {exc}") from None
-        _REGEX_CACHE[pattern] = rx
+        rx = _REGEX_CACHE[pattern] = compile_regex(pattern)
     return _text_test(lambda s, _p: rx.search(s) is not None)(v, pattern)
 
 

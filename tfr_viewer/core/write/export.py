@@ -10,10 +10,12 @@ Unedited records are copied frame and all, byte for byte.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -163,6 +165,32 @@ def _alive(pid: int) -> bool:
     return True
 
 
+_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+@contextlib.contextmanager
+def disk_errors(target: str) -> Iterator[None]:
+    """A full disk (or quota, or file-size limit) while writing becomes one ExportError
+    line; other OS errors say which file they hit."""
+    try:
+        yield
+    except ExportError:
+        raise
+    except OSError as exc:
+        folder = os.path.dirname(os.path.abspath(target))
+        if exc.errno in _FULL:
+            what = {errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large"}.get(
+                exc.errno, "no space left on the device"
+            )
+            raise ExportError(
+                f"{what} in {folder} while writing {target}; nothing was written — free "
+                "some space or choose another folder"
+            ) from None
+        raise ExportError(
+            f"cannot write {target}: {exc.strerror or exc}; nothing was written"
+        ) from None
+
+
 def existing_outputs(targets: Sequence[str]) -> list[str]:
     """The outputs among ``targets`` that exist already."""
     return [t for t in targets if os.path.lexists(t)]
@@ -243,7 +271,7 @@ def export(
             temps.append(tmp)
             numbers, offsets, lengths, _ = ds.frame_facts(part)
             readers = [f.open().reader() for f in ds.files]
-            with RecordWriter(tmp, options.compression) as writer:
+            with disk_errors(target), RecordWriter(tmp, options.compression) as writer:
                 for i, number, offset, length in zip(
                     part.tolist(), numbers.tolist(), offsets.tolist(), lengths.tolist(), strict=True
                 ):

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from ..decode import FeatureData, decode, features_of, image_format, payload_json, recognise
 from ..io import Cancelled, CancelToken, Dataset
 from ..text import float_text
+from .export import disk_errors
 
 Progress = Callable[[int, int], None] | None
 Reader = Callable[[int], bytes] | None  # payload of a record (edits applied), else ds.read
@@ -39,7 +40,8 @@ def _atomic_file(path: str, write: Callable[[str], None]) -> None:
         os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{os.getpid()}.tmp"
     )
     try:
-        write(tmp)
+        with disk_errors(path):
+            write(tmp)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -171,7 +173,7 @@ def export_images(
                     else ""
                 )
                 name = f"record-{i}{suffix}.{'jpg' if ext == 'jpeg' else ext}"
-                with open(os.path.join(sub, name), "wb") as f:
+                with disk_errors(folder), open(os.path.join(sub, name), "wb") as f:
                     f.write(ann.data)
                 written += 1
         os.rename(tmp, folder)

@@ -34,6 +34,7 @@ Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("key", "kind", "count", "value")
 MAX_CHILDREN = 1000
 MAX_NESTING = 4
+MAX_COPY = 100_000  # values of a tensor copied as text at most
 
 
 @dataclass(eq=False)
@@ -174,7 +175,7 @@ def payload_nodes(decoded: Decoded, key: str = "", depth: int = 0) -> list[Node]
                 "×".join(map(str, p.shape)) or "scalar",
                 f"[{preview}]",
                 key=key,
-                copy=str(p.values.tolist()),
+                copy=str(p.values.tolist()) if p.values.size <= MAX_COPY else "",
             )
         )
     elif isinstance(p, ProtobufPayload):

@@ -25,6 +25,7 @@ from ...core.decode import (
     ImageError,
     box_caption,
     decode_image,
+    decode_preview,
     raw_pixels,
     readable_on,
 )
@@ -142,7 +143,11 @@ class ImageViewer(QWidget):
             return
         ann = self._annotations[i]
         try:
-            rgba = raw_pixels(ann.data, ann.raw_shape) if ann.raw_shape else decode_image(ann.data)
+            if ann.raw_shape:
+                rgba = raw_pixels(ann.data, ann.raw_shape)
+                w, h = rgba.shape[1], rgba.shape[0]
+            else:  # a bounded preview; the scene keeps the image's own pixel units
+                rgba, w, h = decode_preview(ann.data)
         except ImageError as exc:
             message = f"{ann.key}: cannot show this image: {exc}"
             item = scene.addText(message)
@@ -154,8 +159,9 @@ class ImageViewer(QWidget):
             self.info.setText(message)
             self.image_shown.emit(message)
             return
-        h, w, _ = rgba.shape
-        scene.addPixmap(QPixmap.fromImage(to_qimage(rgba)))
+        pixmap = scene.addPixmap(QPixmap.fromImage(to_qimage(rgba)))
+        pixmap.setScale(w / rgba.shape[1])
+        pixmap.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         scene.setSceneRect(QRectF(0, 0, w, h))
         if self.overlays.isChecked():
             self._draw_overlays(ann, w, h)

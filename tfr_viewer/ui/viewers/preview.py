@@ -65,6 +65,17 @@ class PreviewPane(QTabWidget):
             self.setCurrentWidget(self.hex)
             self.ready.emit()
             return
+        try:
+            self._show(decoded)
+        except Exception as exc:  # a viewer must never break the window: show the bytes
+            self.images.set_annotations([])
+            for tab in (self.images, self.tensor, self.text):
+                self.setTabEnabled(self.indexOf(tab), False)
+            self.setCurrentWidget(self.hex)
+            self.hex.where.setText(f"cannot preview this record ({type(exc).__name__}: {exc})")
+        self.ready.emit()
+
+    def _show(self, decoded: Decoded) -> None:
         p = decoded.payload
         features = features_of(p)
         annotations = recognise(features, self.keymap) if features else []
@@ -84,4 +95,3 @@ class PreviewPane(QTabWidget):
             self.setCurrentWidget(self.text)
         else:
             self.setCurrentWidget(self.hex)
-        self.ready.emit()

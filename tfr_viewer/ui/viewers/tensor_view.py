@@ -92,11 +92,14 @@ class TensorViewer(QWidget):
     def set_tensor(self, tensor: TensorPayload) -> None:
         shape = "×".join(map(str, tensor.shape)) or "scalar"
         more = " (table shows the first 2-D slice)" if len(tensor.shape) > 2 else ""
-        self.info.setText(f"{dtype_text(tensor.dtype)}, shape {shape}{more}")
+        note = f" — {tensor.note}" if tensor.note else ""
+        self.info.setText(f"{dtype_text(tensor.dtype)}, shape {shape}{more}{note}")
         self.model.set_array(tensor.values)
         scene = self.image.scene()
         scene.clear()
-        rgba = array_to_rgba(tensor.values) if tensor.dtype != "string" else None
+        rgba = (
+            array_to_rgba(tensor.values) if tensor.dtype != "string" and not tensor.note else None
+        )
         self.image.setVisible(rgba is not None)
         if rgba is not None:
             scene.addPixmap(QPixmap.fromImage(to_qimage(rgba)))

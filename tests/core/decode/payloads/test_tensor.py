@@ -91,3 +91,26 @@ def test_inconsistent_content_is_not_a_tensor():
     proto = t.make_tensor_proto(np.zeros((4,), np.float32))
     proto.tensor_content = proto.tensor_content[:-1]
     assert decode(proto.SerializeToString()).decoder != "tensor"
+
+
+def test_a_dozen_bytes_never_claim_gigabytes():
+    import resource
+
+    from tests.hostile.files import tensor_claiming
+    from tfr_viewer.core.decode import decode
+    from tfr_viewer.core.decode.payloads.tensor import MAX_EXPANDED
+    from tfr_viewer.core.decode.to_json import payload_json
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for elements in (2**31, 2**26, MAX_EXPANDED + 1):
+        data = tensor_claiming(elements)
+        assert len(data) <= 12
+        payload = decode(data).payload
+        assert payload.type == "tensor" and payload.shape == (elements,)
+        assert payload.values.size == 0 and "not expanded" in payload.note
+        out = payload_json(decode(data))
+        assert out["values"] == [] and out["note"] == payload.note
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 50
+    small = decode(tensor_claiming(10)).payload  # small ones are still filled in
+    assert small.note is None and small.values.tolist() == [0.0] * 10

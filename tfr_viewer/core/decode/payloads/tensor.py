@@ -19,6 +19,9 @@ from .types import TensorPayload
 
 NAME = "tensor"
 MAX_ELEMENTS = 1 << 31
+# A tensor whose stored values must be repeated to fill its shape is expanded only up to
+# this many elements; larger ones are shown by their stored values, never materialised.
+MAX_EXPANDED = 1 << 22
 
 # DataType enum value -> (name, numpy dtype of the stored values, typed value field)
 DTYPES: dict[int, tuple[str, Any, str]] = {
@@ -113,15 +116,28 @@ def decode(data: bytes) -> TensorPayload:
     msg, shape = parsed
     name, dtype, field = DTYPES[msg.dtype]
     count = math.prod(shape)
-    if msg.tensor_content:
+    if msg.tensor_content:  # as many bytes as values: bounded by the record's size
         values = np.frombuffer(msg.tensor_content, dtype=dtype).copy()
+    elif count > MAX_EXPANDED and len(getattr(msg, field)) < count:
+        stored = _typed_values(msg, name, dtype, field, len(getattr(msg, field)))
+        rule = "the rest repeat the last one" if len(stored) else "all are zero"
+        note = (
+            f"{count:,} elements claimed but {len(stored):,} stored ({rule}, as in "
+            f"TensorFlow); not expanded above {MAX_EXPANDED:,} elements"
+        )
+        return TensorPayload(name, shape, _widen(name, stored, False), note)
     else:
         values = _typed_values(msg, name, dtype, field, count)
+    return TensorPayload(name, shape, _widen(name, values, bool(msg.tensor_content)).reshape(shape))
+
+
+def _widen(name: str, values: np.ndarray, from_content: bool) -> np.ndarray:
+    """bfloat16 bit patterns to float32; float16 typed values from their bit patterns."""
     if name == "bfloat16":
-        values = (values.astype(np.uint32) << 16).view(np.float32)
-    elif name == "float16" and not msg.tensor_content:
-        values = values.view(np.float16)
-    return TensorPayload(name, shape, values.reshape(shape))
+        return (values.astype(np.uint32) << 16).view(np.float32)
+    if name == "float16" and not from_content:
+        return values.view(np.float16)
+    return values
 
 
 def bid(data: bytes) -> int:

@@ -44,7 +44,8 @@ class TensorPayload:
 
     dtype: str
     shape: tuple[int, ...]
-    values: np.ndarray
+    values: np.ndarray  # shaped like ``shape``; 1-D stored values only when ``note`` is set
+    note: str | None = None  # why ``values`` is a summary and not the whole tensor
     type: str = field(default="tensor", init=False)
 
 

@@ -1,0 +1,108 @@
+"""Hostile input on the command line, run as a subprocess: image and tensor bombs,
+catastrophic regular expressions, division by zero, and a full disk."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import pytest
+
+from tests.commands.test_first_hour import ODAPI, cli
+from tests.hostile.files import BOMBS, tensor_claiming
+from tfr_viewer.core.io.framing import write_records
+from tfr_viewer.core.write import build_example
+
+
+@pytest.fixture
+def bombs(tmp_path):
+    path = tmp_path / "bombs.tfrecord"
+    records = [
+        build_example({"image/encoded": [BOMBS[n]()], "label": [i]})
+        for i, n in enumerate(sorted(BOMBS))
+    ]
+    write_records(path, records + [tensor_claiming(2**31)])
+    return path
+
+
+def test_show_reports_bombs_and_exits_0(bombs):
+    for index in range(len(BOMBS)):
+        for flag in ((), ("--json",)):
+            run = cli("show", str(index), str(bombs), *flag)
+            assert run.returncode == 0, run.stderr
+            assert "too large to decode" in run.stdout and "Traceback" not in run.stderr
+    run = cli("show", str(len(BOMBS)), str(bombs), "--json")
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    assert record["shape"] == [2**31] and "not expanded" in record["note"]
+
+
+def test_jsonl_export_of_bombs(bombs, tmp_path):
+    out = tmp_path / "rows.jsonl"
+    run = cli("export", str(bombs), "-o", str(out), "--format", "jsonl")
+    assert run.returncode == 0, run.stderr
+    assert len(out.read_text().splitlines()) == len(BOMBS) + 1
+
+
+def test_a_catastrophic_regex_finishes_at_once(tmp_path):
+    path = tmp_path / "names.tfrecord"
+    write_records(path, [build_example({"name": [b"a" * 32 + b"!"]})] * 50)
+    start = time.monotonic()
+    run = cli("count", str(path), "--filter", 'match(name, "^(a|a)*$")')
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "0" and time.monotonic() - start < 20
+    refused = cli("count", str(path), "--filter", 'match(name, "(?=a)a")')
+    assert refused.returncode == 2 and "linear-time engine (RE2)" in refused.stderr
+    assert "re2.cc" not in refused.stderr  # the engine's own log stays quiet
+
+
+def test_division_by_zero_matches_nothing():
+    assert cli("count", ODAPI, "--filter", 'f["image/height"] / 0 > 1').stdout.strip() == "0"
+    assert cli("count", ODAPI, "--filter", 'f["image/height"] % 0 == 0').stdout.strip() == "0"
+
+
+def test_a_full_disk_is_one_line_and_exit_2(tmp_path):
+    """A real full disk: a 64 KiB tmpfs (when this machine lets us mount one)."""
+    tiny = tmp_path / "tiny"
+    tiny.mkdir()
+    mount = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(tiny)], capture_output=True
+    )
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mount.stderr.decode().strip()}")
+    try:
+        samples = str(ODAPI).rsplit("/", 1)[0]
+        for extra in ((), ("--format", "jsonl")):
+            out = tiny / f"out{len(extra)}"
+            run = cli("export", samples, "-o", str(out), *extra)
+            assert run.returncode == 2, run.stderr
+            lines = run.stderr.strip().splitlines()
+            assert len(lines) == 1 and "no space left on the device" in lines[0]
+            assert "nothing was written" in lines[0] and "Traceback" not in run.stderr
+            assert list(tiny.iterdir()) == []  # no temporary file left behind
+    finally:
+        subprocess.run(["umount", str(tiny)], check=False)
+
+
+def test_a_full_disk_in_process(tmp_path, monkeypatch, capsys):
+    """The same through ENOSPC from the writer, where no tmpfs can be mounted."""
+    import errno
+
+    from tfr_viewer.cli import main
+    from tfr_viewer.core.io import framing
+
+    real = framing.RecordWriter.write_frame
+    calls = []
+
+    def full(self, frame):
+        calls.append(1)
+        if len(calls) > 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(self, frame)
+
+    monkeypatch.setattr(framing.RecordWriter, "write_frame", full)
+    assert main(["export", str(ODAPI), "-o", str(tmp_path / "o.tfrecord")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no space left on the device" in err[0]
+    assert list(tmp_path.iterdir()) == []
