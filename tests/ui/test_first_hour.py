@@ -88,9 +88,9 @@ def test_a_corrupt_gzip_stream_has_a_row(qtbot, window, tmp_path):
     path.write_bytes(bytes(data))
     open_and_wait(qtbot, window, [path])
     regions = [window.model.region_at(r) for r in range(window.model.rowCount())]
-    stream = [r for r in regions if r is not None]
-    assert len(stream) == 1 and stream[0].kind == "truncated"
-    assert "gzip stream cannot be decoded" in stream[0].message
+    stream = [r for r in regions if r is not None and r.kind == "truncated"]
+    assert len(stream) == 1 and "gzip" in stream[0].message
+    assert stream[0].offset > 0  # the records before the damage are kept
     assert window.problems_button.isVisible()
     status = window.model.columns().index("status")
     row = regions.index(stream[0])

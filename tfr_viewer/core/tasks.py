@@ -31,8 +31,8 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
                 Compression.NONE
             ):
                 target = os.path.join(seek_dir, f"{number}.seekpoints")
-                f.source.export_seek_points(target)
-                conn.send(("seek_points", number, target))
+                if f.source.export_seek_points(target):
+                    conn.send(("seek_points", number, target))
         conn.send(("indexed",))
         done_before: dict[int, int] = {}
         for number, done, _bad in ds.verify():

@@ -184,6 +184,11 @@ class _Scanner:
             start, offsets, lengths, status, tuple(batch.garbage), position, self.stream_error
         )
 
+    def end_of_stream(self) -> None:
+        """The scan reached the end: ask the source whether the stream itself is sound."""
+        if self.stream_error is None:
+            self.stream_error = self.source.end_problem()
+
     # -- slow paths ----------------------------------------------------------------
     def stream_crc(self, offset: int, length: int) -> RecordStatus:
         """Check a frame too large for a window by reading it in blocks."""
@@ -297,10 +302,13 @@ def scan(
         else:
             batch.garbage.append(GarbageRegion(pos, stop - pos, record))
         pos = stop
+        if nxt is None:
+            sc.end_of_stream()
         yield flush()
         if nxt is None:
             return
         if pos >= win.end and not win.eof:
             rewindow(pos)
-    if len(batch) or batch.garbage or record == 0:
+    sc.end_of_stream()
+    if len(batch) or batch.garbage or record == 0 or sc.stream_error:
         yield flush()

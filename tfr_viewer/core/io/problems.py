@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .file_index import FileIndex
 from .framing import FRAME_OVERHEAD, HEADER_SIZE, Compression
+from .inflate import TRAILING
 from .records import Problem, RecordStatus
 from .sources import Source
 
@@ -98,7 +99,7 @@ def describe_problems(
                     path,
                     start + len(index),
                     end,
-                    "truncated",
+                    "garbage" if TRAILING in index.stream_error else "truncated",
                     index.stream_error
                     if index.stream_error.startswith(path)
                     else f"{path}: the compressed stream stops decoding after uncompressed "

@@ -11,17 +11,19 @@ interpreter when a reader is still open at shutdown.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import mmap
 import os
 import threading
 import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
 from .framing import HEADER_SIZE, Compression, decode_header
+from .inflate import Inflated, check_stream, inflate
 
 _SNIFF_BYTES = 64
 # rapidgzip's decode unit and seek-point spacing: 2 MiB measured best here for both a
@@ -111,6 +113,11 @@ class Source(ABC):
 
     def release(self, upto: int) -> None:  # noqa: B027 - optional hook, no-op by default
         """Hint that bytes before ``upto`` will not be needed again soon."""
+
+    def end_problem(self) -> str | None:
+        """Called when a scan has read to the end: what is wrong with the stream itself
+        (a compressed stream cut short, a bad checksum, bytes after its end), if anything."""
+        return None
 
     @abstractmethod
     def close(self) -> None:
@@ -209,6 +216,30 @@ def _close_all() -> None:
         source.close()
 
 
+_STDERR_LOCK = threading.Lock()
+_DEVNULL: list[int] = []
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """rapidgzip reports some failures on the process's stderr before raising; keep
+    them off the user's terminal (the failure is reported as a problem instead)."""
+    with _STDERR_LOCK:
+        try:
+            if not _DEVNULL:
+                _DEVNULL.append(os.open(os.devnull, os.O_WRONLY))
+            saved = os.dup(2)
+        except OSError:
+            yield  # no usable stderr: nothing to protect
+            return
+        os.dup2(_DEVNULL[0], 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
 class CompressedSource(Source):
     """A GZIP or ZLIB file read through one owned rapidgzip reader."""
 
@@ -231,51 +262,91 @@ class CompressedSource(Source):
             ) from exc
         with _LIVE_LOCK:
             _LIVE.add(self)
+        # When rapidgzip refuses the stream, a sequential decoder keeps what it can
+        # (see inflate.py) and every later read is served from it.
+        self._inflated: Inflated | None = None
+        self._checked: bool | str = False  # or what the end-of-stream check found
 
-    def _decode_error(self, offset: int, exc: Exception) -> SourceError:
-        return SourceError(
-            f"{self.path}: the {self.compression.value} stream cannot be decoded near "
-            f"uncompressed byte {offset} ({exc}); the file is damaged — use "
-            "`tfr-viewer recover` to save the records before this point"
-        )
+    def _fall_back(self) -> Inflated:
+        """Decode the stream sequentially, keeping every byte before a failure."""
+        if self._inflated is None:
+            self._inflated = inflate(self.path, self.compression)
+        return self._inflated
 
     def read_at(self, offset: int, n: int) -> bytes:
         self._check_open()
         if n <= 0:
             return b""
         with self._lock:
-            try:
-                self._reader.seek(offset)
-                data = self._reader.read(n)
-            except Exception as exc:
-                raise self._decode_error(offset, exc) from exc
+            if self._inflated is None:
+                try:
+                    with _quiet_stderr():
+                        self._reader.seek(offset)
+                        data = self._reader.read(n)
+                except Exception:
+                    data = self._fall_back().read_at(offset, n)
+            else:
+                data = self._inflated.read_at(offset, n)
         if len(data) < n:
             self.size = offset + len(data)
         return data
 
     def readinto_at(self, offset: int, buf: Any) -> int:
         self._check_open()
+        view = memoryview(buf)
         with self._lock:
-            try:
-                self._reader.seek(offset)
-                view = memoryview(buf)
-                done = 0
-                while done < len(view):
-                    n = self._reader.readinto(view[done:])
-                    if not n:
-                        break
-                    done += n
-            except Exception as exc:
-                raise self._decode_error(offset, exc) from exc
+            done = 0
+            if self._inflated is None:
+                try:
+                    with _quiet_stderr():
+                        self._reader.seek(offset)
+                        while done < len(view):
+                            n = self._reader.readinto(view[done:])
+                            if not n:
+                                break
+                            done += n
+                except Exception:
+                    self._fall_back()
+            if self._inflated is not None:
+                data = self._inflated.read_at(offset, len(view))
+                view[: len(data)] = data
+                done = len(data)
         if done < len(buf):
             self.size = offset + done
         return done
 
-    def export_seek_points(self, path: str) -> None:
-        """Save rapidgzip's seek points (built while reading) to ``path``."""
+    def end_problem(self) -> str | None:
+        """A stream rapidgzip refused, or one whose end does not check out: ZLIB streams
+        are always checked to their trailer, GZIP ones when the length in the trailer
+        does not match what was decoded (cut short, trailing bytes, several members)."""
+        with self._lock:
+            if self._inflated is not None:
+                problem = self._inflated.problem
+            elif self._checked is False:
+                problem = None
+                if self.compression is Compression.ZLIB or not self._gzip_size_matches():
+                    problem = check_stream(self.path, self.compression)
+                self._checked = problem or True
+            else:
+                problem = self._checked if isinstance(self._checked, str) else None
+        return f"{self.path}: {problem}" if problem else None
+
+    def _gzip_size_matches(self) -> bool:
+        if self.size is None or self.compressed_size < 18:
+            return False
+        with open(self.path, "rb") as f:
+            f.seek(-4, os.SEEK_END)
+            return int.from_bytes(f.read(4), "little") == self.size & 0xFFFFFFFF
+
+    def export_seek_points(self, path: str) -> bool:
+        """Save rapidgzip's seek points (built while reading) to ``path``; False when
+        there are none (rapidgzip refused the stream: readers decode it sequentially)."""
         self._check_open()
         with self._lock:
+            if self._inflated is not None:
+                return False
             self._reader.export_index(path)
+            return True
 
     def import_seek_points(self, path: str) -> None:
         """Load seek points saved by :meth:`export_seek_points` for the same file."""
@@ -290,8 +361,11 @@ class CompressedSource(Source):
     def close(self) -> None:
         with self._lock:
             reader, self._reader = self._reader, None
+            inflated, self._inflated = self._inflated, None
         if reader is not None:
             reader.close()
+        if inflated is not None:
+            inflated.close()
         with _LIVE_LOCK:
             _LIVE.discard(self)
 
