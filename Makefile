@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SAMPLE := resources/samples
 
-.PHONY: run test lint bench bundle samples clean
+.PHONY: run test lint bench fuzz bundle samples clean
 
 $(VENV)/.run-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ bench: $(VENV)/.test-installed
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) tests/benchmarks/run_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
+
+fuzz: $(VENV)/.test-installed
+	$(PY) -m tests.fuzz.run --cases 100000 --seed 1
 
 bundle:
 	packaging/build.sh

@@ -61,8 +61,14 @@ def features_json(features: dict[str, FeatureData]) -> dict[str, Any]:
     return {key: feature_json(fd) for key, fd in features.items()}
 
 
+MAX_TENSOR_JSON = 1_000_000  # elements written in full; larger tensors: the first ones
+SHOWN_OF_LARGE = 1_000
+
+
 def _tensor_values(t: TensorPayload) -> Any:
     values = t.values
+    if values.size > MAX_TENSOR_JSON:
+        values = values.ravel()[:SHOWN_OF_LARGE]
     if t.dtype == "string":
         flat = [bytes_value(bytes(v)) for v in values.ravel()]
         arr = np.empty(len(flat), dtype=object)
@@ -108,6 +114,10 @@ def payload_json(decoded: Decoded) -> dict[str, Any]:
         out.update(dtype=p.dtype, shape=list(p.shape), values=_tensor_values(p))
         if p.note:  # values are the stored ones (a flat list), not the whole tensor
             out["note"] = p.note
+        elif p.values.size > MAX_TENSOR_JSON:
+            out["note"] = (
+                f"{p.values.size:,} elements: the first {SHOWN_OF_LARGE:,} are listed (flat)"
+            )
     elif isinstance(p, ProtobufPayload):
         out["fields"] = [proto_field_json(f) for f in p.fields]
         if p.truncated:

@@ -19,9 +19,12 @@ from .types import TensorPayload
 
 NAME = "tensor"
 MAX_ELEMENTS = 1 << 31
-# A tensor whose stored values must be repeated to fill its shape is expanded only up to
-# this many elements; larger ones are shown by their stored values, never materialised.
-MAX_EXPANDED = 1 << 22
+# A tensor whose stored values must be repeated to fill its shape is expanded only to
+# MAX_EXPANDED elements, or 16 per byte present when that is more: decoding is bounded
+# by the bytes actually there, never by the claimed shape. Larger ones are shown by
+# their stored values.
+MAX_EXPANDED = 1 << 16
+EXPANSION_PER_BYTE = 16
 
 # DataType enum value -> (name, numpy dtype of the stored values, typed value field)
 DTYPES: dict[int, tuple[str, Any, str]] = {
@@ -118,12 +121,15 @@ def decode(data: bytes) -> TensorPayload:
     count = math.prod(shape)
     if msg.tensor_content:  # as many bytes as values: bounded by the record's size
         values = np.frombuffer(msg.tensor_content, dtype=dtype).copy()
-    elif count > MAX_EXPANDED and len(getattr(msg, field)) < count:
+    elif (
+        count > max(MAX_EXPANDED, EXPANSION_PER_BYTE * len(data))
+        and len(getattr(msg, field)) < count
+    ):
         stored = _typed_values(msg, name, dtype, field, len(getattr(msg, field)))
         rule = "the rest repeat the last one" if len(stored) else "all are zero"
         note = (
             f"{count:,} elements claimed but {len(stored):,} stored ({rule}, as in "
-            f"TensorFlow); not expanded above {MAX_EXPANDED:,} elements"
+            f"TensorFlow); not expanded: {len(data):,} bytes cannot hold that many"
         )
         return TensorPayload(name, shape, _widen(name, stored, False), note)
     else:
