@@ -264,7 +264,7 @@ def bench_show(data: Path) -> None:
             t0 = time.perf_counter()
             record = show_record(ds, i)
             lat.append(time.perf_counter() - t0)
-            assert record["features"]["id"]["values"] == [i]
+            assert record["features"]["id"]["values"].tolist() == [i]
     worst = max(lat) * 1000
     ROWS.append(
         (

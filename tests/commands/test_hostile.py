@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import time
 
 import pytest
@@ -106,3 +107,36 @@ def test_a_full_disk_in_process(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no space left on the device" in err[0]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ten_million_floats_in_bounded_memory(tmp_path):
+    """A 40 MB record of 10M floats: show and show --json stream their values."""
+    import numpy as np
+
+    path = tmp_path / "floats.tfrecord"
+    values = np.random.default_rng(3).random(10_000_000).astype(np.float32)
+    write_records(path, [build_example({"x": values})])
+    # VmHWM is this process's own peak (ru_maxrss would carry the parent's across exec)
+    code = (
+        "import sys\n"
+        "from tfr_viewer.cli import main\n"
+        "rc = main(sys.argv[1:])\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
+        "print(rc, int(hwm) // 1024, file=sys.stderr)\n"
+    )
+    for flag in ("--json", None):
+        out = tmp_path / f"out{flag}.txt"
+        with open(out, "w") as sink:
+            run = subprocess.run(
+                [sys.executable, "-c", code, "show", "0", str(path), *([flag] if flag else [])],
+                stdout=sink,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=300,
+            )
+        rc, peak_mb = (int(v) for v in run.stderr.split()[-2:])
+        assert rc == 0 and peak_mb < 400, run.stderr
+    shown = json.loads((tmp_path / "out--json.txt").read_text())["features"]["x"]["values"]
+    assert len(shown) == 10_000_000
+    assert np.array_equal(np.asarray(shown, dtype=np.float32), values)
+    assert "(10000000 values)" in (tmp_path / "outNone.txt").read_text()

@@ -98,7 +98,7 @@ def main() -> int:
     print(json.dumps({k: v for k, v in summary.items() if k != "failures"}))
     for failure in summary["failures"][:50]:
         print("FAIL", failure)
-    ok = not summary["failures"] and summary["peak_rss_mb"] < 500
+    ok = not summary["failures"] and summary["rss_growth_mb"] < 500
     return 0 if ok else 1
 
 

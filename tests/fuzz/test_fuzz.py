@@ -14,7 +14,7 @@ def test_five_thousand_cases_without_a_crash_a_hang_or_a_leak():
     summary = run(seed=7, cases=5000, save=False)
     assert summary["failures"] == []
     assert summary["slowest_s"] < 5
-    assert summary["peak_rss_mb"] < 500
+    assert summary["rss_growth_mb"] < 500  # the process peak, whatever ran before
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import sys
 from collections import Counter
 
 from ..core.analyze import infer_schema
-from ..core.decode import decode, payload_json
+from ..core.decode import decode, payload_json, write_json
 from ..core.io import Dataset
 from ..core.text import plural
 from ..errors import UsageError
@@ -18,7 +18,8 @@ from .render import render_payload
 
 
 def show_record(ds: Dataset, index: int) -> dict[str, object]:
-    """The contract's ``show --json`` object for global record ``index``."""
+    """The contract's ``show --json`` object for global record ``index`` (numeric values
+    as numpy arrays: write it with ``write_json``)."""
     status = ds.verify_record(index)
     ref = ds.ref(index)
     out: dict[str, object] = {
@@ -29,7 +30,7 @@ def show_record(ds: Dataset, index: int) -> dict[str, object]:
         "status": status.kind,
     }
     decoded = decode(ds.read(index))
-    out.update(payload_json(decoded))
+    out.update(payload_json(decoded, lazy=True))
     out["decoder"] = decoded.decoder
     return out
 
@@ -59,7 +60,8 @@ def index_and_paths(words: list[str]) -> tuple[int, list[str]]:
 
 def _print_record(record: dict[str, object], as_json: bool, indent: int | None) -> None:
     if as_json:
-        print(json.dumps(record, indent=indent))
+        write_json(record, sys.stdout.write, indent)
+        sys.stdout.write("\n")
     else:
         for line in render_payload(record):
             print(line)

@@ -6,7 +6,10 @@ import base64
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
 from ..core.decode import hexdump
+from ..core.text import shortest_floats
 
 _MAX_VALUES = 16
 
@@ -27,9 +30,10 @@ def _bytes_text(v: dict[str, Any]) -> str:
 
 def _values(feature: dict[str, Any]) -> str:
     values = feature["values"]
-    shown = [
-        _bytes_text(v) if feature["kind"] == "bytes" else repr(v) for v in values[:_MAX_VALUES]
-    ]
+    first = values[:_MAX_VALUES]
+    if isinstance(first, np.ndarray):
+        first = shortest_floats(first) if feature["kind"] == "float" else first.tolist()
+    shown = [_bytes_text(v) if feature["kind"] == "bytes" else repr(v) for v in first]
     more = f", ... ({len(values)} values)" if len(values) > _MAX_VALUES else ""
     return "[" + ", ".join(shown) + more + "]"
 

@@ -42,7 +42,9 @@ def test_jsonl_matches_show(tmp_path, tutorial):
     path = tmp_path / "out.jsonl"
     assert export_jsonl(tutorial, [3, 5], str(path)) == 2
     rows = [json.loads(line) for line in path.read_text().splitlines()]
-    want = {k: v for k, v in show_record(tutorial, 5).items() if k != "decoder"}
+    from tfr_viewer.core.decode.json_stream import dumps
+
+    want = {k: v for k, v in json.loads(dumps(show_record(tutorial, 5))).items() if k != "decoder"}
     assert rows[1] == want
 
 

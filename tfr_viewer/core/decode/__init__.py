@@ -13,6 +13,7 @@ from .images import (
     raw_pixels,
     too_large,
 )
+from .json_stream import write_json
 from .layouts import ImageAnnotation, KeyMap, recognise
 from .payloads import decode
 from .payloads.hexdump import hexdump
@@ -33,6 +34,7 @@ from .thumbs import annotated_thumbnail, box_caption, class_colour, readable_on
 from .to_json import payload_json
 
 __all__ = [
+    "write_json",
     "MAX_PIXELS",
     "decode_preview",
     "too_large",

@@ -47,9 +47,14 @@ def bytes_value(data: bytes) -> dict[str, Any]:
     return out
 
 
-def feature_json(fd: FeatureData) -> dict[str, Any]:
+def feature_json(fd: FeatureData, lazy: bool = False) -> dict[str, Any]:
+    """``{kind, values}``; with ``lazy``, numeric values stay numpy arrays (float32,
+    int64) for :func:`~.json_stream.write_json` to write in blocks."""
+    values: Any
     if fd.kind == "bytes":
-        values: list[Any] = [bytes_value(v) for v in fd.values]
+        values = [bytes_value(v) for v in fd.values]
+    elif lazy:
+        values = np.asarray(fd.values, dtype=np.float32 if fd.kind == "float" else np.int64)
     elif fd.kind == "float":
         values = shortest_floats(fd.values)
     else:
@@ -57,8 +62,8 @@ def feature_json(fd: FeatureData) -> dict[str, Any]:
     return {"kind": fd.kind, "values": values}
 
 
-def features_json(features: dict[str, FeatureData]) -> dict[str, Any]:
-    return {key: feature_json(fd) for key, fd in features.items()}
+def features_json(features: dict[str, FeatureData], lazy: bool = False) -> dict[str, Any]:
+    return {key: feature_json(fd, lazy) for key, fd in features.items()}
 
 
 MAX_TENSOR_JSON = 1_000_000  # elements written in full; larger tensors: the first ones
@@ -99,16 +104,17 @@ def proto_field_json(f: ProtoField) -> dict[str, Any]:
     return out
 
 
-def payload_json(decoded: Decoded) -> dict[str, Any]:
-    """``{type, ...}`` for one decoded payload, per the contract."""
+def payload_json(decoded: Decoded, lazy: bool = False) -> dict[str, Any]:
+    """``{type, ...}`` for one decoded payload, per the contract (``lazy``: numeric
+    feature values as numpy arrays, for streaming with ``write_json``)."""
     p = decoded.payload
     out: dict[str, Any] = {"type": p.type}
     if isinstance(p, ExamplePayload):
-        out["features"] = features_json(p.features)
+        out["features"] = features_json(p.features, lazy)
     elif isinstance(p, SequenceExamplePayload):
-        out["context"] = features_json(p.context)
+        out["context"] = features_json(p.context, lazy)
         out["feature_lists"] = {
-            k: [feature_json(s) for s in steps] for k, steps in p.feature_lists.items()
+            k: [feature_json(s, lazy) for s in steps] for k, steps in p.feature_lists.items()
         }
     elif isinstance(p, TensorPayload):
         out.update(dtype=p.dtype, shape=list(p.shape), values=_tensor_values(p))

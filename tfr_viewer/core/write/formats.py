@@ -14,7 +14,15 @@ import re
 import shutil
 from collections.abc import Callable, Sequence
 
-from ..decode import FeatureData, decode, features_of, image_format, payload_json, recognise
+from ..decode import (
+    FeatureData,
+    decode,
+    features_of,
+    image_format,
+    payload_json,
+    recognise,
+    write_json,
+)
 from ..io import Cancelled, CancelToken, Dataset
 from ..text import float_text
 from .export import disk_errors
@@ -71,8 +79,9 @@ def export_jsonl(
                     "length": ref.length,
                     "status": ref.status.kind,
                 }
-                row.update(payload_json(decode((read or ds.read)(i))))
-                f.write(json.dumps(row) + "\n")
+                row.update(payload_json(decode((read or ds.read)(i)), lazy=True))
+                write_json(row, f.write)
+                f.write("\n")
 
     _atomic_file(path, write)
     return len(records)
