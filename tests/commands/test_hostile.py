@@ -140,3 +140,25 @@ def test_ten_million_floats_in_bounded_memory(tmp_path):
     assert len(shown) == 10_000_000
     assert np.array_equal(np.asarray(shown, dtype=np.float32), values)
     assert "(10000000 values)" in (tmp_path / "outNone.txt").read_text()
+
+
+def test_a_tiny_file_with_millions_of_records_is_warned_about(tmp_path):
+    """2 MB of GZIP can hold 67M records: past a limit, say so (and go on)."""
+    import gzip
+    import os
+
+    from tfr_viewer.core.io.framing import encode_frame
+
+    path = tmp_path / "many.tfrecord.gz"
+    path.write_bytes(gzip.compress(encode_frame(b"") * 300_000, 9))
+    assert path.stat().st_size < 20_000
+    env = {**os.environ, "TFR_VIEWER_WARN_RECORDS": "100000"}
+    run = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "count", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.returncode == 0 and run.stdout.strip() == "300000"
+    assert "warning: more than 100,000 records" in run.stderr

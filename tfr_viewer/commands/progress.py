@@ -50,9 +50,13 @@ class ScanProgress:
 def index_with_progress(ds: Dataset, verify: bool, until: int | None = None) -> None:
     """Index ``ds`` with a progress line; with ``until``, stop as soon as global record
     ``until`` is known (a header scan of only what is needed)."""
+    warned = False
     with ScanProgress(ds, "verifying" if verify else "indexing") as progress:
         for number, chunk in ds.scan(verify=verify):
             progress.update(number, chunk.position)
+            if not warned and (warning := ds.size_warning()) is not None:
+                print(f"\nwarning: {warning}", file=sys.stderr)
+                warned = True
             if until is not None and len(ds) > until:
                 return
 

@@ -67,6 +67,7 @@ class MainWindow(QMainWindow):
         self.model: RecordTableModel | None = None
         self.current: int | None = None
         self.current_region: Problem | None = None  # a damaged region's row is selected
+        self._size_warned = False
         self._started = 0.0
         self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.setAcceptDrops(True)
@@ -194,6 +195,7 @@ class MainWindow(QMainWindow):
             lambda *a, ix=indexer: self._on_finished(*a) if ix is self.indexer else None
         )
         self._started = time.monotonic()
+        self._size_warned = False
         self.progress.setValue(0)
         self.progress.show()
         self.cancel_button.show()
@@ -266,6 +268,9 @@ class MainWindow(QMainWindow):
             f"{verb}: {plural(records, 'record')}, {done / elapsed / 1e6:,.0f} MB/s"
         )
         self._show_problem_count(problems)
+        if not self._size_warned and (warning := self.dataset.size_warning()) is not None:
+            self._size_warned = True
+            self.show_error("A very large dataset", warning)
         if self.current is None and records and not self.table.currentIndex().isValid():
             self.select_record(0)
         self._update_title()

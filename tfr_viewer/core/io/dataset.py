@@ -24,6 +24,8 @@ from .records import CancelToken, Problem, RecordStatus
 from .sources import Source, open_source
 from .verify import verify_index
 
+WARN_RECORDS = 100_000_000
+
 
 @dataclass
 class DatasetFile:
@@ -272,6 +274,22 @@ class Dataset:
         """Global numbers of every record whose both CRCs verified."""
         records = np.arange(len(self), dtype=np.int64)
         return records[self.frame_facts(records)[3] == RecordStatus.OK]
+
+    def size_warning(self, limit: int | None = None) -> str | None:
+        """A warning once more than ``limit`` records are indexed (default: the
+        ``TFR_VIEWER_WARN_RECORDS`` environment variable, else 100 million): a small
+        compressed file can claim billions of tiny records."""
+        if limit is None:
+            limit = int(os.environ.get("TFR_VIEWER_WARN_RECORDS", WARN_RECORDS))
+        count = len(self)
+        if count <= limit:
+            return None
+        on_disk = sum(f.source.compressed_size for f in self.files if f.source is not None)
+        return (
+            f"more than {limit:,} records ({count:,} so far, from {on_disk / 1e6:,.1f} MB on "
+            "disk); indexing goes on and costs 17 bytes a record — cancel to stop "
+            "(set TFR_VIEWER_WARN_RECORDS to change this limit)"
+        )
 
     def regions(self) -> list[Problem]:
         """The problems that belong to no record (garbage bytes, a compressed stream that
