@@ -12,6 +12,7 @@ import signal
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 from tests.fuzz.cases import case
@@ -33,7 +34,14 @@ def _alarm(_signum, _frame):  # noqa: ANN001
 
 
 def run_one(data: bytes, folder: str) -> None:
-    """Everything a user would do with the file; raises on any failure."""
+    """Everything a user would do with the file; raises on any failure (numpy's
+    RuntimeWarnings included)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        _run_one(data, folder)
+
+
+def _run_one(data: bytes, folder: str) -> None:
     path = os.path.join(folder, "case.tfrecord")
     with open(path, "wb") as f:
         f.write(data)

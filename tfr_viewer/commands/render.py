@@ -65,6 +65,8 @@ def render_payload(record: dict[str, Any]) -> Iterator[str]:
         err = record["decoder_error"]
         yield f"  (the {err['decoder']} decoder failed: {err['message']}; showing bytes)"
     kind = record["type"]
+    if record.get("note") and kind != "tensor":
+        yield f"  ({record['note']})"
     if kind == "example":
         yield from _features(record["features"], "  ")
     elif kind == "sequence_example":

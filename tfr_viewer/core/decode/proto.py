@@ -127,6 +127,24 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
         ],
     )
     _message(fdp, "RawMessage", [])  # no fields: everything parses as unknown fields
+    # The same wire format with the feature keys as bytes: what TensorFlow's own C++
+    # parser accepts when a key is not valid UTF-8 (protobuf's string check refuses it).
+    _message(
+        fdp,
+        "KeyedFeature",
+        [
+            ("key", 1, _F.TYPE_BYTES, OPT, None, None),
+            ("value", 2, _F.TYPE_MESSAGE, OPT, t + "Feature", None),
+        ],
+    )
+    _message(
+        fdp, "BytesKeyedFeatures", [("feature", 1, _F.TYPE_MESSAGE, REP, t + "KeyedFeature", None)]
+    )
+    _message(
+        fdp,
+        "BytesKeyedExample",
+        [("features", 1, _F.TYPE_MESSAGE, OPT, t + "BytesKeyedFeatures", None)],
+    )
     return fdp
 
 
@@ -150,6 +168,7 @@ SequenceExample = _cls("SequenceExample")
 TensorShapeProto = _cls("TensorShapeProto")
 TensorProto = _cls("TensorProto")
 RawMessage = _cls("RawMessage")
+BytesKeyedExample = _cls("BytesKeyedExample")
 
 
 def backend() -> str:

@@ -111,6 +111,8 @@ def payload_json(decoded: Decoded, lazy: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"type": p.type}
     if isinstance(p, ExamplePayload):
         out["features"] = features_json(p.features, lazy)
+        if p.note:
+            out["note"] = p.note
     elif isinstance(p, SequenceExamplePayload):
         out["context"] = features_json(p.context, lazy)
         out["feature_lists"] = {

@@ -154,6 +154,8 @@ def payload_nodes(decoded: Decoded, key: str = "", depth: int = 0) -> list[Node]
             )
         )
     if isinstance(p, ExamplePayload):
+        if p.note:
+            nodes.append(Node("note", "", "", p.note))
         nodes += grouped(p.features, depth)
     elif isinstance(p, SequenceExamplePayload):
         ctx = Node("context", "", plural(len(p.context), "key"))

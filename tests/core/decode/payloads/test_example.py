@@ -132,3 +132,20 @@ def test_sequence_examples_match_tensorflow(tmp_path, capsys):
                 assert all(same_float(a, b) for a, b in zip(step["values"], want, strict=True))
             else:
                 assert step["values"] == want
+
+
+def test_a_key_that_is_not_utf8_is_read_as_tensorflow_reads_it():
+    from tfr_viewer.core.decode import decode, payload_json
+
+    def entry(key: bytes, feature: bytes) -> bytes:
+        inner = b"\x0a" + bytes([len(key)]) + key + b"\x12" + bytes([len(feature)]) + feature
+        return b"\x0a" + bytes([len(inner)]) + inner
+
+    features = entry(b"\xff\xfeab", b"\x1a\x02\x08\x01") + entry(b"label", b"\x1a\x02\x08\x07")
+    data = b"\x0a" + bytes([len(features)]) + features
+    label = tf().io.parse_single_example(data, {"label": tf().io.FixedLenFeature([], "int64")})
+    assert int(label["label"].numpy()) == 7  # TensorFlow's parser reads it
+    decoded = decode(data)
+    out = payload_json(decoded)
+    assert decoded.decoder == "example" and out["features"]["label"]["values"] == [7]
+    assert "\\xff\\xfeab" in out["features"] and "not valid UTF-8" in out["note"]

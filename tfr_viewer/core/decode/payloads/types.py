@@ -27,6 +27,7 @@ Features = dict[str, FeatureData]
 @dataclass(frozen=True)
 class ExamplePayload:
     features: Features
+    note: str | None = None  # read as TensorFlow reads it, where protobuf would refuse
     type: str = field(default="example", init=False)
 
 
