@@ -91,7 +91,20 @@ def test_version_lists_the_bundled_libraries(bundle):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].endswith("(bundle)")
-    assert len(lines) == 8 and not any("not installed" in line for line in lines), lines
+    assert len(lines) == 9 and not any("not installed" in line for line in lines), lines
+
+
+def test_a_regex_filter_runs_in_the_bundle(bundle):
+    """RE2 is imported only when a filter uses match(): it must be in the bundle."""
+    out = run(
+        bundle / "tfr-viewer",
+        "count",
+        str(SAMPLE),
+        "--filter",
+        'match(f["image/filename"], "^shape_1_000[0-3]")',
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "4"
 
 
 def test_bundle_size_and_contents(bundle):
