@@ -45,7 +45,9 @@ fi
 if [ ${#ONEFILE[@]} -eq 0 ] && command -v strip >/dev/null && command -v readelf >/dev/null; then
   find "$DIST/tfr-viewer" -type f -name '*.so*' -print0 |
     while IFS= read -r -d '' lib; do
-      if readelf -S "$lib" 2>/dev/null | grep -q '\.debug_info'; then
+      # grep reads all of readelf's output: with -q it could stop early, and pipefail
+      # would then count readelf's broken pipe as "no debug sections".
+      if readelf -S "$lib" 2>/dev/null | grep '\.debug_info' >/dev/null; then
         strip --strip-debug "$lib"
       fi
     done
