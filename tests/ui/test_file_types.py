@@ -96,3 +96,27 @@ def test_cancel_mid_scan(qtbot, window, tmp_path):
     assert blocker.args[0] == IndexState.CANCELLED
     assert "so far" in window.counts.text()
     assert 0 < window.model.rowCount() <= 2_000_000
+
+
+def test_a_refused_stream_is_decoded_once_in_the_child(qtbot, window, tmp_path, monkeypatch):
+    """The window never decodes a stream rapidgzip refused: the indexing child hands over
+    its decoded bytes (a window thread decoding 200 MB would freeze it)."""
+    import gzip
+
+    from tfr_viewer.core.io import sources
+
+    def not_here(*_args, **_kwargs):
+        raise AssertionError("the window decoded the stream itself")
+
+    monkeypatch.setattr(sources, "inflate", not_here)
+    data = gzip.compress(b"".join(encode_frame(bytes([i]) * 300) for i in range(30)))
+    path = tmp_path / "bad_trailer.tfrecord.gz"
+    path.write_bytes(data[:-8] + b"\1\2\3\4" + data[-4:])  # rapidgzip refuses the CRC
+    open_and_wait(qtbot, window, [path])
+    assert len(window.dataset) == 30
+    assert window.dataset.files[0].source._inflated is not None
+    for record in (0, 29):
+        with qtbot.waitSignal(window.record_shown):
+            window.select_record(record) if window.current != record else window.show_record(record)
+        assert window.preview.hex.data == bytes([record]) * 300
+    assert window.problems_button.text() == "1 problem"

@@ -19,7 +19,8 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
     """Index ``paths`` (header pass, then payload CRCs) and stream the results.
 
     Messages: ``("chunk", file, IndexChunk)`` (every file sends at least one, in file
-    order), ``("seek_points", file, path)`` for compressed files, ``("indexed",)``,
+    order), ``("seek_points", file, path)`` for compressed files (or ``("inflated",
+    file, path, size, problem)``: the bytes of a stream rapidgzip refused), ``("indexed",)``,
     ``("statuses", file, start, uint8 array)``, ``("done",)`` or ``("error", text)``.
     """
     ds = Dataset(paths)
@@ -33,6 +34,8 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
                 target = os.path.join(seek_dir, f"{number}.seekpoints")
                 if f.source.export_seek_points(target):
                     conn.send(("seek_points", number, target))
+                elif (decoded := f.source.export_inflated(target)) is not None:
+                    conn.send(("inflated", number, target, *decoded))
         conn.send(("indexed",))
         done_before: dict[int, int] = {}
         for number, done, _bad in ds.verify():

@@ -141,6 +141,8 @@ class Indexer(QObject):
                     self._emit(0, self._done_files + frac * src.compressed_size)
                 elif kind == "seek_points":
                     ds.files[msg[1]].open().import_seek_points(msg[2])
+                elif kind == "inflated":  # decoded once, in the child: never in the window
+                    ds.files[msg[1]].open().import_inflated(*msg[2:])
                 elif kind == "indexed":
                     current = self._advance(current, len(ds.files) - 1)
                     ds.finish_file(current, verified=False)

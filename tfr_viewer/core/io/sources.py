@@ -14,6 +14,7 @@ import atexit
 import contextlib
 import mmap
 import os
+import shutil
 import threading
 import zlib
 from abc import ABC, abstractmethod
@@ -347,6 +348,26 @@ class CompressedSource(Source):
                 return False
             self._reader.export_index(path)
             return True
+
+    def export_inflated(self, path: str) -> tuple[int, str | None] | None:
+        """When the stream was decoded sequentially (rapidgzip refused it), copy the
+        decoded bytes to ``path`` and return ``(size, problem)`` for
+        :meth:`import_inflated`, so that another process need not decode it again."""
+        self._check_open()
+        with self._lock:
+            inflated = self._inflated
+            if inflated is None or not hasattr(inflated.file, "fileno"):
+                return None
+            with open(path, "wb") as out:
+                inflated.file.seek(0)  # type: ignore[union-attr]
+                shutil.copyfileobj(inflated.file, out, 1 << 22)  # type: ignore[arg-type]
+            return inflated.size, inflated.problem
+
+    def import_inflated(self, path: str, size: int, problem: str | None) -> None:
+        """Read from bytes decoded by another process (see :meth:`export_inflated`)."""
+        self._check_open()
+        with self._lock:
+            self._inflated = Inflated(open(path, "rb"), size, problem)  # noqa: SIM115
 
     def import_seek_points(self, path: str) -> None:
         """Load seek points saved by :meth:`export_seek_points` for the same file."""
