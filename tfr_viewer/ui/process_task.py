@@ -57,8 +57,15 @@ class ProcessTask(QObject):
                     break
                 if not self.cancelled:
                     self.message.emit(msg)
+        except RuntimeError:  # the owner (a window or dialog) was closed meanwhile
+            self.cancelled = True
+            if self._process.is_alive():
+                self._process.terminate()
         except (OSError, ValueError) as exc:  # the child could not be started or fed
-            self.message.emit(("error", f"cannot start a worker process: {exc}"))
+            try:
+                self.message.emit(("error", f"cannot start a worker process: {exc}"))
+            except RuntimeError:
+                pass
         finally:
             self._conn.close()
             if self._process.pid is not None:
