@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 
@@ -36,3 +38,17 @@ def shortest_floats(values: object) -> list[float]:
     as the same float32 (vectorised: numpy prints float32 with the shortest digits)."""
     arr = np.asarray(values, dtype=np.float32)
     return arr.astype(str).astype(np.float64).tolist()
+
+
+def value_text(v: Any) -> str:
+    """One element: text for bytes, the shortest round-trip text for float32."""
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")[:200]
+    if isinstance(v, np.float32 | np.float16):
+        return float_text(float(v))
+    return repr(float(v)) if isinstance(v, float | np.floating) else str(v)
+
+
+def dtype_text(dtype: str) -> str:
+    """A tensor's dtype as a reader expects it (``string`` holds bytes)."""
+    return "string (bytes)" if dtype == "string" else dtype

@@ -27,8 +27,7 @@ from ...core.decode import (
     image_info,
 )
 from ...core.io import STATUS_HELP, Problem
-from ...core.text import float_text, plural
-from ..viewers.tensor_view import dtype_text, value_text
+from ...core.text import dtype_text, float_text, plural, value_text
 
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("key", "kind", "count", "value")

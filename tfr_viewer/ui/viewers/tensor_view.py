@@ -11,7 +11,7 @@ from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from ...core.decode import TensorPayload, array_to_rgba
-from ...core.text import float_text
+from ...core.text import dtype_text, value_text
 from .image_view import ZoomView, to_qimage
 
 Index = QModelIndex | QPersistentModelIndex
@@ -52,20 +52,6 @@ class ArrayModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return str(section)
         return None
-
-
-def value_text(v: Any) -> str:
-    """One element: text for bytes, the shortest round-trip text for float32."""
-    if isinstance(v, bytes):
-        return v.decode("utf-8", "replace")[:200]
-    if isinstance(v, np.float32 | np.float16):
-        return float_text(float(v))
-    return repr(float(v)) if isinstance(v, float | np.floating) else str(v)
-
-
-def dtype_text(dtype: str) -> str:
-    """A tensor's dtype as a reader expects it (``string`` holds bytes)."""
-    return "string (bytes)" if dtype == "string" else dtype
 
 
 class TensorViewer(QWidget):
