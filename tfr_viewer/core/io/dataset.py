@@ -294,7 +294,7 @@ class Dataset:
     def regions(self) -> list[Problem]:
         """The problems that belong to no record (garbage bytes, a compressed stream that
         stops decoding), in dataset order."""
-        return [p for p in self.problems() if p.region]
+        return [p for p in self.problems(records=False) if p.region]
 
     def region_count(self) -> int:
         """How many such regions are known (cheap: no messages are built)."""
@@ -309,10 +309,11 @@ class Dataset:
                 out.append(reason)
         return out
 
-    def problems(self) -> list[Problem]:
-        """Every problem found so far, in file and offset order, with global numbers."""
+    def problems(self, records: bool = True) -> list[Problem]:
+        """Every problem found so far, in file and offset order, with global numbers
+        (``records`` False: only the regions that belong to no record)."""
         out: list[Problem] = []
         for number, f in enumerate(self.files):
             start = self._starts[number] if number < len(self._starts) else len(self)
-            out.extend(describe_problems(f.path, f.index, start, f.source))
+            out.extend(describe_problems(f.path, f.index, start, f.source, records))
         return out

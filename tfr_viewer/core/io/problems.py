@@ -31,14 +31,15 @@ def not_a_tfrecord(path: str, index: FileIndex, source: Source | None) -> str | 
 
 
 def describe_problems(
-    path: str, index: FileIndex, start: int, source: Source | None
+    path: str, index: FileIndex, start: int, source: Source | None, records: bool = True
 ) -> list[Problem]:
-    """All problems of one file, ordered by offset. ``start`` is its first global number."""
+    """All problems of one file, ordered by offset. ``start`` is its first global number.
+    With ``records`` False, only the regions that belong to no record."""
     compressed = source is not None and source.compression is not Compression.NONE
     where = "uncompressed byte" if compressed else "byte"
     end = index.position
     found: list[tuple[int, Problem]] = []
-    for local in index.damaged_records():
+    for local in index.damaged_records() if records else ():
         offset = index.offset(local)
         length = index.length(local)
         status = index.status(local)

@@ -63,6 +63,7 @@ class RecordTableModel(QAbstractTableModel):
         self._sorted = False
         self._with_regions = True
         self._region_count = 0
+        self._regions: list[Problem] = []  # refreshed only when their number changes
         self.summary_keys: list[str] = []
         self._summaries: OrderedDict[int, dict[str, str]] = OrderedDict()
         self._show_file = len(dataset.files) > 1
@@ -82,7 +83,7 @@ class RecordTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._columns)
 
     def _remap(self) -> None:
-        regions = self.dataset.regions() if self._with_regions and self._region_count else []
+        regions = self._regions if self._with_regions else []
         self._map = RowMap(self._map.count, self._rows, regions, self._sorted)
 
     def set_count(self, count: int) -> None:
@@ -91,6 +92,7 @@ class RecordTableModel(QAbstractTableModel):
         if count < self._map.count or regions != self._region_count:
             self.beginResetModel()
             self._region_count = regions
+            self._regions = self.dataset.regions() if regions else []
             self._map.count = count
             self._remap()
             self.endResetModel()
