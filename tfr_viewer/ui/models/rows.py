@@ -54,11 +54,15 @@ class RowMap:
         return self.records
 
     def region_at(self, row: int) -> Problem | None:
+        if not self.regions:
+            return None
         j = int(np.searchsorted(self._pos, row))
         return self.regions[j] if j < len(self._pos) and self._pos[j] == row else None
 
     def record_at(self, row: int) -> int | None:
         """The record shown in ``row``, or None for a region row."""
+        if not self.regions:  # the usual case, on the painting path
+            return self.nth_record(row)
         j = int(np.searchsorted(self._pos, row))
         if j < len(self._pos) and self._pos[j] == row:
             return None
