@@ -15,22 +15,9 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
 
 def float_text(value: float) -> str:
     """The shortest text that reads back as the same float32 (``0.1``, not
-    ``0.10000000149011612``); ``nan``, ``inf`` and ``-inf`` as such."""
-    f = np.float32(value)
-    if np.isnan(f):
-        return "nan"
-    if np.isinf(f):
-        return "inf" if f > 0 else "-inf"
-    return (
-        np.format_float_positional(f, unique=True, trim="0")
-        if _plain(f)
-        else (np.format_float_scientific(f, unique=True, trim="0"))
-    )
-
-
-def _plain(f: np.float32) -> bool:
-    a = abs(float(f))
-    return a == 0 or 1e-5 <= a < 1e16
+    ``0.10000000149011612``), spelled as Python and JSON spell it: the same text as
+    :func:`shortest_floats` and the JSON output give."""
+    return repr(float(str(np.float32(value))))
 
 
 def shortest_floats(values: object) -> list[float]:
