@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from ..io import CancelToken, Dataset, RecordStatus
+from ..io import HEADER_SIZE, CancelToken, Dataset, RecordStatus
 from .filtering import RecordBlock
 
 FIELDS = ("#", "index", "file", "offset", "length", "status")
@@ -53,21 +53,28 @@ def _feature_keys(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """First value of ``key`` per record and whether it has one."""
     numbers, offsets, lengths, statuses = ds.frame_facts(records)
+    readable = (statuses == RecordStatus.OK) | (statuses == RecordStatus.UNVERIFIED)
+    readers = [f.open().reader() for f in ds.files]
     firsts: list[np.ndarray] = []
     present: list[np.ndarray] = []
     for lo in range(0, len(records), block):
         if cancel is not None and cancel.cancelled:
             return None
         hi = min(lo + block, len(records))
-        payloads = []
-        for i in range(lo, hi):
-            record = int(records[i])
-            if edited and record in edited:
-                payloads.append(edited[record])
-            elif RecordStatus(int(statuses[i])).damaged:
-                payloads.append(b"")
-            else:
-                payloads.append(ds.read(record))
+        payloads = [
+            readers[number](offset + HEADER_SIZE, length) if ok else b""
+            for number, offset, length, ok in zip(
+                numbers[lo:hi].tolist(),
+                offsets[lo:hi].tolist(),
+                lengths[lo:hi].tolist(),
+                readable[lo:hi].tolist(),
+                strict=True,
+            )
+        ]
+        if edited:
+            for i, record in enumerate(records[lo:hi].tolist()):
+                if record in edited:
+                    payloads[i] = edited[record]
         rb = RecordBlock(lo, "", offsets[lo:hi], lengths[lo:hi], statuses[lo:hi], payloads)
         rag, _ = rb.feature(key)
         has = np.diff(rag.splits) > 0
