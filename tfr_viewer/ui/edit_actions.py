@@ -137,7 +137,10 @@ class EditActions(QObject):
         self.refresh_pending()
 
     def refresh_pending(self) -> None:
-        """The pending-edits list: each edited or deleted record and what changed."""
+        """The pending-edits list: each edited or deleted record and what changed. Only
+        while the list is shown (it decodes records): showing it refreshes it."""
+        if self.editor is not None and not self.window.pending.isVisible():
+            return
         if self.editor is None:
             self.window.pending.set_edits([], str)
             return

@@ -129,6 +129,9 @@ class MainWindow(QMainWindow):
         self.pending_dock.hide()
         self.pending.record_activated.connect(self.select_record)
         self.pending.revert_requested.connect(lambda records: self.edit_actions.revert(records))
+        self.pending_dock.visibilityChanged.connect(
+            lambda shown: self.edit_actions.refresh_pending() if shown else None
+        )
         self.filter_bar.rows_changed.connect(lambda rows: self.order.show_rows(rows))
         self.filter_bar.message.connect(lambda m: self.statusBar().showMessage(m, 15000))
         self.order = TableOrder(self)
