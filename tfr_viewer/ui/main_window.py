@@ -311,15 +311,15 @@ class MainWindow(QMainWindow):
         ds = self.dataset
         if ds is None or self.model is None:
             return
-        self.table.fit_columns()
+        if len(ds):
+            sample = sample_features(ds)
+            keys = feature_keys(sample)
+            self.table.known_keys = keys
+            self.filter_bar.set_keys(keys, feature_kinds(sample))
+            self.model.set_summary_keys(choose_summary_keys(sample, keys))
+        self.table.fit_columns()  # now that the largest offset and the columns are known
         if not len(ds):
             return
-        sample = sample_features(ds)
-        keys = feature_keys(sample)
-        self.table.known_keys = keys
-        self.filter_bar.set_keys(keys, feature_kinds(sample))
-        self.model.set_summary_keys(choose_summary_keys(sample, keys))
-        self.table.fit_columns()
         self.gallery.refresh()
         if self.current is None and not self.table.currentIndex().isValid():
             self.select_record(0)
