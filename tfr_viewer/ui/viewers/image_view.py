@@ -29,6 +29,7 @@ from ...core.decode import (
     raw_pixels,
     readable_on,
 )
+from ...core.text import plural
 from ..style import label_colour
 
 
@@ -166,7 +167,7 @@ class ImageViewer(QWidget):
         if self.overlays.isChecked():
             self._draw_overlays(ann, w, h)
         self.view.fit()
-        text = f"{ann.key}: {w}×{h}, {len(ann.boxes)} boxes ({ann.layout} layout)"
+        text = f"{ann.key}: {w}×{h}, {plural(len(ann.boxes), 'box', 'boxes')} ({ann.layout} layout)"
         self.info.setText(text)
         self.image_shown.emit(text)
 
