@@ -7,12 +7,14 @@ SAMPLE := resources/samples
 
 .PHONY: run test lint bench fuzz bundle samples clean
 
-$(VENV)/.run-installed: pyproject.toml
+NATIVE := setup.py $(wildcard native/*.c native/*.h)
+
+$(VENV)/.run-installed: pyproject.toml $(NATIVE)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -e .
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml
+$(VENV)/.test-installed: pyproject.toml $(NATIVE)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.run-installed

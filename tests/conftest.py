@@ -15,6 +15,12 @@ os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="tfr-viewer-tests-")
 os.environ["TFR_VIEWER_INSTANCE"] = f"tfr-viewer-tests-{os.getpid()}"
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    from tfr_viewer.core.fast import describe
+
+    return f"tfr-viewer path: {describe()}"
+
+
 @pytest.fixture(scope="session")
 def qapp_cls():
     """Qt tests run under the app's own QApplication subclass (window icon, file-open

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import platform
+import subprocess
+import sys
 from importlib import metadata
 
 from tfr_viewer import __version__
+from tfr_viewer.core import fast
 from tfr_viewer.versions import LIBRARIES, library_versions, version_text
 
 
@@ -24,6 +28,7 @@ def test_versions_match_the_installed_ones():
         assert rows[name] == metadata.version(dist)
     lines = version_text().splitlines()
     assert lines[0] == f"tfr-viewer {__version__}"
+    assert lines[1].startswith("path: ")
     assert f"numpy {metadata.version('numpy')}" in lines
 
 
@@ -37,3 +42,22 @@ def test_a_missing_library_is_named_not_raised(monkeypatch):
 
     monkeypatch.setattr(metadata, "version", fake)
     assert dict(library_versions())["rapidgzip"] == "not installed"
+
+
+def test_the_version_names_the_path_in_use():
+    fast.use(False)
+    try:
+        assert "pure Python" in version_text().splitlines()[1]
+    finally:
+        fast.use(fast.available())
+    if fast.available():
+        assert "compiled core (CRC32C: " in version_text().splitlines()[1]
+
+
+def test_the_environment_variable_forces_the_pure_python_path():
+    env = dict(os.environ, TFR_VIEWER_PURE_PYTHON="1")
+    out = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "--version"], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1].startswith("path: pure Python")

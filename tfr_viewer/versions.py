@@ -32,9 +32,18 @@ def library_versions() -> list[tuple[str, str]]:
     return rows
 
 
+def engine() -> str:
+    """Which implementation of the hot loops runs: the compiled core or pure Python."""
+    from .core.fast import describe
+
+    return describe()
+
+
 def version_text() -> str:
-    """``tfr-viewer X.Y.Z`` on the first line, then one ``name version`` line per library."""
+    """``tfr-viewer X.Y.Z`` on the first line, the path in use (``path: compiled core ...``
+    or ``path: pure Python ...``) on the second, then one ``name version`` line per
+    library."""
     build = " (bundle)" if getattr(sys, "frozen", False) else ""
-    lines = [f"tfr-viewer {__version__}{build}"]
+    lines = [f"tfr-viewer {__version__}{build}", f"path: {engine()}"]
     lines += [f"{name} {version}" for name, version in library_versions()]
     return "\n".join(lines)

@@ -18,6 +18,7 @@ import numpy as np
 from google_crc32c import extend as _crc_extend
 from google_crc32c import value as _crc
 
+from ..fast import native
 from .framing import FOOTER_SIZE, FRAME_OVERHEAD, HEADER_SIZE, decode_header, mask
 from .records import CancelToken, GarbageRegion, RecordStatus
 from .resync import find_next_frame
@@ -63,21 +64,27 @@ class _Window:
 
 @dataclass
 class _Batch:
-    offsets: list[int] = field(default_factory=list)
-    lengths: list[int] = field(default_factory=list)
-    crcs: list[int] = field(default_factory=list)  # raw payload CRCs of fast-path records
-    fixed: dict[int, int] = field(default_factory=dict)  # position in batch -> status
+    """Records found since the last chunk, as runs of arrays in stream order."""
+
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
+    count: int = 0
     garbage: list[GarbageRegion] = field(default_factory=list)
-    window: _Window | None = None
 
     def __len__(self) -> int:
-        return len(self.offsets)
+        return self.count
+
+    def add_run(self, offsets: np.ndarray, lengths: np.ndarray, status: np.ndarray) -> None:
+        if len(offsets):
+            self.parts.append((offsets, lengths, status))
+            self.count += len(offsets)
 
     def add_settled(self, offset: int, length: int, status: RecordStatus) -> None:
-        """A record whose status is already known (not checked by :meth:`_Scanner.seal`)."""
-        self.fixed[len(self.offsets)] = status
-        self.offsets.append(offset)
-        self.lengths.append(length)
+        """A record whose status is already known."""
+        self.add_run(
+            np.array([offset], dtype=np.uint64),
+            np.array([length], dtype=np.uint64),
+            np.array([status], dtype=np.uint8),
+        )
 
 
 class _Scanner:
@@ -124,14 +131,31 @@ class _Scanner:
     def fast(self, win: _Window, pos: int, batch: _Batch, limit: int) -> int:
         """Append consecutive good frames from ``pos`` until a problem, the window end
         or ``limit`` records; return where it stopped."""
+        want = limit - len(batch)
+        if want <= 0:
+            return pos
+        compiled = native()
+        if compiled is None:
+            return self._fast_python(win, pos, batch, want)
+        offsets = np.empty(want, dtype=np.uint64)
+        lengths = np.empty(want, dtype=np.uint64)
+        status = np.empty(want, dtype=np.uint8)
+        n, stop = compiled.scan_frames(
+            win.arr, pos - win.base, want, self.verify, win.base, offsets, lengths, status
+        )
+        batch.add_run(offsets[:n], lengths[:n], status[:n])
+        return win.base + stop
+
+    def _fast_python(self, win: _Window, pos: int, batch: _Batch, want: int) -> int:
         data, arr, base = win.data, win.arr, win.base
         size = len(arr)
         cache = self.header_cache
         verify = self.verify
-        offsets, lengths, crcs = batch.offsets, batch.lengths, batch.crcs
+        offsets: list[int] = []
+        lengths: list[int] = []
+        crcs: list[int] = []
         q = pos - base
-        n = len(offsets)
-        while n < limit:
+        while len(offsets) < want:
             header = data[q : q + HEADER_SIZE]
             length = cache.get(header)
             if length is None:
@@ -155,31 +179,36 @@ class _Scanner:
                 else:
                     crcs.append(_crc(arr[start:end]))
             q = end + FOOTER_SIZE
-            n += 1
+        offs = np.array(offsets, dtype=np.uint64)
+        lens = np.array(lengths, dtype=np.uint64)
+        batch.add_run(offs, lens, self._data_status(win, offs, lens, crcs))
         return base + q
 
-    def seal(self, batch: _Batch, start: int, position: int) -> IndexChunk:
-        """Turn a batch into a chunk, comparing the fast-path CRCs in one vector op."""
-        offsets = np.array(batch.offsets, dtype=np.uint64)
-        lengths = np.array(batch.lengths, dtype=np.uint64)
+    def _data_status(
+        self, win: _Window, offsets: np.ndarray, lengths: np.ndarray, crcs: list[int]
+    ) -> np.ndarray:
+        """Compare the payload CRCs of whole frames in the window in one vector op."""
         if not self.verify:
-            status = np.full(len(offsets), RecordStatus.UNVERIFIED, dtype=np.uint8)
+            return np.full(len(offsets), RecordStatus.UNVERIFIED, dtype=np.uint8)
+        status = np.zeros(len(offsets), dtype=np.uint8)
+        if not len(offsets):
+            return status
+        ends = offsets - np.uint64(win.base) + np.uint64(HEADER_SIZE) + lengths
+        stored = win.arr[ends.astype(np.int64)[:, None] + np.arange(4)].copy()
+        stored32 = stored.view("<u4").ravel()
+        raw = np.array(crcs, dtype=np.uint64)
+        masked = ((((raw >> 15) | (raw << 17)) + 0xA282EAD8) & 0xFFFFFFFF).astype(np.uint32)
+        status[masked != stored32] = RecordStatus.BAD_DATA_CRC
+        return status
+
+    def seal(self, batch: _Batch, start: int, position: int) -> IndexChunk:
+        """Turn a batch into a chunk."""
+        if batch.parts:
+            offsets, lengths, status = (np.concatenate(p) for p in zip(*batch.parts, strict=True))
         else:
-            status = np.zeros(len(offsets), dtype=np.uint8)
-        fast = np.ones(len(offsets), dtype=bool)
-        for i, st in batch.fixed.items():
-            status[i] = st
-            fast[i] = False
-        if self.verify and fast.any() and batch.window is not None:
-            win = batch.window
-            ends = offsets[fast] - np.uint64(win.base) + np.uint64(HEADER_SIZE) + lengths[fast]
-            stored = win.arr[ends.astype(np.int64)[:, None] + np.arange(4)].copy()
-            stored32 = stored.view("<u4").ravel()
-            raw = np.array(batch.crcs, dtype=np.uint64)
-            masked = ((((raw >> 15) | (raw << 17)) + 0xA282EAD8) & 0xFFFFFFFF).astype(np.uint32)
-            bad = masked != stored32
-            idx = np.flatnonzero(fast)
-            status[idx[bad]] = RecordStatus.BAD_DATA_CRC
+            offsets = np.zeros(0, dtype=np.uint64)
+            lengths = np.zeros(0, dtype=np.uint64)
+            status = np.zeros(0, dtype=np.uint8)
         return IndexChunk(
             start, offsets, lengths, status, tuple(batch.garbage), position, self.stream_error
         )
@@ -228,13 +257,13 @@ def scan(
     pos = 0
     record = 0
     win = sc.window_at(0)
-    batch = _Batch(window=win)
+    batch = _Batch()
     chunk_start = 0
 
     def rewindow(at: int, need: int = _WINDOW) -> _Window:
-        """Move the window (the batch must be empty: its CRCs are read from it)."""
+        """Move the window."""
         nonlocal win
-        win = batch.window = sc.window_at(at, need)
+        win = sc.window_at(at, need)
         return win
 
     def flush() -> IndexChunk:
@@ -242,7 +271,7 @@ def scan(
         chunk = sc.seal(batch, chunk_start, pos)
         source.release(pos)
         chunk_start = record
-        batch = _Batch(window=win)
+        batch = _Batch()
         return chunk
 
     while True:

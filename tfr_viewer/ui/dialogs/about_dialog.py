@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ... import __version__
-from ...versions import library_versions
+from ...versions import engine, library_versions
 from .. import app_icon
 
 
@@ -30,6 +30,7 @@ def version_rows() -> list[tuple[str, str]]:
     rows.append(("Qt (loaded)", f"{qVersion()} (PySide6 {pyside_version})"))
     rows.append(("Window system", QGuiApplication.platformName() or "none"))
     rows.append(("Build", "bundle" if getattr(sys, "frozen", False) else "Python package"))
+    rows.append(("Path", engine()))
     return rows
 
 

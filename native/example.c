@@ -1,0 +1,324 @@
+#include "example.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const uint8_t EMPTY[1] = {0};
+
+/* -- growable arrays ------------------------------------------------------------- */
+static int grow(void **items, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return WIRE_OK;
+    size_t cap2 = *cap ? *cap * 2 : 16;
+    while (cap2 < need) cap2 *= 2;
+    void *p = realloc(*items, cap2 * size);
+    if (!p) return WIRE_NOMEM;
+    *items = p;
+    *cap = cap2;
+    return WIRE_OK;
+}
+
+#define PUSH(arr, n, cap, value)                                               \
+    do {                                                                       \
+        WIRE_TRY(grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))));      \
+        (arr)[(n)++] = (value);                                                \
+    } while (0)
+
+void record_init(Record *r) { memset(r, 0, sizeof(*r)); }
+
+void record_free(Record *r) {
+    free(r->features.entries);
+    free(r->features.values);
+    free(r->lists.entries);
+    free(r->lists.values);
+    record_init(r);
+}
+
+void values_free(Values *v) {
+    free(v->ints);
+    free(v->floats);
+    free(v->spans);
+    memset(v, 0, sizeof(*v));
+}
+
+/* -- UTF-8, as strictly as upb checks a proto3 string ---------------------------- */
+static int utf8_valid(const uint8_t *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint32_t cp;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return 0;
+        }
+        if (n - i < len) return 0;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80) return 0;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* -- values ---------------------------------------------------------------------- */
+static void values_reset_row(Values *v) {
+    v->n_ints = v->row_ints;
+    v->n_floats = v->row_floats;
+    v->n_spans = v->row_spans;
+}
+
+static int add_int(FeatureState *st, uint64_t value) {
+    st->count++;
+    if (st->out) PUSH(st->out->ints, st->out->n_ints, st->out->cap_ints, (int64_t)value);
+    return WIRE_OK;
+}
+
+static int add_float(FeatureState *st, const uint8_t *p) {
+    st->count++;
+    if (st->out) {
+        uint32_t bits;
+        float f;
+        memcpy(&bits, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        bits = __builtin_bswap32(bits);
+#endif
+        memcpy(&f, &bits, 4);
+        PUSH(st->out->floats, st->out->n_floats, st->out->cap_floats, (double)f);
+    }
+    return WIRE_OK;
+}
+
+static int add_bytes(FeatureState *st, const uint8_t *p, size_t n) {
+    st->count++;
+    if (st->out) {
+        Values *v = st->out;
+        WIRE_TRY(grow((void **)&v->spans, &v->cap_spans, v->n_spans + 2, sizeof(int64_t)));
+        v->spans[v->n_spans++] = (int64_t)(p - v->base);
+        v->spans[v->n_spans++] = (int64_t)n;
+    }
+    return WIRE_OK;
+}
+
+/* A BytesList (kind 1), FloatList (2) or Int64List (3) body. */
+static int list_walk(const uint8_t *p, const uint8_t *end, int kind, FeatureState *st,
+                     int depth) {
+    if (depth > WIRE_MAX_DEPTH) return WIRE_PUNT;
+    while (p < end) {
+        uint32_t field, wt;
+        size_t len;
+        WIRE_TRY(wire_tag(&p, end, &field, &wt));
+        if (wt == WT_EGROUP) return WIRE_MALFORMED;
+        if (field != 1) {
+            WIRE_TRY(wire_skip(&p, end, field, wt, depth));
+        } else if (kind == 1 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            if (st) WIRE_TRY(add_bytes(st, p, len));
+            p += len;
+        } else if (kind == 2 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            if (len % 4) return WIRE_MALFORMED;
+            if (st)
+                for (size_t k = 0; k < len; k += 4) WIRE_TRY(add_float(st, p + k));
+            p += len;
+        } else if (kind == 2 && wt == WT_I32) {
+            if (end - p < 4) return WIRE_MALFORMED;
+            if (st) WIRE_TRY(add_float(st, p));
+            p += 4;
+        } else if (kind == 3 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            const uint8_t *stop = p + len;
+            while (p < stop) {
+                uint64_t v;
+                p = wire_varint(p, stop, &v);
+                if (!p) return WIRE_MALFORMED;
+                if (st) WIRE_TRY(add_int(st, v));
+            }
+        } else if (kind == 3 && wt == WT_VARINT) {
+            uint64_t v;
+            p = wire_varint(p, end, &v);
+            if (!p) return WIRE_MALFORMED;
+            if (st) WIRE_TRY(add_int(st, v));
+        } else {
+            WIRE_TRY(wire_skip(&p, end, field, wt, depth));
+        }
+    }
+    return WIRE_OK;
+}
+
+/* A Feature body: a oneof of the three lists. A repeated member merges into the
+ * current one; another member replaces it. `st` may be NULL to only validate. */
+static int feature_walk(const uint8_t *p, const uint8_t *end, FeatureState *st, int depth) {
+    if (depth > WIRE_MAX_DEPTH) return WIRE_PUNT;
+    while (p < end) {
+        uint32_t field, wt;
+        size_t len;
+        WIRE_TRY(wire_tag(&p, end, &field, &wt));
+        if (wt == WT_EGROUP) return WIRE_MALFORMED;
+        if (field >= 1 && field <= 3 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            if (st && st->kind != (int)field) {
+                st->kind = (int)field;
+                st->count = 0;
+                if (st->out) values_reset_row(st->out);
+            }
+            WIRE_TRY(list_walk(p, p + len, (int)field, st, depth + 1));
+            p += len;
+        } else {
+            WIRE_TRY(wire_skip(&p, end, field, wt, depth));
+        }
+    }
+    return WIRE_OK;
+}
+
+/* A FeatureList body: repeated Feature steps. `step` is called per step, or NULL to
+ * only validate. */
+static int feature_list_walk(const uint8_t *p, const uint8_t *end,
+                             int (*step)(void *, const FeatureState *), void *ctx,
+                             int depth) {
+    if (depth > WIRE_MAX_DEPTH) return WIRE_PUNT;
+    while (p < end) {
+        uint32_t field, wt;
+        size_t len;
+        WIRE_TRY(wire_tag(&p, end, &field, &wt));
+        if (wt == WT_EGROUP) return WIRE_MALFORMED;
+        if (field == 1 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            FeatureState st = {0, 0, NULL};
+            WIRE_TRY(feature_walk(p, p + len, step ? &st : NULL, depth + 1));
+            if (step) WIRE_TRY(step(ctx, &st));
+            p += len;
+        } else {
+            WIRE_TRY(wire_skip(&p, end, field, wt, depth));
+        }
+    }
+    return WIRE_OK;
+}
+
+/* One map entry (key 1, value 2); `lists` says whether values are FeatureLists. */
+static int entry_parse(const uint8_t *p, const uint8_t *end, EntryList *out, int lists,
+                       int depth) {
+    if (depth > WIRE_MAX_DEPTH) return WIRE_PUNT;
+    Span key = {EMPTY, 0};
+    size_t first = out->n_values;
+    int unknown = 0;
+    while (p < end) {
+        uint32_t field, wt;
+        size_t len;
+        WIRE_TRY(wire_tag(&p, end, &field, &wt));
+        if (wt == WT_EGROUP) return WIRE_MALFORMED;
+        if (field == 1 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            if (!utf8_valid(p, len)) return WIRE_MALFORMED;
+            key.p = p;
+            key.n = len;
+            p += len;
+        } else if (field == 2 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            if (lists)
+                WIRE_TRY(feature_list_walk(p, p + len, NULL, NULL, depth + 1));
+            else
+                WIRE_TRY(feature_walk(p, p + len, NULL, depth + 1));
+            Span value = {p, len};
+            PUSH(out->values, out->n_values, out->cap_values, value);
+            p += len;
+        } else {
+            WIRE_TRY(wire_skip(&p, end, field, wt, depth));
+            unknown = 1;
+        }
+    }
+    if (unknown) {
+        out->n_values = first; /* upb keeps such an entry out of the map */
+        return WIRE_OK;
+    }
+    Entry e = {key, first, out->n_values - first};
+    PUSH(out->entries, out->n_entries, out->cap_entries, e);
+    return WIRE_OK;
+}
+
+/* A Features or FeatureLists body: repeated map entries under field 1. */
+static int map_parse(const uint8_t *p, const uint8_t *end, EntryList *out, int lists,
+                     int depth) {
+    if (depth > WIRE_MAX_DEPTH) return WIRE_PUNT;
+    while (p < end) {
+        uint32_t field, wt;
+        size_t len;
+        WIRE_TRY(wire_tag(&p, end, &field, &wt));
+        if (wt == WT_EGROUP) return WIRE_MALFORMED;
+        if (field == 1 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            WIRE_TRY(entry_parse(p, p + len, out, lists, depth + 1));
+            p += len;
+        } else {
+            WIRE_TRY(wire_skip(&p, end, field, wt, depth));
+        }
+    }
+    return WIRE_OK;
+}
+
+int record_parse(Record *r, const uint8_t *p, size_t n, int sequence) {
+    const uint8_t *end = p + n;
+    r->features.n_entries = r->features.n_values = 0;
+    r->lists.n_entries = r->lists.n_values = 0;
+    r->has_features = r->has_lists = 0;
+    while (p < end) {
+        uint32_t field, wt;
+        size_t len;
+        WIRE_TRY(wire_tag(&p, end, &field, &wt));
+        if (wt == WT_EGROUP) return WIRE_MALFORMED;
+        if (field == 1 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            r->has_features = 1;
+            WIRE_TRY(map_parse(p, p + len, &r->features, 0, 1));
+            p += len;
+        } else if (sequence && field == 2 && wt == WT_LEN) {
+            WIRE_TRY(wire_len(&p, end, &len));
+            r->has_lists = 1;
+            WIRE_TRY(map_parse(p, p + len, &r->lists, 1, 1));
+            p += len;
+        } else {
+            WIRE_TRY(wire_skip(&p, end, field, wt, 0));
+        }
+    }
+    return WIRE_OK;
+}
+
+const Entry *entry_find(const EntryList *list, const uint8_t *key, size_t n) {
+    for (size_t i = list->n_entries; i-- > 0;) {
+        const Entry *e = &list->entries[i];
+        if (e->key.n == n && (n == 0 || memcmp(e->key.p, key, n) == 0)) return e;
+    }
+    return NULL;
+}
+
+int feature_read(const EntryList *list, const Entry *e, FeatureState *st) {
+    for (size_t i = 0; i < e->n_values; i++) {
+        const Span *s = &list->values[e->first_value + i];
+        WIRE_TRY(feature_walk(s->p, s->p + s->n, st, 3));
+    }
+    return WIRE_OK;
+}
+
+int feature_list_read(const EntryList *list, const Entry *e,
+                      int (*step)(void *ctx, const FeatureState *st), void *ctx) {
+    for (size_t i = 0; i < e->n_values; i++) {
+        const Span *s = &list->values[e->first_value + i];
+        WIRE_TRY(feature_list_walk(s->p, s->p + s->n, step, ctx, 3));
+    }
+    return WIRE_OK;
+}

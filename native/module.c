@@ -1,0 +1,288 @@
+/* tfr_viewer.core._fast: the compiled hot loops (frame scan, CRC32C, Example columns).
+ * Every entry point takes buffers, releases the GIL while it works, and returns
+ * plain bytes that the Python side views as numpy arrays. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "crc32c.h"
+#include "frames.h"
+
+static int hardware_crc = 0;
+
+static PyObject *no_memory(void) { return PyErr_NoMemory(); }
+
+/* crc32c(data, crc=0, impl="auto") -> int */
+static PyObject *py_crc32c(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"data", "crc", "impl", NULL};
+    Py_buffer data;
+    unsigned int crc = 0;
+    const char *impl = "auto";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*|Is", names, &data, &crc, &impl)) return NULL;
+    uint32_t out;
+    int which = strcmp(impl, "portable") == 0 ? 0 : strcmp(impl, "hardware") == 0 ? 1 : 2;
+    if (which == 1 && !hardware_crc) {
+        PyBuffer_Release(&data);
+        PyErr_SetString(PyExc_ValueError, "this CPU has no CRC32C instruction");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    const uint8_t *p = data.buf;
+    if (which == 0)
+        out = crc32c_portable(crc, p, (size_t)data.len);
+    else if (which == 1)
+        out = crc32c_hardware(crc, p, (size_t)data.len);
+    else
+        out = crc32c_extend(crc, p, (size_t)data.len);
+    Py_END_ALLOW_THREADS;
+    PyBuffer_Release(&data);
+    return PyLong_FromUnsignedLong(out);
+}
+
+static int check_out(Py_buffer *b, Py_ssize_t items, Py_ssize_t size, const char *name) {
+    if (b->len < items * size) {
+        PyErr_Format(PyExc_ValueError, "%s holds fewer than %zd items", name, items);
+        return -1;
+    }
+    return 0;
+}
+
+/* scan_frames(buf, pos, limit, verify, base, offsets, lengths, status) -> (n, stop) */
+static PyObject *py_scan_frames(PyObject *self, PyObject *args) {
+    Py_buffer buf, offsets, lengths, status;
+    Py_ssize_t pos, limit;
+    int verify;
+    unsigned long long base;
+    if (!PyArg_ParseTuple(args, "y*nnpKw*w*w*", &buf, &pos, &limit, &verify, &base, &offsets,
+                          &lengths, &status))
+        return NULL;
+    PyObject *result = NULL;
+    if (pos < 0 || limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "pos and limit must not be negative");
+    } else if (check_out(&offsets, limit, 8, "offsets") == 0 &&
+               check_out(&lengths, limit, 8, "lengths") == 0 &&
+               check_out(&status, limit, 1, "status") == 0) {
+        size_t n, stop;
+        Py_BEGIN_ALLOW_THREADS;
+        n = frames_scan(buf.buf, (size_t)buf.len, (size_t)pos, (size_t)limit, verify, base,
+                        offsets.buf, lengths.buf, status.buf, &stop);
+        Py_END_ALLOW_THREADS;
+        result = Py_BuildValue("nn", (Py_ssize_t)n, (Py_ssize_t)stop);
+    }
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&lengths);
+    PyBuffer_Release(&status);
+    return result;
+}
+
+/* The payload ranges: int64 starts and lengths, each within the buffer. */
+static int check_ranges(Py_buffer *buf, Py_buffer *starts, Py_buffer *lengths, size_t *rows) {
+    if (starts->len != lengths->len || starts->len % 8) {
+        PyErr_SetString(PyExc_ValueError, "starts and lengths must be int64 arrays of one size");
+        return -1;
+    }
+    *rows = (size_t)starts->len / 8;
+    const int64_t *s = starts->buf, *n = lengths->buf;
+    for (size_t r = 0; r < *rows; r++) {
+        if (s[r] < 0) continue;
+        if (n[r] < 0 || s[r] > buf->len || n[r] > buf->len - s[r]) {
+            PyErr_Format(PyExc_ValueError, "payload %zu lies outside the buffer", r);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *as_bytes(const void *p, size_t n) {
+    return PyBytes_FromStringAndSize(n ? (const char *)p : "", (Py_ssize_t)n);
+}
+
+/* extract(buf, starts, lengths, keys) -> (row_status, [(present, kind, splits, ints,
+ * floats, spans), ...]) with each item as bytes. */
+static PyObject *py_extract(PyObject *self, PyObject *args) {
+    Py_buffer buf, starts, lengths;
+    PyObject *keys;
+    if (!PyArg_ParseTuple(args, "y*y*y*O!", &buf, &starts, &lengths, &PyTuple_Type, &keys))
+        return NULL;
+    PyObject *result = NULL;
+    size_t rows = 0, ncols = (size_t)PyTuple_GET_SIZE(keys);
+    Column *cols = calloc(ncols ? ncols : 1, sizeof(Column));
+    uint8_t *row_status = NULL;
+    if (!cols) {
+        no_memory();
+        goto out;
+    }
+    if (check_ranges(&buf, &starts, &lengths, &rows)) goto out;
+    row_status = malloc(rows ? rows : 1);
+    if (!row_status) {
+        no_memory();
+        goto out;
+    }
+    for (size_t c = 0; c < ncols; c++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, c);
+        if (!PyBytes_Check(key)) {
+            PyErr_SetString(PyExc_TypeError, "keys must be bytes");
+            goto out;
+        }
+        cols[c].key = (const uint8_t *)PyBytes_AS_STRING(key);
+        cols[c].key_n = (size_t)PyBytes_GET_SIZE(key);
+        cols[c].present = malloc(rows ? rows : 1);
+        cols[c].kind = malloc(rows ? rows : 1);
+        cols[c].splits = malloc((rows + 1) * sizeof(int64_t));
+        if (!cols[c].present || !cols[c].kind || !cols[c].splits) {
+            no_memory();
+            goto out;
+        }
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS;
+    status = columns_extract(buf.buf, starts.buf, lengths.buf, rows, cols, ncols, row_status);
+    Py_END_ALLOW_THREADS;
+    if (status == WIRE_NOMEM) {
+        no_memory();
+        goto out;
+    }
+    PyObject *list = PyList_New((Py_ssize_t)ncols);
+    if (!list) goto out;
+    for (size_t c = 0; c < ncols; c++) {
+        Column *col = &cols[c];
+        PyObject *item = Py_BuildValue(
+            "(NNNNNN)", as_bytes(col->present, rows), as_bytes(col->kind, rows),
+            as_bytes(col->splits, (rows + 1) * 8), as_bytes(col->values.ints, col->values.n_ints * 8),
+            as_bytes(col->values.floats, col->values.n_floats * 8),
+            as_bytes(col->values.spans, col->values.n_spans * 8));
+        if (!item) {
+            Py_DECREF(list);
+            goto out;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)c, item);
+    }
+    result = Py_BuildValue("(NN)", as_bytes(row_status, rows), list);
+out:
+    if (cols) {
+        for (size_t c = 0; c < ncols; c++) {
+            free(cols[c].present);
+            free(cols[c].kind);
+            free(cols[c].splits);
+            values_free(&cols[c].values);
+        }
+        free(cols);
+    }
+    free(row_status);
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lengths);
+    return result;
+}
+
+/* discover(buf, starts, lengths) -> (row_type, [(table, key, present, kinds(4), first(4),
+ * min_count, max_count), ...]) */
+static PyObject *py_discover(PyObject *self, PyObject *args) {
+    Py_buffer buf, starts, lengths;
+    if (!PyArg_ParseTuple(args, "y*y*y*", &buf, &starts, &lengths)) return NULL;
+    PyObject *result = NULL;
+    size_t rows = 0;
+    KeyTable table = {0};
+    uint8_t *row_type = NULL;
+    if (check_ranges(&buf, &starts, &lengths, &rows)) goto out;
+    row_type = malloc(rows ? rows : 1);
+    if (!row_type) {
+        no_memory();
+        goto out;
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS;
+    status = columns_discover(buf.buf, starts.buf, lengths.buf, rows, &table, row_type);
+    Py_END_ALLOW_THREADS;
+    if (status == WIRE_NOMEM) {
+        no_memory();
+        goto out;
+    }
+    PyObject *list = PyList_New(0);
+    if (!list) goto out;
+    for (size_t i = 0; i < table.cap; i++) {
+        KeyStats *s = &table.slots[i];
+        if (!s->key) continue;
+        PyObject *item = Py_BuildValue(
+            "(iy#K(KKKK)(KKKK)KK)", s->table, (const char *)s->key, (Py_ssize_t)s->key_n,
+            s->present, s->kinds[0], s->kinds[1], s->kinds[2], s->kinds[3], s->first[0],
+            s->first[1], s->first[2], s->first[3], s->min_count, s->max_count);
+        if (!item || PyList_Append(list, item)) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            goto out;
+        }
+        Py_DECREF(item);
+    }
+    result = Py_BuildValue("(NN)", as_bytes(row_type, rows), list);
+out:
+    keytable_free(&table);
+    free(row_type);
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lengths);
+    return result;
+}
+
+/* take_bytes(buf, spans) -> list of bytes, one per (offset, size) int64 pair. */
+static PyObject *py_take_bytes(PyObject *self, PyObject *args) {
+    Py_buffer buf, spans;
+    if (!PyArg_ParseTuple(args, "y*y*", &buf, &spans)) return NULL;
+    PyObject *list = NULL;
+    if (spans.len % 16) {
+        PyErr_SetString(PyExc_ValueError, "spans must be int64 (offset, size) pairs");
+        goto out;
+    }
+    Py_ssize_t n = spans.len / 16;
+    const int64_t *s = spans.buf;
+    list = PyList_New(n);
+    if (!list) goto out;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t off = s[2 * i], size = s[2 * i + 1];
+        if (off < 0 || size < 0 || off > buf.len || size > buf.len - off) {
+            PyErr_Format(PyExc_ValueError, "span %zd lies outside the buffer", i);
+            Py_CLEAR(list);
+            goto out;
+        }
+        PyObject *item = PyBytes_FromStringAndSize((const char *)buf.buf + off, size);
+        if (!item) {
+            Py_CLEAR(list);
+            goto out;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+out:
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&spans);
+    return list;
+}
+
+static PyMethodDef methods[] = {
+    {"crc32c", (PyCFunction)(void (*)(void))py_crc32c, METH_VARARGS | METH_KEYWORDS,
+     "crc32c(data, crc=0, impl='auto'): CRC32C of data, extending crc; impl is auto, "
+     "portable or hardware."},
+    {"scan_frames", py_scan_frames, METH_VARARGS,
+     "scan_frames(buf, pos, limit, verify, base, offsets, lengths, status) -> (n, stop)"},
+    {"extract", py_extract, METH_VARARGS,
+     "extract(buf, starts, lengths, keys) -> (row_status, columns)"},
+    {"discover", py_discover, METH_VARARGS, "discover(buf, starts, lengths) -> (row_type, keys)"},
+    {"take_bytes", py_take_bytes, METH_VARARGS, "take_bytes(buf, spans) -> list of bytes"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fast",
+                                    "Compiled hot loops of tfr-viewer.", -1, methods};
+
+PyMODINIT_FUNC PyInit__fast(void) {
+    hardware_crc = crc32c_init();
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "HARDWARE_CRC", hardware_crc) ||
+        PyModule_AddIntConstant(m, "MAX_DEPTH", WIRE_MAX_DEPTH)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

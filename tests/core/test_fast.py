@@ -1,0 +1,90 @@
+"""The compiled core: CRC32C bit for bit against google-crc32c, and the frame scan's
+bounds. Skipped where the module was not built (the pure-Python path is tested by the
+rest of the suite)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from google_crc32c import value as reference_crc
+
+from tfr_viewer.core import fast
+from tfr_viewer.core.io.framing import encode_frame, encode_header
+
+pytestmark = pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")
+
+
+def _impls() -> list[str]:
+    from tfr_viewer.core import _fast
+
+    return ["portable", "auto"] + (["hardware"] if _fast.HARDWARE_CRC else [])
+
+
+def test_crc32c_matches_google_crc32c_at_every_length_and_alignment():
+    from tfr_viewer.core import _fast
+
+    rng = random.Random(7)
+    blob = rng.randbytes(4096 + 16)
+    for impl in _impls():
+        for n in range(4097):
+            start = n % 9  # unaligned starts exercise the byte-wise head
+            data = blob[start : start + n]
+            assert _fast.crc32c(data, impl=impl) == reference_crc(data), (impl, n)
+
+
+def test_crc32c_of_large_buffers_and_extension():
+    from tfr_viewer.core import _fast
+
+    rng = random.Random(8)
+    for size in (1 << 20, (1 << 22) + 3):
+        data = rng.randbytes(size)
+        want = reference_crc(data)
+        for impl in _impls():
+            assert _fast.crc32c(data, impl=impl) == want
+            half = _fast.crc32c(data[: size // 3], impl=impl)
+            assert _fast.crc32c(data[size // 3 :], half, impl=impl) == want
+
+
+def _scan(buf: bytes, limit: int = 100, verify: bool = True):
+    from tfr_viewer.core import _fast
+
+    offsets = np.zeros(limit, dtype=np.uint64)
+    lengths = np.zeros(limit, dtype=np.uint64)
+    status = np.zeros(limit, dtype=np.uint8)
+    n, stop = _fast.scan_frames(buf, 0, limit, verify, 1000, offsets, lengths, status)
+    return offsets[:n].tolist(), lengths[:n].tolist(), status[:n].tolist(), stop
+
+
+def test_frame_scan_reports_offsets_lengths_and_data_crcs():
+    frames = [encode_frame(b"a" * n) for n in (0, 1, 300)]
+    bad = bytearray(encode_frame(b"xyz"))
+    bad[13] ^= 1  # a payload byte: the data CRC fails, the frame still counts
+    buf = b"".join(frames) + bytes(bad)
+    offsets, lengths, status, stop = _scan(buf)
+    assert lengths == [0, 1, 300, 3]
+    assert offsets == [1000, 1016, 1033, 1349]
+    assert status == [0, 0, 0, 2]
+    assert stop == len(buf)
+    assert _scan(buf, verify=False)[2] == [4, 4, 4, 4]
+    assert _scan(buf, limit=2)[3] == 33
+
+
+def test_frame_scan_stops_at_a_bad_header_or_a_frame_that_does_not_fit():
+    good = encode_frame(b"hello")
+    damaged = bytearray(good)
+    damaged[0] ^= 1  # the length no longer matches its CRC
+    assert _scan(good + bytes(damaged))[3] == len(good)
+    claim = encode_header((1 << 64) - 1)  # a verified length far past the end
+    for tail in (claim + b"\0" * 8, good[:-1], good[:11]):
+        offsets, _, _, stop = _scan(good + tail)
+        assert len(offsets) == 1 and stop == len(good)
+
+
+def test_frame_scan_refuses_output_arrays_that_are_too_small():
+    from tfr_viewer.core import _fast
+
+    small = np.zeros(1, dtype=np.uint64)
+    with pytest.raises(ValueError, match="fewer than"):
+        _fast.scan_frames(b"", 0, 5, True, 0, small, small, np.zeros(5, dtype=np.uint8))

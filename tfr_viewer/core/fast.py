@@ -1,0 +1,54 @@
+"""The compiled core (``tfr_viewer.core._fast``) when it is built and allowed, else None.
+
+Frame scans, CRC32C and Example -> columns run in compiled code when the extension was
+built at install time; otherwise, or when the environment variable
+``TFR_VIEWER_PURE_PYTHON`` is set to anything but ``0`` or empty, the pure-Python path
+runs instead and gives identical results. Callers ask :func:`native` each time they
+start a piece of work, so tests can switch paths with :func:`use`.
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+ENV = "TFR_VIEWER_PURE_PYTHON"
+
+try:
+    from . import _fast as _module
+except ImportError as exc:  # not built: no compiler at install time
+    _module = None
+    _missing = f"not built ({exc})"
+else:
+    _missing = ""
+
+_forced_off = os.environ.get(ENV, "").strip() not in ("", "0")
+_active: ModuleType | None = None if _forced_off else _module
+
+
+def native() -> ModuleType | None:
+    """The compiled module to use now, or None for the pure-Python path."""
+    return _active
+
+
+def available() -> bool:
+    """Whether the compiled module was built and imports."""
+    return _module is not None
+
+
+def use(compiled: bool) -> None:
+    """Switch paths in this process (tests); asking for a missing module is an error."""
+    global _active
+    if compiled and _module is None:
+        raise RuntimeError(f"the compiled core is {_missing}")
+    _active = _module if compiled else None
+
+
+def describe() -> str:
+    """One line naming the path in use, for ``--version`` and the About box."""
+    if _active is not None:
+        crc = "hardware" if _active.HARDWARE_CRC else "portable"
+        return f"compiled core (CRC32C: {crc})"
+    if _module is not None:
+        return f"pure Python (the compiled core is built but {ENV} is set)"
+    return f"pure Python (the compiled core is {_missing}; reinstall with a C compiler)"
