@@ -11,16 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
-from google.protobuf.message import DecodeError
 
-from ..decode import proto
-from ..io import HEADER_SIZE, CancelToken, Dataset, RecordStatus, Source
-from .columns import Rag, as_array
+from ..io import CancelToken, Dataset, RecordStatus, Source
+from ..io.payload_block import PayloadBlock, read_block
+from .columns import Rag
+from .extract import extract
 from .language import Filter
 
 _KINDS = np.array([s.kind for s in RecordStatus], dtype=object)
-_parse_example = proto.Example.FromString
-_READABLE = (RecordStatus.OK, RecordStatus.UNVERIFIED)
 
 
 class RecordBlock:
@@ -33,7 +31,7 @@ class RecordBlock:
         offsets: np.ndarray,
         lengths: np.ndarray,
         statuses: np.ndarray,
-        payloads: list[bytes] | None,
+        payloads: PayloadBlock | None,
     ) -> None:
         self.rows = len(offsets)
         self._first = first_index
@@ -62,31 +60,13 @@ class RecordBlock:
         raise KeyError(name)
 
     def _extract(self, keys: frozenset[str]) -> None:
-        """One pass over the payloads pulling every needed key; parsed messages are not
-        kept (holding many of them makes the garbage collector dominate)."""
-        wanted = sorted(keys)
-        columns = [([], [0], []) for _ in wanted]  # values, splits, present
-        parse = _parse_example
-        for payload in self._payloads or [b""] * self.rows:
-            try:
-                fmap = parse(payload).features.feature
-            except DecodeError:
-                fmap = ()
-            for key, (values, splits, present) in zip(wanted, columns, strict=True):
-                if key in fmap:
-                    present.append(True)
-                    feature = fmap[key]
-                    which = feature.WhichOneof("kind")
-                    if which:
-                        values.extend(getattr(feature, which).value)
-                else:
-                    present.append(False)
-                splits.append(len(values))
-        for key, (values, splits, present) in zip(wanted, columns, strict=True):
-            self._cache[key] = (
-                Rag(as_array(values), np.array(splits, dtype=np.int64)),
-                np.array(present, dtype=bool),
-            )
+        """One pass over the payloads pulling every needed key."""
+        block = self._payloads
+        if block is None:
+            block = PayloadBlock.of([b""] * self.rows)
+        _, columns = extract(block, keys)
+        for key, column in columns.items():
+            self._cache[key] = (column.rag, column.present)
 
     def feature(self, key: str) -> tuple[Rag, np.ndarray]:
         cached = self._cache.get(key)
@@ -110,16 +90,11 @@ def block_of(
     ``edited`` payloads (by global number) replace what the file holds."""
     payloads = None
     if flt.keys:
-        read = source.reader()
-        payloads = [
-            read(o + HEADER_SIZE, n) if s in _READABLE else b""
-            for o, n, s in zip(offsets.tolist(), lengths.tolist(), statuses.tolist(), strict=False)
-        ]
+        local = None
         if edited:
-            for i in range(len(payloads)):
-                override = edited.get(first_index + i)
-                if override is not None:
-                    payloads[i] = override
+            hi = first_index + len(offsets)
+            local = {i - first_index: p for i, p in edited.items() if first_index <= i < hi}
+        payloads = read_block(source, offsets, lengths, statuses, local)
     return RecordBlock(first_index, path, offsets, lengths, statuses, payloads).want(flt.keys)
 
 

@@ -12,8 +12,10 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from ..io import HEADER_SIZE, CancelToken, Dataset, RecordStatus
-from .filtering import RecordBlock
+from ..io import CancelToken, Dataset, RecordStatus
+from ..io.payload_block import read_block
+from .columns import Rag
+from .extract import extract
 
 FIELDS = ("#", "index", "file", "offset", "length", "status")
 # Damaged first when sorting by status ascending: what a user looks for.
@@ -53,43 +55,29 @@ def _feature_keys(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """First value of ``key`` per record and whether it has one."""
     numbers, offsets, lengths, statuses = ds.frame_facts(records)
-    readable = (statuses == RecordStatus.OK) | (statuses == RecordStatus.UNVERIFIED)
-    readers = [f.open().reader() for f in ds.files]
+    sources = [f.open() for f in ds.files]
     firsts: list[np.ndarray] = []
     present: list[np.ndarray] = []
     for lo in range(0, len(records), block):
         if cancel is not None and cancel.cancelled:
             return None
         hi = min(lo + block, len(records))
-        payloads = [
-            readers[number](offset + HEADER_SIZE, length) if ok else b""
-            for number, offset, length, ok in zip(
-                numbers[lo:hi].tolist(),
-                offsets[lo:hi].tolist(),
-                lengths[lo:hi].tolist(),
-                readable[lo:hi].tolist(),
-                strict=True,
+        # runs of records from one file, each read in stream order
+        cuts = np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo
+        for a, b in zip([lo, *cuts.tolist()], [*cuts.tolist(), hi], strict=True):
+            order = np.argsort(offsets[a:b], kind="stable") + a
+            local = None
+            if edited:
+                local = {i: edited[r] for i, r in enumerate(records[order].tolist()) if r in edited}
+            payloads = read_block(
+                sources[int(numbers[a])], offsets[order], lengths[order], statuses[order], local
             )
-        ]
-        if edited:
-            for i, record in enumerate(records[lo:hi].tolist()):
-                if record in edited:
-                    payloads[i] = edited[record]
-        rb = RecordBlock(lo, "", offsets[lo:hi], lengths[lo:hi], statuses[lo:hi], payloads)
-        rag, _ = rb.feature(key)
-        has = np.diff(rag.splits) > 0
-        starts = rag.splits[:-1]
-        values = rag.values
-        first = np.empty(hi - lo, dtype=values.dtype if values.dtype != object else object)
-        if len(values):
-            first[has] = values[starts[has]]
-        if values.dtype == object or values.dtype.kind in "SU":
-            first = first.astype(object)
-            first[~has] = b""
-        else:
-            first[~has] = 0
-        firsts.append(first)
-        present.append(has)
+            rag = extract(payloads, [key])[1][key].rag
+            first, has = _first_values(rag)
+            back = np.empty(b - a, dtype=np.int64)
+            back[order - a] = np.arange(b - a)
+            firsts.append(first[back])
+            present.append(has[back])
         if progress is not None:
             progress(hi, len(records))
     if not firsts:
@@ -97,6 +85,22 @@ def _feature_keys(
     if any(f.dtype == object for f in firsts):
         firsts = [f.astype(object) for f in firsts]
     return np.concatenate(firsts), np.concatenate(present)
+
+
+def _first_values(rag: Rag) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's first value (0 or b"" when it has none) and whether it has one."""
+    has = np.diff(rag.splits) > 0
+    starts = rag.splits[:-1]
+    values = rag.values
+    first = np.empty(rag.rows, dtype=values.dtype if values.dtype != object else object)
+    if len(values):
+        first[has] = values[starts[has]]
+    if values.dtype == object or values.dtype.kind in "SU":
+        first = first.astype(object)
+        first[~has] = b""
+    else:
+        first[~has] = 0
+    return first, has
 
 
 def sort_records(

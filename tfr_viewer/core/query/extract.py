@@ -1,0 +1,157 @@
+"""Example -> columns: the values of chosen feature keys for a block of records.
+
+Both paths give identical columns. The compiled core parses the buffer in one call and
+returns flat arrays; the pure-Python path parses each payload with upb. Parsing is
+TensorFlow's lenient view: a SequenceExample's context is seen as its features, and a
+payload that is not an Example (upb rejects it) has none.
+
+A column holds a :class:`~.columns.Rag` of values and a per-row ``present`` flag. Its
+values are int64 when every value is an int64, float64 when they are floats (float32
+widened exactly) or a mix of floats and ints, and an object array of Python values when
+any is bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from google.protobuf.message import DecodeError
+
+from ..decode import proto
+from ..fast import native
+from ..io.payload_block import PayloadBlock
+from .columns import Rag
+
+NONE, BYTES, FLOAT, INT64 = 0, 1, 2, 3
+_KIND_OF = {"bytes_list": BYTES, "float_list": FLOAT, "int64_list": INT64}
+ROW_OK, ROW_MALFORMED, ROW_UPB = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class FeatureColumn:
+    """One key over a block: values by row, whether the key is there, and its kind
+    (``NONE`` for a Feature with no list, or for an absent key)."""
+
+    rag: Rag
+    present: np.ndarray  # bool
+    kinds: np.ndarray  # uint8
+
+
+def extract(
+    block: PayloadBlock, keys: Iterable[str]
+) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
+    """Per-row parse status (``ROW_OK`` or ``ROW_MALFORMED``) and a column per key."""
+    wanted = sorted(set(keys))
+    compiled = native()
+    if compiled is not None and block.rows:
+        status, columns = _extract_compiled(compiled, block, wanted)
+        if not (status == ROW_UPB).any():
+            return status, columns
+    return _extract_python(block, wanted)
+
+
+def _extract_compiled(
+    compiled, block: PayloadBlock, wanted: list[str]
+) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
+    raw_status, raw = compiled.extract(
+        block.buf, block.starts, block.lengths, tuple(k.encode("utf-8") for k in wanted)
+    )
+    status = np.frombuffer(raw_status, dtype=np.uint8)
+    columns = {}
+    for key, (present, kinds, splits, ints, floats, spans) in zip(wanted, raw, strict=True):
+        kinds_arr = np.frombuffer(kinds, dtype=np.uint8)
+        splits_arr = np.frombuffer(splits, dtype=np.int64)
+        by_kind = {
+            INT64: np.frombuffer(ints, dtype=np.int64),
+            FLOAT: np.frombuffer(floats, dtype=np.float64),
+            BYTES: np.frombuffer(spans, dtype=np.int64),
+        }
+        values = _typed_values(compiled, block, kinds_arr, splits_arr, by_kind)
+        columns[key] = FeatureColumn(
+            Rag(values, splits_arr), np.frombuffer(present, dtype=np.bool_), kinds_arr
+        )
+    return status, columns
+
+
+def _typed_values(
+    compiled, block: PayloadBlock, kinds: np.ndarray, splits: np.ndarray, by_kind: dict
+) -> np.ndarray:
+    """One flat array in row order from the per-kind arrays."""
+    counts = np.diff(splits)
+    seen = {int(k) for k in np.unique(kinds[counts > 0])}
+    if not seen or seen == {INT64}:
+        return by_kind[INT64]
+    if seen == {FLOAT}:
+        return by_kind[FLOAT]
+    parts: dict[int, np.ndarray] = {}
+    for kind in seen:
+        if kind == BYTES:
+            out = np.empty(len(by_kind[BYTES]) // 2, dtype=object)
+            out[:] = compiled.take_bytes(block.buf, by_kind[BYTES])
+            parts[kind] = out
+        else:
+            parts[kind] = by_kind[kind]
+    if seen == {BYTES}:
+        return parts[BYTES]
+    dtype = object if BYTES in seen else np.float64
+    values = np.empty(int(splits[-1]), dtype=dtype)
+    for kind, arr in parts.items():
+        rows = np.flatnonzero((kinds == kind) & (counts > 0))
+        lens = counts[rows]
+        firsts = np.repeat(splits[rows] - (np.cumsum(lens) - lens), lens)
+        positions = np.arange(int(lens.sum())) + firsts
+        values[positions] = arr.tolist() if dtype is object else arr
+    return values
+
+
+def _extract_python(
+    block: PayloadBlock, wanted: list[str]
+) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
+    rows = block.rows
+    status = np.zeros(rows, dtype=np.uint8)
+    parse = proto.Example.FromString
+    lists: list[tuple[list, list[int], list[bool], list[int], set[int]]] = [
+        ([], [0], [], [], set()) for _ in wanted
+    ]
+    for r in range(rows):
+        try:
+            fmap = parse(block.payload(r)).features.feature
+        except DecodeError:
+            status[r] = ROW_MALFORMED
+            fmap = {}
+        for key, (values, splits, present, kinds, seen) in zip(wanted, lists, strict=True):
+            kind = NONE
+            if key in fmap:
+                present.append(True)
+                feature = fmap[key]
+                which = feature.WhichOneof("kind")
+                if which:
+                    kind = _KIND_OF[which]
+                    got = getattr(feature, which).value
+                    if len(got):
+                        seen.add(kind)
+                        values.extend(got)
+            else:
+                present.append(False)
+            kinds.append(kind)
+            splits.append(len(values))
+    columns = {}
+    for key, (values, splits, present, kinds, seen) in zip(wanted, lists, strict=True):
+        columns[key] = FeatureColumn(
+            Rag(_python_values(values, seen), np.array(splits, dtype=np.int64)),
+            np.array(present, dtype=bool),
+            np.array(kinds, dtype=np.uint8),
+        )
+    return status, columns
+
+
+def _python_values(values: list, seen: set[int]) -> np.ndarray:
+    if not seen or seen == {INT64}:
+        return np.array(values, dtype=np.int64) if values else np.zeros(0, dtype=np.int64)
+    if BYTES not in seen:
+        return np.array(values, dtype=np.float64)
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
