@@ -5,7 +5,7 @@ static int skip_group(const uint8_t **pp, const uint8_t *end, uint32_t number, i
     for (;;) {
         uint32_t field, wt;
         if (*pp >= end) return WIRE_MALFORMED; /* an unterminated group */
-        WIRE_TRY(wire_tag(pp, end, &field, &wt));
+        WIRE_TRY(wire_tag_in(pp, end, &field, &wt, 1));
         if (wt == WT_EGROUP) return field == number ? WIRE_OK : WIRE_MALFORMED;
         WIRE_TRY(wire_skip(pp, end, field, wt, depth));
     }

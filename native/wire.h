@@ -36,18 +36,24 @@ static inline const uint8_t *wire_varint(const uint8_t *p, const uint8_t *end, u
     return NULL;
 }
 
-/* A tag: at most 5 bytes, at most 32 bits, field number not 0, wire type 0-5. */
-static inline int wire_tag(const uint8_t **pp, const uint8_t *end, uint32_t *field,
-                           uint32_t *wt) {
+/* A tag: at most 5 bytes, at most 32 bits, wire type 0-5 and, except inside unknown
+ * groups (whose contents upb only skips), field number not 0. */
+static inline int wire_tag_in(const uint8_t **pp, const uint8_t *end, uint32_t *field,
+                              uint32_t *wt, int allow_zero) {
     const uint8_t *start = *pp;
     uint64_t tag;
     const uint8_t *p = wire_varint(start, end, &tag);
     if (!p || p - start > 5 || tag > UINT32_MAX) return WIRE_MALFORMED;
     *field = (uint32_t)(tag >> 3);
     *wt = (uint32_t)(tag & 7);
-    if (*field == 0 || *wt > 5) return WIRE_MALFORMED;
+    if ((*field == 0 && !allow_zero) || *wt > 5) return WIRE_MALFORMED;
     *pp = p;
     return WIRE_OK;
+}
+
+static inline int wire_tag(const uint8_t **pp, const uint8_t *end, uint32_t *field,
+                           uint32_t *wt) {
+    return wire_tag_in(pp, end, field, wt, 0);
 }
 
 /* A length-delimited field's size: below 2^31 - 1 and within the message. */

@@ -1,0 +1,68 @@
+"""Run payloads through the compiled extractor and through upb and list every row
+where they disagree."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tfr_viewer.core import fast
+from tfr_viewer.core.io.payload_block import PayloadBlock
+from tfr_viewer.core.query import extract as ex
+
+from .encoding import KEYS, case
+
+
+def _same_values(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.dtype == object:
+        return all(type(x) is type(y) and (x == y or (x != x and y != y)) for x, y in zip(a, b))
+    return bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+
+
+def mismatches(payloads: list[bytes]) -> tuple[list[str], int]:
+    """Descriptions of the rows where the paths differ, and how many rows the compiled
+    extractor left to upb (those are not compared: upb decides them)."""
+    block = PayloadBlock.of(payloads)
+    compiled = fast.native()
+    assert compiled is not None
+    status, columns = ex._extract_compiled(compiled, block, sorted(KEYS))
+    want_status, want = ex._extract_python(block, sorted(KEYS))
+    left = np.flatnonzero(status == ex.ROW_UPB)
+    problems = []
+    keep = status != ex.ROW_UPB
+    if not np.array_equal(status[keep], want_status[keep]):
+        for r in np.flatnonzero(keep & (status != want_status)).tolist():
+            problems.append(f"row {r}: status {status[r]} but upb {want_status[r]}")
+    for key in sorted(KEYS):
+        got, exp = columns[key], want[key]
+        for name in ("present", "kinds"):
+            a, b = getattr(got, name)[keep], getattr(exp, name)[keep]
+            for r in np.flatnonzero(keep)[np.flatnonzero(a != b)].tolist():
+                problems.append(f"row {r} key {key!r}: {name} differs")
+        if left.size:
+            continue  # values are compared on blocks that upb did not have to finish
+        if not np.array_equal(got.rag.splits, exp.rag.splits):
+            problems.append(f"key {key!r}: splits differ")
+        elif not _same_values(got.rag.values, exp.rag.values):
+            problems.append(f"key {key!r}: values differ ({got.rag.values.dtype} vs "
+                            f"{exp.rag.values.dtype})")
+    return problems, int(left.size)
+
+
+def run(seed: int, cases: int, batch: int = 256) -> dict:
+    """Compare ``cases`` generated payloads in batches; return failing cases' numbers."""
+    failures: list[tuple[int, str]] = []
+    left = 0
+    for lo in range(0, cases, batch):
+        numbers = range(lo, min(lo + batch, cases))
+        payloads = [case(seed, n) for n in numbers]
+        problems, punted = mismatches(payloads)
+        left += punted
+        if problems:
+            # narrow down to single cases
+            for n, p in zip(numbers, payloads):
+                one, _ = mismatches([p])
+                if one:
+                    failures.append((n, one[0]))
+    return {"cases": cases, "failures": failures, "left_to_upb": left}
