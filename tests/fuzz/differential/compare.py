@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from tfr_viewer.core import fast
+from tfr_viewer.core.analyze.schema import Schema, add_block
 from tfr_viewer.core.io.payload_block import PayloadBlock
 from tfr_viewer.core.query import extract as ex
 
@@ -16,7 +17,10 @@ def _same_values(a: np.ndarray, b: np.ndarray) -> bool:
     if a.dtype != b.dtype or a.shape != b.shape:
         return False
     if a.dtype == object:
-        return all(type(x) is type(y) and (x == y or (x != x and y != y)) for x, y in zip(a, b))
+        return all(
+            type(x) is type(y) and (x == y or (x != x and y != y))
+            for x, y in zip(a, b, strict=True)
+        )
     return bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
 
 
@@ -45,9 +49,29 @@ def mismatches(payloads: list[bytes]) -> tuple[list[str], int]:
         if not np.array_equal(got.rag.splits, exp.rag.splits):
             problems.append(f"key {key!r}: splits differ")
         elif not _same_values(got.rag.values, exp.rag.values):
-            problems.append(f"key {key!r}: values differ ({got.rag.values.dtype} vs "
-                            f"{exp.rag.values.dtype})")
+            problems.append(
+                f"key {key!r}: values differ ({got.rag.values.dtype} vs {exp.rag.values.dtype})"
+            )
     return problems, int(left.size)
+
+
+def schema_mismatch(payloads: list[bytes]) -> str | None:
+    """Where key discovery (``schema``) differs between the paths, if anywhere."""
+    block = PayloadBlock.of(payloads)
+    got, want = Schema(), Schema()
+    before = fast.native() is not None
+    try:
+        fast.use(True)
+        add_block(got, block)
+        fast.use(False)
+        add_block(want, block)
+    finally:
+        fast.use(before)
+    a, b = got.to_json(), want.to_json()
+    if a != b:
+        diff = sorted(k for k in a if a.get(k) != b.get(k))
+        return f"schema differs in {diff}"
+    return None
 
 
 def run(seed: int, cases: int, batch: int = 256) -> dict:
@@ -59,10 +83,14 @@ def run(seed: int, cases: int, batch: int = 256) -> dict:
         payloads = [case(seed, n) for n in numbers]
         problems, punted = mismatches(payloads)
         left += punted
+        schema = schema_mismatch(payloads)
+        if schema:
+            problems.append(schema)
         if problems:
             # narrow down to single cases
-            for n, p in zip(numbers, payloads):
+            for n, p in zip(numbers, payloads, strict=True):
                 one, _ = mismatches([p])
+                one += [m for m in [schema_mismatch([p])] if m]
                 if one:
                     failures.append((n, one[0]))
     return {"cases": cases, "failures": failures, "left_to_upb": left}

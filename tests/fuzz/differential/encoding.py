@@ -65,10 +65,14 @@ def values_of(rng: random.Random, kind: int) -> list:
         return [rng.randbytes(rng.randrange(5)) for _ in range(n)]
     if kind == 2:
         pick = [0.1, -0.0, 1.5, float("inf"), 3.4e38, 1e-45, 0.5]
-        return [rng.choice(pick) if rng.random() < 0.7 else rng.uniform(-1e6, 1e6) for _ in range(n)]
+        return [
+            rng.choice(pick) if rng.random() < 0.7 else rng.uniform(-1e6, 1e6) for _ in range(n)
+        ]
     pick = [0, 1, -1, 3, (1 << 63) - 1, -(1 << 63), 300]
-    return [rng.choice(pick) if rng.random() < 0.7 else rng.getrandbits(64) - (1 << 63)
-            for _ in range(n)]
+    return [
+        rng.choice(pick) if rng.random() < 0.7 else rng.getrandbits(64) - (1 << 63)
+        for _ in range(n)
+    ]
 
 
 def list_body(rng: random.Random, kind: int, values: list) -> bytes:

@@ -14,12 +14,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from google.protobuf.message import DecodeError
 
 from ..decode import proto
+from ..fast import native
 from ..io import CancelToken, Dataset
+from ..io.payload_block import PayloadBlock, iter_blocks
 
 TF_DTYPES = {"bytes": "tf.string", "float": "tf.float32", "int64": "tf.int64"}
+_KIND_NAMES = ("bytes", "float", "int64")
 _KIND_OF = {"bytes_list": "bytes", "float_list": "float", "int64_list": "int64"}
 
 
@@ -80,7 +84,7 @@ class Schema:
     def conflicts(self) -> list[str]:
         out = []
         for where, table in (("feature", self.features), ("sequence feature", self.sequence)):
-            for key, stats in table.items():
+            for key, stats in sorted(table.items()):
                 if stats.conflict:
                     seen = ", ".join(f"{k} in {n}" for k, n in sorted(stats.kinds.items()))
                     out.append(f"{where} {key!r} has several kinds ({seen} records)")
@@ -150,6 +154,49 @@ def _add_features(table: dict[str, KeyStats], fmap: Any) -> None:
         stats.add(_KIND_OF.get(which) if which else None, count)
 
 
+def add_block(schema: Schema, block: PayloadBlock) -> None:
+    """Count the features of every record of ``block`` into ``schema``, in one call to
+    the compiled core when it is in use."""
+    compiled = native()
+    if compiled is None:
+        for r in range(block.rows):
+            add_payload(schema, block.payload(r))
+        return
+    row_type, found = compiled.discover(block.buf, block.starts, block.lengths)
+    types = np.bincount(np.frombuffer(row_type, dtype=np.uint8), minlength=4)
+    schema.records += int(types[:3].sum())
+    schema.others += int(types[0])
+    schema.examples += int(types[1])
+    schema.sequence_examples += int(types[2])
+    for table, key, present, kinds, first, least, most in found:
+        where = schema.sequence if table else schema.features
+        merge_stats(
+            where.setdefault(key.decode("utf-8"), KeyStats()), present, kinds, first, least, most
+        )
+    for r in np.flatnonzero(np.frombuffer(row_type, dtype=np.uint8) == 3).tolist():
+        add_payload(schema, block.payload(r))  # nested past what the compiled core follows
+
+
+def merge_stats(
+    stats: KeyStats,
+    present: int,
+    kinds: tuple[int, ...],
+    first: tuple[int, ...],
+    least: int,
+    most: int,
+) -> None:
+    """Add counts from the compiled core (by kind: none, bytes, float, int64, each with
+    the order in which it was first seen) to ``stats``."""
+    if not present:
+        return
+    for _order, name, count in sorted(zip(first[1:], _KIND_NAMES, kinds[1:], strict=True)):
+        if count:
+            stats.kinds[name] += count
+    stats.present += present
+    stats.min_count = least if stats.min_count is None else min(stats.min_count, least)
+    stats.max_count = most if stats.max_count is None else max(stats.max_count, most)
+
+
 def add_payload(schema: Schema, payload: bytes) -> None:
     """Count one record's features into ``schema``."""
     schema.records += 1
@@ -183,19 +230,21 @@ def infer_schema(
     *,
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
+    block: int = 1 << 15,
 ) -> Schema:
     """Infer over ``records`` (global numbers; default all) of an indexed dataset.
     Damaged records are skipped. Stops early, with what it has, when cancelled."""
     schema = Schema()
-    chosen = range(len(ds)) if records is None else list(records)
+    chosen = np.arange(len(ds)) if records is None else np.fromiter(records, dtype=np.int64)
+    chosen = ds.undamaged(chosen)
     total = len(chosen)
-    for done, index in enumerate(chosen, 1):
+    done = 0
+    for _, payloads in iter_blocks(ds, chosen, block):
         if cancel is not None and cancel.cancelled:
             break
-        if ds.ref(index).status.damaged:
-            continue
-        add_payload(schema, ds.read(index))
-        if progress is not None and done % 4096 == 0:
+        add_block(schema, payloads)
+        done += payloads.rows
+        if progress is not None:
             progress(done, total)
     if progress is not None:
         progress(total, total)

@@ -8,14 +8,18 @@ records. Column extraction then works on the buffer without a Python object per 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .framing import FRAME_OVERHEAD, HEADER_SIZE
 from .records import RecordStatus
 from .sources import Source
+
+if TYPE_CHECKING:
+    from .dataset import Dataset
 
 READABLE = (RecordStatus.OK, RecordStatus.UNVERIFIED)
 GROUP_BYTES = 64 << 20  # a read spans at most this much, unless one record is larger
@@ -117,3 +121,35 @@ def _with_edits(
     starts = block.starts.copy()
     starts[unreadable] = -1
     return PayloadBlock(block.buf, starts, block.lengths)
+
+
+def iter_blocks(
+    ds: Dataset,
+    records: np.ndarray,
+    size: int = 1 << 14,
+    edited: Mapping[int, bytes] | None = None,
+) -> Iterator[tuple[np.ndarray, PayloadBlock]]:
+    """The payloads of ``records`` (global numbers, any order) of an indexed dataset, as
+    ``(positions, block)``: row ``i`` of ``block`` is record ``records[positions[i]]``.
+    Each block holds at most ``size`` records of one file, read in stream order.
+    ``edited`` (by global number) replaces what the files hold."""
+    records = np.asarray(records, dtype=np.int64)
+    if not len(records):
+        return
+    numbers, offsets, lengths, statuses = ds.frame_facts(records)
+    sources: dict[int, Source] = {}
+    for lo in range(0, len(records), size):
+        hi = min(lo + size, len(records))
+        cuts = (np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo).tolist()
+        for a, b in zip([lo, *cuts], [*cuts, hi], strict=True):
+            order = np.argsort(offsets[a:b], kind="stable") + a
+            local = None
+            if edited:
+                local = {i: edited[r] for i, r in enumerate(records[order].tolist()) if r in edited}
+            number = int(numbers[a])
+            if number not in sources:
+                sources[number] = ds.files[number].open()
+            yield (
+                order,
+                read_block(sources[number], offsets[order], lengths[order], statuses[order], local),
+            )

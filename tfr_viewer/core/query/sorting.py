@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from ..io import CancelToken, Dataset, RecordStatus
-from ..io.payload_block import read_block
+from ..io.payload_block import iter_blocks
 from .columns import Rag
 from .extract import extract
 
@@ -54,37 +54,24 @@ def _feature_keys(
     block: int,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """First value of ``key`` per record and whether it has one."""
-    numbers, offsets, lengths, statuses = ds.frame_facts(records)
-    sources = [f.open() for f in ds.files]
     firsts: list[np.ndarray] = []
     present: list[np.ndarray] = []
-    for lo in range(0, len(records), block):
+    where: list[np.ndarray] = []
+    for positions, payloads in iter_blocks(ds, records, block, edited):
         if cancel is not None and cancel.cancelled:
             return None
-        hi = min(lo + block, len(records))
-        # runs of records from one file, each read in stream order
-        cuts = np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo
-        for a, b in zip([lo, *cuts.tolist()], [*cuts.tolist(), hi], strict=True):
-            order = np.argsort(offsets[a:b], kind="stable") + a
-            local = None
-            if edited:
-                local = {i: edited[r] for i, r in enumerate(records[order].tolist()) if r in edited}
-            payloads = read_block(
-                sources[int(numbers[a])], offsets[order], lengths[order], statuses[order], local
-            )
-            rag = extract(payloads, [key])[1][key].rag
-            first, has = _first_values(rag)
-            back = np.empty(b - a, dtype=np.int64)
-            back[order - a] = np.arange(b - a)
-            firsts.append(first[back])
-            present.append(has[back])
+        first, has = _first_values(extract(payloads, [key])[1][key].rag)
+        firsts.append(first)
+        present.append(has)
+        where.append(positions)
         if progress is not None:
-            progress(hi, len(records))
+            progress(sum(len(w) for w in where), len(records))
     if not firsts:
         return np.zeros(0), np.zeros(0, dtype=bool)
     if any(f.dtype == object for f in firsts):
         firsts = [f.astype(object) for f in firsts]
-    return np.concatenate(firsts), np.concatenate(present)
+    order = np.argsort(np.concatenate(where), kind="stable")
+    return np.concatenate(firsts)[order], np.concatenate(present)[order]
 
 
 def _first_values(rag: Rag) -> tuple[np.ndarray, np.ndarray]:
