@@ -40,7 +40,7 @@ class OptionalBuildExt(build_ext):
         sys.stderr.write(WARNING.format(reason=str(exc).strip() or type(exc).__name__))
 
 
-FLAGS = [] if sys.platform == "win32" else ["-O2", "-fvisibility=hidden", "-Wall"]
+FLAGS = [] if sys.platform == "win32" else ["-O3", "-fvisibility=hidden", "-Wall"]
 
 setup(
     ext_modules=[

@@ -23,6 +23,10 @@ enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_SGROUP = 3, WT_EGROUP = 4, WT_I
 
 /* A varint of at most 10 bytes; bits past 64 are dropped, as upb does. */
 static inline const uint8_t *wire_varint(const uint8_t *p, const uint8_t *end, uint64_t *out) {
+    if (p < end && *p < 0x80) { /* the common one-byte case */
+        *out = *p;
+        return p + 1;
+    }
     uint64_t v = 0;
     for (int i = 0; i < 10; i++) {
         if (p >= end) return NULL;
@@ -42,6 +46,12 @@ static inline int wire_tag_in(const uint8_t **pp, const uint8_t *end, uint32_t *
                               uint32_t *wt, int allow_zero) {
     const uint8_t *start = *pp;
     uint64_t tag;
+    if (start < end && *start < 0x80 && *start >= 8 && (*start & 7) <= 5) {
+        *field = *start >> 3; /* a one-byte tag: field 1-15, never 0 */
+        *wt = *start & 7;
+        *pp = start + 1;
+        return WIRE_OK;
+    }
     const uint8_t *p = wire_varint(start, end, &tag);
     if (!p || p - start > 5 || tag > UINT32_MAX) return WIRE_MALFORMED;
     *field = (uint32_t)(tag >> 3);

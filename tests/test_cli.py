@@ -160,3 +160,32 @@ def test_list_filter(capsys, good, damaged):
     assert [json.loads(line)["index"] for line in out.splitlines()] == [0, 1, 12]
     code, _, err = run(capsys, "list", "--filter", "label ==", str(good))
     assert code == 2 and "filter error at column" in err
+
+
+def test_every_user_error_named_by_the_cli_exists():
+    import importlib
+
+    from tfr_viewer import cli
+
+    for module, name in cli._USER_ERRORS:
+        assert issubclass(getattr(importlib.import_module(module), name), Exception)
+
+
+def test_count_with_a_filter_imports_no_decoder_image_library_or_qt(tmp_path):
+    import subprocess
+    import sys
+
+    from tfr_viewer.core.io import write_records
+    from tfr_viewer.core.write.build import build_example
+
+    path = tmp_path / "a.tfrecord"
+    write_records(path, [build_example({"label": i}) for i in range(5)])
+    code = (
+        "import sys, tfr_viewer.cli as c\n"
+        f"assert c.main(['count', '--filter', 'label >= 3', {str(path)!r}]) == 0\n"
+        "print(sorted(m for m in sys.modules if m.startswith("
+        "('PIL', 'PySide6', 'tfr_viewer.core.decode'))))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["2", "[]"]

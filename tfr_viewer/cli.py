@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 
 from .errors import EXIT_OK, EXIT_USAGE, UsageError
+
+# numpy's BLAS threads are never used here; without this they start, and spin, anyway
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _paths(p: argparse.ArgumentParser) -> None:
@@ -142,21 +147,46 @@ def cmd_open(args: argparse.Namespace) -> int:
     return run(args.paths, args.select, args.screenshot, args.new_instance)
 
 
-def _handlers() -> dict[str, Callable[[argparse.Namespace], int]]:
-    from .commands import decode, records, write
+# command -> (module under tfr_viewer.commands, function); imported only when run
+_HANDLERS = {
+    "info": ("records", "cmd_info"),
+    "verify": ("records", "cmd_verify"),
+    "list": ("records", "cmd_list"),
+    "show": ("decode", "cmd_show"),
+    "head": ("decode", "cmd_head"),
+    "count": ("records", "cmd_count"),
+    "schema": ("decode", "cmd_schema"),
+    "export": ("write", "cmd_export"),
+    "recover": ("write", "cmd_recover"),
+}
 
-    return {
-        "info": records.cmd_info,
-        "verify": records.cmd_verify,
-        "list": records.cmd_list,
-        "show": decode.cmd_show,
-        "head": decode.cmd_head,
-        "count": records.cmd_count,
-        "schema": decode.cmd_schema,
-        "export": write.cmd_export,
-        "recover": write.cmd_recover,
-        "open": cmd_open,
-    }
+
+# (module, class) of the errors that are the user's to fix: reported in one line, exit 2
+_USER_ERRORS = (
+    ("tfr_viewer.core.io.paths", "PathError"),
+    ("tfr_viewer.core.io.sources", "SourceError"),
+    ("tfr_viewer.core.query.language", "QueryError"),
+    ("tfr_viewer.core.write.export", "ExportError"),
+)
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """The user-error classes of the modules loaded so far: a module that was never
+    imported cannot have raised its error, so nothing is imported here."""
+    found: list[type[BaseException]] = [UsageError]
+    for module, name in _USER_ERRORS:
+        loaded = sys.modules.get(module)
+        if loaded is not None:
+            found.append(getattr(loaded, name))
+    return tuple(found)
+
+
+def _handler(command: str) -> Callable[[argparse.Namespace], int]:
+    """The function that runs ``command``, importing only its own module."""
+    if command == "open":
+        return cmd_open
+    module, name = _HANDLERS[command]
+    return getattr(importlib.import_module(f".commands.{module}", __package__), name)
 
 
 def _did_you_mean(word: str, choices: list[str]) -> str:
@@ -183,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     if args_list and args_list[0] in ("-h", "--help", "--version"):
         parser.parse_args(args_list)
-    if not args_list or args_list[0] not in _handlers():
+    if not args_list or args_list[0] not in (*_HANDLERS, "open"):
         # `tfr-viewer [PATH ...]` opens the window, but a mistyped command must not.
         from .core.io import PathError, expand
 
@@ -192,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except PathError as exc:
             parser.print_usage(sys.stderr)
             word = args_list[0]
-            hint = _did_you_mean(word, list(_handlers()))
+            hint = _did_you_mean(word, [*_HANDLERS, "open"])
             print(
                 f"tfr-viewer: {word!r} is neither a command nor a path ({exc}){hint}",
                 file=sys.stderr,
@@ -210,13 +240,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra = [w for w in extra if w.startswith("-")]
     if extra:
         return _unknown_arguments(parser.commands[args.command], extra)
-    from .core.io import PathError, SourceError
-    from .core.query import QueryError
-    from .core.write import ExportError
-
     try:
-        return _handlers()[args.command](args)
-    except (UsageError, PathError, SourceError, QueryError, ExportError) as exc:
+        return _handler(args.command)(args)
+    except Exception as exc:
+        if not isinstance(exc, _user_errors()):
+            raise
         print(f"tfr-viewer {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

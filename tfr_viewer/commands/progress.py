@@ -64,9 +64,10 @@ def index_with_progress(ds: Dataset, verify: bool, until: int | None = None) -> 
 def warn_about_filter(ds: Dataset, text: str) -> None:
     """Print warnings (stderr) for a filter that would silently match nothing, judged on
     the features of the first records (a short header scan)."""
-    from ..core.analyze import SAMPLE, feature_kinds, sample_features
+    from ..core.analyze.schema import sample_kinds
     from ..core.query import lint_filter
 
-    index_with_progress(ds, verify=False, until=SAMPLE - 1)
-    for warning in lint_filter(text, feature_kinds(sample_features(ds))):
+    sample = 64
+    index_with_progress(ds, verify=False, until=sample - 1)
+    for warning in lint_filter(text, sample_kinds(ds, sample)):
         print(f"warning: filter: {warning}", file=sys.stderr)

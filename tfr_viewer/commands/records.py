@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..core.io import Dataset, RecordStatus
+from ..core.io.index import IndexChunk
 from ..core.query import Filter, block_of, compile_filter
 from ..core.text import plural
 from ..errors import EXIT_USAGE, UsageError
@@ -112,24 +113,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1 if problems else 0
 
 
-def _records(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, int, int, int]]:
-    """Stream ``(index, file, offset, length, status)`` of matching records as the
-    verifying scan proceeds."""
+def _matching(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, IndexChunk, np.ndarray]]:
+    """Per chunk of the verifying scan: ``(first global index, file, chunk, positions of
+    the matching records in the chunk)``."""
     for number, chunk in ds.scan(verify=True):
         base = ds.start_of(number) + chunk.start
         f = ds.files[number]
-        offsets = chunk.offsets.tolist()
-        lengths = chunk.lengths.tolist()
-        status = chunk.status.tolist()
         if flt is None:
-            keep = range(len(offsets))
+            keep = np.arange(len(chunk))
         else:
             block = block_of(
                 flt, f.open(), f.path, base, chunk.offsets, chunk.lengths, chunk.status
             )
-            keep = np.flatnonzero(flt.mask(block)).tolist()
-        for i in keep:
-            yield base + i, f.path, offsets[i], lengths[i], status[i]
+            keep = np.flatnonzero(flt.mask(block))
+        yield base, f.path, chunk, keep
+
+
+def _records(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, int, int, int]]:
+    """Stream ``(index, file, offset, length, status)`` of matching records as the
+    verifying scan proceeds."""
+    for base, path, chunk, keep in _matching(ds, flt):
+        offsets = chunk.offsets[keep].tolist()
+        lengths = chunk.lengths[keep].tolist()
+        status = chunk.status[keep].tolist()
+        for i, offset, length, st in zip(keep.tolist(), offsets, lengths, status, strict=True):
+            yield base + i, path, offset, length, st
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -175,7 +183,7 @@ def cmd_count(args: argparse.Namespace) -> int:
             count = len(ds)
         else:
             warn_about_filter(ds, args.filter)
-            count = sum(1 for _ in _records(ds, flt))
+            count = sum(len(keep) for *_, keep in _matching(ds, flt))
         if args.json:
             out = {"count": count, "records": len(ds), "files": len(ds.files)}
             if flt is not None:

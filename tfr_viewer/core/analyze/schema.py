@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from google.protobuf.message import DecodeError
 
-from ..decode import proto
 from ..fast import native
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
@@ -199,6 +197,10 @@ def merge_stats(
 
 def add_payload(schema: Schema, payload: bytes) -> None:
     """Count one record's features into ``schema``."""
+    from google.protobuf.message import DecodeError
+
+    from ..decode import proto
+
     schema.records += 1
     seq = proto.SequenceExample()
     try:
@@ -249,3 +251,10 @@ def infer_schema(
     if progress is not None:
         progress(total, total)
     return schema
+
+
+def sample_kinds(ds: Dataset, n: int = 64) -> dict[str, str]:
+    """The kind each feature key has most often in the first ``n`` records (indexed at
+    least that far); the context's keys for SequenceExamples."""
+    schema = infer_schema(ds, range(min(n, len(ds))))
+    return {key: stats.kind for key, stats in schema.features.items()}

@@ -13,13 +13,13 @@ any is bytes.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from google.protobuf.message import DecodeError
 
-from ..decode import proto
 from ..fast import native
 from ..io.payload_block import PayloadBlock
 from .columns import Rag
@@ -55,24 +55,64 @@ def extract(
 def _extract_compiled(
     compiled, block: PayloadBlock, wanted: list[str]
 ) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
-    raw_status, raw = compiled.extract(
-        block.buf, block.starts, block.lengths, tuple(k.encode("utf-8") for k in wanted)
-    )
-    status = np.frombuffer(raw_status, dtype=np.uint8)
+    keys = tuple(k.encode("utf-8") for k in wanted)
+    parts = _parts(block.rows)
+    if len(parts) == 1:
+        results = [compiled.extract(block.buf, block.starts, block.lengths, keys)]
+    else:  # the compiled call releases the GIL: one slice of the rows per core
+        results = list(
+            _pool().map(
+                lambda ab: compiled.extract(
+                    block.buf, block.starts[ab[0] : ab[1]], block.lengths[ab[0] : ab[1]], keys
+                ),
+                parts,
+            )
+        )
+    status = np.concatenate([np.frombuffer(r[0], dtype=np.uint8) for r in results])
     columns = {}
-    for key, (present, kinds, splits, ints, floats, spans) in zip(wanted, raw, strict=True):
-        kinds_arr = np.frombuffer(kinds, dtype=np.uint8)
-        splits_arr = np.frombuffer(splits, dtype=np.int64)
+    for c, key in enumerate(wanted):
+        pieces = [r[1][c] for r in results]
+        present, kinds_arr = (
+            np.concatenate([np.frombuffer(p[i], dtype=t) for p in pieces])
+            for i, t in ((0, np.bool_), (1, np.uint8))
+        )
+        splits_arr = _joined_splits([np.frombuffer(p[2], dtype=np.int64) for p in pieces])
         by_kind = {
-            INT64: np.frombuffer(ints, dtype=np.int64),
-            FLOAT: np.frombuffer(floats, dtype=np.float64),
-            BYTES: np.frombuffer(spans, dtype=np.int64),
+            kind: np.concatenate([np.frombuffer(p[i], dtype=t) for p in pieces])
+            for kind, i, t in ((INT64, 3, np.int64), (FLOAT, 4, np.float64), (BYTES, 5, np.int64))
         }
         values = _typed_values(compiled, block, kinds_arr, splits_arr, by_kind)
-        columns[key] = FeatureColumn(
-            Rag(values, splits_arr), np.frombuffer(present, dtype=np.bool_), kinds_arr
-        )
+        columns[key] = FeatureColumn(Rag(values, splits_arr), present, kinds_arr)
     return status, columns
+
+
+PARALLEL_ROWS = 1 << 13  # fewer rows than this are extracted on one thread
+_executor: ThreadPoolExecutor | None = None
+
+
+def _parts(rows: int) -> list[tuple[int, int]]:
+    workers = min(os.cpu_count() or 1, 8, max(1, rows // PARALLEL_ROWS))
+    cuts = [rows * i // workers for i in range(workers + 1)]
+    return list(zip(cuts[:-1], cuts[1:], strict=True))
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(min(os.cpu_count() or 1, 8), "tfr-extract")
+    return _executor
+
+
+def _joined_splits(splits: list[np.ndarray]) -> np.ndarray:
+    """Row splits of consecutive slices as one array."""
+    if len(splits) == 1:
+        return splits[0]
+    out = [splits[0]]
+    total = splits[0][-1]
+    for part in splits[1:]:
+        out.append(part[1:] + total)
+        total += part[-1]
+    return np.concatenate(out)
 
 
 def _typed_values(
@@ -80,7 +120,7 @@ def _typed_values(
 ) -> np.ndarray:
     """One flat array in row order from the per-kind arrays."""
     counts = np.diff(splits)
-    seen = {int(k) for k in np.unique(kinds[counts > 0])}
+    seen = {k for k, n in enumerate(np.bincount(kinds[counts > 0], minlength=4).tolist()) if n}
     if not seen or seen == {INT64}:
         return by_kind[INT64]
     if seen == {FLOAT}:
@@ -109,6 +149,10 @@ def _typed_values(
 def _extract_python(
     block: PayloadBlock, wanted: list[str]
 ) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
+    from google.protobuf.message import DecodeError
+
+    from ..decode import proto
+
     rows = block.rows
     status = np.zeros(rows, dtype=np.uint8)
     parse = proto.Example.FromString
