@@ -11,6 +11,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 # Keep the GUI's remembered settings (recent files, geometry) out of the user's config.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="tfr-viewer-tests-")
+# The persistent index cache of the tests is their own.
+os.environ["TFR_VIEWER_CACHE_DIR"] = tempfile.mkdtemp(prefix="tfr-viewer-cache-")
 # Launches in the tests never hand their files to an app the user has running.
 os.environ["TFR_VIEWER_INSTANCE"] = f"tfr-viewer-tests-{os.getpid()}"
 

@@ -21,6 +21,15 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 def _paths(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="file, glob, folder or name@N")
+    _no_cache(p)
+
+
+def _no_cache(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the persistent index cache",
+    )
 
 
 class _Version(argparse.Action):
@@ -71,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         "words", nargs="+", metavar="INDEX PATH", help="the global record number and the paths"
     )
     p.add_argument("--json", action="store_true")
+    _no_cache(p)
 
     p = sub.add_parser("count", help="the number of records (that match a filter)")
     _paths(p)
@@ -119,6 +129,15 @@ def build_parser() -> argparse.ArgumentParser:
     _overwrite(p)
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("index", help="build and cache the index of each file")
+    _paths(p)
+    p.add_argument(
+        "--tfindex",
+        action="store_true",
+        help="also write PATH.tfindex for the PyTorch tfrecord package (intact records)",
+    )
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("open", help="open the desktop window")
     p.add_argument("paths", nargs="*", metavar="PATH")
     p.add_argument("--select", type=int, metavar="N", help="select record N")
@@ -158,6 +177,7 @@ _HANDLERS = {
     "schema": ("decode", "cmd_schema"),
     "export": ("write", "cmd_export"),
     "recover": ("write", "cmd_recover"),
+    "index": ("indexing", "cmd_index"),
 }
 
 
@@ -240,18 +260,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra = [w for w in extra if w.startswith("-")]
     if extra:
         return _unknown_arguments(parser.commands[args.command], extra)
+    if getattr(args, "no_cache", False):
+        os.environ["TFR_VIEWER_NO_CACHE"] = "1"
     try:
         return _handler(args.command)(args)
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print("tfr-viewer: interrupted", file=sys.stderr)
+        return 130
     except Exception as exc:
         if not isinstance(exc, _user_errors()):
             raise
         print(f"tfr-viewer {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("tfr-viewer: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return EXIT_OK
 
 
 if __name__ == "__main__":

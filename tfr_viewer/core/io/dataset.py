@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import index_cache
 from .file_index import FileIndex
 from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
 from .index import IndexChunk, scan
@@ -105,12 +106,22 @@ class Dataset:
                 self.begin_file(number, reset=False)
                 continue
             self.begin_file(number)
-            for chunk in scan(f.open(), verify=verify, cancel=cancel):
+            cached = index_cache.load(f.path, verify)
+            if cached is not None:
+                f.index, stream_size = cached
+                if stream_size is not None:
+                    f.open().size = stream_size
+                yield from ((number, chunk) for chunk in f.index.chunks())
+                self.finish_file(number, verified=f.index.verified)
+                continue
+            source = f.open()
+            for chunk in scan(source, verify=verify, cancel=cancel):
                 f.index.add(chunk)
                 yield number, chunk
             if cancel is not None and cancel.cancelled:
                 return
             self.finish_file(number, verified=verify)
+            index_cache.store(f.path, f.index, source.size)
 
     def begin_file(self, number: int, reset: bool = True) -> None:
         """Start indexing file ``number`` (all earlier files must be complete). Used by
@@ -137,6 +148,8 @@ class Dataset:
                 yield number, done, bad
             if cancel is not None and cancel.cancelled:
                 return
+            if f.index.verified:
+                index_cache.store(f.path, f.index, f.open().size)
 
     def index(self, *, verify: bool = True, cancel: CancelToken | None = None) -> Dataset:
         """Index everything (see :meth:`scan`) and return self."""

@@ -56,6 +56,30 @@ class FileIndex:
             self._count += take
             done += take
 
+    def chunks(self, size: int = BLOCK) -> Iterator[IndexChunk]:
+        """The index as chunks of ``size`` records, as a scan would have yielded them
+        (each garbage region in the chunk of the record after it, or the last)."""
+        count = self._count
+        starts = list(range(0, count, size)) or [0]
+        for k, lo in enumerate(starts):
+            hi = min(lo + size, count)
+            last = k == len(starts) - 1
+            garbage = tuple(
+                g
+                for g in self.garbage
+                if lo <= g.before_record < hi or (last and g.before_record >= hi)
+            )
+            position = self.position if last else self.offset(hi)
+            yield IndexChunk(
+                lo,
+                self.offsets(lo, hi),
+                self.lengths(lo, hi),
+                self.statuses(lo, hi),
+                garbage,
+                position,
+                self.stream_error if last else None,
+            )
+
     def finish(self, verified: bool) -> None:
         """Mark the scan as having reached the end of the stream."""
         self.complete = True

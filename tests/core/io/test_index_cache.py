@@ -1,0 +1,128 @@
+"""The persistent index: a second open of an unchanged file reads the index from the
+cache; any change to the file, a damaged entry or --no-cache means a fresh scan."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from tfr_viewer.core.io import Dataset, index_cache, write_records
+from tfr_viewer.core.io.framing import encode_frame
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("TFR_VIEWER_CACHE_DIR", str(folder))
+    monkeypatch.setenv("TFR_VIEWER_CACHE_MIN_BYTES", "0")
+    monkeypatch.delenv("TFR_VIEWER_NO_CACHE", raising=False)
+    return folder
+
+
+def _scans(monkeypatch) -> list[str]:
+    """Record every real scan."""
+    from tfr_viewer.core.io import dataset
+
+    seen: list[str] = []
+    real = dataset.scan
+
+    def counting(source, **kw):
+        seen.append(source.path)
+        return real(source, **kw)
+
+    monkeypatch.setattr(dataset, "scan", counting)
+    return seen
+
+
+def _index(path, verify=True):
+    with Dataset([str(path)]) as ds:
+        ds.index(verify=verify)
+        f = ds.files[0].index
+        return f.offsets(), f.lengths(), f.statuses(), list(f.garbage), f.verified
+
+
+def test_a_second_open_reads_the_cache_and_gives_the_same_index(tmp_path, monkeypatch, cache):
+    path = tmp_path / "a.tfrecord"
+    write_records(path, [bytes([i % 256]) * i for i in range(300)])
+    scans = _scans(monkeypatch)
+    first = _index(path)
+    assert len(scans) == 1 and len(list(cache.glob("*" + index_cache.SUFFIX))) == 1
+    second = _index(path)
+    assert len(scans) == 1
+    for a, b in zip(first[:3], second[:3], strict=True):
+        assert np.array_equal(a, b)
+    assert first[3:] == second[3:]
+
+
+def test_damage_and_garbage_survive_the_cache(tmp_path, monkeypatch):
+    path = tmp_path / "d.tfrecord"
+    frames = [encode_frame(b"x" * 20) for _ in range(5)]
+    bad = bytearray(frames[2])
+    bad[15] ^= 0xFF
+    path.write_bytes(frames[0] + frames[1] + b"JUNKJUNK" + bytes(bad) + b"".join(frames[3:]))
+    first = _index(path)
+    scans = _scans(monkeypatch)
+    second = _index(path)
+    assert scans == []
+    assert second[3] == first[3] and len(first[3]) == 1
+    assert np.array_equal(first[2], second[2]) and 2 in first[2].tolist()
+
+
+def test_a_header_only_entry_does_not_answer_a_verifying_open(tmp_path, monkeypatch):
+    path = tmp_path / "h.tfrecord"
+    write_records(path, [b"abc"] * 10)
+    _index(path, verify=False)
+    scans = _scans(monkeypatch)
+    assert _index(path, verify=True)[4] is True
+    assert len(scans) == 1
+    assert _index(path, verify=False)[4] is True  # the verified entry now answers both
+    assert len(scans) == 1
+
+
+def test_a_changed_file_is_scanned_again(tmp_path, monkeypatch):
+    path = tmp_path / "c.tfrecord"
+    write_records(path, [b"abc"] * 10)
+    _index(path)
+    scans = _scans(monkeypatch)
+    with open(path, "ab") as f:
+        f.write(encode_frame(b"more"))
+    assert len(_index(path)[0]) == 11
+    stat = os.stat(path)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # same size, new mtime
+    _index(path)
+    assert len(scans) == 2
+
+
+def test_a_damaged_entry_is_ignored_and_rebuilt(tmp_path, monkeypatch, cache):
+    path = tmp_path / "e.tfrecord"
+    write_records(path, [b"abc"] * 10)
+    _index(path)
+    (entry,) = cache.glob("*" + index_cache.SUFFIX)
+    entry.write_bytes(entry.read_bytes()[:100])
+    scans = _scans(monkeypatch)
+    assert len(_index(path)[0]) == 10
+    assert len(scans) == 1
+
+
+def test_no_cache_and_the_size_floor(tmp_path, monkeypatch, cache):
+    path = tmp_path / "n.tfrecord"
+    write_records(path, [b"abc"] * 10)
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    _index(path)
+    monkeypatch.delenv("TFR_VIEWER_NO_CACHE")
+    monkeypatch.setenv("TFR_VIEWER_CACHE_MIN_BYTES", str(1 << 20))
+    _index(path)
+    assert not cache.exists() or not list(cache.iterdir())
+
+
+def test_the_cache_stays_under_its_cap(tmp_path, monkeypatch, cache):
+    for i in range(4):
+        path = tmp_path / f"s{i}.tfrecord"
+        write_records(path, [b"x" * 100] * 2000)
+        _index(path)
+    sizes = [p.stat().st_size for p in cache.glob("*" + index_cache.SUFFIX)]
+    assert len(sizes) == 4
+    index_cache.trim(sum(sizes) - 1)
+    assert len(list(cache.glob("*" + index_cache.SUFFIX))) == 3

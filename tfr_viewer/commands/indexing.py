@@ -1,0 +1,91 @@
+"""``index``: build (and cache) the index of each file; ``--tfindex`` also writes the
+``.tfindex`` files that the PyTorch ``tfrecord`` package reads for random access."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+from ..core.io import Compression, Dataset, RecordStatus, index_cache
+from ..core.io.framing import FRAME_OVERHEAD
+from ..core.text import plural
+from .progress import index_with_progress
+
+
+def write_tfindex(path: str, offsets: np.ndarray, lengths: np.ndarray) -> None:
+    """One line per record, ``start_offset total_frame_length``, written atomically."""
+    lines = np.char.add(
+        np.char.add(offsets.astype(np.uint64).astype(str), " "),
+        (lengths.astype(np.uint64) + FRAME_OVERHEAD).astype(str),
+    )
+    tmp = path + ".part"
+    with open(tmp, "w", encoding="ascii") as out:
+        if len(lines):
+            out.write("\n".join(lines.tolist()) + "\n")
+    os.replace(tmp, path)
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """Index every file with both CRCs checked; report where each index was kept."""
+    with Dataset.open(args.paths) as ds:
+        index_with_progress(ds, verify=True)
+        files = []
+        failed = False
+        for f in ds.files:
+            source = f.open()
+            entry = None
+            if index_cache.enabled():
+                found = index_cache.load(f.path, verified=True)
+                entry = str(index_cache.entry_for(f.path)) if found is not None else None
+            item = {
+                "path": f.path,
+                "records": len(f.index),
+                "problems": f.index.problem_count(),
+                "cache": entry,
+            }
+            if args.tfindex:
+                item["tfindex"] = _tfindex(f, source.compression)
+                failed = failed or item["tfindex"] is None
+            files.append(item)
+        if args.json:
+            print(json.dumps({"records": len(ds), "files": files}, indent=2))
+        else:
+            for item in files:
+                where = item["cache"] or "not cached (small file, or --no-cache)"
+                line = f"{item['path']}: {plural(item['records'], 'record')}, index {where}"
+                if item.get("tfindex"):
+                    line += f", tfindex {item['tfindex']}"
+                print(line)
+        return 1 if failed else 0
+
+
+def _tfindex(f, compression: Compression) -> str | None:
+    """Write ``PATH.tfindex`` listing the intact records; None (with a message) when it
+    cannot be used or written."""
+    if compression is not Compression.NONE:
+        print(
+            f"tfr-viewer index: {f.path}: no .tfindex for a {compression.value.upper()} file: "
+            "the tfrecord package seeks in the file itself, so decompress it first "
+            "(tfr-viewer export --compression none)",
+            file=sys.stderr,
+        )
+        return None
+    statuses = f.index.statuses()
+    keep = statuses == RecordStatus.OK
+    target = f.path + ".tfindex"
+    try:
+        write_tfindex(target, f.index.offsets()[keep], f.index.lengths()[keep])
+    except OSError as exc:
+        print(f"tfr-viewer index: {target}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        return None
+    if not keep.all():
+        print(
+            f"warning: {f.path}: {plural(int((~keep).sum()), 'damaged record')} left out of "
+            f"{target}",
+            file=sys.stderr,
+        )
+    return target
