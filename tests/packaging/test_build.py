@@ -91,7 +91,11 @@ def test_version_lists_the_bundled_libraries(bundle):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].endswith("(bundle)")
-    assert len(lines) == 9 and not any("not installed" in line for line in lines), lines
+    assert len(lines) == 10 and not any("not installed" in line for line in lines), lines
+    from tfr_viewer.core import fast
+
+    if fast.available():  # the compiled core built here must be in the bundle
+        assert lines[1].startswith("path: compiled core"), lines[1]
 
 
 def test_a_regex_filter_runs_in_the_bundle(bundle):
