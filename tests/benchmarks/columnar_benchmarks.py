@@ -18,7 +18,17 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_benchmarks import ROOT, ROWS, ensure, row, tf, timed, tutorial_example, write_tf  # noqa: E402
+from run_benchmarks import (  # noqa: E402
+    ROOT,
+    ROWS,
+    ensure,
+    row,
+    tf,
+    tf_filter_count,
+    timed,
+    tutorial_example,
+    write_tf,
+)
 
 EXE = [sys.executable, "-m", "tfr_viewer"]
 FILTER = "feature1 == 3"
@@ -47,28 +57,6 @@ def cli(args: list[str], pure: bool = False, repeat: int = 3) -> tuple[float, st
             raise RuntimeError(f"{args}: exit {done.returncode}: {done.stderr[-500:]}")
         out = done.stdout
     return best, out
-
-
-def tf_filter_count(path: Path) -> tuple[float, int]:
-    """TensorFlow's fastest in-process way: batched parse_example in a graph."""
-    t = tf()
-    spec = {"feature1": t.io.FixedLenFeature([], t.int64)}
-
-    @t.function
-    def matches():
-        ds = (
-            t.data.TFRecordDataset(str(path))
-            .batch(4096)
-            .map(
-                lambda b: t.reduce_sum(
-                    t.cast(t.io.parse_example(b, spec)["feature1"] == 3, t.int64)
-                )
-            )
-        )
-        return ds.reduce(t.constant(0, t.int64), lambda a, x: a + x)
-
-    matches()
-    return timed(lambda: int(matches().numpy()), repeat=2)
 
 
 def bench_filter(data: Path) -> None:

@@ -102,3 +102,15 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path, env):
     proc.stdout.close()
     assert proc.wait(timeout=60) == 0
     assert b"Traceback" not in proc.stderr.read()
+
+
+def test_commands_give_the_same_answers_from_the_cache(tmp_path, env):
+    path = tmp_path / "f.tfrecord"
+    write_records(path, [build_example({"label": i % 5}) for i in range(500)])
+    for _ in range(2):  # the first run fills the cache, the second reads it
+        assert _run("count", "--filter", "label == 3", str(path), env=env).stdout == "100\n"
+        listed = _run("list", "--filter", "label == 3", "--json", str(path), env=env).stdout
+        assert len(listed.splitlines()) == 100
+        assert "500 records in 1 file: OK" in _run("verify", str(path), env=env).stdout
+        assert '"label"' in _run("schema", "--json", str(path), env=env).stdout
+    assert len(list((tmp_path / "cache").iterdir())) == 1

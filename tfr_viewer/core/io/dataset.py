@@ -99,11 +99,14 @@ class Dataset:
     def scan(
         self, *, verify: bool = True, cancel: CancelToken | None = None
     ) -> Iterator[tuple[int, IndexChunk]]:
-        """Index every file not yet complete, in order, yielding as chunks arrive."""
+        """Index every file not yet complete, in order, yielding as chunks arrive. Files
+        already indexed (in this dataset, or in the persistent cache) yield their index as
+        chunks too, so a caller always sees every record once."""
         self._starts = []
         for number, f in enumerate(self.files):
             if f.index.complete and (f.index.verified or not verify):
                 self.begin_file(number, reset=False)
+                yield from ((number, chunk) for chunk in f.index.chunks())
                 continue
             self.begin_file(number)
             cached = index_cache.load(f.path, verify)
