@@ -8,7 +8,6 @@ runs it; TensorFlow's is in-process after warm-up. Rows for the pure-Python path
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from run_benchmarks import (  # noqa: E402
     ROWS,
     ensure,
     row,
+    run_cli,
     tf,
     tf_filter_count,
     timed,
@@ -159,16 +159,7 @@ BENCHES = {
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--data", type=Path, default=ROOT / "tests" / "benchmarks" / "data")
-    ap.add_argument("--only", nargs="*", choices=sorted(BENCHES))
-    args = ap.parse_args()
-    args.data.mkdir(parents=True, exist_ok=True)
-    for name in args.only or list(BENCHES):
-        BENCHES[name](args.data)
-    lines = ["| benchmark | tfr-viewer | TensorFlow | ratio | target |", "|---|---|---|---|---|"]
-    lines += ["| " + " | ".join(r) + " |" for r in ROWS]
-    print("\n" + "\n".join(lines))
+    run_cli(__doc__, BENCHES)
 
 
 if __name__ == "__main__":

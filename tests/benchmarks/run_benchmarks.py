@@ -465,15 +465,16 @@ BENCHES = {
 }
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+def run_cli(doc: str | None, benches: dict[str, Callable[[Path], None]]) -> None:
+    """Parse ``--data/--only/--table``, run the chosen benchmarks, print the table."""
+    ap = argparse.ArgumentParser(description=doc)
     ap.add_argument("--data", type=Path, default=ROOT / "tests" / "benchmarks" / "data")
-    ap.add_argument("--only", nargs="*", choices=sorted(BENCHES))
+    ap.add_argument("--only", nargs="*", choices=sorted(benches))
     ap.add_argument("--table", type=Path, help="also write the table to this file")
     args = ap.parse_args()
     args.data.mkdir(parents=True, exist_ok=True)
-    for name in args.only or list(BENCHES):
-        BENCHES[name](args.data)
+    for name in args.only or list(benches):
+        benches[name](args.data)
     lines = ["| benchmark | tfr-viewer | TensorFlow | ratio | target |", "|---|---|---|---|---|"]
     lines += ["| " + " | ".join(r) + " |" for r in ROWS]
     print("\n" + "\n".join(lines))
@@ -483,6 +484,10 @@ def main() -> None:
         f"\n(max RSS of this process: "
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)"
     )
+
+
+def main() -> None:
+    run_cli(__doc__, BENCHES)
 
 
 if __name__ == "__main__":
