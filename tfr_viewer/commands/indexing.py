@@ -37,10 +37,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         failed = False
         for f in ds.files:
             source = f.open()
-            entry = None
-            if index_cache.enabled():
-                found = index_cache.load(f.path, verified=True)
-                entry = str(index_cache.entry_for(f.path)) if found is not None else None
+            kept = index_cache.entry_for(f.path) if index_cache.enabled() else None
+            entry = str(kept) if kept is not None and kept.exists() else None
             item = {
                 "path": f.path,
                 "records": len(f.index),

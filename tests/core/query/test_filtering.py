@@ -23,3 +23,22 @@ def test_a_filter_pass_does_not_grow_with_the_records(tmp_path):
         grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert matches == 100_000
     assert grown_mb < 20, f"the filter pass grew the process by {grown_mb:.0f} MB"
+
+
+def test_edited_payloads_are_filtered_and_sorted_instead_of_the_files(tmp_path):
+    import numpy as np
+
+    from tfr_viewer.core.query import sort_records
+
+    path = tmp_path / "e.tfrecord"
+    frames = [encode_frame(build_example({"label": i})) for i in range(6)]
+    damaged = bytearray(frames[4])
+    damaged[14] ^= 0xFF  # a bad payload CRC: unreadable, but its edit is read
+    path.write_bytes(b"".join(frames[:4]) + bytes(damaged) + frames[5])
+    edited = {1: build_example({"label": 40}), 4: build_example({"label": 50})}
+    with Dataset([str(path)]) as ds:
+        ds.index(verify=True)
+        hits = np.concatenate(list(filter_dataset(ds, compile_filter("label >= 5"), edited=edited)))
+        assert hits.tolist() == [1, 4, 5]
+        order = sort_records(ds, np.arange(6), "label", descending=True, edited=edited)
+        assert order.tolist() == [4, 1, 5, 3, 2, 0]

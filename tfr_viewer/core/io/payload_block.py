@@ -106,21 +106,16 @@ def _with_edits(
     readable: np.ndarray,
     edited: Mapping[int, bytes],
 ) -> PayloadBlock:
+    """Payloads copied into memory, the edited ones replaced (an unreadable record is an
+    empty payload: it has no features either way)."""
     read = source.reader()
-    payloads = []
-    for r, (offset, length, ok) in enumerate(
-        zip(offsets.tolist(), lengths.tolist(), readable.tolist(), strict=True)
-    ):
-        override = edited.get(r)
-        if override is not None:
-            payloads.append(override)
-        else:
-            payloads.append(read(offset + HEADER_SIZE, length) if ok else b"")
-    block = PayloadBlock.of(payloads)
-    unreadable = ~readable & np.array([r not in edited for r in range(len(offsets))], dtype=bool)
-    starts = block.starts.copy()
-    starts[unreadable] = -1
-    return PayloadBlock(block.buf, starts, block.lengths)
+    payloads = [
+        edited[r] if r in edited else read(offset + HEADER_SIZE, length) if ok else b""
+        for r, (offset, length, ok) in enumerate(
+            zip(offsets.tolist(), lengths.tolist(), readable.tolist(), strict=True)
+        )
+    ]
+    return PayloadBlock.of(payloads)
 
 
 def iter_blocks(

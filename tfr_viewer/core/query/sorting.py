@@ -57,6 +57,7 @@ def _feature_keys(
     firsts: list[np.ndarray] = []
     present: list[np.ndarray] = []
     where: list[np.ndarray] = []
+    done = 0
     for positions, payloads in iter_blocks(ds, records, block, edited):
         if cancel is not None and cancel.cancelled:
             return None
@@ -64,8 +65,9 @@ def _feature_keys(
         firsts.append(first)
         present.append(has)
         where.append(positions)
+        done += len(positions)
         if progress is not None:
-            progress(sum(len(w) for w in where), len(records))
+            progress(done, len(records))
     if not firsts:
         return np.zeros(0), np.zeros(0, dtype=bool)
     if any(f.dtype == object for f in firsts):
