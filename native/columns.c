@@ -59,6 +59,79 @@ done:
     return status;
 }
 
+/* -- feature lists --------------------------------------------------------------- */
+static int grow_list(void **items, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return WIRE_OK;
+    size_t cap2 = *cap ? *cap * 2 : 64;
+    while (cap2 < need) cap2 *= 2;
+    void *p = realloc(*items, cap2 * size);
+    if (!p) return WIRE_NOMEM;
+    *items = p;
+    *cap = cap2;
+    return WIRE_OK;
+}
+
+static int list_step(void *ctx, const FeatureState *st) {
+    ListColumn *col = ctx;
+    WIRE_TRY(grow_list((void **)&col->step_kind, &col->cap_steps, col->n_steps + 1, 1));
+    WIRE_TRY(grow_list((void **)&col->step_splits, &col->cap_step_splits, col->n_steps + 2,
+                       sizeof(int64_t)));
+    col->step_kind[col->n_steps] = (uint8_t)st->kind;
+    col->step_splits[col->n_steps + 1] = col->step_splits[col->n_steps] + (int64_t)st->count;
+    col->n_steps++;
+    return WIRE_OK;
+}
+
+int columns_extract_lists(const uint8_t *buf, const int64_t *starts, const int64_t *lengths,
+                          size_t rows, ListColumn *cols, size_t ncols, uint8_t *row_status) {
+    Record rec;
+    record_init(&rec);
+    int status = WIRE_OK;
+    for (size_t c = 0; c < ncols; c++) {
+        ListColumn *col = &cols[c];
+        col->values.base = buf;
+        col->splits[0] = 0;
+        status = grow_list((void **)&col->step_splits, &col->cap_step_splits, 1,
+                           sizeof(int64_t));
+        if (status) goto done;
+        col->step_splits[0] = 0;
+    }
+    for (size_t r = 0; r < rows; r++) {
+        size_t n;
+        const uint8_t *p = payload_of(buf, starts, lengths, r, &n);
+        int st = record_parse(&rec, p, n, 1);
+        if (st == WIRE_NOMEM) {
+            status = st;
+            break;
+        }
+        row_status[r] = (uint8_t)st;
+        for (size_t c = 0; c < ncols; c++) {
+            ListColumn *col = &cols[c];
+            const Entry *e = st == WIRE_OK ? entry_find(&rec.lists, col->key, col->key_n) : NULL;
+            if (e) {
+                int got = feature_list_read(&rec.lists, e, list_step, col, &col->values);
+                if (got) {
+                    status = got;
+                    goto done;
+                }
+            }
+            col->present[r] = e != NULL;
+            col->splits[r + 1] = (int64_t)col->n_steps;
+        }
+    }
+done:
+    record_free(&rec);
+    return status;
+}
+
+void list_column_free(ListColumn *c) {
+    free(c->present);
+    free(c->splits);
+    free(c->step_kind);
+    free(c->step_splits);
+    values_free(&c->values);
+}
+
 /* -- discovery ------------------------------------------------------------------- */
 static uint64_t hash_key(const uint8_t *p, size_t n, int table) {
     uint64_t h = 1469598103934665603ULL ^ (uint64_t)table;
@@ -140,7 +213,7 @@ static int count_entries(KeyTable *t, const EntryList *list, int table, uint64_t
             WIRE_TRY(stats_add(t, s, &fs));
         } else {
             StepContext sc = {t, s};
-            WIRE_TRY(feature_list_read(list, e, add_step, &sc));
+            WIRE_TRY(feature_list_read(list, e, add_step, &sc, NULL));
         }
     }
     return WIRE_OK;

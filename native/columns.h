@@ -22,6 +22,23 @@ typedef struct {
 int columns_extract(const uint8_t *buf, const int64_t *starts, const int64_t *lengths,
                     size_t rows, Column *cols, size_t ncols, uint8_t *row_status);
 
+/* One feature-list key: rows hold steps, steps hold values. */
+typedef struct {
+    const uint8_t *key;
+    size_t key_n;
+    Values values;        /* flat values by kind, in step order */
+    uint8_t *present;     /* rows: the key is in the payload's feature lists */
+    int64_t *splits;      /* rows + 1: running count of steps */
+    uint8_t *step_kind;   /* steps: 0 none, 1 bytes, 2 float, 3 int64 */
+    int64_t *step_splits; /* steps + 1: running count of values */
+    size_t n_steps, cap_steps, cap_step_splits;
+} ListColumn;
+
+/* As columns_extract, for feature lists: payloads are parsed as SequenceExamples. */
+int columns_extract_lists(const uint8_t *buf, const int64_t *starts, const int64_t *lengths,
+                          size_t rows, ListColumn *cols, size_t ncols, uint8_t *row_status);
+void list_column_free(ListColumn *c);
+
 typedef struct {
     uint8_t *key;
     size_t key_n;

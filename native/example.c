@@ -17,10 +17,10 @@ static int grow(void **items, size_t *cap, size_t need, size_t size) {
     return WIRE_OK;
 }
 
-#define PUSH(arr, n, cap, value)                                               \
-    do {                                                                       \
-        WIRE_TRY(grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr))));      \
-        (arr)[(n)++] = (value);                                                \
+#define PUSH(arr, n, cap, value)                                                  \
+    do {                                                                          \
+        if ((n) >= (cap)) WIRE_TRY(grow((void **)&(arr), &(cap), (n) + 1, sizeof(*(arr)))); \
+        (arr)[(n)++] = (value);                                                   \
     } while (0)
 
 void record_init(Record *r) { memset(r, 0, sizeof(*r)); }
@@ -43,6 +43,12 @@ void values_free(Values *v) {
 /* -- UTF-8, as strictly as upb checks a proto3 string ---------------------------- */
 static int utf8_valid(const uint8_t *s, size_t n) {
     size_t i = 0;
+    /* ASCII, the common case, eight bytes at a time */
+    for (; n - i >= 8; i += 8) {
+        uint64_t word;
+        memcpy(&word, s + i, 8);
+        if (word & 0x8080808080808080ULL) break;
+    }
     while (i < n) {
         uint8_t c = s[i];
         if (c < 0x80) {
@@ -186,11 +192,54 @@ static int feature_walk(const uint8_t *p, const uint8_t *end, FeatureState *st, 
     return WIRE_OK;
 }
 
+/* Whether the bytes of a packed varint list are valid: every varint ends inside and is
+ * at most 10 bytes long. */
+static inline int packed_varints_ok(const uint8_t *p, const uint8_t *end) {
+    if (p == end) return 1;
+    if (end[-1] & 0x80) return 0; /* the last varint runs past the end */
+    int run = 0;
+    for (; p < end; p++) {
+        if (*p & 0x80) {
+            if (++run >= 10) return 0;
+        } else {
+            run = 0;
+        }
+    }
+    return 1;
+}
+
+/* A quick yes for a Feature in the usual encoding: one list member whose values are
+ * packed (bytes: one field each), every tag and length one byte. 1 means valid; 0 means
+ * "not that encoding", and the full walk decides. */
+static inline int feature_common_ok(const uint8_t *p, const uint8_t *end) {
+    if (p == end) return 1;
+    if (end - p < 2 || p[1] >= 0x80 || p + 2 + p[1] != end) return 0;
+    const uint8_t *q = p + 2;
+    switch (p[0]) {
+        case 0x0A: /* BytesList: values under field 1 */
+            while (q < end) {
+                if (end - q < 2 || q[0] != 0x0A || q[1] >= 0x80 || q[1] > end - q - 2) return 0;
+                q += 2 + q[1];
+            }
+            return 1;
+        case 0x12: /* FloatList: one packed field */
+            return q == end ||
+                   (end - q >= 2 && q[0] == 0x0A && q[1] < 0x80 && q + 2 + q[1] == end &&
+                    q[1] % 4 == 0);
+        case 0x1A: /* Int64List: one packed field */
+            if (q == end) return 1;
+            if (end - q < 2 || q[0] != 0x0A || q[1] >= 0x80 || q + 2 + q[1] != end) return 0;
+            return packed_varints_ok(q + 2, end);
+        default:
+            return 0;
+    }
+}
+
 /* A FeatureList body: repeated Feature steps. `step` is called per step, or NULL to
- * only validate. */
+ * only validate; with `out`, each step's values are appended there. */
 static int feature_list_walk(const uint8_t *p, const uint8_t *end,
                              int (*step)(void *, const FeatureState *), void *ctx,
-                             int depth) {
+                             Values *out, int depth) {
     if (depth > WIRE_MAX_DEPTH) return WIRE_PUNT;
     while (p < end) {
         uint32_t field, wt;
@@ -199,7 +248,12 @@ static int feature_list_walk(const uint8_t *p, const uint8_t *end,
         if (wt == WT_EGROUP) return WIRE_MALFORMED;
         if (field == 1 && wt == WT_LEN) {
             WIRE_TRY(wire_len(&p, end, &len));
-            FeatureState st = {0, 0, NULL};
+            FeatureState st = {0, 0, out};
+            if (out) { /* a oneof switch inside the step drops only this step's values */
+                out->row_ints = out->n_ints;
+                out->row_floats = out->n_floats;
+                out->row_spans = out->n_spans;
+            }
             WIRE_TRY(feature_walk(p, p + len, step ? &st : NULL, depth + 1));
             if (step) WIRE_TRY(step(ctx, &st));
             p += len;
@@ -214,8 +268,21 @@ static int feature_list_walk(const uint8_t *p, const uint8_t *end,
 static int entry_parse(const uint8_t *p, const uint8_t *end, EntryList *out, int lists,
                        int depth) {
     if (depth > WIRE_MAX_DEPTH) return WIRE_PUNT;
-    Span key = {EMPTY, 0};
     size_t first = out->n_values;
+    /* The usual entry: the key, then the value, each with a one-byte tag and length. */
+    if (!lists && end - p >= 4 && p[0] == 0x0A && p[1] < 0x80 && p[1] <= end - p - 4) {
+        const uint8_t *k = p + 2, *v = p + 2 + p[1];
+        if (v[0] == 0x12 && v[1] < 0x80 && v + 2 + v[1] == end) {
+            if (!utf8_valid(k, p[1])) return WIRE_MALFORMED;
+            if (!feature_common_ok(v + 2, end)) WIRE_TRY(feature_walk(v + 2, end, NULL, depth + 1));
+            Span value = {v + 2, v[1]};
+            PUSH(out->values, out->n_values, out->cap_values, value);
+            Entry e = {{k, p[1]}, first, 1};
+            PUSH(out->entries, out->n_entries, out->cap_entries, e);
+            return WIRE_OK;
+        }
+    }
+    Span key = {EMPTY, 0};
     int unknown = 0;
     while (p < end) {
         uint32_t field, wt;
@@ -231,8 +298,8 @@ static int entry_parse(const uint8_t *p, const uint8_t *end, EntryList *out, int
         } else if (field == 2 && wt == WT_LEN) {
             WIRE_TRY(wire_len(&p, end, &len));
             if (lists)
-                WIRE_TRY(feature_list_walk(p, p + len, NULL, NULL, depth + 1));
-            else
+                WIRE_TRY(feature_list_walk(p, p + len, NULL, NULL, NULL, depth + 1));
+            else if (!feature_common_ok(p, p + len))
                 WIRE_TRY(feature_walk(p, p + len, NULL, depth + 1));
             Span value = {p, len};
             PUSH(out->values, out->n_values, out->cap_values, value);
@@ -315,10 +382,10 @@ int feature_read(const EntryList *list, const Entry *e, FeatureState *st) {
 }
 
 int feature_list_read(const EntryList *list, const Entry *e,
-                      int (*step)(void *ctx, const FeatureState *st), void *ctx) {
+                      int (*step)(void *ctx, const FeatureState *st), void *ctx, Values *out) {
     for (size_t i = 0; i < e->n_values; i++) {
         const Span *s = &list->values[e->first_value + i];
-        WIRE_TRY(feature_list_walk(s->p, s->p + s->n, step, ctx, 3));
+        WIRE_TRY(feature_list_walk(s->p, s->p + s->n, step, ctx, out, 3));
     }
     return WIRE_OK;
 }

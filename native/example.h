@@ -61,9 +61,10 @@ void record_free(Record *r);
 int record_parse(Record *r, const uint8_t *p, size_t n, int sequence);
 /* Read a Feature's values from its spans into `st` (the spans are already validated). */
 int feature_read(const EntryList *list, const Entry *e, FeatureState *st);
-/* Read a FeatureList's steps, calling `step` for each Feature. */
+/* Read a FeatureList's steps, calling `step` for each Feature (after its values, when
+ * `out` is given, were appended to `out`). */
 int feature_list_read(const EntryList *list, const Entry *e,
-                      int (*step)(void *ctx, const FeatureState *st), void *ctx);
+                      int (*step)(void *ctx, const FeatureState *st), void *ctx, Values *out);
 /* The surviving entry for `key`, or NULL. */
 const Entry *entry_find(const EntryList *list, const uint8_t *key, size_t n);
 void values_free(Values *v);

@@ -178,6 +178,81 @@ out:
     return result;
 }
 
+/* extract_lists(buf, starts, lengths, keys) -> (row_status, [(present, splits,
+ * step_kind, step_splits, ints, floats, spans), ...]) with each item as bytes. */
+static PyObject *py_extract_lists(PyObject *self, PyObject *args) {
+    Py_buffer buf, starts, lengths;
+    PyObject *keys;
+    if (!PyArg_ParseTuple(args, "y*y*y*O!", &buf, &starts, &lengths, &PyTuple_Type, &keys))
+        return NULL;
+    PyObject *result = NULL;
+    size_t rows = 0, ncols = (size_t)PyTuple_GET_SIZE(keys);
+    ListColumn *cols = calloc(ncols ? ncols : 1, sizeof(ListColumn));
+    uint8_t *row_status = NULL;
+    if (!cols) {
+        no_memory();
+        goto out;
+    }
+    if (check_ranges(&buf, &starts, &lengths, &rows)) goto out;
+    row_status = malloc(rows ? rows : 1);
+    if (!row_status) {
+        no_memory();
+        goto out;
+    }
+    for (size_t c = 0; c < ncols; c++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, c);
+        if (!PyBytes_Check(key)) {
+            PyErr_SetString(PyExc_TypeError, "keys must be bytes");
+            goto out;
+        }
+        cols[c].key = (const uint8_t *)PyBytes_AS_STRING(key);
+        cols[c].key_n = (size_t)PyBytes_GET_SIZE(key);
+        cols[c].present = malloc(rows ? rows : 1);
+        cols[c].splits = malloc((rows + 1) * sizeof(int64_t));
+        if (!cols[c].present || !cols[c].splits) {
+            no_memory();
+            goto out;
+        }
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS;
+    status = columns_extract_lists(buf.buf, starts.buf, lengths.buf, rows, cols, ncols,
+                                   row_status);
+    Py_END_ALLOW_THREADS;
+    if (status == WIRE_NOMEM) {
+        no_memory();
+        goto out;
+    }
+    PyObject *list = PyList_New((Py_ssize_t)ncols);
+    if (!list) goto out;
+    for (size_t c = 0; c < ncols; c++) {
+        ListColumn *col = &cols[c];
+        PyObject *item = Py_BuildValue(
+            "(NNNNNNN)", as_bytes(col->present, rows), as_bytes(col->splits, (rows + 1) * 8),
+            as_bytes(col->step_kind, col->n_steps),
+            as_bytes(col->step_splits, (col->n_steps + 1) * 8),
+            as_bytes(col->values.ints, col->values.n_ints * 8),
+            as_bytes(col->values.floats, col->values.n_floats * 8),
+            as_bytes(col->values.spans, col->values.n_spans * 8));
+        if (!item) {
+            Py_DECREF(list);
+            goto out;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)c, item);
+    }
+    result = Py_BuildValue("(NN)", as_bytes(row_status, rows), list);
+out:
+    if (cols) {
+        for (size_t c = 0; c < ncols; c++) list_column_free(&cols[c]);
+        free(cols);
+    }
+    free(row_status);
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lengths);
+    return result;
+}
+
 /* discover(buf, starts, lengths) -> (row_type, [(table, key, present, kinds(4), first(4),
  * min_count, max_count), ...]) */
 static PyObject *py_discover(PyObject *self, PyObject *args) {
@@ -268,6 +343,8 @@ static PyMethodDef methods[] = {
      "scan_frames(buf, pos, limit, verify, base, offsets, lengths, status) -> (n, stop)"},
     {"extract", py_extract, METH_VARARGS,
      "extract(buf, starts, lengths, keys) -> (row_status, columns)"},
+    {"extract_lists", py_extract_lists, METH_VARARGS,
+     "extract_lists(buf, starts, lengths, keys) -> (row_status, columns)"},
     {"discover", py_discover, METH_VARARGS, "discover(buf, starts, lengths) -> (row_type, keys)"},
     {"take_bytes", py_take_bytes, METH_VARARGS, "take_bytes(buf, spans) -> list of bytes"},
     {NULL, NULL, 0, NULL}};

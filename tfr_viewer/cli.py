@@ -7,11 +7,11 @@ unreadable path. Subcommands never import Qt; only the GUI entry points do, lazi
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .errors import EXIT_OK, EXIT_USAGE, UsageError
 
@@ -46,8 +46,20 @@ def _overwrite(p: argparse.ArgumentParser) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace outputs that exist already")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser; ``parser.commands`` maps each command name to its sub-parser."""
+class _Skipped:
+    """Stands in for the sub-parser of a command that is not being run."""
+
+    def add_argument(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def add_mutually_exclusive_group(self, *args: object, **kwargs: object) -> _Skipped:
+        return self
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; ``parser.commands`` maps each command name to its sub-parser. With
+    ``only``, the other commands get no sub-parser (building them all costs start-up
+    time that a command run from a script should not pay)."""
     parser = argparse.ArgumentParser(
         prog="tfr-viewer",
         description="Inspect, verify and edit TensorFlow TFRecord files.",
@@ -57,21 +69,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("info", help="files, compression, record counts (header pass)")
+    def add(name: str, **kwargs: object) -> Any:
+        if only is not None and name != only:
+            return _Skipped()
+        return sub.add_parser(name, **kwargs)  # type: ignore[arg-type]
+
+    p = add("info", help="files, compression, record counts (header pass)")
     _paths(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
-    p = sub.add_parser("verify", help="check every length and payload CRC")
+    p = add("verify", help="check every length and payload CRC")
     _paths(p)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("list", help="one line per record: index, file, offset, length, status")
+    p = add("list", help="one line per record: index, file, offset, length, status")
     _paths(p)
     p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR (see README)")
     p.add_argument("--limit", type=int, metavar="N", help="stop after N records")
     p.add_argument("--json", action="store_true", help="JSON Lines output")
 
-    p = sub.add_parser(
+    p = add(
         "show",
         help="decode one record",
         usage="tfr-viewer show [-h] [--json] INDEX PATH [PATH ...]  (or PATH ... INDEX)",
@@ -82,17 +99,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _no_cache(p)
 
-    p = sub.add_parser("count", help="the number of records (that match a filter)")
+    p = add("count", help="the number of records (that match a filter)")
     _paths(p)
     p.add_argument("--filter", metavar="EXPR", help="count records matching EXPR")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("head", help="the first N records decoded, like show")
+    p = add("head", help="the first N records decoded, like show")
     _paths(p)
     p.add_argument("-n", type=int, default=10, metavar="N", help="how many (default 10)")
     p.add_argument("--json", action="store_true", help="JSON Lines, one show object a line")
 
-    p = sub.add_parser("schema", help="infer the feature spec")
+    p = add("schema", help="infer the feature spec")
     _paths(p)
     group = p.add_mutually_exclusive_group()
     group.add_argument("--json", action="store_true", help="figures per key")
@@ -103,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--sample", type=int, metavar="N", help="look at N records spread evenly")
 
-    p = sub.add_parser("export", help="write records (all, or matching a filter) to new files")
+    p = add("export", help="write records (all, or matching a filter) to new files")
     _paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
     p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR")
@@ -122,14 +139,14 @@ def build_parser() -> argparse.ArgumentParser:
     _overwrite(p)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("recover", help="write every intact record of damaged input to OUT")
+    p = add("recover", help="write every intact record of damaged input to OUT")
     _paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT")
     p.add_argument("--compression", default="none", help="none, gzip or zlib")
     _overwrite(p)
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("index", help="build and cache the index of each file")
+    p = add("index", help="build and cache the index of each file")
     _paths(p)
     p.add_argument(
         "--tfindex",
@@ -138,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("open", help="open the desktop window")
+    p = add("open", help="open the desktop window")
     p.add_argument("paths", nargs="*", metavar="PATH")
     p.add_argument("--select", type=int, metavar="N", help="select record N")
     p.add_argument(
@@ -210,6 +227,8 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
 
 
 def _did_you_mean(word: str, choices: list[str]) -> str:
+    import difflib
+
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f"; did you mean {close[0]}?" if close else ""
 
@@ -226,11 +245,13 @@ def _unknown_arguments(sub: argparse.ArgumentParser, extra: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the exit code."""
-    import multiprocessing
+    if getattr(sys, "frozen", False):
+        import multiprocessing
 
-    multiprocessing.freeze_support()  # a frozen bundle re-enters here in worker processes
+        multiprocessing.freeze_support()  # a frozen bundle re-enters here in worker processes
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    command = args_list[0] if args_list else None
+    parser = build_parser(command if command in (*_HANDLERS, "open") else None)
     if args_list and args_list[0] in ("-h", "--help", "--version"):
         parser.parse_args(args_list)
     if not args_list or args_list[0] not in (*_HANDLERS, "open"):

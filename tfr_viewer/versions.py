@@ -16,6 +16,7 @@ LIBRARIES = (
     ("PySide6", "PySide6-Essentials"),
     ("google-crc32c", "google-crc32c"),
     ("rapidgzip", "rapidgzip"),
+    ("isal", "isal"),
     ("google-re2", "google-re2"),
 )
 

@@ -247,10 +247,8 @@ def bench_gzip_export(data: Path) -> None:
     )
 
 
-def bench_show(data: Path) -> None:
-    """``show`` of records of a 10 GB file once it is indexed."""
-    print("show in a 10 GB file")
-    from tfr_viewer.commands.decode import show_record
+def ten_gb_file(data: Path) -> Path:
+    """10,240 Examples of 1 MB (an ``id`` and a ``blob``): a 10 GB file."""
     from tfr_viewer.core.write.build import build_example
 
     def make(p: Path) -> None:
@@ -260,7 +258,15 @@ def bench_show(data: Path) -> None:
             for i in range(10_240):
                 f.write(encode_frame(build_example({"id": i, "blob": blob[: (1 << 20) - 64]})))
 
-    path = ensure(data / "ten_gb.tfrecord", make)
+    return ensure(data / "ten_gb.tfrecord", make)
+
+
+def bench_show(data: Path) -> None:
+    """``show`` of records of a 10 GB file once it is indexed."""
+    print("show in a 10 GB file")
+    from tfr_viewer.commands.decode import show_record
+
+    path = ten_gb_file(data)
     with Dataset([str(path)]) as ds:
         t_index, _ = timed(lambda: ds.index(verify=False))
         rnd = random.Random(6)

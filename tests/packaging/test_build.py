@@ -16,6 +16,7 @@ from PySide6.QtGui import QImage
 
 from tests.packaging.conftest import PACKAGING, ROOT, need, need_linux
 from tfr_viewer.ui.instance import hand_off
+from tfr_viewer.versions import LIBRARIES
 
 pytestmark = pytest.mark.slow
 
@@ -91,7 +92,10 @@ def test_version_lists_the_bundled_libraries(bundle):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].endswith("(bundle)")
-    assert len(lines) == 10 and not any("not installed" in line for line in lines), lines
+    # name and path, Python, then one line per library
+    assert len(lines) == 3 + len(LIBRARIES) and not any(
+        "not installed" in line for line in lines
+    ), lines
     from tfr_viewer.core import fast
 
     if fast.available():  # the compiled core built here must be in the bundle

@@ -8,7 +8,6 @@ import os
 import sys
 from collections import Counter
 
-from ..core.analyze import infer_schema
 from ..core.decode import decode, payload_json, write_json
 from ..core.io import Dataset
 from ..core.text import plural
@@ -109,6 +108,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
         if args.sample is not None and args.sample < len(ds):
             step = len(ds) / args.sample
             records = sorted({int(i * step) for i in range(args.sample)})
+        from ..core.analyze import infer_schema  # only this command needs it
+
         schema = infer_schema(ds, records)
         if not schema.examples and not schema.sequence_examples:
             raise UsageError(

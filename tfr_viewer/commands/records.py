@@ -129,17 +129,6 @@ def _matching(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, Index
         yield base, f.path, chunk, keep
 
 
-def _records(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, int, int, int]]:
-    """Stream ``(index, file, offset, length, status)`` of matching records as the
-    verifying scan proceeds."""
-    for base, path, chunk, keep in _matching(ds, flt):
-        offsets = chunk.offsets[keep].tolist()
-        lengths = chunk.lengths[keep].tolist()
-        status = chunk.status[keep].tolist()
-        for i, offset, length, st in zip(keep.tolist(), offsets, lengths, status, strict=True):
-            yield base + i, path, offset, length, st
-
-
 def cmd_list(args: argparse.Namespace) -> int:
     """One line per record, global index across shards, streamed while scanning."""
     if args.limit is not None and args.limit < 0:
@@ -149,28 +138,39 @@ def cmd_list(args: argparse.Namespace) -> int:
         _warn(ds, args.json)
         if args.filter:
             warn_about_filter(ds, args.filter)
-        out = sys.stdout
-        quoted: dict[str, str] = {}
-        shown = 0
         if args.limit == 0:
             return 0
-        for index, path, offset, length, status in _records(ds, flt):
-            kind = _KINDS[status]
-            if args.json:
-                qp = quoted.get(path)
-                if qp is None:
-                    qp = quoted[path] = json.dumps(path)
-                out.write(
-                    f'{{"index": {index}, "file": {qp}, "offset": {offset}, '
-                    f'"length": {length}, "status": "{kind}"}}\n'
-                )
-            else:
-                out.write(f"{index}\t{os.path.basename(path)}\t{offset}\t{length}\t{kind}\n")
-            shown += 1
-            if args.limit is not None and shown >= args.limit:
+        out = sys.stdout
+        left = args.limit
+        for base, path, chunk, keep in _matching(ds, flt):
+            if left is not None:
+                keep = keep[:left]
+                left -= len(keep)
+            out.write(_lines(path, base, chunk, keep, args.json))
+            if left == 0:
                 break
         out.flush()
         return 0
+
+
+def _lines(path: str, base: int, chunk: IndexChunk, keep: np.ndarray, as_json: bool) -> str:
+    """The output lines of the records at positions ``keep`` of one chunk, formatted in
+    one pass (the file name is the same for all of them)."""
+    if not len(keep):
+        return ""
+    if as_json:
+        name = json.dumps(path).replace("%", "%%")
+        line = f'{{"index": %d, "file": {name}, "offset": %d, "length": %d, "status": "%s"}}\n'
+    else:
+        line = os.path.basename(path).replace("%", "%%").join(["%d\t", "\t%d\t%d\t%s\n"])
+    rows = zip(
+        (keep + base).tolist(),
+        chunk.offsets[keep].tolist(),
+        chunk.lengths[keep].tolist(),
+        [_KINDS[s] for s in chunk.status[keep].tolist()],
+        strict=True,
+    )
+    return "".join([line % row for row in rows])
 
 
 def cmd_count(args: argparse.Namespace) -> int:

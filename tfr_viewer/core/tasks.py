@@ -23,7 +23,7 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
     file, path, size, problem)``: the bytes of a stream rapidgzip refused), ``("indexed",)``,
     ``("statuses", file, start, uint8 array)``, ``("done",)`` or ``("error", text)``.
     """
-    ds = Dataset(paths)
+    ds = Dataset(paths, seek_points=True)
     try:
         for number, chunk in ds.scan(verify=False):
             conn.send(("chunk", number, chunk))

@@ -171,7 +171,7 @@ class MainWindow(QMainWindow):
         if not self.edit_actions.confirm_discard():
             return False
         try:
-            dataset = Dataset.open(list(specs))
+            dataset = Dataset.open(list(specs), seek_points=True)  # random reads follow
         except (PathError, SourceError, OSError) as exc:
             self.show_error(f"Cannot open {', '.join(specs)}", str(exc))
             return False

@@ -9,6 +9,7 @@ from tfr_viewer.core import fast
 from tfr_viewer.core.analyze.schema import Schema, add_block
 from tfr_viewer.core.io.payload_block import PayloadBlock
 from tfr_viewer.core.query import extract as ex
+from tfr_viewer.core.query import extract_lists as exl
 
 from .encoding import KEYS, case
 
@@ -55,6 +56,32 @@ def mismatches(payloads: list[bytes]) -> tuple[list[str], int]:
     return problems, int(left.size)
 
 
+def list_mismatches(payloads: list[bytes]) -> list[str]:
+    """Where the feature-list columns differ between the compiled core and upb (rows the
+    compiled core leaves to upb are decided by upb and not compared)."""
+    block = PayloadBlock.of(payloads)
+    compiled = fast.native()
+    assert compiled is not None
+    status, columns = exl._compiled(compiled, block, sorted(KEYS))
+    if (status == ex.ROW_UPB).any():
+        return []
+    want_status, want = exl._python(block, sorted(KEYS))
+    problems = [
+        f"row {r}: sequence status {status[r]} but upb {want_status[r]}"
+        for r in np.flatnonzero(status != want_status).tolist()
+    ]
+    for key in sorted(KEYS):
+        got, exp = columns[key], want[key]
+        for name in ("present", "steps", "kinds"):
+            if not np.array_equal(getattr(got, name), getattr(exp, name)):
+                problems.append(f"key {key!r}: feature-list {name} differ")
+        if not np.array_equal(got.values.splits, exp.values.splits):
+            problems.append(f"key {key!r}: feature-list value splits differ")
+        elif not _same_values(got.values.values, exp.values.values):
+            problems.append(f"key {key!r}: feature-list values differ")
+    return problems
+
+
 def schema_mismatch(payloads: list[bytes]) -> str | None:
     """Where key discovery (``schema``) differs between the paths, if anywhere."""
     block = PayloadBlock.of(payloads)
@@ -82,6 +109,7 @@ def run(seed: int, cases: int, batch: int = 256) -> dict:
         numbers = range(lo, min(lo + batch, cases))
         payloads = [case(seed, n) for n in numbers]
         problems, punted = mismatches(payloads)
+        problems += list_mismatches(payloads)
         left += punted
         schema = schema_mismatch(payloads)
         if schema:
@@ -90,6 +118,7 @@ def run(seed: int, cases: int, batch: int = 256) -> dict:
             # narrow down to single cases
             for n, p in zip(numbers, payloads, strict=True):
                 one, _ = mismatches([p])
+                one += list_mismatches([p])
                 one += [m for m in [schema_mismatch([p])] if m]
                 if one:
                     failures.append((n, one[0]))

@@ -80,6 +80,31 @@ TRAPS = {
         1, _entry(b"a", delimited(3, tag(1, 0) + b"\xff" * 10 + b"\0"))
     ),
     "an unterminated group": tag(7, 3) + tag(1, 0) + varint(1),
+    # the quick path for the usual encoding (one packed list, one-byte lengths) must
+    # hand every near miss to the full walk
+    "packed varint of eleven bytes": delimited(
+        1, _entry(b"a", delimited(3, delimited(1, b"\xff" * 10 + b"\0")))
+    ),
+    "packed varint of ten bytes": delimited(
+        1, _entry(b"a", delimited(3, delimited(1, b"\xff" * 9 + b"\x01" + varint(4))))
+    ),
+    "packed varint cut at the end": delimited(
+        1, _entry(b"a", delimited(3, delimited(1, varint(3) + b"\x80")))
+    ),
+    "bytes value running past its list": delimited(
+        1, _entry(b"a", delimited(1, delimited(1, b"xy")[:-1] + b"\x05z"))
+    ),
+    "bytes list with a second field": delimited(
+        1, _entry(b"a", delimited(1, delimited(1, b"x") + tag(2, 0) + varint(1)))
+    ),
+    "packed floats after an unpacked one": delimited(
+        1, _entry(b"a", delimited(2, tag(1, 5) + b"\0\0\0\0" + delimited(1, b"\0" * 4)))
+    ),
+    "entry of key, value and a trailing byte": delimited(
+        1, delimited(1, delimited(1, b"a") + delimited(2, _ints(1)) + b"\x00")
+    ),
+    "non-ASCII key in the usual entry": delimited(1, _entry("é".encode(), _ints(7))),
+    "eight-byte ASCII key then a bad byte": delimited(1, _entry(b"abcdefgh\xc3", _ints(7))),
 }
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 
 from tfr_viewer.core.io.dataset import Dataset
-from tfr_viewer.ui.models.record_table import RecordTableModel, summarise
+from tfr_viewer.ui.models.record_table import RecordTableModel
 
 
 def test_model_contract_and_cells(qtmodeltester, samples):
@@ -57,10 +57,3 @@ def test_damaged_rows_stand_out(tmp_path):
         assert model.data(model.index(1, status_col)) == "bad_data_crc"
         assert model.data(model.index(1, 0), Qt.ItemDataRole.BackgroundRole) is not None
         assert model.data(model.index(0, 0), Qt.ItemDataRole.BackgroundRole) is None
-
-
-def test_summaries():
-    assert summarise([b"cat"], "bytes") == "cat"
-    assert summarise([b"\xff\x00"], "bytes") == "<2 bytes>"
-    assert summarise(np.array([0.25], np.float32), "float") == "0.25"
-    assert summarise(np.arange(10), "int64") == "[10 values]"

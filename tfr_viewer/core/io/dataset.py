@@ -35,10 +35,11 @@ class DatasetFile:
     path: str
     index: FileIndex = field(default_factory=FileIndex)
     source: Source | None = None
+    seek_points: bool = False  # see :func:`~.sources.open_source`
 
     def open(self) -> Source:
         if self.source is None or self.source.closed:
-            self.source = open_source(self.path)
+            self.source = open_source(self.path, self.seek_points)
         return self.source
 
 
@@ -58,15 +59,17 @@ class RecordRef:
 class Dataset:
     """An ordered set of files read as one. Close it (or use ``with``) when done."""
 
-    def __init__(self, paths: Iterable[str]) -> None:
-        self.files = [DatasetFile(p) for p in paths]
+    def __init__(self, paths: Iterable[str], *, seek_points: bool = False) -> None:
+        """``seek_points``: compressed files keep rapidgzip's seek points from the first
+        read (for exporting them), rather than being scanned with ISA-L."""
+        self.files = [DatasetFile(p, seek_points=seek_points) for p in paths]
         self.warnings: list[str] = shard_warnings(f.path for f in self.files)
         self._starts: list[int] = []  # global number of each indexed file's first record
 
     @classmethod
-    def open(cls, specs: Iterable[str]) -> Dataset:
+    def open(cls, specs: Iterable[str], *, seek_points: bool = False) -> Dataset:
         """Resolve files, globs, folders and ``name@N`` specs (see :mod:`.paths`)."""
-        return cls(expand(specs))
+        return cls(expand(specs), seek_points=seek_points)
 
     @classmethod
     def from_arrays(cls, paths: list[str], columns: list[tuple]) -> Dataset:
@@ -264,7 +267,7 @@ class Dataset:
         offsets = np.zeros(len(local), dtype=np.uint64)
         lengths = np.zeros(len(local), dtype=np.uint64)
         statuses = np.zeros(len(local), dtype=np.uint8)
-        for number in np.unique(numbers).tolist():
+        for number in sorted(set(numbers.tolist())):
             mask = numbers == number
             index = self.files[number].index
             offsets[mask] = index.offsets()[local[mask]]

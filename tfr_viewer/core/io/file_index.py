@@ -45,6 +45,15 @@ class FileIndex:
         n = len(chunk)
         while done < n:
             slot = self._count % BLOCK
+            if slot == 0 and n - done >= BLOCK:
+                # A whole block: keep views of the chunk's offsets and lengths (never
+                # written again) and a copy of its statuses (re-verification writes them).
+                self._offsets.append(np.asarray(chunk.offsets[done : done + BLOCK], np.uint64))
+                self._lengths.append(np.asarray(chunk.lengths[done : done + BLOCK], np.uint64))
+                self._status.append(chunk.status[done : done + BLOCK].copy())
+                self._count += BLOCK
+                done += BLOCK
+                continue
             if slot == 0:
                 self._offsets.append(np.zeros(BLOCK, dtype=np.uint64))
                 self._lengths.append(np.zeros(BLOCK, dtype=np.uint64))

@@ -7,12 +7,14 @@ uint32 masked_crc(payload)``. CRCs come from google-crc32c (hardware CRC32C).
 from __future__ import annotations
 
 import enum
-import gzip
 import os
 import struct
 import zlib
 from collections.abc import Iterable
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    import gzip
 
 from google_crc32c import value as _crc32c
 
@@ -105,6 +107,8 @@ class RecordWriter:
         self._raw: BinaryIO = open(self.path, "wb")  # noqa: SIM115 - closed in close()
         self._out: BinaryIO | _ZlibWriter | gzip.GzipFile
         if self.compression is Compression.GZIP:
+            import gzip
+
             self._out = gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=level, mtime=0)
         elif self.compression is Compression.ZLIB:
             self._out = _ZlibWriter(self._raw, level)

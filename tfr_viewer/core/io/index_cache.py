@@ -9,27 +9,32 @@ still match. Only files of at least ``TFR_VIEWER_CACHE_MIN_BYTES`` (default 8 MB
 cached; the whole cache is kept under ``TFR_VIEWER_CACHE_MB`` (default 2048), the least
 recently used entries going first. ``TFR_VIEWER_NO_CACHE=1`` (the CLI's ``--no-cache``)
 turns it off. A damaged or unreadable entry is ignored and rebuilt, never trusted.
+
+An entry is one file: a magic line, the length of a JSON header, the header (identity,
+flags, the name, type and size of each array) and the raw arrays, all covered by a
+CRC32C at the end. Offsets are kept only where a frame does not follow the one before,
+so an entry is about 5 bytes a record and loads with one read.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import os
 import sys
-import tempfile
-import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
+from google_crc32c import value as crc32c
 
 from .file_index import FileIndex
+from .framing import FRAME_OVERHEAD
 from .index import IndexChunk
 from .records import GarbageRegion
 
-VERSION = 1
-SUFFIX = ".tfrindex.npz"
+VERSION = 2
+SUFFIX = ".tfrindex"
+MAGIC = b"tfr-viewer index\n"
 
 
 def cache_dir() -> Path:
@@ -72,8 +77,60 @@ def _identity(path: str) -> dict | None:
 
 
 def _entry(identity: dict) -> Path:
-    digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:32]
+    """The entry's name: a digest of the identity (a collision only costs a rescan,
+    since the identity stored inside is compared on load)."""
+    key = json.dumps(identity, sort_keys=True).encode()
+    digest = f"{zlib.crc32(key):08x}{crc32c(key):08x}{zlib.adler32(key):08x}"
     return cache_dir() / (digest + SUFFIX)
+
+
+def _encode(meta: dict, arrays: dict[str, np.ndarray]) -> bytes:
+    parts = [np.ascontiguousarray(a) for a in arrays.values()]
+    layout = [[name, a.dtype.str, len(a)] for name, a in zip(arrays, parts, strict=True)]
+    head = json.dumps({**meta, "arrays": layout}).encode()
+    body = MAGIC + len(head).to_bytes(8, "little") + head + b"".join(p.tobytes() for p in parts)
+    return body + crc32c(body).to_bytes(4, "little")
+
+
+def _decode(data: bytes) -> tuple[dict, dict[str, np.ndarray]] | None:
+    """The header and arrays of an entry, or None when it is not a whole, intact one."""
+    if len(data) < len(MAGIC) + 12 or not data.startswith(MAGIC):
+        return None
+    if crc32c(data[:-4]) != int.from_bytes(data[-4:], "little"):
+        return None
+    at = len(MAGIC) + 8
+    end = at + int.from_bytes(data[len(MAGIC) : at], "little")
+    meta = json.loads(data[at:end])
+    arrays = {}
+    for name, dtype, size in meta["arrays"]:
+        arrays[name] = np.frombuffer(data, dtype=np.dtype(dtype), count=int(size), offset=end)
+        end += arrays[name].nbytes
+    if end != len(data) - 4:
+        return None
+    return meta, arrays
+
+
+def _pack(offsets: np.ndarray, lengths: np.ndarray) -> dict[str, np.ndarray]:
+    """Lengths (4 bytes each when they fit) and the offsets as the few places where a
+    frame does not start right after the one before (garbage, resynchronisation)."""
+    steps = np.zeros(len(offsets), dtype=np.uint64)
+    steps[1:] = offsets[:-1] + np.uint64(FRAME_OVERHEAD) + lengths[:-1]
+    gaps = offsets - steps  # wraps modulo 2**64, as the sum in _unpack does
+    at = np.flatnonzero(gaps)
+    small = not len(lengths) or int(lengths.max()) < 1 << 32
+    return {
+        "lengths": lengths.astype(np.uint32 if small else np.uint64),
+        "gap_at": at.astype(np.int64),
+        "gap": gaps[at],
+    }
+
+
+def _unpack(arrays: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    lengths = arrays["lengths"].astype(np.uint64)
+    steps = np.zeros(len(lengths), dtype=np.uint64)
+    steps[1:] = lengths[:-1] + np.uint64(FRAME_OVERHEAD)
+    steps[arrays["gap_at"]] += arrays["gap"]
+    return np.cumsum(steps, dtype=np.uint64), lengths
 
 
 def entry_for(path: str) -> Path | None:
@@ -92,20 +149,30 @@ def load(path: str, verified: bool) -> tuple[FileIndex, int | None] | None:
         return None
     entry = _entry(identity)
     try:
-        with np.load(entry, allow_pickle=False) as data:
-            meta = json.loads(bytes(data["meta"]).decode())
-            if meta.get("identity") != identity or (verified and not meta["verified"]):
-                return None
-            offsets, lengths, status = data["offsets"], data["lengths"], data["status"]
-            garbage = data["garbage"]
+        with open(entry, "rb") as f:
+            decoded = _decode(f.read())
+        if decoded is None:
+            return None
+        meta, arrays = decoded
+        if meta.get("identity") != identity or (verified and not meta["verified"]):
+            return None
         os.utime(entry)  # recently used
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        garbage = arrays["garbage"].reshape(-1, 3)
+        regions = tuple(GarbageRegion(int(o), int(s), int(b)) for o, s, b in garbage.tolist())
+        offsets, lengths = _unpack(arrays)
+        chunk = IndexChunk(
+            0,
+            offsets,
+            lengths,
+            arrays["status"].copy(),  # statuses change when records are re-verified
+            regions,
+            int(meta["position"]),
+            meta["stream_error"],
+        )
+    except (OSError, ValueError, KeyError, TypeError):
         return None
     index = FileIndex()
-    regions = tuple(GarbageRegion(int(o), int(s), int(b)) for o, s, b in garbage.tolist())
-    index.add(
-        IndexChunk(0, offsets, lengths, status, regions, meta["position"], meta["stream_error"])
-    )
+    index.add(chunk)
     index.finish(verified=bool(meta["verified"]))
     return index, meta.get("stream_size")
 
@@ -128,21 +195,20 @@ def store(path: str, index: FileIndex, stream_size: int | None) -> Path | None:
     garbage = np.array(
         [(g.offset, g.size, g.before_record) for g in index.garbage], dtype=np.int64
     ).reshape(-1, 3)
-    buf = io.BytesIO()
-    np.savez(
-        buf,
-        meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
-        offsets=index.offsets(),
-        lengths=index.lengths(),
-        status=index.statuses(),
-        garbage=garbage,
+    data = _encode(
+        meta,
+        {
+            **_pack(index.offsets(), index.lengths()),
+            "status": index.statuses(),
+            "garbage": garbage.ravel(),
+        },
     )
     entry = _entry(identity)
+    tmp = entry.with_name(f"{entry.name}.{os.getpid()}.part")
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=entry.parent, suffix=".part")
-        with os.fdopen(fd, "wb") as out:
-            out.write(buf.getbuffer())
+        with open(tmp, "wb") as out:
+            out.write(data)
         os.replace(tmp, entry)
         trim(_int_env("TFR_VIEWER_CACHE_MB", 2048) << 20)
     except OSError:

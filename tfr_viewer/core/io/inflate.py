@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import struct
-import tempfile
 import zlib
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -112,6 +111,8 @@ def check_stream(path: str, compression: Compression) -> str | None:
 
 def inflate(path: str, compression: Compression, keep: bool = True) -> Inflated:
     """Decode ``path`` from the start as far as it goes (``keep`` False: only check)."""
+    import tempfile  # only when a damaged stream is decoded this way
+
     out = tempfile.TemporaryFile(prefix="tfr-viewer-inflated-") if keep else _Discard()
     kind = compression.value
     gzip = compression is Compression.GZIP

@@ -66,7 +66,7 @@ def read_block(
     what the file holds."""
     offsets = np.asarray(offsets, dtype=np.int64)
     lengths = np.asarray(lengths, dtype=np.int64)
-    readable = np.isin(statuses, np.array(READABLE, dtype=np.uint8))
+    readable = (statuses == READABLE[0]) | (statuses == READABLE[1])
     if edited:
         return _with_edits(source, offsets, lengths, readable, edited)
     starts = np.full(len(offsets), -1, dtype=np.int64)

@@ -14,7 +14,6 @@ import atexit
 import contextlib
 import mmap
 import os
-import shutil
 import threading
 import zlib
 from abc import ABC, abstractmethod
@@ -25,6 +24,7 @@ import numpy as np
 
 from .framing import HEADER_SIZE, Compression, decode_header
 from .inflate import Inflated, check_stream, inflate
+from .sequential import SequentialStream, prefers_sequential
 
 _SNIFF_BYTES = 64
 # rapidgzip's decode unit and seek-point spacing: 2 MiB measured best here for both a
@@ -242,9 +242,22 @@ def _quiet_stderr() -> Iterator[None]:
 
 
 class CompressedSource(Source):
-    """A GZIP or ZLIB file read through one owned rapidgzip reader."""
+    """A GZIP or ZLIB file read through one owned rapidgzip reader.
 
-    def __init__(self, path: str, compression: Compression, threads: int | None = None) -> None:
+    While reads only move forward from the start, a forward-only
+    :class:`~.sequential.SequentialStream` serves them instead (ISA-L when the file
+    compresses well, else rapidgzip with larger chunks); the first read that goes back,
+    or any error, hands over to the random-access reader for good. ``seek_points``
+    keeps that reader from the start, for callers that export its seek points.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        compression: Compression,
+        threads: int | None = None,
+        seek_points: bool = False,
+    ) -> None:
         import rapidgzip  # heavy: imported only when a compressed file is opened
 
         self.path = path
@@ -267,6 +280,8 @@ class CompressedSource(Source):
         # (see inflate.py) and every later read is served from it.
         self._inflated: Inflated | None = None
         self._checked: bool | str = False  # or what the end-of-stream check found
+        self._stream: SequentialStream | None = None
+        self._sequential = not seek_points  # may still read with ISA-L
 
     def _fall_back(self) -> Inflated:
         """Decode the stream sequentially, keeping every byte before a failure."""
@@ -274,10 +289,51 @@ class CompressedSource(Source):
             self._inflated = inflate(self.path, self.compression)
         return self._inflated
 
+    def _read_sequential(self, offset: int, view: memoryview) -> int | None:
+        """Serve a forward read from the ISA-L stream; None when rapidgzip must."""
+        if not self._sequential or self._inflated is not None:
+            return None
+        stream = self._stream
+        if stream is None:
+            if offset != 0:
+                self._sequential = False
+                return None
+            isal = prefers_sequential(self.path, self.compression)
+            try:
+                with _quiet_stderr():
+                    stream = SequentialStream(self.path, self.compression, parallel=not isal)
+            except Exception:  # noqa: BLE001 - rapidgzip's own reader decides
+                self._sequential = False
+                return None
+            self._stream = stream
+        try:
+            with _quiet_stderr():
+                done = stream.readinto_at(offset, view)
+        except Exception:  # noqa: BLE001 - going back, or damage: rapidgzip decides
+            self._stop_sequential()
+            return None
+        if stream.finished:
+            if self.compression is Compression.ZLIB and not stream.parallel:
+                self._checked = True  # to its end: checksum and nothing after it
+            # GZIP readers skip zero padding after the last member silently, so the
+            # end of a GZIP stream is still checked as usual (see end_problem)
+            self._stop_sequential()
+        return done
+
+    def _stop_sequential(self) -> None:
+        self._sequential = False
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+
     def read_at(self, offset: int, n: int) -> bytes:
         self._check_open()
         if n <= 0:
             return b""
+        if self._sequential:
+            buf = bytearray(n)
+            got = self.readinto_at(offset, buf)
+            return bytes(buf) if got == n else bytes(buf[:got])
         with self._lock:
             if self._inflated is None:
                 try:
@@ -296,6 +352,11 @@ class CompressedSource(Source):
         self._check_open()
         view = memoryview(buf)
         with self._lock:
+            sequential = self._read_sequential(offset, view)
+            if sequential is not None:
+                if sequential < len(view):
+                    self.size = offset + sequential
+                return sequential
             done = 0
             if self._inflated is None:
                 try:
@@ -360,6 +421,8 @@ class CompressedSource(Source):
                 return None
             with open(path, "wb") as out:
                 inflated.file.seek(0)  # type: ignore[union-attr]
+                import shutil
+
                 shutil.copyfileobj(inflated.file, out, 1 << 22)  # type: ignore[arg-type]
             return inflated.size, inflated.problem
 
@@ -381,6 +444,7 @@ class CompressedSource(Source):
 
     def close(self) -> None:
         with self._lock:
+            self._stop_sequential()
             reader, self._reader = self._reader, None
             inflated, self._inflated = self._inflated, None
         if reader is not None:
@@ -391,8 +455,10 @@ class CompressedSource(Source):
             _LIVE.discard(self)
 
 
-def open_source(path: str | os.PathLike[str]) -> Source:
-    """Open ``path`` for random access to its uncompressed bytes.
+def open_source(path: str | os.PathLike[str], seek_points: bool = False) -> Source:
+    """Open ``path`` for random access to its uncompressed bytes (``seek_points``: a
+    compressed file is read through rapidgzip from the start, see
+    :class:`CompressedSource`).
 
     Raises :class:`SourceError` with the path and the reason when it cannot be read.
     """
@@ -401,7 +467,7 @@ def open_source(path: str | os.PathLike[str]) -> Source:
         compression = sniff(path)
         if compression is Compression.NONE:
             return PlainSource(path)
-        return CompressedSource(path, compression)
+        return CompressedSource(path, compression, seek_points=seek_points)
     except SourceError:
         raise
     except IsADirectoryError as exc:

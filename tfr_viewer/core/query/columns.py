@@ -39,13 +39,22 @@ class Rag:
 Value = Col | Rag | Any
 
 
+def _one_each(rag: Rag) -> bool:
+    """Whether every row holds exactly one value (then a flag per value is a flag per row)."""
+    return len(rag.values) == rag.rows and bool((np.diff(rag.splits) == 1).all())
+
+
 def per_row_any(rag: Rag, flags: np.ndarray) -> np.ndarray:
     """True for rows where any element flag is set."""
+    if _one_each(rag):
+        return np.asarray(flags, dtype=bool)
     counts = np.concatenate([[0], np.cumsum(flags, dtype=np.int64)])
     return counts[rag.splits[1:]] > counts[rag.splits[:-1]]
 
 
 def per_row_all(rag: Rag, flags: np.ndarray) -> np.ndarray:
+    if _one_each(rag):
+        return np.asarray(flags, dtype=bool)
     counts = np.concatenate([[0], np.cumsum(flags, dtype=np.int64)])
     return (counts[rag.splits[1:]] - counts[rag.splits[:-1]]) == rag.lengths()
 

@@ -14,8 +14,8 @@ any is bytes.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,17 +57,10 @@ def _extract_compiled(
 ) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
     keys = tuple(k.encode("utf-8") for k in wanted)
     parts = _parts(block.rows)
-    if len(parts) == 1:
-        results = [compiled.extract(block.buf, block.starts, block.lengths, keys)]
-    else:  # the compiled call releases the GIL: one slice of the rows per core
-        results = list(
-            _pool().map(
-                lambda ab: compiled.extract(
-                    block.buf, block.starts[ab[0] : ab[1]], block.lengths[ab[0] : ab[1]], keys
-                ),
-                parts,
-            )
-        )
+    results = _on_every_core(
+        lambda a, b: compiled.extract(block.buf, block.starts[a:b], block.lengths[a:b], keys),
+        parts,
+    )
     status = np.concatenate([np.frombuffer(r[0], dtype=np.uint8) for r in results])
     columns = {}
     for c, key in enumerate(wanted):
@@ -87,7 +80,6 @@ def _extract_compiled(
 
 
 PARALLEL_ROWS = 1 << 13  # fewer rows than this are extracted on one thread
-_executor: ThreadPoolExecutor | None = None
 
 
 def _parts(rows: int) -> list[tuple[int, int]]:
@@ -96,11 +88,28 @@ def _parts(rows: int) -> list[tuple[int, int]]:
     return list(zip(cuts[:-1], cuts[1:], strict=True))
 
 
-def _pool() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(min(os.cpu_count() or 1, 8), "tfr-extract")
-    return _executor
+def _on_every_core(work: Callable[[int, int], tuple], parts: list[tuple[int, int]]) -> list:
+    """``work(a, b)`` for every part, the first on this thread and the others on threads
+    of their own (compiled calls release the GIL); results in order, and the first
+    exception raised again here."""
+    results: list = [None] * len(parts)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            results[i] = work(*parts[i])
+        except BaseException as exc:  # noqa: BLE001 - raised again by the caller
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(1, len(parts))]
+    for t in threads:
+        t.start()
+    run(0)
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return results
 
 
 def _joined_splits(splits: list[np.ndarray]) -> np.ndarray:
@@ -119,6 +128,11 @@ def _typed_values(
     compiled, block: PayloadBlock, kinds: np.ndarray, splits: np.ndarray, by_kind: dict
 ) -> np.ndarray:
     """One flat array in row order from the per-kind arrays."""
+    filled = [kind for kind in (INT64, FLOAT, BYTES) if len(by_kind[kind])]
+    if not filled or filled == [INT64]:  # the per-kind arrays hold only surviving values
+        return by_kind[INT64]
+    if filled == [FLOAT]:
+        return by_kind[FLOAT]
     counts = np.diff(splits)
     seen = {k for k, n in enumerate(np.bincount(kinds[counts > 0], minlength=4).tolist()) if n}
     if not seen or seen == {INT64}:

@@ -5,7 +5,6 @@ kinds that never match (a bytes feature with a number, a number feature with tex
 from __future__ import annotations
 
 import ast
-import difflib
 from collections.abc import Mapping
 
 from .language import RECORD_FIELDS
@@ -58,6 +57,8 @@ def _shown(key: str) -> str:
 
 def _did_you_mean(key: str, kinds: Mapping[str, str]) -> str:
     """The closest known key, by its whole name or by its last ``/`` part."""
+    import difflib  # only when a key is missing
+
     close = difflib.get_close_matches(key, list(kinds), n=1, cutoff=0.6)
     if not close:
         by_leaf = {k.rsplit("/", 1)[-1]: k for k in kinds}

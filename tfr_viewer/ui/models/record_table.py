@@ -2,8 +2,9 @@
 plus a row for each damaged region that belongs to no record.
 
 The model never copies the index: a :class:`~.rows.RowMap` says which record each row
-shows, and cells are computed on demand. Summary columns decode the record lazily
-through a small cache, so only visible rows cost anything.
+shows, and cells are computed on demand. Summary columns come from the columnar
+extractor, a batch of rows around the first one asked for at a time, through a small
+cache, so only visible rows cost anything.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from ...core.decode import decode, features_of
 from ...core.io import STATUS_HELP, Dataset, Problem, RecordRef, RecordStatus
-from ...core.text import float_text
+from ...core.query.summaries import summary_texts
 from ...core.write import EditSet
 from ..style import status_colour, status_icon
 from .rows import RowMap
@@ -26,27 +26,10 @@ from .rows import RowMap
 Index = QModelIndex | QPersistentModelIndex
 BASE_COLUMNS = ("#", "file", "offset", "length", "status")
 _CACHE = 512
+_BATCH = 128  # rows summarised in one pass
 _DAMAGED = QColor(255, 220, 215)
 _REGION = QColor(255, 236, 200)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-
-
-def summarise(values: Any, kind: str) -> str:
-    """A short cell text for a feature's values."""
-    if kind == "bytes":
-        if len(values) == 1:
-            v = values[0]
-            try:
-                text = v.decode("utf-8")
-                return text if len(text) <= 40 and text.isprintable() else f"<{len(v)} bytes>"
-            except UnicodeDecodeError:
-                return f"<{len(v)} bytes>"
-        return f"[{len(values)} values]"
-    items = np.asarray(values).tolist()
-    text = float_text if kind == "float" else str
-    if len(items) <= 4:
-        return ", ".join(text(v) for v in items)
-    return f"[{len(items)} values]"
 
 
 class RecordTableModel(QAbstractTableModel):
@@ -197,24 +180,36 @@ class RecordTableModel(QAbstractTableModel):
 
     # -- cells -----------------------------------------------------------------
     def _summary(self, record: int) -> dict[str, str]:
+        """The summary texts of ``record``; a miss fills the cache for the rows around
+        it in one extractor pass (rows are painted a screenful at a time)."""
         cached = self._summaries.get(record)
         if cached is not None:
             self._summaries.move_to_end(record)
             return cached
-        out: dict[str, str] = {}
+        wanted = self._neighbours(record)
+        edited = None
+        if self.edits is not None:
+            edited = {r: p for r in wanted if (p := self.edits.payload_of(r)) is not None}
         try:
-            edited = self.edits.payload_of(record) if self.edits is not None else None
-            payload = decode(edited or self.dataset.read(record)).payload
-            features = features_of(payload) or {}
-            for key in self.summary_keys:
-                fd = features.get(key)
-                out[key] = "" if fd is None else summarise(fd.values, fd.kind)
+            found = summary_texts(self.dataset, wanted, self.summary_keys, edited)
         except Exception as exc:  # a cell must never raise into Qt
-            out = dict.fromkeys(self.summary_keys, f"<{exc}>")
-        self._summaries[record] = out
-        if len(self._summaries) > _CACHE:
+            found = {record: dict.fromkeys(self.summary_keys, f"<{exc}>")}
+        for r, texts in found.items():
+            self._summaries[r] = texts
+        while len(self._summaries) > _CACHE:
             self._summaries.popitem(last=False)
-        return out
+        return found.get(record, dict.fromkeys(self.summary_keys, ""))
+
+    def _neighbours(self, record: int) -> list[int]:
+        """``record`` and the uncached records shown near it, at most a batch."""
+        row = self.row_of(record)
+        if row is None:
+            return [record]
+        lo, hi = max(0, row - _BATCH // 4), min(len(self._map), row + _BATCH)
+        near = (self.record_at(r) for r in range(lo, hi))
+        return [record] + [
+            r for r in near if r is not None and r != record and r not in self._summaries
+        ]
 
     def _ref(self, record: int) -> RecordRef | None:
         ref = self._refs.get(record)

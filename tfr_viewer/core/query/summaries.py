@@ -1,0 +1,62 @@
+"""Short cell texts of chosen feature keys for many records at once, from the columnar
+extractor: the table's summary columns parse a block of rows in one call instead of
+decoding each record."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..io import Dataset
+from ..io.payload_block import iter_blocks
+from ..text import float_text
+from .extract import BYTES, FLOAT, INT64, extract
+
+_KIND_NAMES = {BYTES: "bytes", FLOAT: "float", INT64: "int64"}
+
+
+def summarise(values: Any, kind: str) -> str:
+    """A short cell text for a feature's values of ``kind`` (bytes, float or int64)."""
+    if kind == "bytes":
+        if len(values) == 1:
+            v = values[0]
+            try:
+                text = v.decode("utf-8")
+                return text if len(text) <= 40 and text.isprintable() else f"<{len(v)} bytes>"
+            except UnicodeDecodeError:
+                return f"<{len(v)} bytes>"
+        return f"[{len(values)} values]"
+    items = np.asarray(values).tolist()
+    text = float_text if kind == "float" else str
+    if len(items) <= 4:
+        return ", ".join(text(v) for v in items)
+    return f"[{len(items)} values]"
+
+
+def summary_texts(
+    ds: Dataset,
+    records: Sequence[int] | np.ndarray,
+    keys: Sequence[str],
+    edited: Mapping[int, bytes] | None = None,
+) -> dict[int, dict[str, str]]:
+    """``{record: {key: text}}`` for indexed global ``records``: empty text where the key
+    is missing (or the payload has no features), as TensorFlow's parser sees them (a
+    SequenceExample's context is its features). ``edited`` payloads replace the file's."""
+    records = np.asarray(records, dtype=np.int64)
+    out: dict[int, dict[str, str]] = {}
+    for positions, block in iter_blocks(ds, records, edited=edited):
+        _, columns = extract(block, keys)
+        for i, position in enumerate(positions.tolist()):
+            row: dict[str, str] = {}
+            for key in keys:
+                column = columns[key]
+                kind = _KIND_NAMES.get(int(column.kinds[i]))
+                if not column.present[i] or kind is None:
+                    row[key] = ""
+                    continue
+                lo, hi = column.rag.splits[i], column.rag.splits[i + 1]
+                row[key] = summarise(column.rag.values[lo:hi], kind)
+            out[int(records[position])] = row
+    return out
