@@ -120,6 +120,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--sample", type=int, metavar="N", help="look at N records spread evenly")
 
+    p = add("stats", help="statistics of every feature, the classes and the boxes")
+    _paths(p)
+    p.add_argument("--json", action="store_true", help="all figures as JSON")
+
     p = add("export", help="write records (all, or matching a filter) to new files")
     _paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
@@ -192,6 +196,7 @@ _HANDLERS = {
     "head": ("decode", "cmd_head"),
     "count": ("records", "cmd_count"),
     "schema": ("decode", "cmd_schema"),
+    "stats": ("analyze", "cmd_stats"),
     "export": ("write", "cmd_export"),
     "recover": ("write", "cmd_recover"),
     "index": ("indexing", "cmd_index"),

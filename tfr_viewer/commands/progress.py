@@ -71,3 +71,37 @@ def warn_about_filter(ds: Dataset, text: str) -> None:
     index_with_progress(ds, verify=False, until=sample - 1)
     for warning in lint_filter(text, sample_kinds(ds, sample)):
         print(f"warning: filter: {warning}", file=sys.stderr)
+
+
+class TaskProgress:
+    """Prints ``statistics: 41% (410,000 of 1,000,000 records)`` on a terminal's stderr,
+    at most a few times a second; ``update(done, total)`` fits a core progress callback."""
+
+    def __init__(self, verb: str, total: int, interval: float = 0.2) -> None:
+        self._verb = verb
+        self._total = total
+        self._interval = interval
+        self._enabled = sys.stderr.isatty()
+        self._last = 0.0
+        self._shown = False
+
+    def __enter__(self) -> TaskProgress:
+        return self
+
+    def update(self, done: int, total: int | None = None) -> None:
+        if not self._enabled:
+            return
+        now = time.monotonic()
+        if now - self._last < self._interval:
+            return
+        self._last = now
+        total = self._total if total is None else total
+        pct = 100 * done / total if total else 100
+        sys.stderr.write(f"\r{self._verb}: {pct:3.0f}% ({done:,} of {total:,} records)   ")
+        sys.stderr.flush()
+        self._shown = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._shown:
+            sys.stderr.write("\r" + " " * 72 + "\r")
+            sys.stderr.flush()

@@ -72,7 +72,9 @@ class ImageAnnotation:
     notes: tuple[str, ...] = field(default=())
 
 
-def _ends(keys: list[str], *suffixes: str) -> str | None:
+def key_ending(keys: list[str], *suffixes: str) -> str | None:
+    """The shortest key ending in the first suffix that any key ends in, as a whole
+    part after ``/``, ``_`` or ``.`` (``image/object/bbox/xmin`` ends in ``xmin``)."""
     for suffix in suffixes:
         hits = [k for k in keys if re.search(rf"(^|[/_.]){re.escape(suffix)}$", k)]
         if hits:
@@ -101,7 +103,7 @@ def _texts(fd: FeatureData | None) -> list[str]:
 
 
 def _boxes(features: Features, km: KeyMap, keys: list[str]) -> tuple[list[Box], str]:
-    names = {c: getattr(km, c) or _ends(keys, c) for c in ("xmin", "ymin", "xmax", "ymax")}
+    names = {c: getattr(km, c) or key_ending(keys, c) for c in ("xmin", "ymin", "xmax", "ymax")}
     cols = {c: _floats(features, k) for c, k in names.items()}
     if all(v is not None for v in cols.values()):
         n = len(cols["xmin"])  # type: ignore[arg-type]
@@ -116,7 +118,7 @@ def _boxes(features: Features, km: KeyMap, keys: list[str]) -> tuple[list[Box], 
                 )  # type: ignore[index]
                 for i in range(n)
             ], prefix or "odapi"
-    bkey = km.bbox or _ends(keys, "bbox", "bboxes", "boxes")
+    bkey = km.bbox or key_ending(keys, "bbox", "bboxes", "boxes")
     flat = _floats(features, bkey)
     if flat is not None and len(flat) % 4 == 0:
         q = flat.reshape(-1, 4)
@@ -130,8 +132,8 @@ def _labelled(boxes: list[Box], features: Features, km: KeyMap, keys: list[str])
         return boxes
     ints = [k for k in keys if features[k].kind == "int64" and len(features[k]) == n]
     texts_ = [k for k in keys if features[k].kind == "bytes" and len(features[k]) == n]
-    label_key = km.label or _ends(ints, "class/label", "label", "labels", "class", "category")
-    text_key = km.text or _ends(
+    label_key = km.label or key_ending(ints, "class/label", "label", "labels", "class", "category")
+    text_key = km.text or key_ending(
         texts_, "class/text", "label_text", "class_name", "text", "name", "names"
     )
     labels = features[label_key].values if label_key in features else []
@@ -149,9 +151,9 @@ def _labelled(boxes: list[Box], features: Features, km: KeyMap, keys: list[str])
 def _raw_shape(
     features: Features, km: KeyMap, keys: list[str], size: int
 ) -> tuple[int, int, int] | None:
-    h = _scalar_int(features, km.height or _ends(keys, "height", "rows", "h"))
-    w = _scalar_int(features, km.width or _ends(keys, "width", "cols", "w"))
-    d = _scalar_int(features, km.depth or _ends(keys, "depth", "channels", "c"))
+    h = _scalar_int(features, km.height or key_ending(keys, "height", "rows", "h"))
+    w = _scalar_int(features, km.width or key_ending(keys, "width", "cols", "w"))
+    d = _scalar_int(features, km.depth or key_ending(keys, "depth", "channels", "c"))
     if h and w:
         for depth in ([d] if d else []) + [1, 3, 4]:
             if h * w * depth == size:
@@ -164,9 +166,9 @@ def _classification(
 ) -> tuple[int | None, str | None]:
     """An image-level class (object-level labels describe boxes, not the image)."""
     keys = [k for k in keys if "object" not in k]
-    key = km.label or _ends(keys, "label", "class/label")
+    key = km.label or key_ending(keys, "label", "class/label")
     label = _scalar_int(features, key)
-    text_key = km.text or _ends(keys, "class/text", "label_text", "class_name")
+    text_key = km.text or key_ending(keys, "class/text", "label_text", "class_name")
     texts = _texts(features.get(text_key)) if text_key else []
     return label, texts[0] if len(texts) == 1 else None
 
@@ -194,7 +196,7 @@ def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnn
     boxes, box_layout = _boxes(features, km, keys)
     boxes = _labelled(boxes, features, km, keys)
     normalized = all(0.0 <= v <= 1.0001 for b in boxes for v in (b.xmin, b.ymin, b.xmax, b.ymax))
-    mask_key = km.mask or _ends(keys, "object/mask", "mask", "masks")
+    mask_key = km.mask or key_ending(keys, "object/mask", "mask", "masks")
     masks: list[bytes | np.ndarray] = []
     if mask_key and mask_key in features:
         mfd = features[mask_key]
@@ -202,8 +204,8 @@ def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnn
             masks = [m for m in mfd.values if image_format(m) == "png"]
         elif mfd.kind == "float" and boxes and len(mfd.values) % len(boxes) == 0:
             masks = list(np.asarray(mfd.values).reshape(len(boxes), -1))
-    kx = _floats(features, km.keypoint_x or _ends(keys, "keypoint/x", "keypoints/x"))
-    ky = _floats(features, km.keypoint_y or _ends(keys, "keypoint/y", "keypoints/y"))
+    kx = _floats(features, km.keypoint_x or key_ending(keys, "keypoint/x", "keypoints/x"))
+    ky = _floats(features, km.keypoint_y or key_ending(keys, "keypoint/y", "keypoints/y"))
     points: tuple[tuple[float, float], ...] = ()
     if kx is not None and ky is not None and len(kx) == len(ky):
         points = tuple(zip(kx.tolist(), ky.tolist(), strict=True))

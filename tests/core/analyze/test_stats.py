@@ -1,0 +1,183 @@
+"""Statistics agree with numpy on the generated values; per-shard statistics merge to
+what one pass over every shard gives, however they are grouped."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import subprocess
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from tests.tf_oracle import tf, tf_write
+from tfr_viewer.core.analyze import sketch
+from tfr_viewer.core.analyze.stats import dataset_stats, file_stats
+from tfr_viewer.core.io.dataset import Dataset
+
+SHARDS = 3
+PER_SHARD = 300
+
+
+def _jpeg(width: int, height: int) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (width % 255, 90, 30)).save(out, "JPEG")
+    return out.getvalue()
+
+
+def _values(shard: int, i: int, rng: np.random.Generator) -> dict:
+    n = shard * PER_SHARD + i
+    return {
+        "score": np.float32(rng.normal(2.0, 3.0)),
+        "label": n % 5,
+        "name": ["cat", "dog", "bird"][n % 3],
+        "tags": [int(x) for x in rng.integers(0, 100, n % 4)],
+        "image": _jpeg(16 + n % 7, 8 + n % 3) if n % 10 == 0 else None,
+    }
+
+
+def _example(v: dict) -> bytes:
+    t = tf().train
+    feature = {
+        "score": t.Feature(float_list=t.FloatList(value=[v["score"]])),
+        "label": t.Feature(int64_list=t.Int64List(value=[v["label"]])),
+        "name": t.Feature(bytes_list=t.BytesList(value=[v["name"].encode()])),
+        "tags": t.Feature(int64_list=t.Int64List(value=v["tags"])),
+    }
+    if v["image"] is not None:
+        feature["image/encoded"] = t.Feature(bytes_list=t.BytesList(value=[v["image"]]))
+    return t.Example(features=t.Features(feature=feature)).SerializeToString()
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory):
+    """Three shards written by TensorFlow, and the values they hold."""
+    folder = tmp_path_factory.mktemp("stats")
+    rng = np.random.default_rng(7)
+    values, paths = [], []
+    for s in range(SHARDS):
+        rows = [_values(s, i, rng) for i in range(PER_SHARD)]
+        path = folder / f"data-{s:05d}-of-{SHARDS:05d}"
+        tf_write(path, [_example(v) for v in rows])
+        values += rows
+        paths.append(str(path))
+    return paths, values
+
+
+def _stats(paths: list[str]):
+    with Dataset(paths) as ds:
+        ds.index()
+        return dataset_stats(ds)
+
+
+def test_numeric_figures_agree_with_numpy(shards):
+    paths, values = shards
+    out = _stats(paths).to_json()
+    assert out["records"] == out["examples"] == SHARDS * PER_SHARD
+    score = np.array([v["score"] for v in values], dtype=np.float32).astype(np.float64)
+    s = out["features"]["score"]["numeric"]
+    assert s["count"] == len(score)
+    assert s["min"] == score.min() and s["max"] == score.max()
+    assert math.isclose(s["mean"], score.mean(), rel_tol=1e-12)
+    assert math.isclose(s["std"], score.std(), rel_tol=1e-9)
+    for q, got in s["quantiles"].items():
+        assert got == pytest.approx(np.quantile(score, float(q)), abs=1e-12)
+    edges = np.array(s["histogram"]["edges"])
+    assert s["histogram"]["counts"] == np.histogram(score, edges)[0].tolist()
+
+    tags = out["features"]["tags"]
+    lengths = Counter(len(v["tags"]) for v in values)
+    assert tags["present"] == len(values)  # an empty list is still a present key
+    assert tags["value_counts"]["per_record"] == {str(k): n for k, n in sorted(lengths.items())}
+    flat = np.concatenate([v["tags"] for v in values])
+    assert tags["numeric"]["count"] == len(flat)
+    assert tags["numeric"]["zeros"] == int((flat == 0).sum())
+    assert tags["numeric"]["mean"] == pytest.approx(flat.mean(), rel=1e-12)
+
+    name = out["features"]["name"]["bytes"]
+    assert dict(name["top"]) == Counter(v["name"] for v in values)
+    assert name["distinct"] == 3
+    assert out["classes"]["classes"] == [
+        {"id": i, "text": None, "count": sum(v["label"] == i for v in values)} for i in range(5)
+    ]
+
+
+def test_image_figures_come_from_the_headers(shards):
+    paths, values = shards
+    img = _stats(paths).to_json()["features"]["image/encoded"]
+    images = [v["image"] for v in values if v["image"] is not None]
+    assert img["presence"] == pytest.approx(len(images) / len(values))
+    widths = [16 + n % 7 for n in range(0, len(values), 10)]
+    assert img["images"]["formats"] == {"jpeg": len(images)}
+    assert img["images"]["modes"] == {"RGB": len(images)}
+    assert img["images"]["width"]["min"] == min(widths)
+    assert img["images"]["width"]["mean"] == pytest.approx(np.mean(widths))
+    assert img["images"]["undecodable"] == 0
+
+
+def _same(a: dict, b: dict) -> None:
+    """Equal JSON, floats compared to rounding (sums merged in another order)."""
+    assert a.keys() == b.keys()
+    for k in a:
+        if isinstance(a[k], dict):
+            _same(a[k], b[k])
+        elif isinstance(a[k], float):
+            assert a[k] == pytest.approx(b[k], rel=1e-9, abs=1e-12), k
+        else:
+            assert a[k] == b[k], k
+
+
+def test_per_shard_statistics_merge_to_one_pass(shards, monkeypatch):
+    monkeypatch.setattr(sketch, "SAMPLE_SIZE", 97)  # force sampled quantiles
+    paths, _ = shards
+    whole = _stats(paths).to_json()
+    with Dataset(paths) as ds:
+        ds.index()
+        parts = [file_stats(ds, n) for n in range(SHARDS)]
+    left = parts[0].merge(parts[1]).merge(parts[2])  # ((a b) c)
+    with Dataset(paths) as ds:
+        ds.index()
+        a, b, c = (file_stats(ds, n) for n in range(SHARDS))
+    right = a.merge(b.merge(c))  # (a (b c))
+    _same(whole, left.to_json())
+    _same(whole, right.to_json())
+    assert whole["features"]["score"]["numeric"]["histogram"]["sampled"]
+
+
+def test_sampled_quantiles_stay_close(shards, monkeypatch):
+    monkeypatch.setattr(sketch, "SAMPLE_SIZE", 400)
+    paths, values = shards
+    score = np.array([v["score"] for v in values], dtype=np.float32)
+    s = _stats(paths).to_json()["features"]["score"]["numeric"]
+    assert s["histogram"]["sampled"]
+    assert sum(s["histogram"]["counts"]) == pytest.approx(len(score), rel=0.01)
+    assert s["quantiles"]["0.5"] == pytest.approx(np.median(score), abs=0.5)
+
+
+def test_cli_prints_json_and_a_report(shards):
+    paths, _ = shards
+    run = [sys.executable, "-m", "tfr_viewer", "stats"]
+    out = subprocess.run([*run, "--json", *paths], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["records"] == SHARDS * PER_SHARD and "score" in doc["features"]
+    text = subprocess.run([*run, *paths], capture_output=True, text=True)
+    assert text.returncode == 0, text.stderr
+    assert "900 records in 3 files" in text.stdout
+    assert "images: jpeg 90" in text.stdout
+
+
+def test_damaged_records_are_counted_and_skipped(shards, tmp_path):
+    paths, _ = shards
+    data = bytearray(open(paths[0], "rb").read())
+    data[40] ^= 0xFF  # inside the first record's payload
+    bad = tmp_path / "bad.tfrecord"
+    bad.write_bytes(bytes(data))
+    out = _stats([str(bad)]).to_json()
+    assert out["damaged"] == 1 and out["records"] == PER_SHARD
+    assert out["features"]["label"]["present"] == PER_SHARD - 1

@@ -1,0 +1,89 @@
+"""``stats``: the data-QA figures of a dataset."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..core.io import Dataset
+from ..core.text import plural
+from .progress import TaskProgress, index_with_progress
+
+
+def _number(v: float | None) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.6g}"
+
+
+def _feature_line(key: str, f: dict[str, Any], width: int) -> str:
+    counts = f["value_counts"]
+    span = (
+        f"{counts['min']:.0f}"
+        if counts["min"] == counts["max"]
+        else f"{_number(counts['min'])}-{_number(counts['max'])}"
+    )
+    head = f"{key:<{width}}  {f['kind']:<5}  {100 * f['presence']:5.1f}%  {span:>9}  "
+    if "images" in f:
+        img = f["images"]
+        fmts = ", ".join(f"{k} {v}" for k, v in img["formats"].items())
+        w, h = img["width"], img["height"]
+        size = f"{_number(w['min'])}-{_number(w['max'])} × {_number(h['min'])}-{_number(h['max'])}"
+        bad = f", {img['undecodable']} undecodable" if img["undecodable"] else ""
+        return head + f"images: {fmts}; {size} px{bad}"
+    if "numeric" in f:
+        n = f["numeric"]
+        extra = "".join(f", {n[k]} {k}" for k in ("nan", "inf") if n[k])
+        return head + (
+            f"min {_number(n['min'])}  mean {_number(n['mean'])}  max {_number(n['max'])}"
+            f"  std {_number(n['std'])}{extra}"
+        )
+    if "bytes" in f:
+        b = f["bytes"]
+        top = ", ".join(f"{t!r} {n}" for t, n in b["top"][:4])
+        return head + f"~{b['distinct']} distinct" + (f"; {top}" if top else "")
+    return head
+
+
+def print_stats(out: dict[str, Any]) -> None:
+    """The human-readable report of :meth:`Stats.to_json`."""
+    damaged = f", {plural(out['damaged'], 'damaged record')} skipped" if out["damaged"] else ""
+    print(f"{plural(out['records'], 'record')} in {plural(out['files'], 'file')}{damaged}")
+    features = out["features"]
+    if features:
+        width = max(len(k) for k in features)
+        print(f"{'key':<{width}}  kind   present  values/rec")
+        for key, f in features.items():
+            print(_feature_line(key, f, width))
+    for name in ("classes", "object_classes"):
+        if name in out:
+            rows = out[name]["classes"]
+            shown = ", ".join(
+                f"{c['id']}{' ' + c['text'] if c['text'] else ''}: {c['count']}" for c in rows[:30]
+            )
+            print(f"{name.replace('_', ' ')} ({out[name]['key']}): {shown}")
+    if "boxes" in out:
+        b = out["boxes"]
+        print(
+            f"boxes: {_number(b['per_image']['mean'])} per image (max "
+            f"{_number(b['per_image']['max'])}), area median {_number(b['area']['quantiles'].get('0.5'))}"
+        )
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Statistics of every feature, the classes and the boxes."""
+    from ..core.analyze.stats import dataset_stats
+
+    with Dataset.open(args.paths) as ds:
+        index_with_progress(ds, verify=True)
+        with TaskProgress("statistics", len(ds)) as progress:
+            stats = dataset_stats(ds, progress=progress.update)
+        out = stats.to_json()
+        if args.json:
+            json.dump(out, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        else:
+            print_stats(out)
+    return 0

@@ -1,0 +1,205 @@
+"""Mergeable accumulators for statistics: one per shard, merged in any grouping.
+
+Every accumulator has ``merge(other)`` (in place), and merging the accumulators of the
+parts of a dataset gives what one accumulator over the whole would hold: counts, sums,
+extremes and category counts exactly; mean and standard deviation up to float rounding
+(Chan's parallel formula); quantiles and histograms exactly while a key has at most
+:data:`SAMPLE_SIZE` values, and beyond that from a uniform sample that is the same
+however the data was split, because each value is sampled by a hash of where it is
+(file, record, position), not by the order in which it was seen.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+SAMPLE_SIZE = 1 << 16  # values kept per key for quantiles and histograms
+TOP_LIMIT = 10_000  # distinct values counted exactly before a key counts as high-cardinality
+QUANTILES = (0.0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
+BINS = 20
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+def mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: a well-spread uint64 per input (vectorised, wraps)."""
+    with np.errstate(over="ignore"):
+        z = x.astype(np.uint64)
+        z = (z ^ (z >> np.uint64(30))) * _M1
+        z = (z ^ (z >> np.uint64(27))) * _M2
+        return z ^ (z >> np.uint64(31))
+
+
+def place_hashes(file: str, records: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """A hash per value from its file, record number in that file and position in the
+    record's list: the sample key, independent of how the data is split."""
+    seed = np.uint64(zlib.crc32(file.encode("utf-8", "surrogateescape")) << 20)
+    with np.errstate(over="ignore"):
+        keyed = (records.astype(np.uint64) << np.uint64(24)) + positions.astype(np.uint64)
+        return mix(keyed + seed)
+
+
+class Numeric:
+    """Count, extremes, mean and spread, zeros, NaN and infinities of numbers, and a
+    hash-keyed sample for quantiles and the histogram."""
+
+    def __init__(self) -> None:
+        self.count = 0  # finite values
+        self.mean = 0.0
+        self.m2 = 0.0
+        self.min = math.inf
+        self.max = -math.inf
+        self.zeros = 0
+        self.nan = 0
+        self.inf = 0
+        self._keys = np.zeros(0, dtype=np.uint64)
+        self._values = np.zeros(0, dtype=np.float64)
+
+    def add(self, values: np.ndarray, keys: np.ndarray) -> None:
+        """Add ``values`` (any numeric dtype) with their sample keys (:func:`place_hashes`)."""
+        values = np.asarray(values, dtype=np.float64)
+        if not len(values):
+            return
+        finite = np.isfinite(values)
+        nan = np.isnan(values)
+        self.nan += int(nan.sum())
+        self.inf += int((~finite & ~nan).sum())
+        if not finite.all():
+            values, keys = values[finite], keys[finite]
+        if not len(values):
+            return
+        other = Numeric()
+        other.count = len(values)
+        other.mean = float(values.mean())
+        other.m2 = float(((values - other.mean) ** 2).sum())
+        other.min, other.max = float(values.min()), float(values.max())
+        other.zeros = int((values == 0).sum())
+        other._keys, other._values = keys, values
+        self.merge(other)
+
+    def merge(self, other: Numeric) -> None:
+        n = self.count + other.count
+        if other.count:
+            delta = other.mean - self.mean
+            self.mean += delta * other.count / n
+            self.m2 += other.m2 + delta * delta * self.count * other.count / n
+        self.count = n
+        self.min, self.max = min(self.min, other.min), max(self.max, other.max)
+        self.zeros += other.zeros
+        self.nan += other.nan
+        self.inf += other.inf
+        keys = np.concatenate([self._keys, other._keys])
+        values = np.concatenate([self._values, other._values])
+        if len(keys) > SAMPLE_SIZE:
+            keep = np.argpartition(keys, SAMPLE_SIZE - 1)[:SAMPLE_SIZE]
+            keys, values = keys[keep], values[keep]
+        self._keys, self._values = keys, values
+
+    @property
+    def sampled(self) -> bool:
+        return self.count > len(self._values)
+
+    def histogram(self, bins: int = BINS) -> dict[str, Any]:
+        """Equal-width bins from min to max; counts scaled to the whole when sampled.
+        Integers that span fewer than ``bins`` values get one bin per integer."""
+        if not self.count:
+            return {"edges": [], "counts": [], "sampled": False}
+        lo, hi = self.min, self.max
+        if lo.is_integer() and hi.is_integer() and hi - lo < bins and self._all_integers():
+            edges = np.arange(lo, hi + 2) - 0.5
+        else:
+            edges = np.linspace(lo, hi if hi > lo else lo + 1, bins + 1)
+        counts, _ = np.histogram(self._values, edges)
+        if self.sampled:
+            counts = np.round(counts * (self.count / len(self._values))).astype(np.int64)
+        return {"edges": edges.tolist(), "counts": counts.tolist(), "sampled": self.sampled}
+
+    def _all_integers(self) -> bool:
+        return bool(np.all(self._values == np.round(self._values)))
+
+    def to_json(self) -> dict[str, Any]:
+        empty = not self.count
+        qs = np.quantile(self._values, QUANTILES).tolist() if not empty else []
+        return {
+            "count": self.count,
+            "min": None if empty else self.min,
+            "max": None if empty else self.max,
+            "mean": None if empty else self.mean,
+            "std": None if empty else math.sqrt(self.m2 / self.count),
+            "zeros": self.zeros,
+            "nan": self.nan,
+            "inf": self.inf,
+            "quantiles": {f"{q:g}": v for q, v in zip(QUANTILES, qs, strict=False)},
+            "histogram": self.histogram(),
+        }
+
+
+class Categories:
+    """Exact counts of hashable values while there are at most ``limit`` distinct ones;
+    past that, only that there were more (``overflow``). Merging keeps both exact: a
+    union past the limit overflows, as one pass over everything would have."""
+
+    def __init__(self, limit: int = TOP_LIMIT) -> None:
+        self.limit = limit
+        self.counts: Counter[Any] = Counter()
+        self.overflow = False
+
+    def add(self, values: Any) -> None:
+        if not self.overflow:
+            self.counts.update(values)
+            self._check()
+
+    def add_counts(self, counts: dict[Any, int]) -> None:
+        if not self.overflow:
+            self.counts.update(counts)
+            self._check()
+
+    def merge(self, other: Categories) -> None:
+        if other.overflow:
+            self.overflow, self.counts = True, Counter()
+        else:
+            self.add_counts(other.counts)
+
+    def _check(self) -> None:
+        if len(self.counts) > self.limit:
+            self.overflow, self.counts = True, Counter()
+
+    def top(self, n: int = 20) -> list[tuple[Any, int]]:
+        """The ``n`` most common values (ties by value), or none past the limit."""
+        return sorted(self.counts.items(), key=lambda kv: (-kv[1], str(kv[0])))[:n]
+
+
+class Distinct:
+    """An estimate of the number of distinct values: the k-minimum-values sketch over
+    64-bit hashes of the values (exact below ``k`` distinct values)."""
+
+    def __init__(self, k: int = 4096) -> None:
+        self.k = k
+        self._mins = np.zeros(0, dtype=np.uint64)
+
+    def add_hashes(self, hashes: np.ndarray) -> None:
+        merged = np.union1d(self._mins, hashes.astype(np.uint64))
+        self._mins = merged[: self.k]
+
+    def merge(self, other: Distinct) -> None:
+        self.add_hashes(other._mins)
+
+    def estimate(self) -> int:
+        if len(self._mins) < self.k:
+            return len(self._mins)
+        kth = float(self._mins[self.k - 1]) / 2.0**64
+        return round((self.k - 1) / kth)
+
+
+def bytes_hashes(values: list[bytes]) -> np.ndarray:
+    """A 64-bit hash per bytes value (two CRCs; stable across runs and processes)."""
+    out = np.fromiter(
+        ((zlib.crc32(v) << 32) | zlib.adler32(v) for v in values),
+        dtype=np.uint64,
+        count=len(values),
+    )
+    return mix(out)
