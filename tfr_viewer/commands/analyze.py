@@ -65,10 +65,10 @@ def print_stats(out: dict[str, Any]) -> None:
             )
             print(f"{name.replace('_', ' ')} ({out[name]['key']}): {shown}")
     if "boxes" in out:
-        b = out["boxes"]
+        per, area = out["boxes"]["per_image"], out["boxes"]["area"]
         print(
-            f"boxes: {_number(b['per_image']['mean'])} per image (max "
-            f"{_number(b['per_image']['max'])}), area median {_number(b['area']['quantiles'].get('0.5'))}"
+            f"boxes: {_number(per['mean'])} per image (max {_number(per['max'])}), "
+            f"area median {_number(area['quantiles'].get('0.5'))}"
         )
 
 
