@@ -124,6 +124,17 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _paths(p)
     p.add_argument("--json", action="store_true", help="all figures as JSON")
 
+    p = add("check", help="data-quality findings: each with its record, what and what to do")
+    _paths(p)
+    p.add_argument("--json", action="store_true", help="the findings as JSON")
+    p.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        default="warning",
+        help="exit 1 when a finding is at least this severe (default: warning)",
+    )
+    p.add_argument("--label-map", metavar="PBTXT", help="class ids must be in this label map")
+
     p = add("export", help="write records (all, or matching a filter) to new files")
     _paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
@@ -197,6 +208,7 @@ _HANDLERS = {
     "count": ("records", "cmd_count"),
     "schema": ("decode", "cmd_schema"),
     "stats": ("analyze", "cmd_stats"),
+    "check": ("analyze", "cmd_check"),
     "export": ("write", "cmd_export"),
     "recover": ("write", "cmd_recover"),
     "index": ("indexing", "cmd_index"),
@@ -209,6 +221,7 @@ _USER_ERRORS = (
     ("tfr_viewer.core.io.sources", "SourceError"),
     ("tfr_viewer.core.query.language", "QueryError"),
     ("tfr_viewer.core.write.export", "ExportError"),
+    ("tfr_viewer.core.analyze.label_map", "LabelMapError"),
 )
 
 

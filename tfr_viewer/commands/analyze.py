@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections import Counter
 from typing import Any
 
 from ..core.io import Dataset
@@ -87,3 +89,57 @@ def cmd_stats(args: argparse.Namespace) -> int:
         else:
             print_stats(out)
     return 0
+
+
+def _finding_line(f: dict[str, Any]) -> str:
+    where = "dataset" if f["record"] is None and f["file"] is None else ""
+    if f["record"] is not None:
+        where = f"record {f['record']} ({os.path.basename(f['file'])} @{f['offset']})"
+    elif f["file"] is not None:
+        where = os.path.basename(f["file"]) + (f" @{f['offset']}" if f["offset"] else "")
+    feature = f" [{f['feature']}]" if f["feature"] else ""
+    return f"{f['severity']:<7}  {f['kind']:<22}  {where}{feature}: {f['message']}"
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Data-quality findings; exit 1 when one is at least ``--fail-on`` severe."""
+    from ..core.analyze.checks import check_dataset
+    from ..core.analyze.findings import KINDS, SEVERITIES, at_least
+    from ..core.analyze.label_map import read_label_map
+
+    label_map = read_label_map(args.label_map) if args.label_map else None
+    with Dataset.open(args.paths) as ds:
+        index_with_progress(ds, verify=True)
+        with TaskProgress("checking", len(ds)) as progress:
+            findings = [
+                f.to_json()
+                for f in check_dataset(ds, label_map=label_map, progress=progress.update)
+            ]
+        by_severity = Counter(f["severity"] for f in findings)
+        failed = any(at_least(f["severity"], args.fail_on) for f in findings)
+        if args.json:
+            out = {
+                "records": len(ds),
+                "files": len(ds.files),
+                "findings": findings,
+                "counts": {s: by_severity.get(s, 0) for s in SEVERITIES},
+                "fail_on": args.fail_on,
+                "failed": failed,
+            }
+            json.dump(out, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+            return 1 if failed else 0
+        for f in findings:
+            print(_finding_line(f))
+        hints = dict.fromkeys(f["kind"] for f in findings)
+        if hints:
+            print("\nwhat to do:")
+            for kind in hints:
+                print(f"  {kind}: {KINDS[kind][1]}")
+        counts = ", ".join(plural(by_severity[s], s) for s in SEVERITIES if by_severity[s])
+        verdict = "FAILED" if failed else "passed"
+        print(
+            f"{plural(len(ds), 'record')} in {plural(len(ds.files), 'file')}: "
+            f"{counts or 'no findings'}; {verdict} (--fail-on {args.fail_on})"
+        )
+    return 1 if failed else 0

@@ -1,0 +1,425 @@
+"""Data-quality checks that point at the record: one pass over the columnar extractor.
+
+Per record: damage, empty records, images (undecodable headers, stored size and format
+against the bytes, exact duplicates by SHA-256), boxes (list lengths, inverted, out of
+[0, 1] past the Object Detection API's 1.01 tolerance, pixel coordinates, zero area,
+boxes without a class, images without boxes) and classes (id 0 in an Object Detection
+API dataset, ids outside a label map). Over the dataset, once the pass is done: a key
+whose kind changes, a key missing from a few records, a value count that differs from
+the rest, one class name with several ids, empty shards. The kinds, severities and
+hints are listed in :mod:`.findings`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from ..decode.detect import image_format, image_info
+from ..io import CancelToken, Dataset
+from ..io.payload_block import PayloadBlock, iter_blocks
+from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn, extract
+from .findings import Finding, sort_key
+from .roles import Roles, find_roles
+from .schema import Schema, add_block
+from .stats import MIN_IMAGE_BYTES
+
+TOLERANCE = 1.01  # the Object Detection API accepts normalised coordinates up to this
+RARE = 0.01  # a count or kind held by at most this share of records is the odd one out
+MISSING = 0.10  # a key missing from at most this share of records should be there
+_KIND_NAMES = {BYTES: "bytes", FLOAT: "float", INT64: "int64"}
+_FORMAT_ALIASES = {"jpg": "jpeg", "tif": "tiff"}
+
+
+def _few(n: int, total: int, share: float) -> bool:
+    """Whether ``n`` of ``total`` is a small minority (at most ``share``, or one)."""
+    return 0 < n <= max(1, int(total * share)) and n < total
+
+
+class _Pass:
+    """The state of one pass; :meth:`add` takes blocks, :meth:`finish` the findings."""
+
+    def __init__(self, ds: Dataset, label_map: Mapping[int, str] | None) -> None:
+        self.ds = ds
+        self.label_map = label_map
+        self.found: list[Finding] = []
+        self.schema = Schema()
+        self.image_keys: set[str] = set()
+        self.facts: dict[str, list[tuple[np.ndarray, ...]]] = defaultdict(list)
+        self.parsed: list[np.ndarray] = []
+        self.digests: dict[bytes, int] = {}
+        self.text_ids: dict[str, Counter[int]] = defaultdict(Counter)
+        self.text_records: dict[tuple[str, int], list[int]] = defaultdict(list)
+
+    def note(self, kind: str, message: str, record: int | None, **where: object) -> None:
+        self.found.append(Finding(kind, message, record, **where))  # type: ignore[arg-type]
+
+    def roles(self) -> Roles:
+        kinds = {k: s.kind for k, s in self.schema.features.items()}
+        return find_roles(kinds, self.image_keys)
+
+    # -- one block -------------------------------------------------------------
+    def add(self, records: np.ndarray, block: PayloadBlock) -> None:
+        add_block(self.schema, block)
+        keys = sorted(self.schema.features)
+        status, columns = extract(block, keys)
+        ok = (status == 0) & (block.starts >= 0)
+        anything = np.zeros(len(records), dtype=bool)
+        for key, column in columns.items():
+            present = column.present & ok
+            anything |= present
+            counts = np.diff(column.rag.splits)
+            self.facts[key].append((records[present], column.kinds[present], counts[present]))
+            self._find_images(key, column, ok)
+        self.parsed.append(records[ok & anything])  # an empty record is its own finding
+        for r in np.flatnonzero(ok & ~anything).tolist():
+            self.note("empty_record", "the record holds no features", int(records[r]))
+        roles = self.roles()
+        for key in roles.images:
+            if key in columns:
+                self._check_images(roles, key, columns, records, ok)
+        if roles.boxes and all(k in columns for k in roles.boxes):
+            self._check_boxes(roles, columns, records, ok)
+        self._check_classes(roles, columns, records, ok)
+
+    def _find_images(self, key: str, column: FeatureColumn, ok: np.ndarray) -> None:
+        if key in self.image_keys or column.rag.values.dtype != object:
+            return
+        for v in column.rag.values[:64].tolist():
+            if isinstance(v, bytes) and len(v) >= MIN_IMAGE_BYTES and image_format(v[:32]):
+                self.image_keys.add(key)
+                return
+
+    def _scalar(self, columns: dict[str, FeatureColumn], key: str | None, r: int) -> object:
+        if key is None or key not in columns:
+            return None
+        c = columns[key]
+        a, b = c.rag.splits[r], c.rag.splits[r + 1]
+        return c.rag.values[a] if b - a == 1 else None
+
+    def _check_images(
+        self,
+        roles: Roles,
+        key: str,
+        columns: dict[str, FeatureColumn],
+        records: np.ndarray,
+        ok: np.ndarray,
+    ) -> None:
+        c = columns[key]
+        values, splits = c.rag.values, c.rag.splits
+        for r in np.flatnonzero(ok & c.present).tolist():
+            record = int(records[r])
+            for i in range(int(splits[r]), int(splits[r + 1])):
+                v = values[i]
+                if not isinstance(v, bytes) or len(v) < MIN_IMAGE_BYTES:
+                    continue
+                fmt = image_format(v[:32])
+                if fmt is None:
+                    continue
+                self._check_image(roles, key, columns, record, r, v)
+
+    def _check_image(
+        self,
+        roles: Roles,
+        key: str,
+        columns: dict[str, FeatureColumn],
+        record: int,
+        r: int,
+        value: bytes,
+    ) -> None:
+        digest = hashlib.sha256(value).digest()
+        first = self.digests.setdefault(digest, record)
+        if first != record:
+            self.note(
+                "duplicate_image",
+                f"the image in {key} is byte for byte the one of record {first}",
+                record,
+                feature=key,
+            )
+        info = image_info(value)
+        if info is None:
+            self.note(
+                "image_undecodable",
+                f"the {len(value):,} bytes look like an image but its header cannot be read",
+                record,
+                feature=key,
+            )
+            return
+        for side, stored_key, real in (
+            ("height", roles.height, info.height),
+            ("width", roles.width, info.width),
+        ):
+            stored = self._scalar(columns, stored_key, r)
+            if isinstance(stored, (int, float, np.number)) and float(stored) != real:
+                self.note(
+                    "image_size_mismatch",
+                    f"{stored_key} is {float(stored):g} but the image is {real} pixels {side}"
+                    f" ({info.width}×{info.height})",
+                    record,
+                    feature=stored_key,
+                )
+        stored_fmt = self._scalar(columns, roles.format, r)
+        if isinstance(stored_fmt, bytes):
+            said = stored_fmt.decode("utf-8", "replace").strip().lower()
+            if _FORMAT_ALIASES.get(said, said) != info.format:
+                self.note(
+                    "image_format_mismatch",
+                    f"{roles.format} says {said!r} but the bytes are {info.format.upper()}",
+                    record,
+                    feature=roles.format,
+                )
+
+    def _check_boxes(
+        self, roles: Roles, columns: dict[str, FeatureColumn], records: np.ndarray, ok
+    ) -> None:
+        assert roles.boxes is not None
+        sides = [columns[k] for k in roles.boxes]
+        counts = np.stack([np.diff(c.rag.splits) for c in sides])
+        label = columns.get(roles.object_label) if roles.object_label else None
+        has_image = np.zeros(len(records), dtype=bool)
+        for k in roles.images:
+            if k in columns:
+                has_image |= columns[k].present
+        for r in np.flatnonzero(ok).tolist():
+            record = int(records[r])
+            n = counts[:, r]
+            if (n != n[0]).any():
+                shown = ", ".join(
+                    f"{k.rsplit('/', 1)[-1]} {c}" for k, c in zip(roles.boxes, n, strict=True)
+                )
+                self.note(
+                    "bbox_length_mismatch",
+                    f"the box lists differ in length: {shown}",
+                    record,
+                    feature=roles.boxes[0],
+                )
+                continue
+            if n[0] == 0:
+                if has_image[r]:
+                    self.note("image_without_boxes", "the image has no boxes", record)
+                continue
+            coords = [
+                np.asarray(c.rag.values[c.rag.splits[r] : c.rag.splits[r + 1]], dtype=np.float64)
+                for c in sides
+            ]
+            self._check_record_boxes(roles, columns, record, r, coords)
+            if label is not None and np.diff(label.rag.splits)[r] != n[0]:
+                self.note(
+                    "box_without_class",
+                    f"{n[0]} boxes but {np.diff(label.rag.splits)[r]} class ids in "
+                    f"{roles.object_label}",
+                    record,
+                    feature=roles.object_label,
+                )
+
+    def _check_record_boxes(
+        self,
+        roles: Roles,
+        columns: dict[str, FeatureColumn],
+        record: int,
+        r: int,
+        coords: list[np.ndarray],
+    ) -> None:
+        x0, y0, x1, y1 = coords
+        names = roles.boxes
+        assert names is not None
+        width = self._scalar(columns, roles.width, r)
+        height = self._scalar(columns, roles.height, r)
+        big = max(float(np.nanmax(np.abs(np.concatenate(coords)))), 0.0)
+        if big > TOLERANCE and width is not None and height is not None:
+            fits = (x1 <= int(width) + 0.5).all() and (y1 <= int(height) + 0.5).all()
+            if fits and big > 2:
+                self.note(
+                    "box_pixel_coordinates",
+                    f"box coordinates reach {big:g}, within the image's {int(width)}×"
+                    f"{int(height)} pixels: they are pixels, not fractions",
+                    record,
+                    feature=names[0],
+                )
+                return
+        for b in range(len(x0)):
+            where = {"feature": names[0], "box": b}
+            if x0[b] > x1[b] or y0[b] > y1[b]:
+                axis = "xmin > xmax" if x0[b] > x1[b] else "ymin > ymax"
+                self.note(
+                    "box_inverted",
+                    f"box {b} has {axis} ({x0[b]:g}, {y0[b]:g}, {x1[b]:g}, {y1[b]:g})",
+                    record,
+                    **where,
+                )
+                continue
+            out = [v for v in (x0[b], y0[b], x1[b], y1[b]) if not -0.01 <= v <= TOLERANCE]
+            if out:
+                self.note(
+                    "box_out_of_range",
+                    f"box {b} has {out[0]:g}, outside [0, 1] (tolerance {TOLERANCE})",
+                    record,
+                    **where,
+                )
+            elif x0[b] == x1[b] or y0[b] == y1[b]:
+                self.note("box_zero_area", f"box {b} has no width or no height", record, **where)
+
+    def _check_classes(
+        self, roles: Roles, columns: dict[str, FeatureColumn], records: np.ndarray, ok
+    ) -> None:
+        for id_key, text_key in (
+            (roles.object_label, roles.object_text),
+            (roles.label, roles.label_text),
+        ):
+            if id_key is None or id_key not in columns:
+                continue
+            ids = columns[id_key]
+            if ids.rag.values.dtype != np.int64:
+                continue
+            texts = columns.get(text_key) if text_key else None
+            for r in np.flatnonzero(ok & ids.present).tolist():
+                record = int(records[r])
+                a, b = int(ids.rag.splits[r]), int(ids.rag.splits[r + 1])
+                values = ids.rag.values[a:b].tolist()
+                names: list = [None] * len(values)
+                if texts is not None:
+                    ta, tb = int(texts.rag.splits[r]), int(texts.rag.splits[r + 1])
+                    if tb - ta == b - a:
+                        names = [
+                            v.decode("utf-8", "replace") if isinstance(v, bytes) else None
+                            for v in texts.rag.values[ta:tb].tolist()
+                        ]
+                self._check_ids(roles, id_key, record, values, names)
+
+    def _check_ids(self, roles: Roles, key: str, record: int, ids: list[int], names: list) -> None:
+        for b, (i, name) in enumerate(zip(ids, names, strict=True)):
+            box = b if key == roles.object_label else None
+            if i == 0 and roles.odapi:
+                self.note(
+                    "class_id_zero", "class id 0 (the background)", record, feature=key, box=box
+                )
+            if (
+                self.label_map is not None
+                and i != 0
+                and (
+                    i not in self.label_map
+                    or name is not None
+                    and self.label_map[i] not in ("", name)
+                )
+            ):
+                said = f" ({name!r})" if name is not None else ""
+                known = self.label_map.get(i)
+                why = (
+                    "is not in the label map" if known is None else f"is {known!r} in the label map"
+                )
+                self.note(
+                    "label_not_in_map", f"class id {i}{said} {why}", record, feature=key, box=box
+                )
+            if name is not None:
+                self.text_ids[name][i] += 1
+                seen = self.text_records[(name, i)]
+                if len(seen) < 1000:
+                    seen.append(record)
+
+    # -- after the pass --------------------------------------------------------
+    def finish(self) -> list[Finding]:
+        parsed = np.concatenate(self.parsed) if self.parsed else np.zeros(0, dtype=np.int64)
+        roles = self.roles()
+        lists = {*(roles.boxes or ()), roles.bbox, roles.object_label, roles.object_text}
+        for key, parts in sorted(self.facts.items()):
+            recs = np.concatenate([p[0] for p in parts])
+            kinds = np.concatenate([p[1] for p in parts])
+            counts = np.concatenate([p[2] for p in parts])
+            self._dataset_key(key, parsed, recs, kinds, counts, key in lists or "object" in key)
+        for name, ids in sorted(self.text_ids.items()):
+            if len(ids) < 2:
+                continue
+            main, _ = ids.most_common(1)[0]
+            listed = ", ".join(f"{i} in {n}" for i, n in sorted(ids.items()))
+            for i in sorted(ids):
+                if i == main:
+                    continue
+                for record in self.text_records[(name, i)]:
+                    self.note(
+                        "class_text_ids",
+                        f"class {name!r} has id {i} here but {main} in most records ({listed})",
+                        record,
+                    )
+        for f in self.ds.files:
+            if len(f.index) == 0:
+                self.note("empty_shard", "the file holds no records", None, file=f.path)
+        return self._placed()
+
+    def _dataset_key(self, key, parsed, recs, kinds, counts, is_list: bool) -> None:
+        total = len(parsed)
+        missing = total - len(recs)
+        if _few(missing, total, MISSING):
+            for record in np.setdiff1d(parsed, recs).tolist():
+                self.note(
+                    "feature_missing",
+                    f"{key!r} is missing here but present in {len(recs):,} of {total:,} records",
+                    record,
+                    feature=key,
+                )
+        by_kind = Counter(k for k in kinds.tolist() if k in _KIND_NAMES)
+        if len(by_kind) > 1:
+            main = by_kind.most_common(1)[0][0]
+            shown = ", ".join(f"{_KIND_NAMES[k]} in {n}" for k, n in sorted(by_kind.items()))
+            for record, kind in zip(recs.tolist(), kinds.tolist(), strict=True):
+                if kind in _KIND_NAMES and kind != main:
+                    self.note(
+                        "kind_conflict",
+                        f"{key!r} is {_KIND_NAMES[kind]} here but "
+                        f"{_KIND_NAMES[main]} in most records ({shown})",
+                        record,
+                        feature=key,
+                    )
+        if is_list or not len(counts):
+            return
+        values, times = np.unique(counts, return_counts=True)
+        main = int(values[np.argmax(times)])
+        odd = counts != main
+        if len(values) > 1 and _few(int(odd.sum()), len(counts), RARE):
+            for record, n in zip(recs[odd].tolist(), counts[odd].tolist(), strict=True):
+                self.note(
+                    "value_count_differs",
+                    f"{key!r} holds {n} values here but {main} in every other record",
+                    record,
+                    feature=key,
+                )
+
+    def _placed(self) -> list[Finding]:
+        """The findings with the file and byte offset of their records, sorted."""
+        from dataclasses import replace
+
+        out = []
+        for f in self.found:
+            if f.record is not None and f.offset is None:
+                ref = self.ds.ref(f.record)
+                f = replace(f, file=ref.file, offset=ref.offset)
+            out.append(f)
+        return sorted(out, key=sort_key)
+
+
+def check_dataset(
+    ds: Dataset,
+    *,
+    label_map: Mapping[int, str] | None = None,
+    cancel: CancelToken | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    block: int = 1 << 14,
+) -> list[Finding]:
+    """Every finding of an indexed (verified) dataset, most severe first, then by record.
+    Cancelling stops early with the findings of the records checked so far."""
+    state = _Pass(ds, label_map)
+    for p in ds.problems():
+        record = None if p.region else p.record
+        state.note("damaged_record", f"{p.kind}: {p.message}", record, file=p.file, offset=p.offset)
+    records = ds.undamaged(np.arange(len(ds)))
+    done = 0
+    for positions, payloads in iter_blocks(ds, records, block):
+        if cancel is not None and cancel.cancelled:
+            break
+        state.add(records[positions], payloads)
+        done += payloads.rows
+        if progress is not None:
+            progress(done, len(records))
+    return state.finish()

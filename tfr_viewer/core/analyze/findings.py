@@ -1,0 +1,126 @@
+"""Data-quality findings: what is wrong, where (record, file, byte offset, feature) and
+what to do. Each kind has one severity and one hint, listed here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+SEVERITIES = ("error", "warning", "info")  # most severe first
+
+# kind -> (severity, hint)
+KINDS: dict[str, tuple[str, str]] = {
+    "damaged_record": (
+        "error",
+        "the record's bytes are damaged; `tfr-viewer recover` writes the intact records "
+        "to a new file",
+    ),
+    "empty_shard": ("warning", "remove the file from the shard set, or write it again"),
+    "empty_record": ("warning", "drop the record, or check the script that wrote it"),
+    "kind_conflict": (
+        "error",
+        "tf.io parsing needs one kind per key; write this feature with the kind the other "
+        "records use",
+    ),
+    "feature_missing": (
+        "warning",
+        "a FixedLenFeature without a default fails on this record; add the feature or give "
+        "the spec a default_value",
+    ),
+    "value_count_differs": (
+        "warning",
+        "a FixedLenFeature of the common length fails on this record; fix the record or "
+        "parse the key as a VarLenFeature",
+    ),
+    "image_undecodable": ("error", "replace the image, or drop the record"),
+    "image_size_mismatch": (
+        "error",
+        "the stored size is used to scale boxes and to reshape pixels; store the image's "
+        "real height and width",
+    ),
+    "image_format_mismatch": ("warning", "store the format the bytes really have"),
+    "duplicate_image": (
+        "warning",
+        "the same image in several records weighs it twice, and leaks across splits; keep one copy",
+    ),
+    "image_without_boxes": (
+        "info",
+        "an image with no boxes trains as a negative; intended for background images, "
+        "otherwise its annotations are missing",
+    ),
+    "bbox_length_mismatch": (
+        "error",
+        "xmin, ymin, xmax and ymax must hold one value per box; the record cannot be "
+        "parsed into boxes",
+    ),
+    "box_inverted": ("error", "swap the coordinates: min must not be greater than max"),
+    "box_out_of_range": (
+        "error",
+        "normalised coordinates lie in [0, 1] (the Object Detection API refuses values "
+        "past 1.01); clip the box or fix its conversion",
+    ),
+    "box_pixel_coordinates": (
+        "error",
+        "divide x by the image width and y by its height: the boxes are in pixels where "
+        "normalised coordinates are expected",
+    ),
+    "box_zero_area": ("warning", "a box with no width or height teaches nothing; remove it"),
+    "box_without_class": (
+        "error",
+        "every box needs a class id (and text); give the class lists one value per box",
+    ),
+    "class_id_zero": (
+        "error",
+        "the Object Detection API reserves id 0 for the background; number classes from 1",
+    ),
+    "class_text_ids": (
+        "warning",
+        "one class name should have one id everywhere; renumber the records that differ",
+    ),
+    "label_not_in_map": ("error", "add the class to the label map, or fix the record's label"),
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One fault. ``record`` and ``offset`` are None for a fault of a whole file or of
+    the dataset; ``feature`` is None when no key is at fault; ``box`` is the index of a
+    box in the record's box lists, when one box is at fault."""
+
+    kind: str
+    message: str
+    record: int | None = None
+    file: str | None = None
+    offset: int | None = None
+    feature: str | None = None
+    box: int | None = None
+
+    @property
+    def severity(self) -> str:
+        return KINDS[self.kind][0]
+
+    @property
+    def hint(self) -> str:
+        return KINDS[self.kind][1]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "kind": self.kind,
+            "record": self.record,
+            "file": self.file,
+            "offset": self.offset,
+            "feature": self.feature,
+            "box": self.box,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def at_least(severity: str, threshold: str) -> bool:
+    """Whether ``severity`` is ``threshold`` or more severe."""
+    return SEVERITIES.index(severity) <= SEVERITIES.index(threshold)
+
+
+def sort_key(f: Finding) -> tuple:
+    return (SEVERITIES.index(f.severity), -1 if f.record is None else f.record, f.kind)
