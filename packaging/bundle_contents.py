@@ -21,7 +21,8 @@ EXCLUDED_MODULES = [
     "pydoc",
     "IPython",
     "matplotlib",
-    "scipy",
+    "scipy",  # imagehash imports it only for the hashes not used here (phash)
+    "pywt",
     "pandas",
     "PIL._avif",  # AVIF is Pillow's largest codec and never found in TFRecords
     "PySide6.QtQml",

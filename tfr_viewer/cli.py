@@ -134,6 +134,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="exit 1 when a finding is at least this severe (default: warning)",
     )
     p.add_argument("--label-map", metavar="PBTXT", help="class ids must be in this label map")
+    p.add_argument(
+        "--quality",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an image-quality threshold: dark, light, odd_aspect_ratio, low_information, "
+        "blurry, odd_size_iqr or near_bits (see README)",
+    )
 
     p = add("export", help="write records (all, or matching a filter) to new files")
     _paths(p)

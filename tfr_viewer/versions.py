@@ -18,6 +18,7 @@ LIBRARIES = (
     ("rapidgzip", "rapidgzip"),
     ("isal", "isal"),
     ("google-re2", "google-re2"),
+    ("imagehash", "ImageHash"),
 )
 
 

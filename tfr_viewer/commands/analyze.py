@@ -11,6 +11,7 @@ from typing import Any
 
 from ..core.io import Dataset
 from ..core.text import plural
+from ..errors import UsageError
 from .progress import TaskProgress, index_with_progress
 
 
@@ -101,6 +102,28 @@ def _finding_line(f: dict[str, Any]) -> str:
     return f"{f['severity']:<7}  {f['kind']:<22}  {where}{feature}: {f['message']}"
 
 
+def _thresholds(settings: list[str]):
+    """The image-quality thresholds with the ``NAME=VALUE`` settings applied."""
+    from dataclasses import fields, replace
+
+    from ..core.analyze.image_quality import Thresholds
+
+    limits = Thresholds()
+    names = {f.name: f.type for f in fields(Thresholds)}
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        if name not in names:
+            raise UsageError(
+                f"--quality {setting}: no threshold {name!r}; one of {', '.join(names)}"
+            )
+        try:
+            number = int(value) if name == "near_bits" else float(value)
+        except ValueError:
+            raise UsageError(f"--quality {setting}: {value!r} is not a number") from None
+        limits = replace(limits, **{name: number})
+    return limits
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """Data-quality findings; exit 1 when one is at least ``--fail-on`` severe."""
     from ..core.analyze.checks import check_dataset
@@ -108,12 +131,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     from ..core.analyze.label_map import read_label_map
 
     label_map = read_label_map(args.label_map) if args.label_map else None
+    limits = _thresholds(args.quality)
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
         with TaskProgress("checking", len(ds)) as progress:
             findings = [
                 f.to_json()
-                for f in check_dataset(ds, label_map=label_map, progress=progress.update)
+                for f in check_dataset(
+                    ds, label_map=label_map, limits=limits, progress=progress.update
+                )
             ]
         by_severity = Counter(f["severity"] for f in findings)
         failed = any(at_least(f["severity"], args.fail_on) for f in findings)

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from tests.tf_oracle import tf, tf_write
@@ -16,27 +17,40 @@ from tfr_viewer.core.analyze.findings import KINDS
 from tfr_viewer.core.analyze.label_map import LabelMapError, parse_label_map
 from tfr_viewer.core.io.dataset import Dataset
 
-RECORDS = 24
-W, H = 64, 48
+RECORDS = 40
 NAMES = {1: "circle", 2: "square", 3: "triangle"}
 
 
-def _jpeg(i: int) -> bytes:
+def _size(i: int) -> tuple[int, int]:
+    return 56 + i % 9 * 2, 44 + i % 5 * 2
+
+
+def _pixels(i: int, size: tuple[int, int] | None = None, grey: bool = False) -> np.ndarray:
+    """Random 8×8 blocks of colour: sharp, varied, different in every record."""
+    w, h = size or _size(i)
+    rng = np.random.default_rng(i)
+    small = rng.integers(0, 256, (h // 8 + 1, w // 8 + 1, 1 if grey else 3))
+    big = np.repeat(np.repeat(small, 8, 0), 8, 1)[:h, :w].astype(np.uint8)
+    return big[..., 0] if grey else big
+
+
+def _jpeg(pixels, quality: int = 90, **options) -> bytes:
     from PIL import Image
 
     out = io.BytesIO()
-    Image.new("RGB", (W, H), (i * 9 % 256, 255 - i * 7 % 256, 40)).save(out, "JPEG")
+    Image.fromarray(pixels).save(out, "JPEG", quality=quality, **options)
     return out.getvalue()
 
 
 def _record(i: int) -> dict:
     label = 1 + i % 3
+    w, h = _size(i)
     return {
-        "image/encoded": [_jpeg(i)],
+        "image/encoded": [_jpeg(_pixels(i))],
         "image/format": [b"jpeg"],
         "image/filename": [f"img{i}.jpg".encode()],
-        "image/height": [H],
-        "image/width": [W],
+        "image/height": [h],
+        "image/width": [w],
         "image/object/bbox/xmin": [0.1],
         "image/object/bbox/ymin": [0.2],
         "image/object/bbox/xmax": [0.6],
@@ -48,6 +62,8 @@ def _record(i: int) -> dict:
 
 def _plant(records: list[dict]) -> dict[tuple[str, int], str | None]:
     """Plant one fault per record; returns ``{(kind, record): feature}``."""
+    from PIL import Image, ImageFilter
+
     r = records
     r[1]["image/encoded"] = [b"\xff\xd8\xff\xe0" + bytes(range(60))]
     r[2]["image/height"] = [100]
@@ -67,9 +83,26 @@ def _plant(records: list[dict]) -> dict[tuple[str, int], str | None]:
         r[13][f"image/object/bbox/{side}"] = []
     r[13]["image/object/class/label"], r[13]["image/object/class/text"] = [], []
     r[14].clear()
-    r[15]["image/height"] = [float(H)]
+    r[15]["image/height"] = [float(r[15]["image/height"][0])]
     del r[16]["image/filename"]
-    r[17]["image/width"] = [W, W]
+    r[17]["image/width"] = r[17]["image/width"] * 2
+    r[4]["image/width"], r[4]["image/height"] = r[0]["image/width"], r[0]["image/height"]
+    # dark and light, but sharp and varied (dim images are blurry by cleanvision's measure)
+    r[19]["image/encoded"] = [_jpeg(((_pixels(19) > 127) * 78).astype(np.uint8))]
+    r[20]["image/encoded"] = [_jpeg(_pixels(0), quality=70)]  # record 0, re-encoded
+    r[20]["image/width"], r[20]["image/height"] = r[0]["image/width"], r[0]["image/height"]
+    exif = Image.Exif()
+    exif[0x0112] = 6  # turned 90 degrees clockwise
+    r[21]["image/encoded"] = [_jpeg(_pixels(21), exif=exif)]
+    r[22]["image/encoded"] = [_jpeg(_pixels(22, grey=True))]
+    r[23]["image/encoded"] = [_jpeg(_pixels(23, (400, 300)))]
+    r[23]["image/width"], r[23]["image/height"] = [400], [300]
+    r[24]["image/encoded"] = [_jpeg((243 + _pixels(24) // 64 * 4).astype(np.uint8))]
+    r[25]["image/encoded"] = [_jpeg(_pixels(25, (200, 20)))]
+    r[25]["image/width"], r[25]["image/height"] = [200], [20]
+    r[26]["image/encoded"] = [_jpeg(np.full(_size(26)[::-1] + (3,), (200, 120, 60), np.uint8))]
+    blurred = Image.fromarray(_pixels(27)).filter(ImageFilter.GaussianBlur(3))
+    r[27]["image/encoded"] = [_jpeg(np.asarray(blurred))]
     return {
         ("image_undecodable", 1): "image/encoded",
         ("image_size_mismatch", 2): "image/height",
@@ -89,6 +122,20 @@ def _plant(records: list[dict]) -> dict[tuple[str, int], str | None]:
         ("feature_missing", 16): "image/filename",
         ("value_count_differs", 17): "image/width",
         ("damaged_record", 18): None,
+        ("image_dark", 19): "image/encoded",
+        ("near_duplicate_image", 20): "image/encoded",
+        ("exif_rotation", 21): "image/encoded",
+        ("image_grayscale", 22): "image/encoded",
+        ("image_odd_size", 23): "image/encoded",
+        # all of a light image lies in the top 5% of brightness: too little contrast for
+        # edges, so it is blurry by cleanvision's measure too
+        ("image_light", 24): "image/encoded",
+        ("image_blurry", 24): "image/encoded",
+        ("image_odd_aspect_ratio", 25): "image/encoded",
+        # a uniform image has no edges either: cleanvision's blur score flags it too
+        ("image_low_information", 26): "image/encoded",
+        ("image_blurry", 26): "image/encoded",
+        ("image_blurry", 27): "image/encoded",
     }
 
 

@@ -23,6 +23,8 @@ from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
 from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn, extract
 from .findings import Finding, sort_key
+from .image_checks import ImageChecks
+from .image_quality import Thresholds
 from .roles import Roles, find_roles
 from .schema import Schema, add_block
 from .stats import MIN_IMAGE_BYTES
@@ -42,8 +44,12 @@ def _few(n: int, total: int, share: float) -> bool:
 class _Pass:
     """The state of one pass; :meth:`add` takes blocks, :meth:`finish` the findings."""
 
-    def __init__(self, ds: Dataset, label_map: Mapping[int, str] | None) -> None:
+    def __init__(
+        self, ds: Dataset, label_map: Mapping[int, str] | None, limits: Thresholds | None
+    ) -> None:
         self.ds = ds
+        self.images = ImageChecks(limits)
+        self.exact: set[tuple[int, int]] = set()
         self.label_map = label_map
         self.found: list[Finding] = []
         self.schema = Schema()
@@ -133,6 +139,7 @@ class _Pass:
         digest = hashlib.sha256(value).digest()
         first = self.digests.setdefault(digest, record)
         if first != record:
+            self.exact.add((first, record))
             self.note(
                 "duplicate_image",
                 f"the image in {key} is byte for byte the one of record {first}",
@@ -148,6 +155,8 @@ class _Pass:
                 feature=key,
             )
             return
+        if first == record:  # a byte-identical copy scores the same: scored once
+            self.images.add(record, key, value)
         for side, stored_key, real in (
             ("height", roles.height, info.height),
             ("width", roles.width, info.width),
@@ -343,6 +352,7 @@ class _Pass:
                         f"class {name!r} has id {i} here but {main} in most records ({listed})",
                         record,
                     )
+        self.images.finish(self.note, self.exact)
         for f in self.ds.files:
             if len(f.index) == 0:
                 self.note("empty_shard", "the file holds no records", None, file=f.path)
@@ -403,13 +413,15 @@ def check_dataset(
     ds: Dataset,
     *,
     label_map: Mapping[int, str] | None = None,
+    limits: Thresholds | None = None,
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 14,
 ) -> list[Finding]:
     """Every finding of an indexed (verified) dataset, most severe first, then by record.
-    Cancelling stops early with the findings of the records checked so far."""
-    state = _Pass(ds, label_map)
+    ``limits`` sets the image-quality thresholds. Cancelling stops early with the
+    findings of the records checked so far."""
+    state = _Pass(ds, label_map, limits)
     for p in ds.problems():
         record = None if p.region else p.record
         state.note("damaged_record", f"{p.kind}: {p.message}", record, file=p.file, offset=p.offset)
@@ -422,4 +434,7 @@ def check_dataset(
         done += payloads.rows
         if progress is not None:
             progress(done, len(records))
-    return state.finish()
+    try:
+        return state.finish()
+    finally:
+        state.images.close()

@@ -43,6 +43,28 @@ KINDS: dict[str, tuple[str, str]] = {
         "warning",
         "the same image in several records weighs it twice, and leaks across splits; keep one copy",
     ),
+    "near_duplicate_image": (
+        "warning",
+        "nearly the same image in several records (a resized or re-encoded copy) weighs "
+        "it twice, and leaks across splits; keep one",
+    ),
+    "exif_rotation": (
+        "warning",
+        "viewers and annotation tools turn the image by its EXIF orientation, TensorFlow's "
+        "decode_jpeg does not: boxes drawn on the turned image land in the wrong place; "
+        "store the pixels upright and drop the tag",
+    ),
+    "image_dark": ("info", "check the exposure, or drop the image if it shows nothing"),
+    "image_light": ("info", "check the exposure, or drop the image if it shows nothing"),
+    "image_odd_aspect_ratio": ("info", "check whether the image is cropped or a strip"),
+    "image_low_information": ("info", "the image is nearly uniform; check that it shows something"),
+    "image_blurry": ("info", "check the focus, or drop the image"),
+    "image_grayscale": (
+        "info",
+        "a grey image among colour ones: a model may learn colour as a cue; convert it to RGB "
+        "or check that it belongs",
+    ),
+    "image_odd_size": ("info", "far smaller or larger than the others; check how it was made"),
     "image_without_boxes": (
         "info",
         "an image with no boxes trains as a negative; intended for background images, "

@@ -1,0 +1,55 @@
+"""Image scores, the near-duplicate search and hostile image headers."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import numpy as np
+
+from tfr_viewer.core.analyze.image_quality import near_pairs, score_image
+
+
+def test_near_pairs_agree_with_comparing_every_pair():
+    rng = np.random.default_rng(3)
+    base = rng.integers(0, 2**63, 60, dtype=np.uint64)
+    flips = [base[i] ^ np.uint64(1 << int(rng.integers(0, 64))) for i in range(20)]
+    far = base[:5] ^ np.uint64(0b11111)  # five bits apart: not near at 4
+    hashes = np.concatenate([base, flips, far])
+    got = near_pairs(hashes, bits=4)
+    want = []
+    for i in range(len(hashes)):
+        for j in range(i + 1, len(hashes)):
+            d = bin(int(hashes[i]) ^ int(hashes[j])).count("1")
+            if d <= 4:
+                want.append((i, j, d))
+    assert got == want and len(got) >= 20
+    assert not {(i, 80 + i) for i in range(5)} & {(i, j) for i, j, _ in got}
+
+
+def _png_header(width: int, height: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + struct.pack(">I", len(ihdr))
+        + chunk
+        + struct.pack(">I", zlib.crc32(chunk))
+    )
+
+
+def test_a_header_claiming_gigapixels_is_not_decoded():
+    assert score_image(_png_header(100_000, 40_000)) is None
+
+
+def test_a_cut_image_is_not_scored_and_a_whole_one_is():
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (80, 60), (10, 200, 30)).save(out, "PNG")
+    whole = out.getvalue()
+    scores = score_image(whole)
+    assert scores is not None and (scores.width, scores.height) == (80, 60)
+    assert scores.scores["low_information"] == 0.0  # one colour
+    assert score_image(whole[: len(whole) // 2]) is None

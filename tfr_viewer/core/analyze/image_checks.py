@@ -1,0 +1,125 @@
+"""The image-content checks of :mod:`.checks`: every image is scored once (in parallel,
+on a pool of threads: Pillow decodes without the GIL), and the findings that need the
+whole dataset (near-duplicates, odd sizes, grey among colour) come after the pass."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from .image_quality import ImageScores, Thresholds, flagged, near_pairs, score_image
+
+Note = Callable[..., None]  # (kind, message, record, **where)
+_SWAPPING = {5, 6, 7, 8}  # EXIF orientations that turn the image by 90 degrees
+
+
+@dataclass(frozen=True)
+class _Seen:
+    record: int
+    key: str
+    scores: ImageScores
+
+
+class ImageChecks:
+    """Collects images with :meth:`add`, scores them in batches, reports with
+    :meth:`finish`."""
+
+    def __init__(self, limits: Thresholds | None = None, batch: int = 256) -> None:
+        self.limits = limits or Thresholds()
+        self.batch = batch
+        self._pending: list[tuple[int, str, bytes]] = []
+        self._seen: list[_Seen] = []
+        self._pool: ThreadPoolExecutor | None = None
+
+    def add(self, record: int, key: str, data: bytes) -> None:
+        self._pending.append((record, key, data))
+        if len(self._pending) >= self.batch:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(os.cpu_count() or 1, "tfr-image-checks")
+        pending, self._pending = self._pending, []
+        scored = self._pool.map(score_image, [data for _, _, data in pending])
+        for (record, key, _), scores in zip(pending, scored, strict=True):
+            if scores is not None:  # an undecodable image is its own finding already
+                self._seen.append(_Seen(record, key, scores))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def finish(self, note: Note, exact: set[tuple[int, int]]) -> None:
+        """Report every finding through ``note``; ``exact`` holds (first, later) record
+        pairs already reported as byte-identical, which are not near-duplicates too."""
+        self.flush()
+        self.close()
+        seen = self._seen
+        for s in seen:
+            for issue, value, limit in flagged(s.scores, self.limits):
+                note(
+                    f"image_{issue}",
+                    f"{issue.replace('_', ' ')} score {value:.3f} is below {limit:g}",
+                    s.record,
+                    feature=s.key,
+                )
+            if s.scores.orientation in _SWAPPING:
+                note(
+                    "exif_rotation",
+                    f"EXIF orientation {s.scores.orientation} turns the {s.scores.width}×"
+                    f"{s.scores.height} image to {s.scores.height}×{s.scores.width}",
+                    s.record,
+                    feature=s.key,
+                )
+        if not seen:
+            return
+        self._grey_among_colour(seen, note)
+        self._odd_sizes(seen, note)
+        hashes = np.array([s.scores.dhash for s in seen], dtype=np.uint64)
+        reported: set[int] = set()  # each image is named once, with its first look-alike
+        for i, j, distance in near_pairs(hashes, self.limits.near_bits):
+            a, b = seen[i], seen[j]
+            if a.record == b.record or (a.record, b.record) in exact or j in reported:
+                continue
+            reported.add(j)
+            note(
+                "near_duplicate_image",
+                f"the image in {b.key} is nearly the one of record {a.record} (difference "
+                f"hashes {distance} of 64 bits apart; limit {self.limits.near_bits})",
+                b.record,
+                feature=b.key,
+            )
+
+    def _grey_among_colour(self, seen: list[_Seen], note: Note) -> None:
+        grey = [s for s in seen if s.scores.grayscale]
+        if len(grey) * 2 >= len(seen):
+            return  # a grey dataset, or half and half: nothing stands out
+        for s in grey:
+            note(
+                "image_grayscale",
+                f"a grey image among {len(seen) - len(grey):,} colour ones",
+                s.record,
+                feature=s.key,
+            )
+
+    def _odd_sizes(self, seen: list[_Seen], note: Note) -> None:
+        sides = np.sqrt([float(s.scores.width) * s.scores.height for s in seen])
+        q1, q3 = np.percentile(sides, [25, 75])
+        k = self.limits.odd_size_iqr
+        lo, hi = q1 - k * (q3 - q1), q3 + k * (q3 - q1)
+        for s, side in zip(seen, sides.tolist(), strict=True):
+            if not lo <= side <= hi:
+                note(
+                    "image_odd_size",
+                    f"{s.scores.width}×{s.scores.height} (√area {side:.0f}) is outside "
+                    f"{max(lo, 0):.0f} … {hi:.0f}, Q1 − {k:g}·IQR … Q3 + {k:g}·IQR",
+                    s.record,
+                    feature=s.key,
+                )

@@ -1,0 +1,148 @@
+"""Image quality scores and a perceptual hash from encoded bytes, decoded once, small.
+
+Each image is decoded at a reduced size (JPEGs in Pillow's draft mode at 1/2 to 1/8
+scale, so a 640×480 JPEG never decodes in full) and shrunk to at most :data:`SIDE`
+pixels a side; every score below is computed on that small image. The scores are
+cleanvision's (lower means more of the fault), with its thresholds as defaults:
+
+- dark: the 99th percentile of brightness √(0.241R² + 0.691G² + 0.068B²)/255, below 0.32;
+- light: 1 − the 5th percentile of brightness, below 0.05;
+- odd aspect ratio: min(w/h, h/w) of the full size, below 0.35;
+- low information: the entropy of the grey-level histogram × 0.1, below 0.30;
+- blurry: 1 − exp(−0.01 · σ), σ the standard deviation of Pillow's FIND_EDGES on the grey
+  image (without its border row and column, which Pillow does not filter), below 0.29;
+- grayscale: one channel, or three equal ones.
+
+The perceptual hash is imagehash's difference hash (64 bits): near-duplicates are images
+whose hashes differ in at most :data:`NEAR_BITS` bits.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+SIDE = 64  # the scores are computed on the image shrunk to this many pixels a side
+NEAR_BITS = 4  # near-duplicate: difference hashes at most this many bits apart (of 64)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Flag an image when its score is below the threshold (cleanvision's defaults)."""
+
+    dark: float = 0.32
+    light: float = 0.05
+    odd_aspect_ratio: float = 0.35
+    low_information: float = 0.30
+    blurry: float = 0.29
+    odd_size_iqr: float = 3.0  # √area outside Q1 − k·IQR … Q3 + k·IQR
+    near_bits: int = NEAR_BITS
+
+
+@dataclass(frozen=True)
+class ImageScores:
+    """The scores of one image (see the module's text), its full size and EXIF
+    orientation (1 when none), and its difference hash."""
+
+    width: int
+    height: int
+    scores: dict[str, float] = field(default_factory=dict)
+    grayscale: bool = False
+    orientation: int = 1
+    dhash: int = 0
+
+
+def _brightness(rgb: np.ndarray) -> np.ndarray:
+    r, g, b = (rgb[..., i].astype(np.float64) for i in range(3))
+    return np.sqrt(0.241 * r * r + 0.691 * g * g + 0.068 * b * b).ravel() / 255
+
+
+def score_image(data: bytes) -> ImageScores | None:
+    """The scores of encoded image bytes, or None when they do not decode (or are too
+    large to, by :func:`..decode.images.too_large`)."""
+    from PIL import Image, ImageFilter
+
+    from ..decode.images import too_large
+
+    Image.MAX_IMAGE_PIXELS = None  # the limit is ours, checked before decoding
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            width, height = img.size
+            if too_large(width, height) or not width or not height:
+                return None
+            orientation = int(img.getexif().get(0x0112, 1) or 1)
+            if img.format == "JPEG":
+                img.draft("RGB", (SIDE, SIDE))
+            img.thumbnail((SIDE, SIDE))
+            small = img.convert("RGB")
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError, EOFError):
+        return None
+    import imagehash
+
+    rgb = np.asarray(small)
+    bright = _brightness(rgb)
+    grey = small.convert("L")
+    # Pillow leaves a 3×3 filter's border pixels as they were: they are not edges
+    edges = np.asarray(grey.filter(ImageFilter.FIND_EDGES), dtype=np.float64)[1:-1, 1:-1]
+    scores = {
+        "dark": float(np.percentile(bright, 99)),
+        "light": 1.0 - float(np.percentile(bright, 5)),
+        "odd_aspect_ratio": min(width / height, height / width),
+        "low_information": min(1.0, abs(grey.entropy()) * 0.1),
+        "blurry": 1.0 - math.exp(-0.01 * float(edges.std())),
+    }
+    flat = rgb.reshape(-1, 3)
+    grayscale = bool((flat[:, 0] == flat[:, 1]).all() and (flat[:, 1] == flat[:, 2]).all())
+    bits = imagehash.dhash(small).hash.ravel()
+    dhash = int("".join("1" if b else "0" for b in bits), 2)
+    return ImageScores(width, height, scores, grayscale, orientation, dhash)
+
+
+def flagged(scores: ImageScores, limits: Thresholds) -> list[tuple[str, float, float]]:
+    """``(issue, score, threshold)`` for every score below its threshold."""
+    out = []
+    for name, value in scores.scores.items():
+        limit = getattr(limits, name)
+        if value < limit:
+            out.append((name, value, limit))
+    return out
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    return np.unpackbits(x.astype(">u8").view(np.uint8).reshape(-1, 8), axis=1).sum(axis=1)
+
+
+def near_pairs(hashes: np.ndarray, bits: int = NEAR_BITS) -> list[tuple[int, int, int]]:
+    """``(i, j, distance)`` with i < j for hashes at most ``bits`` apart. Hashes are split
+    into ``bits + 1`` bands: two hashes that close agree on at least one band, so only
+    hashes sharing a band are compared."""
+    hashes = np.asarray(hashes, dtype=np.uint64)
+    bands = bits + 1
+    width = -(-64 // bands)
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for b in range(bands):
+        shift = np.uint64(min(64, b * width))
+        mask = np.uint64((1 << width) - 1)
+        keys = (hashes >> shift) & mask
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        cuts = np.flatnonzero(np.diff(sorted_keys)) + 1
+        for group in np.split(order, cuts):
+            if len(group) < 2:
+                continue
+            g = np.sort(group)
+            for a in range(len(g) - 1):
+                others = g[a + 1 :]
+                dist = _popcount(hashes[others] ^ hashes[g[a]])
+                for j, d in zip(
+                    others[dist <= bits].tolist(), dist[dist <= bits].tolist(), strict=True
+                ):
+                    pair = (int(g[a]), j)
+                    if pair not in seen:
+                        seen.add(pair)
+                        out.append((pair[0], pair[1], int(d)))
+    return sorted(out)
