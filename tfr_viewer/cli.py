@@ -119,6 +119,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="a feature_description for tf.io.parse_single_example (default)",
     )
     p.add_argument("--sample", type=int, metavar="N", help="look at N records spread evenly")
+    group.add_argument(
+        "--infer",
+        action="store_true",
+        help="write the data-QA schema (kinds, presence, value counts, domains) for "
+        "`check --schema` to -o FILE",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="where --infer writes the schema")
+    _overwrite(p)
 
     p = add("stats", help="statistics of every feature, the classes and the boxes")
     _paths(p)
@@ -134,6 +142,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="exit 1 when a finding is at least this severe (default: warning)",
     )
     p.add_argument("--label-map", metavar="PBTXT", help="class ids must be in this label map")
+    p.add_argument(
+        "--schema", metavar="FILE", help="report records that break this schema (schema --infer)"
+    )
     p.add_argument(
         "--quality",
         action="append",
@@ -230,6 +241,7 @@ _USER_ERRORS = (
     ("tfr_viewer.core.query.language", "QueryError"),
     ("tfr_viewer.core.write.export", "ExportError"),
     ("tfr_viewer.core.analyze.label_map", "LabelMapError"),
+    ("tfr_viewer.core.analyze.anomalies", "SchemaError"),
 )
 
 

@@ -126,11 +126,13 @@ def _thresholds(settings: list[str]):
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Data-quality findings; exit 1 when one is at least ``--fail-on`` severe."""
+    from ..core.analyze import anomalies
     from ..core.analyze.checks import check_dataset
     from ..core.analyze.findings import KINDS, SEVERITIES, at_least
     from ..core.analyze.label_map import read_label_map
 
     label_map = read_label_map(args.label_map) if args.label_map else None
+    schema = anomalies.load(args.schema) if args.schema else None
     limits = _thresholds(args.quality)
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
@@ -138,7 +140,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             findings = [
                 f.to_json()
                 for f in check_dataset(
-                    ds, label_map=label_map, limits=limits, progress=progress.update
+                    ds,
+                    label_map=label_map,
+                    limits=limits,
+                    schema=schema,
+                    progress=progress.update,
                 )
             ]
         by_severity = Counter(f["severity"] for f in findings)
@@ -169,3 +175,28 @@ def cmd_check(args: argparse.Namespace) -> int:
             f"{counts or 'no findings'}; {verdict} (--fail-on {args.fail_on})"
         )
     return 1 if failed else 0
+
+
+def infer_schema_file(args: argparse.Namespace) -> int:
+    """``schema --infer -o FILE``: the data-QA schema, from the statistics."""
+    from ..core.analyze import anomalies
+    from ..core.analyze.stats import dataset_stats
+
+    if not args.output:
+        raise UsageError("--infer needs -o FILE: `schema --infer -o SCHEMA.json PATH...`")
+    if os.path.exists(args.output) and not args.overwrite:
+        raise UsageError(f"{args.output} exists; give --overwrite to replace it")
+    with Dataset.open(args.paths) as ds:
+        index_with_progress(ds, verify=True)
+        with TaskProgress("statistics", len(ds)) as progress:
+            stats = dataset_stats(ds, progress=progress.update)
+    schema = anomalies.infer(stats)
+    if not schema["features"]:
+        raise UsageError("no record is a tf.train.Example with features: no schema to infer")
+    anomalies.save(schema, args.output)
+    print(
+        f"wrote {args.output}: {plural(len(schema['features']), 'feature')} from "
+        f"{plural(stats.records, 'record')}; check other data with "
+        f"`tfr-viewer check --schema {args.output} PATH...`"
+    )
+    return 0

@@ -100,6 +100,12 @@ def _payload_types(ds: Dataset, limit: int = 200) -> str:
 def cmd_schema(args: argparse.Namespace) -> int:
     if args.sample is not None and args.sample <= 0:
         raise UsageError("--sample must be 1 or more")
+    if args.infer:
+        from .analyze import infer_schema_file
+
+        return infer_schema_file(args)
+    if args.output:
+        raise UsageError("-o is for --infer: `schema --infer -o SCHEMA.json PATH...`")
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=False)
         if not len(ds):

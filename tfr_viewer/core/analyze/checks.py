@@ -22,6 +22,7 @@ from ..decode.detect import image_format, image_info
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
 from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn, extract
+from .anomalies import SchemaCheck
 from .findings import Finding, sort_key
 from .image_checks import ImageChecks
 from .image_quality import Thresholds
@@ -45,9 +46,14 @@ class _Pass:
     """The state of one pass; :meth:`add` takes blocks, :meth:`finish` the findings."""
 
     def __init__(
-        self, ds: Dataset, label_map: Mapping[int, str] | None, limits: Thresholds | None
+        self,
+        ds: Dataset,
+        label_map: Mapping[int, str] | None,
+        limits: Thresholds | None,
+        schema: dict | None = None,
     ) -> None:
         self.ds = ds
+        self.schema_check = SchemaCheck(schema) if schema is not None else None
         self.images = ImageChecks(limits)
         self.exact: set[tuple[int, int]] = set()
         self.label_map = label_map
@@ -71,6 +77,8 @@ class _Pass:
     def add(self, records: np.ndarray, block: PayloadBlock) -> None:
         add_block(self.schema, block)
         keys = sorted(self.schema.features)
+        if self.schema_check is not None:
+            keys = sorted({*keys, *self.schema_check.keys()})
         status, columns = extract(block, keys)
         ok = (status == 0) & (block.starts >= 0)
         anything = np.zeros(len(records), dtype=bool)
@@ -81,6 +89,8 @@ class _Pass:
             self.facts[key].append((records[present], column.kinds[present], counts[present]))
             self._find_images(key, column, ok)
         self.parsed.append(records[ok & anything])  # an empty record is its own finding
+        if self.schema_check is not None:
+            self.schema_check.add(records, columns, ok & anything, self.note)
         for r in np.flatnonzero(ok & ~anything).tolist():
             self.note("empty_record", "the record holds no features", int(records[r]))
         roles = self.roles()
@@ -414,14 +424,16 @@ def check_dataset(
     *,
     label_map: Mapping[int, str] | None = None,
     limits: Thresholds | None = None,
+    schema: dict | None = None,
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 14,
 ) -> list[Finding]:
     """Every finding of an indexed (verified) dataset, most severe first, then by record.
-    ``limits`` sets the image-quality thresholds. Cancelling stops early with the
+    ``limits`` sets the image-quality thresholds; with ``schema`` (see :mod:`.anomalies`)
+    the records that break it are reported too. Cancelling stops early with the
     findings of the records checked so far."""
-    state = _Pass(ds, label_map, limits)
+    state = _Pass(ds, label_map, limits, schema)
     for p in ds.problems():
         record = None if p.region else p.record
         state.note("damaged_record", f"{p.kind}: {p.message}", record, file=p.file, offset=p.offset)

@@ -99,6 +99,21 @@ KINDS: dict[str, tuple[str, str]] = {
         "warning",
         "one class name should have one id everywhere; renumber the records that differ",
     ),
+    "schema_missing": ("error", "add the feature to the record, or make it optional in the schema"),
+    "schema_unexpected": (
+        "warning",
+        "a key the schema does not know: add it to the schema if it is meant to be there",
+    ),
+    "schema_kind": ("error", "write the feature with the schema's kind, or change the schema"),
+    "schema_value_count": (
+        "error",
+        "fix the record, or widen the schema's value_count if the length is allowed",
+    ),
+    "schema_domain": (
+        "warning",
+        "a value outside the schema's domain: a typo, or a new class; fix the record or add "
+        "the value to the schema's domain",
+    ),
     "label_not_in_map": ("error", "add the class to the label map, or fix the record's label"),
 }
 

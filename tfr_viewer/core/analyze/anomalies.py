@@ -1,0 +1,176 @@
+"""A saved schema (kinds, presence, value counts, domains of small string features),
+inferred from statistics, and the records that break it, as TFDV's anomalies.
+
+The schema is plain JSON::
+
+    {"format": "tfr-viewer schema", "version": 1, "records": N,
+     "features": {key: {"kind": "int64", "required": true, "presence": 1.0,
+                        "value_count": {"min": 1, "max": 1},
+                        "domain": ["cat", "dog"]}}}       # domain: bytes keys only
+
+``required`` is true when the key was in every parsed record; ``domain`` is kept for a
+bytes key whose values are text with at most :data:`DOMAIN_LIMIT` distinct values, each
+seen twice on average (names that are unique per record, such as file names, are no
+category).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn
+from .stats import Stats
+
+FORMAT = "tfr-viewer schema"
+DOMAIN_LIMIT = 50
+_KIND_CODES = {"bytes": BYTES, "float": FLOAT, "int64": INT64}
+_KIND_NAMES = {v: k for k, v in _KIND_CODES.items()}
+
+
+class SchemaError(ValueError):
+    """A schema file that cannot be used."""
+
+
+def infer(stats: Stats) -> dict[str, Any]:
+    """The schema of a dataset from its statistics."""
+    parsed = stats.schema.examples + stats.schema.sequence_examples
+    features: dict[str, Any] = {}
+    for key, fs in sorted(stats.features.items()):
+        if not fs.kinds:
+            continue
+        kind = fs.kinds.most_common(1)[0][0]
+        counts = fs.value_counts
+        entry: dict[str, Any] = {
+            "kind": kind,
+            "required": fs.present == parsed,
+            "presence": fs.present / parsed if parsed else 0.0,
+            "value_count": {"min": int(counts.min), "max": int(counts.max)},
+        }
+        texts = fs.texts
+        if (
+            kind == "bytes"
+            and not texts.overflow
+            and 0 < len(texts.counts) <= DOMAIN_LIMIT
+            and 2 * len(texts.counts) <= fs.sizes.count  # values repeat: a category
+            and sum(texts.counts.values()) == fs.sizes.count  # every value is text
+        ):
+            entry["domain"] = sorted(texts.counts)
+        features[key] = entry
+    return {"format": FORMAT, "version": 1, "records": stats.records, "features": features}
+
+
+def save(schema: dict[str, Any], path: str) -> None:
+    Path(path).write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", "utf-8")
+
+
+def load(path: str) -> dict[str, Any]:
+    """A schema written by :func:`save`; raises :class:`SchemaError` otherwise."""
+    try:
+        schema = json.loads(Path(path).read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SchemaError(f"cannot read the schema {path}: {exc}") from None
+    if not isinstance(schema, dict) or schema.get("format") != FORMAT:
+        raise SchemaError(
+            f"{path} is not a tfr-viewer schema; write one with "
+            "`tfr-viewer schema --infer -o SCHEMA.json PATH...`"
+        )
+    for key, entry in schema.get("features", {}).items():
+        if entry.get("kind") not in _KIND_CODES:
+            raise SchemaError(f"{path}: feature {key!r} has no valid kind (bytes, float, int64)")
+    return schema
+
+
+Note = Callable[..., None]  # (kind, message, record, **where)
+
+
+class SchemaCheck:
+    """Reports, block by block, the records that break a schema."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.features: dict[str, Any] = schema["features"]
+        self.domains = {k: set(e["domain"]) for k, e in self.features.items() if "domain" in e}
+
+    def keys(self) -> list[str]:
+        return sorted(self.features)
+
+    def add(
+        self,
+        records: np.ndarray,
+        columns: dict[str, FeatureColumn],
+        parsed: np.ndarray,
+        note: Note,
+    ) -> None:
+        """``parsed``: the rows that are intact Examples with at least one feature."""
+        for key, column in columns.items():
+            entry = self.features.get(key)
+            present = column.present & parsed
+            if entry is None:
+                for r in np.flatnonzero(present).tolist():
+                    note(
+                        "schema_unexpected",
+                        f"{key!r} is not in the schema",
+                        int(records[r]),
+                        feature=key,
+                    )
+                continue
+            self._required(key, entry, present, parsed, records, note)
+            self._kinds(key, entry, column, present, records, note)
+            self._counts(key, entry, column, present, records, note)
+            if key in self.domains:
+                self._domain(key, column, present, records, note)
+
+    def _required(self, key, entry, present, parsed, records, note) -> None:
+        if entry["required"]:
+            for r in np.flatnonzero(parsed & ~present).tolist():
+                note(
+                    "schema_missing",
+                    f"{key!r} is required by the schema",
+                    int(records[r]),
+                    feature=key,
+                )
+
+    def _kinds(self, key, entry, column, present, records, note) -> None:
+        want = _KIND_CODES[entry["kind"]]
+        wrong = present & (column.kinds != want) & (column.kinds != 0)
+        for r in np.flatnonzero(wrong).tolist():
+            note(
+                "schema_kind",
+                f"{key!r} is {_KIND_NAMES[int(column.kinds[r])]}, the schema says {entry['kind']}",
+                int(records[r]),
+                feature=key,
+            )
+
+    def _counts(self, key, entry, column, present, records, note) -> None:
+        lo, hi = entry["value_count"]["min"], entry["value_count"]["max"]
+        counts = np.diff(column.rag.splits)
+        odd = present & ((counts < lo) | (counts > hi))
+        span = str(lo) if lo == hi else f"{lo} to {hi}"
+        for r in np.flatnonzero(odd).tolist():
+            note(
+                "schema_value_count",
+                f"{key!r} holds {counts[r]} values, the schema allows {span}",
+                int(records[r]),
+                feature=key,
+            )
+
+    def _domain(self, key, column, present, records, note) -> None:
+        values, splits = column.rag.values, column.rag.splits
+        if values.dtype != object:
+            return
+        allowed = self.domains[key]
+        for r in np.flatnonzero(present).tolist():
+            for v in values[splits[r] : splits[r + 1]].tolist():
+                text = v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+                if text not in allowed:
+                    note(
+                        "schema_domain",
+                        f"{key!r} has {text!r}, not among the schema's {len(allowed)} values",
+                        int(records[r]),
+                        feature=key,
+                    )
+                    break
