@@ -154,6 +154,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "blurry, odd_size_iqr or near_bits (see README)",
     )
 
+    p = add("compare", help="drift per feature, keys in one only, images in both (leakage)")
+    _paths(p)
+    p.add_argument(
+        "--against", nargs="+", required=True, metavar="PATH", help="the dataset to compare with"
+    )
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=0.1,
+        metavar="T",
+        help="exit 1 when a feature's drift exceeds T (default 0.1)",
+    )
+    p.add_argument("--json", action="store_true", help="all figures as JSON")
+
     p = add("export", help="write records (all, or matching a filter) to new files")
     _paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
@@ -228,6 +242,7 @@ _HANDLERS = {
     "schema": ("decode", "cmd_schema"),
     "stats": ("analyze", "cmd_stats"),
     "check": ("analyze", "cmd_check"),
+    "compare": ("analyze", "cmd_compare"),
     "export": ("write", "cmd_export"),
     "recover": ("write", "cmd_recover"),
     "index": ("indexing", "cmd_index"),

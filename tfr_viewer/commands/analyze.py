@@ -200,3 +200,68 @@ def infer_schema_file(args: argparse.Namespace) -> int:
         f"`tfr-viewer check --schema {args.output} PATH...`"
     )
     return 0
+
+
+def _drift_text(v: float | None) -> str:
+    return "-" if v is None else f"{v:.4f}"
+
+
+def print_comparison(out: dict[str, Any]) -> None:
+    """The human-readable report of :func:`..core.analyze.compare.compare`."""
+    a, b = out["a"]["records"], out["b"]["records"]
+    print(f"A: {plural(a, 'record')}; B: {plural(b, 'record')}; threshold {out['threshold']:g}")
+    features = out["features"]
+    if features:
+        width = max(9, *(len(k) for k in features))
+        print(f"{'feature':<{width}}  {'type':<11}  {'L-inf':>7}  {'JS':>7}  presence A / B")
+        for key, f in features.items():
+            mark = "  EXCEEDS" if key in out["exceeded"] else ""
+            print(
+                f"{key:<{width}}  {f['type']:<11}  {_drift_text(f['linf']):>7}  "
+                f"{_drift_text(f['js']):>7}  {100 * f['presence_a']:.1f}% / "
+                f"{100 * f['presence_b']:.1f}%{mark}"
+            )
+    for side in ("a", "b"):
+        only = out[f"only_in_{side}"]
+        if only:
+            print(f"only in {side.upper()}: {', '.join(only)}")
+    classes = out["classes"]
+    if classes:
+        print(f"{classes['level'].replace('_', ' ')} (A / B):")
+        for row in classes["rows"]:
+            text = f" {row['text']}" if row["text"] else ""
+            print(f"  {row['id']}{text}: {row['a']} / {row['b']}")
+    leaks = out["leaks"]
+    for kind in ("exact", "near"):
+        for leak in leaks[kind]:
+            extra = f" ({leak['distance']} bits apart)" if kind == "near" else ""
+            print(
+                f"leak ({kind}): A record {leak['a']['record']} and B record "
+                f"{leak['b']['record']} hold the same image{extra}"
+            )
+    n_leaks = len(leaks["exact"]) + len(leaks["near"])
+    verdict = (
+        f"FAILED: drift above {out['threshold']:g} in {', '.join(out['exceeded'])}"
+        if out["failed"]
+        else "passed"
+    )
+    print(f"{plural(n_leaks, 'image')} in both; {verdict}")
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Drift between two datasets; exit 1 when a feature's drift exceeds ``--threshold``."""
+    from ..core.analyze.compare import compare
+
+    if not args.threshold >= 0:
+        raise UsageError("--threshold must be 0 or more")
+    with Dataset.open(args.paths) as da, Dataset.open(args.against) as db:
+        index_with_progress(da, verify=True)
+        index_with_progress(db, verify=True)
+        with TaskProgress("comparing", len(da) + len(db)) as progress:
+            out = compare(da, db, threshold=args.threshold, progress=progress.update)
+    if args.json:
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print_comparison(out)
+    return 1 if out["failed"] else 0

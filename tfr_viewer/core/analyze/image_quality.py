@@ -60,10 +60,10 @@ def _brightness(rgb: np.ndarray) -> np.ndarray:
     return np.sqrt(0.241 * r * r + 0.691 * g * g + 0.068 * b * b).ravel() / 255
 
 
-def score_image(data: bytes) -> ImageScores | None:
-    """The scores of encoded image bytes, or None when they do not decode (or are too
-    large to, by :func:`..decode.images.too_large`)."""
-    from PIL import Image, ImageFilter
+def _small(data: bytes):
+    """``(RGB image at most SIDE a side, full width, full height, EXIF orientation)``, or
+    None when the bytes do not decode or are too large to (:func:`..decode.images.too_large`)."""
+    from PIL import Image
 
     from ..decode.images import too_large
 
@@ -77,11 +77,33 @@ def score_image(data: bytes) -> ImageScores | None:
             if img.format == "JPEG":
                 img.draft("RGB", (SIDE, SIDE))
             img.thumbnail((SIDE, SIDE))
-            small = img.convert("RGB")
+            return img.convert("RGB"), width, height, orientation
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError, EOFError):
         return None
+
+
+def _dhash(small) -> int:
     import imagehash
 
+    bits = imagehash.dhash(small).hash.ravel()
+    return int("".join("1" if b else "0" for b in bits), 2)
+
+
+def difference_hash(data: bytes) -> int | None:
+    """imagehash's 64-bit difference hash of encoded image bytes, or None."""
+    decoded = _small(data)
+    return None if decoded is None else _dhash(decoded[0])
+
+
+def score_image(data: bytes) -> ImageScores | None:
+    """The scores of encoded image bytes, or None when they do not decode (or are too
+    large to, by :func:`..decode.images.too_large`)."""
+    from PIL import ImageFilter
+
+    decoded = _small(data)
+    if decoded is None:
+        return None
+    small, width, height, orientation = decoded
     rgb = np.asarray(small)
     bright = _brightness(rgb)
     grey = small.convert("L")
@@ -92,13 +114,11 @@ def score_image(data: bytes) -> ImageScores | None:
         "light": 1.0 - float(np.percentile(bright, 5)),
         "odd_aspect_ratio": min(width / height, height / width),
         "low_information": min(1.0, abs(grey.entropy()) * 0.1),
-        "blurry": 1.0 - math.exp(-0.01 * float(edges.std())),
+        "blurry": 1.0 - math.exp(-0.01 * float(edges.std())) if edges.size else 0.0,
     }
     flat = rgb.reshape(-1, 3)
     grayscale = bool((flat[:, 0] == flat[:, 1]).all() and (flat[:, 1] == flat[:, 2]).all())
-    bits = imagehash.dhash(small).hash.ravel()
-    dhash = int("".join("1" if b else "0" for b in bits), 2)
-    return ImageScores(width, height, scores, grayscale, orientation, dhash)
+    return ImageScores(width, height, scores, grayscale, orientation, _dhash(small))
 
 
 def flagged(scores: ImageScores, limits: Thresholds) -> list[tuple[str, float, float]]:

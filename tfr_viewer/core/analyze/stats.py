@@ -71,6 +71,7 @@ class FeatureStats:
     sizes: Numeric = field(default_factory=Numeric)
     distinct: Distinct = field(default_factory=Distinct)
     texts: Categories = field(default_factory=Categories)
+    ints: Categories = field(default_factory=Categories)  # int64 values, while few
     images: ImageStats = field(default_factory=ImageStats)
 
     def merge(self, other: FeatureStats) -> None:
@@ -79,6 +80,7 @@ class FeatureStats:
         for name in ("value_counts", "count_histogram", "numbers", "sizes", "distinct"):
             getattr(self, name).merge(getattr(other, name))
         self.texts.merge(other.texts)
+        self.ints.merge(other.ints)
         self.images.merge(other.images)
 
     def to_json(self, parsed: int) -> dict[str, Any]:
@@ -209,6 +211,9 @@ def _add_column(
     keep = np.repeat(ok, np.diff(column.rag.splits))
     if values.dtype != object:
         fs.numbers.add(values[keep], place_hashes(path, value_rows[keep], value_pos[keep]))
+        if values.dtype == np.int64 and not fs.ints.overflow:
+            uniq, times = np.unique(values[keep], return_counts=True)
+            fs.ints.add_counts(dict(zip(uniq.tolist(), times.tolist(), strict=True)))
         return
     is_bytes = np.fromiter((isinstance(v, bytes) for v in values), dtype=bool, count=len(values))
     numeric = ~is_bytes & keep
