@@ -42,3 +42,30 @@ def test_edited_payloads_are_filtered_and_sorted_instead_of_the_files(tmp_path):
         assert hits.tolist() == [1, 4, 5]
         order = sort_records(ds, np.arange(6), "label", descending=True, edited=edited)
         assert order.tolist() == [4, 1, 5, 3, 2, 0]
+
+
+def _png(width: int, height: int) -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height)).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_image_sizes_filter_by_their_headers(tmp_path):
+    sizes = [(30, 20), (300, 20), (30, 200), (5, 5)]
+    path = tmp_path / "sizes.tfrecord"
+    payloads = [build_example({"img": _png(w, h), "n": i}) for i, (w, h) in enumerate(sizes)]
+    payloads.append(build_example({"img": b"not an image at all", "n": 9}))
+    path.write_bytes(b"".join(encode_frame(p) for p in payloads))
+    with Dataset([str(path)]) as ds:
+        ds.index()
+
+        def hits(text: str) -> list[int]:
+            return [int(i) for chunk in filter_dataset(ds, compile_filter(text)) for i in chunk]
+
+        assert hits("width(img) > 100") == [1]
+        assert hits("height(img) >= 20 and width(img) < 100") == [0, 2]
+        assert hits("not width(img) > 0") == [4]  # not an image: no size matches

@@ -277,6 +277,31 @@ def _lower(v: Value) -> Value:
     return _text(v).lower()
 
 
+def _image_side(side: str) -> Callable[[Value], Value]:
+    """``width(x)`` / ``height(x)``: the size of each image value from its header (no
+    decode); NaN for a value that is not an image, so that no comparison matches it."""
+
+    def sides(values: Any) -> np.ndarray:
+        from ..decode.detect import image_info
+
+        out = np.full(len(values), np.nan)
+        for i, x in enumerate(values):
+            if isinstance(x, (bytes, bytearray)):
+                info = image_info(bytes(x))
+                if info is not None:
+                    out[i] = getattr(info, side)
+        return out
+
+    def apply(v: Value) -> Value:
+        if isinstance(v, Rag):
+            return Rag(sides(v.values), v.splits)
+        if isinstance(v, Col):
+            return Col(sides(v.values), v.valid)
+        return float(sides([v])[0])
+
+    return apply
+
+
 FUNCTIONS: dict[str, tuple[int, Callable[..., Value]]] = {
     "len": (1, _len),
     "any": (1, _whole(per_row_any, any)),
@@ -290,4 +315,6 @@ FUNCTIONS: dict[str, tuple[int, Callable[..., Value]]] = {
     "startswith": (2, _text_test(lambda s, a: s.startswith(a))),
     "endswith": (2, _text_test(lambda s, a: s.endswith(a))),
     "match": (2, _regex),
+    "width": (1, _image_side("width")),
+    "height": (1, _image_side("height")),
 }

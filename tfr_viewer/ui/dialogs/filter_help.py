@@ -19,7 +19,8 @@ does: <code>label == 3</code> matches <code>[3]</code> and <code>[2, 3]</code>.<
 <code>||</code>, <code>!</code>), <code>in</code>, chained comparisons,
 <code>+ - * / %</code>, <code>x[0]</code>, <code>x[-1]</code>.</li>
 <li>Functions: <code>len has any all min max sum abs lower contains startswith endswith
-match</code> (a regular-expression search on the text).</li>
+match width height</code> (<code>match</code>: a regular-expression search on the text;
+<code>width</code>, <code>height</code>: an image's size from its header).</li>
 <li>Record fields: <code>index file offset length status</code>
 (<code>"ok"</code>, <code>"bad_data_crc"</code>, <code>"bad_length_crc"</code>,
 <code>"truncated"</code>).</li>
