@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import subprocess
 import sys
 from importlib import metadata
@@ -15,9 +16,7 @@ from tfr_viewer.versions import LIBRARIES, library_versions, version_text
 
 def test_every_runtime_dependency_is_listed():
     requires = metadata.requires("tfr-viewer") or []
-    runtime = {
-        r.split(">")[0].split("=")[0].split("<")[0].strip() for r in requires if "extra ==" not in r
-    }
+    runtime = {re.match(r"[A-Za-z0-9._-]+", r).group() for r in requires if "extra ==" not in r}
     assert {dist for _, dist in LIBRARIES} == runtime
 
 

@@ -19,6 +19,7 @@ LIBRARIES = (
     ("isal", "isal"),
     ("google-re2", "google-re2"),
     ("imagehash", "ImageHash"),
+    ("pyqtgraph", "pyqtgraph"),
 )
 
 

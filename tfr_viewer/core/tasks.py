@@ -122,6 +122,43 @@ def format_export_task(conn: Connection) -> None:
     _on_dataset(conn, paths, columns, job)
 
 
+def analyze_task(conn: Connection) -> None:
+    """Receive ``(paths, columns, job, options)`` and run the data-QA ``job`` over the
+    indexed dataset: ``stats`` (``Stats.to_json()``), ``check`` (options: ``label_map``,
+    ``schema``; the findings as JSON) or ``compare`` (options: ``against``, a list of
+    paths, indexed here; ``threshold``). Messages: ``("progress", done, total)``, then
+    ``("result", data)`` or ``("error", text)``."""
+    paths, columns, job, options = conn.recv()
+
+    def run(ds: Dataset) -> None:
+        progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
+        if job == "stats":
+            from .analyze.stats import dataset_stats
+
+            result: object = dataset_stats(ds, progress=progress).to_json()
+        elif job == "check":
+            from .analyze.checks import check_dataset
+
+            findings = check_dataset(
+                ds,
+                label_map=options.get("label_map"),
+                schema=options.get("schema"),
+                progress=progress,
+            )
+            result = [f.to_json() for f in findings]
+        else:
+            from .analyze.compare import compare
+
+            with Dataset.open(options["against"]) as other:
+                conn.send(("phase", "indexing the other dataset"))
+                other.index(verify=True)
+                conn.send(("phase", "comparing"))
+                result = compare(ds, other, threshold=options["threshold"], progress=progress)
+        conn.send(("result", result))
+
+    _on_dataset(conn, paths, columns, run)
+
+
 def standby_task(conn: Connection) -> None:
     """Wait, already imported, for one job ``(name, *args)`` and run it on ``conn``.
     Starting a child costs interpreter start-up and imports; a standby child has paid

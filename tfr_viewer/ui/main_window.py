@@ -35,6 +35,7 @@ from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sam
 from ..core.decode import decode
 from ..core.io import Dataset, PathError, Problem, SourceError
 from ..core.text import plural
+from .analysis_actions import AnalysisActions
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
 from .indexer import Indexer, IndexState, prestart
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self._build_widgets()
         build_menus(self)
         self.edit_actions = EditActions(self)
+        self.analysis = AnalysisActions(self)
         self._update_title()
         prestart()  # a child process ready to index the first file
         geometry = self.settings.value("geometry")
@@ -218,6 +220,7 @@ class MainWindow(QMainWindow):
             self.dataset.close()
             self.dataset = None
         self.table.known_keys = []
+        self.analysis.dataset_closed()
         self.clear_panes()
         self.counts.clear()
         self.problems_button.hide()
@@ -318,6 +321,7 @@ class MainWindow(QMainWindow):
             self.filter_bar.set_keys(keys, feature_kinds(sample))
             self.model.set_summary_keys(choose_summary_keys(sample, keys))
         self.table.fit_columns()  # now that the largest offset and the columns are known
+        self.analysis.dataset_indexed()
         if not len(ds):
             return
         self.gallery.refresh()

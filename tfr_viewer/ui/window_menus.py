@@ -45,6 +45,6 @@ def build_menus(w: Any) -> None:
     edit = w.edit_menu = bar.addMenu("&Edit")
     add(edit, "&Copy", w.copy_selection, QKeySequence.StandardKey.Copy)
     add(edit, "Copy &Key", lambda: w.copy_from_tree(value=False), "Ctrl+Shift+C")
-    help_menu = bar.addMenu("&Help")
+    help_menu = w.help_menu = bar.addMenu("&Help")
     add(help_menu, "&Filter Language…", w.filter_bar.show_help, "F1")
     add(help_menu, "&About tfr-viewer", w.about)

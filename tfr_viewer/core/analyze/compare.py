@@ -67,7 +67,8 @@ def _categories(fs: FeatureStats, kind: str) -> dict[Any, int] | None:
     return dict(table.counts) if len(table.counts) <= CATEGORICAL_LIMIT else None
 
 
-def _numeric_js(a: FeatureStats, b: FeatureStats) -> float | None:
+def _histograms(a: FeatureStats, b: FeatureStats) -> dict[str, list] | None:
+    """Both datasets' values on :data:`BINS` common equal-width bins."""
     na, nb = a.numbers, b.numbers
     if not na.count or not nb.count:
         return None
@@ -75,11 +76,12 @@ def _numeric_js(a: FeatureStats, b: FeatureStats) -> float | None:
     edges = np.linspace(lo, hi if hi > lo else lo + 1, BINS + 1)
     ha, _ = np.histogram(na._values, edges)
     hb, _ = np.histogram(nb._values, edges)
-    return js_divergence(ha, hb)
+    return {"edges": edges.tolist(), "a": ha.tolist(), "b": hb.tolist()}
 
 
 def feature_drift(a: FeatureStats, b: FeatureStats, parsed_a: int, parsed_b: int) -> dict:
-    """The drift figures of one feature present in both datasets."""
+    """The drift figures of one feature present in both datasets, and both
+    distributions (``values`` with counts per dataset, or histogram ``edges``)."""
     kind = a.kinds.most_common(1)[0][0] if a.kinds else "bytes"
     out: dict[str, Any] = {
         "kind": kind,
@@ -89,19 +91,24 @@ def feature_drift(a: FeatureStats, b: FeatureStats, parsed_a: int, parsed_b: int
         "linf": None,
         "js": None,
         "drift": None,
+        "distribution": None,
     }
     ca, cb = _categories(a, kind), _categories(b, kind)
     if ca is not None and cb is not None:
-        keys = sorted({*ca, *cb}, key=str)
+        keys = sorted({*ca, *cb}, key=lambda k: (-(ca.get(k, 0) + cb.get(k, 0)), str(k)))
+        counts_a, counts_b = [ca.get(k, 0) for k in keys], [cb.get(k, 0) for k in keys]
         out.update(
             type="categorical",
             linf=linf(ca, cb),
-            js=js_divergence([ca.get(k, 0) for k in keys], [cb.get(k, 0) for k in keys]),
+            js=js_divergence(counts_a, counts_b),
+            distribution={"values": keys, "a": counts_a, "b": counts_b},
         )
         out["drift"] = out["linf"]
     elif kind in ("int64", "float"):
-        out.update(type="numeric", js=_numeric_js(a, b))
-        out["drift"] = out["js"]
+        hist = _histograms(a, b)
+        out.update(type="numeric", distribution=hist)
+        if hist is not None:
+            out["js"] = out["drift"] = js_divergence(hist["a"], hist["b"])
     return out
 
 

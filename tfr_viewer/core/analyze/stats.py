@@ -98,6 +98,8 @@ class FeatureStats:
         }
         if self.numbers.count or self.numbers.nan or self.numbers.inf:
             out["numeric"] = self.numbers.to_json()
+            if self.ints.counts and not self.ints.overflow and len(self.ints.counts) <= 50:
+                out["numeric"]["values"] = [[v, n] for v, n in sorted(self.ints.counts.items())]
         if self.sizes.count:
             out["bytes"] = {
                 "count": self.sizes.count,

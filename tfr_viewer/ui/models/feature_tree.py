@@ -230,6 +230,23 @@ class FeatureTreeModel(QAbstractItemModel):
     def node(self, index: Index) -> Node:
         return index.internalPointer() if index.isValid() else self._root
 
+    def index_of_key(self, key: str) -> QModelIndex:
+        """The node of feature ``key`` (first found, depth first), or an invalid index."""
+
+        def find(node: Node) -> Node | None:
+            for child in node.children:
+                if child.key == key:
+                    return child
+                found = find(child)
+                if found is not None:
+                    return found
+            return None
+
+        hit = find(self._root)
+        if hit is None or hit.parent is None:
+            return QModelIndex()
+        return self.createIndex(hit.parent.children.index(hit), 0, hit)
+
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
         node = self.node(parent)
         if not (0 <= row < len(node.children) and 0 <= column < len(COLUMNS)):

@@ -121,11 +121,24 @@ class ImageViewer(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.info)
         self._annotations: list[ImageAnnotation] = []
+        self.hidden_classes: set[tuple[int | None, str | None]] = set()  # (id, text)
+        self.highlighted: int | None = None  # a box drawn thicker, with a white outline
         self.chooser.currentIndexChanged.connect(self._show_current)
         self.overlays.toggled.connect(self._show_current)
 
+    def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None:
+        """Boxes of these classes (``(id, text)``) are not drawn."""
+        self.hidden_classes = set(hidden)
+        self._show_current()
+
+    def highlight_box(self, box: int | None) -> None:
+        """Draw box number ``box`` of the shown image so that it stands out (None: none)."""
+        self.highlighted = box
+        self._show_current()
+
     def set_annotations(self, annotations: list[ImageAnnotation]) -> None:
         self._annotations = annotations
+        self.highlighted = None
         self.chooser.blockSignals(True)
         self.chooser.clear()
         for a in annotations:
@@ -176,7 +189,9 @@ class ImageViewer(QWidget):
         sx, sy = (w, h) if ann.normalized else (1.0, 1.0)
         for k, mask in enumerate(ann.masks):
             self._draw_mask(mask, w, h, label_colour(k, None))
-        for box in ann.boxes:
+        for number, box in enumerate(ann.boxes):
+            if (box.label, box.text) in self.hidden_classes:
+                continue
             colour = label_colour(box.label, box.text)
             rect = QRectF(
                 box.xmin * sx, box.ymin * sy, (box.xmax - box.xmin) * sx, (box.ymax - box.ymin) * sy
@@ -186,6 +201,14 @@ class ImageViewer(QWidget):
             pen.setCosmetic(True)
             item.setPen(pen)
             scene.addItem(item)
+            if number == self.highlighted:
+                outline = QPen(QColor("white"), 5, Qt.PenStyle.DashLine)
+                outline.setCosmetic(True)
+                halo = scene.addRect(rect, outline)
+                halo.setZValue(3)
+                item.setPen(QPen(colour, 3))
+                item.pen().setCosmetic(True)
+                item.setZValue(4)
             caption = box_caption(box.label, box.text)
             if caption:
                 scene.addItem(caption_item(caption, colour, rect.topLeft()))

@@ -1,0 +1,258 @@
+"""The Analyze menu and its panels: Statistics, Classes and Findings docks, and Compare.
+
+Statistics and checks run in a child process (:class:`~.analysis_job.AnalysisJob`) once
+the dataset is indexed; a request made while indexing runs when the index is done.
+Clicking a bar or a class filters the table; opening a finding selects its record, its
+feature in the tree and its box in the image view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFileDialog
+
+from .analysis_job import AnalysisJob
+from .panels.classes_panel import ClassesPanel
+from .panels.findings_panel import FindingsPanel
+
+
+class AnalysisActions:
+    """Owns the analysis docks and jobs of one main window ``w``."""
+
+    def __init__(self, w: Any) -> None:
+        self.w = w
+        self.jobs: dict[str, AnalysisJob] = {}
+        self.waiting: set[str] = set()  # asked for before the index was complete
+        self.stats: dict[str, Any] | None = None
+        self.findings = FindingsPanel(w)
+        self.findings.run_requested.connect(lambda: self.request("check"))
+        self.findings.cancel_requested.connect(lambda: self.cancel("check"))
+        self.findings.finding_activated.connect(self.open_finding)
+        self.findings_dock = self._dock(
+            "Findings", "findings", self.findings, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.classes = ClassesPanel(w)
+        self.classes.filter_requested.connect(self.apply_filter)
+        self.classes.hidden_changed.connect(w.preview.images.set_hidden_classes)
+        self.classes_dock = self._dock(
+            "Classes", "classes", self.classes, Qt.DockWidgetArea.LeftDockWidgetArea
+        )
+        self.classes_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
+        self.stats_panel = None  # built on first use: pyqtgraph loads then
+        self.stats_dock = QDockWidget("Statistics", w)
+        self.stats_dock.setObjectName("statistics")
+        w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.stats_dock)
+        self.stats_dock.hide()
+        self.stats_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
+        self.compare_dialog = None
+        self._build_menu()
+
+    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:  # noqa: ANN001
+        dock = QDockWidget(title, self.w)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.w.addDockWidget(area, dock)
+        dock.hide()
+        return dock
+
+    def _build_menu(self) -> None:
+        w = self.w
+        menu = w.analyze_menu = w.menuBar().addMenu("&Analyze")
+        w.menuBar().insertMenu(w.help_menu.menuAction(), menu)
+        stats = self.stats_dock.toggleViewAction()
+        stats.setText("&Statistics")
+        stats.setShortcut(QKeySequence("Ctrl+4"))
+        menu.addAction(stats)
+        classes = self.classes_dock.toggleViewAction()
+        classes.setText("C&lasses")
+        classes.setShortcut(QKeySequence("Ctrl+5"))
+        menu.addAction(classes)
+        findings = self.findings_dock.toggleViewAction()
+        findings.setText("&Findings")
+        findings.setShortcut(QKeySequence("Ctrl+6"))
+        menu.addAction(findings)
+        menu.addSeparator()
+        w.add_action(menu, "Run &Checks", self.run_checks, "Ctrl+Shift+K")
+        w.add_action(menu, "&Compare With…", self.compare_dialog_open, "Ctrl+Shift+M")
+
+    # -- jobs --------------------------------------------------------------------
+    def _shown(self, job: str, shown: bool) -> None:
+        if shown and job == "stats":
+            self._stats_panel()
+            if self.stats is None and "stats" not in self.jobs:
+                self.request("stats")
+
+    def _stats_panel(self):  # noqa: ANN202
+        if self.stats_panel is None:
+            from .panels.stats_panel import StatisticsPanel
+
+            panel = self.stats_panel = StatisticsPanel(self.w)
+            panel.filter_requested.connect(self.apply_filter)
+            panel.run_requested.connect(lambda: self.request("stats"))
+            panel.cancel_requested.connect(lambda: self.cancel("stats"))
+            self.stats_dock.setWidget(panel)
+        return self.stats_panel
+
+    def _panel(self, job: str):  # noqa: ANN202
+        return self.findings if job == "check" else self._stats_panel()
+
+    def run_checks(self) -> None:
+        self.findings_dock.show()
+        self.findings_dock.raise_()
+        self.request("check")
+
+    def request(self, job: str) -> None:
+        """Run ``job`` (``stats`` or ``check``) now, or once the index is complete."""
+        w = self.w
+        panel = self._panel(job)
+        if w.dataset is None:
+            panel.stopped("Open a dataset first.")
+            return
+        if w.indexer is not None and w.indexer.running:
+            self.waiting.add(job)
+            panel.stopped("Waiting for the index to finish…")
+            return
+        self.cancel(job)
+        run = self.jobs[job] = AnalysisJob(w.dataset, job, parent=w)
+        run.progress.connect(lambda done, total, r=run: self._progress(job, r, done, total))
+        run.finished.connect(lambda result, error, r=run: self._finished(job, r, result, error))
+        panel.running(0, len(w.dataset))
+        run.start()
+
+    def cancel(self, job: str) -> None:
+        run = self.jobs.pop(job, None)
+        if run is not None:
+            run.cancel()
+
+    def _progress(self, job: str, run: AnalysisJob, done: int, total: int) -> None:
+        if self.jobs.get(job) is run:
+            self._panel(job).running(done, total)
+
+    def _finished(self, job: str, run: AnalysisJob, result: Any, error: str) -> None:
+        if self.jobs.get(job) is not run:
+            return  # cancelled or replaced
+        del self.jobs[job]
+        panel = self._panel(job)
+        if result is None:
+            panel.stopped(f"stopped: {error}" if error else "cancelled")
+            if error:
+                self.w.show_error("Analysis failed", error)
+            return
+        ds = self.w.dataset
+        if job == "stats":
+            self.stats = result
+            panel.set_stats(result)
+            self.classes.set_classes(result)
+        else:
+            meta = {"records": len(ds) if ds else 0, "files": len(ds.files) if ds else 0}
+            panel.set_findings(result, meta)
+
+    # -- the window's dataset --------------------------------------------------------
+    def dataset_indexed(self) -> None:
+        """The index is complete: run what was asked for meanwhile, and the statistics
+        when their panel is open."""
+        wanted = set(self.waiting)
+        self.waiting.clear()
+        if self.stats_dock.isVisible() or self.classes_dock.isVisible():
+            wanted.add("stats")
+        for job in sorted(wanted):
+            if job not in self.jobs:
+                self.request(job)
+
+    def dataset_closed(self) -> None:
+        for job in list(self.jobs):
+            self.cancel(job)
+        self.waiting.clear()
+        self.stats = None
+        self.findings.clear()
+        if self.stats_panel is not None:
+            self.stats_panel.clear()
+        self.classes.set_classes(None)
+        if self.compare_dialog is not None:
+            self.compare_dialog.close()
+            self.compare_dialog = None
+
+    # -- going to records ----------------------------------------------------------
+    def apply_filter(self, expression: str) -> None:
+        bar = self.w.filter_bar
+        bar.damaged.setChecked(False)
+        bar.edit.setText(expression)
+        self.w.left_tabs.setCurrentIndex(0)
+        bar.apply()
+
+    def open_finding(self, f: dict[str, Any]) -> None:
+        """Select the finding's record, its feature in the tree and its box."""
+        w = self.w
+        if f.get("record") is None:
+            region = (
+                next(
+                    (
+                        p
+                        for p in w.dataset.regions()
+                        if p.file == f.get("file") and p.offset == f.get("offset")
+                    ),
+                    None,
+                )
+                if w.dataset is not None
+                else None
+            )
+            if region is not None:
+                w.select_region(region)
+            w.statusBar().showMessage(f"{f['kind']}: {f['message']}", 30000)
+            return
+        if not w.select_record(int(f["record"])):
+            return
+        if f.get("feature"):
+            index = w.tree_model.index_of_key(f["feature"])
+            if index.isValid():
+                w.tree.setCurrentIndex(index)
+                w.tree.scrollTo(index)
+        if f.get("box") is not None:
+            w.preview.setCurrentWidget(w.preview.images)
+            w.preview.images.highlight_box(int(f["box"]))
+        w.statusBar().showMessage(f"{f['kind']}: {f['message']} — {f['hint']}", 30000)
+
+    # -- compare -------------------------------------------------------------------
+    def compare_dialog_open(self) -> None:
+        w = self.w
+        if w.dataset is None:
+            w.show_error("Compare", "Open a dataset first: it is compared with another.")
+            return
+        paths, _ = QFileDialog.getOpenFileNames(
+            w, "Compare with (choose the files of the other dataset)", w.recent.last_dir()
+        )
+        if paths:
+            self.compare_with(paths)
+
+    def compare_with(self, paths: list[str], threshold: float = 0.1) -> None:
+        """Compare the open dataset with ``paths`` in the background; the dialog shows it."""
+        from .dialogs.compare_dialog import CompareDialog
+
+        w = self.w
+        if self.compare_dialog is None:
+            self.compare_dialog = CompareDialog(w.select_record, w)
+            self.compare_dialog.cancel.clicked.connect(lambda: self.cancel("compare"))
+        dialog = self.compare_dialog
+        dialog.show()
+        dialog.raise_()
+        self.cancel("compare")
+        run = self.jobs["compare"] = AnalysisJob(
+            w.dataset, "compare", {"against": list(paths), "threshold": threshold}, parent=w
+        )
+        run.phase.connect(lambda text: dialog.running(0, 1, text))
+        run.progress.connect(lambda done, total: dialog.running(done, total))
+
+        def finished(result: Any, error: str, r: AnalysisJob = run) -> None:
+            if self.jobs.get("compare") is r:
+                del self.jobs["compare"]
+            if result is None:
+                dialog.failed(f"The comparison stopped: {error}" if error else "Cancelled.")
+            else:
+                dialog.set_result(result)
+
+        run.finished.connect(finished)
+        dialog.running(0, 1, "starting")
+        run.start()

@@ -1,0 +1,189 @@
+"""Compare the open dataset (A) with another (B): drift per feature, both distributions
+on one chart, keys in one only, classes side by side and images found in both."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.text import plural
+
+COLUMNS = ("feature", "type", "L-infinity", "Jensen–Shannon", "presence A", "presence B")
+_EXCEEDS = QColor(255, 220, 215)
+
+
+def _number(v: float | None) -> str:
+    return "—" if v is None else f"{v:.4f}"
+
+
+class CompareDialog(QDialog):
+    """Shows a comparison result; ``go_to(record)`` is called for a leaked image of A."""
+
+    def __init__(self, go_to: Callable[[int], object], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Compare datasets")
+        self.go_to = go_to
+        self.result: dict[str, Any] | None = None
+        self.header = QLabel("Choose the dataset to compare with…", self)
+        self.header.setWordWrap(True)
+        self.progress = QProgressBar(self)
+        self.cancel = QPushButton("Cancel", self)
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_feature(row))
+        from ..panels.bar_chart import BarChart
+
+        self.chart = BarChart(self, height=200)
+        self.legend = QLabel(
+            '<span style="color:#4285f4">■</span> A &nbsp; '
+            '<span style="color:#ea8628">■</span> B &nbsp; (share of values)',
+            self,
+        )
+        self.details = QTableWidget(0, 2, self)
+        self.details.setHorizontalHeaderLabels(("what", "where"))
+        self.details.verticalHeader().hide()
+        self.details.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.details.horizontalHeader().setStretchLastSection(True)
+        self.details.cellDoubleClicked.connect(self._detail_activated)
+        right = QWidget(self)
+        column = QVBoxLayout(right)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.chart)
+        column.addWidget(self.legend)
+        column.addWidget(self.details, 1)
+        split = QSplitter(self)
+        split.addWidget(self.table)
+        split.addWidget(right)
+        split.setSizes([560, 520])
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        row.addWidget(self.progress)
+        row.addWidget(self.cancel)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addLayout(row)
+        layout.addWidget(split, 1)
+        layout.addWidget(buttons)
+        self._detail_records: list[int | None] = []
+        self.resize(1150, 620)
+
+    def running(self, done: int, total: int, phase: str = "") -> None:
+        self.progress.show()
+        self.cancel.show()
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(done)
+        if phase:
+            self.header.setText(phase + "…")
+
+    def failed(self, message: str) -> None:
+        self.progress.hide()
+        self.cancel.hide()
+        self.header.setText(message or "Cancelled.")
+
+    def set_result(self, result: dict[str, Any]) -> None:
+        self.result = result
+        self.progress.hide()
+        self.cancel.hide()
+        exceeded = result["exceeded"]
+        leaks = result["leaks"]
+        verdict = (
+            f"<b style='color:#b42318'>drift above {result['threshold']:g}</b> in "
+            f"{', '.join(exceeded)}"
+            if exceeded
+            else f"no feature drifts past {result['threshold']:g}"
+        )
+        self.header.setText(
+            f"A: {plural(result['a']['records'], 'record')} · B: "
+            f"{plural(result['b']['records'], 'record')} ({', '.join(result['b']['files'][:3])}"
+            f"{'…' if len(result['b']['files']) > 3 else ''}) — {verdict}; "
+            f"{plural(len(leaks['exact']) + len(leaks['near']), 'image')} in both."
+        )
+        features = result["features"]
+        self.table.setRowCount(len(features))
+        for row, (key, f) in enumerate(features.items()):
+            cells = (
+                key,
+                f["type"],
+                _number(f["linf"]),
+                _number(f["js"]),
+                f"{100 * f['presence_a']:.1f}%",
+                f"{100 * f['presence_b']:.1f}%",
+            )
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if key in exceeded:
+                    item.setBackground(QBrush(_EXCEEDS))
+                if col >= 2:
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                self.table.setItem(row, col, item)
+        self.table.resizeColumnsToContents()
+        self._fill_details(result)
+        if features:
+            self.table.setCurrentCell(0, 0)
+
+    def _fill_details(self, result: dict[str, Any]) -> None:
+        rows: list[tuple[str, str, int | None]] = []
+        for side in ("a", "b"):
+            for key in result[f"only_in_{side}"]:
+                rows.append((f"only in {side.upper()}", key, None))
+        for kind in ("exact", "near"):
+            for leak in result["leaks"][kind]:
+                a, b = leak["a"], leak["b"]
+                what = "same image" if kind == "exact" else f"near image ({leak['distance']} bits)"
+                rows.append((what, f"A record {a['record']} · B record {b['record']}", a["record"]))
+        classes = result.get("classes")
+        if classes:
+            for c in classes["rows"]:
+                name = f"{c['id']} {c['text'] or ''}".strip()
+                rows.append((f"class {name}", f"A {c['a']:,} · B {c['b']:,}", None))
+        self.details.setRowCount(len(rows))
+        self._detail_records = [r for _, _, r in rows]
+        for i, (what, where, _) in enumerate(rows):
+            self.details.setItem(i, 0, QTableWidgetItem(what))
+            self.details.setItem(i, 1, QTableWidgetItem(where))
+        self.details.resizeColumnToContents(0)
+
+    def _show_feature(self, row: int) -> None:
+        if self.result is None or not 0 <= row < self.table.rowCount():
+            return
+        key = self.table.item(row, 0).text()
+        dist = self.result["features"][key]["distribution"]
+        if not dist:
+            self.chart.clear()
+            return
+        a, b = dist["a"], dist["b"]
+        ta, tb = sum(a) or 1, sum(b) or 1
+        share_a, share_b = [n / ta for n in a], [n / tb for n in b]
+        if "edges" in dist:
+            self.chart.set_histogram(dist["edges"], share_a, share_b)
+        else:
+            labels = [str(v) for v in dist["values"]][:30]
+            self.chart.set_categories(labels, share_a[:30], share_b[:30])
+
+    def _detail_activated(self, row: int, _col: int) -> None:
+        if 0 <= row < len(self._detail_records) and self._detail_records[row] is not None:
+            self.go_to(self._detail_records[row])

@@ -1,0 +1,112 @@
+"""A table of data-QA findings (the JSON objects of ``check``), filterable by severity
+and kind, sortable by any column (record numbers and offsets as numbers)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor
+
+from ...core.analyze.findings import SEVERITIES
+
+Index = QModelIndex | QPersistentModelIndex
+COLUMNS = ("severity", "kind", "record", "file", "offset", "feature", "message")
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+_COLOURS = {"error": QColor(255, 220, 215), "warning": QColor(255, 240, 200)}
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+class FindingsModel(QAbstractTableModel):
+    """Rows are findings as plain dicts (``severity kind record file offset feature box
+    message hint``)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.findings: list[dict[str, Any]] = []
+
+    def set_findings(self, findings: list[dict[str, Any]]) -> None:
+        self.beginResetModel()
+        self.findings = list(findings)
+        self.endResetModel()
+
+    def finding(self, row: int) -> dict[str, Any]:
+        return self.findings[row]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.findings)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.findings):
+            return None
+        f = self.findings[index.row()]
+        name = COLUMNS[index.column()]
+        value = f.get(name)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if value is None:
+                return "—"
+            if name == "file":
+                return os.path.basename(value)
+            if name in ("record", "offset"):
+                return f"{value:,}"
+            return str(value)
+        if role == SORT_ROLE:
+            if name == "severity":
+                return SEVERITIES.index(str(value))
+            if name in ("record", "offset"):
+                return -1 if value is None else int(value)
+            return "" if value is None else str(value)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            where = f"{f.get('file') or ''}"
+            return f"{f['message']}\n\nWhat to do: {f['hint']}\n\n{where}".strip()
+        if role == Qt.ItemDataRole.BackgroundRole:
+            colour = _COLOURS.get(f["severity"])
+            return QBrush(colour) if colour is not None else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and name in ("record", "offset"):
+            return _RIGHT
+        return None
+
+    def headerData(  # noqa: N802
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if 0 <= section < len(COLUMNS):
+                return COLUMNS[section]
+        return None
+
+
+class FindingsFilter(QSortFilterProxyModel):
+    """Shows the findings of one severity (or all) and one kind (or all)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.severity: str | None = None
+        self.kind: str | None = None
+
+    def set_severity(self, severity: str | None) -> None:
+        self.severity = severity
+        self.invalidateFilter()
+
+    def set_kind(self, kind: str | None) -> None:
+        self.kind = kind
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, row: int, parent: Index) -> bool:  # noqa: N802
+        model = self.sourceModel()
+        if not isinstance(model, FindingsModel) or not 0 <= row < len(model.findings):
+            return False
+        f = model.finding(row)
+        return (self.severity is None or f["severity"] == self.severity) and (
+            self.kind is None or f["kind"] == self.kind
+        )

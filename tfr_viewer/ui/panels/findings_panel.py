@@ -1,0 +1,197 @@
+"""The Findings panel: data-QA findings of the open dataset, sortable, filtered by
+severity and kind; double-click (or Enter) goes to the record, its feature and its box;
+Export JSON writes what ``check --json`` would."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.analyze.findings import SEVERITIES
+from ...core.text import plural
+from ..models.findings_model import COLUMNS, FindingsFilter, FindingsModel
+
+
+class FindingsPanel(QWidget):
+    """``run_requested()`` asks the window to run the checks; ``finding_activated(dict)``
+    fires when a finding is opened; ``cancel_requested()`` stops a running check."""
+
+    run_requested = Signal()
+    cancel_requested = Signal()
+    finding_activated = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = FindingsModel(self)
+        self.proxy = FindingsFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView(self)
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.doubleClicked.connect(self._activated)
+        self.table.activated.connect(self._activated)
+        self.run_button = QPushButton("Run Checks", self)
+        self.run_button.setToolTip("Check every record (Ctrl+Shift+K)")
+        self.run_button.clicked.connect(self.run_requested.emit)
+        self.severity = QComboBox(self)
+        self.severity.currentIndexChanged.connect(self._severity_chosen)
+        self.kind = QComboBox(self)
+        self.kind.currentIndexChanged.connect(self._kind_chosen)
+        self.count = QLabel("Run the checks to list what is wrong with the data.", self)
+        self.progress = QProgressBar(self)
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.cancel = QPushButton("Cancel", self)
+        self.cancel.hide()
+        self.cancel.clicked.connect(self.cancel_requested.emit)
+        self.export_button = QPushButton("Export JSON…", self)
+        self.export_button.setEnabled(False)
+        self.export_button.clicked.connect(self.export_dialog)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        for w in (self.run_button, self.severity, self.kind, self.progress, self.cancel):
+            row.addWidget(w)
+        row.addWidget(self.count, 1)
+        row.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(row)
+        layout.addWidget(self.table, 1)
+        self.meta: dict[str, Any] = {}
+        self._fill_choices()
+
+    # -- state -------------------------------------------------------------------
+    def running(self, done: int, total: int) -> None:
+        """Show progress of a running check."""
+        self.run_button.setEnabled(False)
+        self.progress.show()
+        self.cancel.show()
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(done)
+        self.count.setText(f"checking: {done:,} of {total:,} records")
+
+    def stopped(self, message: str) -> None:
+        """A check ended without findings to show (cancelled, failed, no dataset)."""
+        self.run_button.setEnabled(True)
+        self.progress.hide()
+        self.cancel.hide()
+        self.count.setText(message)
+
+    def set_findings(self, findings: list[dict[str, Any]], meta: dict[str, Any]) -> None:
+        """Show ``findings`` (``meta``: records and files, for the export)."""
+        self.run_button.setEnabled(True)
+        self.progress.hide()
+        self.cancel.hide()
+        self.meta = meta
+        self.model.set_findings(findings)
+        self._fill_choices()
+        self.export_button.setEnabled(True)
+        self.table.resizeColumnsToContents()
+        for col, limit in ((COLUMNS.index("file"), 220), (COLUMNS.index("feature"), 240)):
+            self.table.setColumnWidth(col, min(self.table.columnWidth(col), limit))
+        self._update_count()
+
+    def clear(self) -> None:
+        self.meta = {}
+        self.model.set_findings([])
+        self._fill_choices()
+        self.export_button.setEnabled(False)
+        self.stopped("Run the checks to list what is wrong with the data.")
+
+    # -- choices -----------------------------------------------------------------
+    def _fill_choices(self) -> None:
+        findings = self.model.findings
+        by_severity = Counter(f["severity"] for f in findings)
+        by_kind = Counter(f["kind"] for f in findings)
+        for combo, items in (
+            (self.severity, [(s, by_severity[s]) for s in SEVERITIES]),
+            (self.kind, sorted(by_kind.items())),
+        ):
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItem("all severities" if combo is self.severity else "all kinds", None)
+            for name, n in items:
+                combo.addItem(f"{name} ({n:,})", name)
+            combo.blockSignals(False)
+        self.proxy.set_severity(None)
+        self.proxy.set_kind(None)
+
+    def _severity_chosen(self, _index: int) -> None:
+        self.proxy.set_severity(self.severity.currentData())
+        self._update_count()
+
+    def _kind_chosen(self, _index: int) -> None:
+        self.proxy.set_kind(self.kind.currentData())
+        self._update_count()
+
+    def _update_count(self) -> None:
+        total = len(self.model.findings)
+        shown = self.proxy.rowCount()
+        records = self.meta.get("records", 0)
+        if not total:
+            self.count.setText(f"no findings in {plural(records, 'record')}")
+            return
+        of = f"{shown:,} of " if shown != total else ""
+        self.count.setText(f"{of}{plural(total, 'finding')} in {plural(records, 'record')}")
+
+    # -- actions -----------------------------------------------------------------
+    def _activated(self, index) -> None:  # noqa: ANN001
+        if index.isValid():
+            source = self.proxy.mapToSource(index)
+            self.finding_activated.emit(self.model.finding(source.row()))
+
+    def shown_findings(self) -> list[dict[str, Any]]:
+        """The findings that pass the severity and kind choices, in the shown order."""
+        rows = (
+            self.proxy.mapToSource(self.proxy.index(r, 0)).row()
+            for r in range(self.proxy.rowCount())
+        )
+        return [self.model.finding(r) for r in rows]
+
+    def export_dialog(self) -> None:
+        start = os.path.join(os.path.expanduser("~"), "findings.json")
+        path, _ = QFileDialog.getSaveFileName(self, "Export findings", start, "JSON (*.json)")
+        if not path:
+            return
+        try:
+            self.export(path)
+        except OSError as exc:
+            self.count.setText(f"cannot write {path}: {exc}")
+
+    def export(self, path: str) -> None:
+        """Write the shown findings as ``check --json`` does (atomically)."""
+        findings = self.shown_findings()
+        counts = Counter(f["severity"] for f in findings)
+        doc = {
+            **self.meta,
+            "findings": findings,
+            "counts": {s: counts.get(s, 0) for s in SEVERITIES},
+        }
+        tmp = f"{path}.{os.getpid()}.part"
+        with open(tmp, "w", encoding="utf-8") as out:
+            json.dump(doc, out, indent=2)
+            out.write("\n")
+        os.replace(tmp, path)
