@@ -95,12 +95,20 @@ class FindingsFilter(QSortFilterProxyModel):
         self.kind: str | None = None
 
     def set_severity(self, severity: str | None) -> None:
-        self.severity = severity
-        self.invalidateFilter()
+        self._change(lambda: setattr(self, "severity", severity))
 
     def set_kind(self, kind: str | None) -> None:
-        self.kind = kind
-        self.invalidateFilter()
+        self._change(lambda: setattr(self, "kind", kind))
+
+    def _change(self, apply) -> None:  # noqa: ANN001
+        """Change what passes, telling the views (Qt 6.10 has begin/endFilterChange)."""
+        if hasattr(self, "beginFilterChange"):
+            self.beginFilterChange()
+            apply()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            apply()
+            self.invalidateFilter()
 
     def filterAcceptsRow(self, row: int, parent: Index) -> bool:  # noqa: N802
         model = self.sourceModel()

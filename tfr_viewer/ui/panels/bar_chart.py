@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Signal
+from PySide6.QtCore import QPoint, QPointF, Signal
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 FIRST = (66, 133, 244)
@@ -97,7 +97,7 @@ class BarChart(pg.PlotWidget):
             return None
         return int(hits[0])
 
-    def bar_position(self, index: int) -> QPointF:
+    def bar_position(self, index: int) -> QPoint:
         """Where bar ``index`` is, in the widget's coordinates (its middle, or just above
         the axis for a short bar)."""
         y = max(float(self.heights[index]) / 2, 0.0)

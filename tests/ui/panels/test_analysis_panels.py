@@ -1,0 +1,133 @@
+"""The Analyze menu as a user drives it: statistics whose bars filter the table, checks
+whose findings lead to the record, feature and box, classes that filter and hide, and
+a comparison with another dataset."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.planted_faults import planted_dataset
+from tests.ui.conftest import open_and_wait
+
+
+def _action(window, text: str):
+    for action in window.analyze_menu.actions():
+        if action.text().replace("&", "") == text:
+            return action
+    raise AssertionError(f"no Analyze › {text}")
+
+
+@pytest.fixture(scope="module")
+def faulty(tmp_path_factory):
+    path = tmp_path_factory.mktemp("panels") / "faulty.tfrecord"
+    planted = planted_dataset(path)
+    return path, planted
+
+
+def _wait_stats(qtbot, window) -> None:
+    qtbot.waitUntil(lambda: window.analysis.stats is not None, timeout=60_000)
+
+
+def _shown_records(window) -> list[int]:
+    model = window.model
+    return [model.record_at(r) for r in range(model.rowCount())]
+
+
+def test_clicking_a_bar_filters_the_table(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    _action(window, "Statistics").trigger()
+    _wait_stats(qtbot, window)
+    panel = window.analysis.stats_panel
+    label_chart = panel.charts["label"][0]
+    labels = [v for v, _ in window.analysis.stats["features"]["label"]["numeric"]["values"]]
+    bar = labels.index(2)
+    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=30_000):
+        qtbot.mouseClick(
+            label_chart.viewport(),
+            Qt.MouseButton.LeftButton,
+            pos=label_chart.bar_position(bar),
+        )
+    assert window.filter_bar.edit.text() == "label == 2"
+    shown = _shown_records(window)
+    expected = [i for i in range(len(window.dataset)) if json.loads(_show(window, i))["label"] == 2]
+    assert shown == expected and shown
+
+
+def _show(window, record: int) -> str:
+    from tfr_viewer.core.decode import decode, features_of
+
+    features = features_of(decode(window.dataset.read(record)).payload)
+    return json.dumps({"label": int(features["label"].values[0])})
+
+
+def test_a_finding_leads_to_its_record_feature_and_box(qtbot, window, faulty):
+    path, planted = faulty
+    open_and_wait(qtbot, window, [path])
+    _action(window, "Run Checks").trigger()
+    panel = window.analysis.findings
+    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    assert {(f["kind"], f["record"]) for f in panel.model.findings} >= set(planted)
+    box_rows = [
+        r
+        for r in range(panel.proxy.rowCount())
+        if panel.model.finding(panel.proxy.mapToSource(panel.proxy.index(r, 0)).row())["kind"]
+        == "box_out_of_range"
+    ]
+    index = panel.proxy.index(box_rows[0], 0)
+    panel.table.scrollTo(index)
+    where = panel.table.visualRect(index).center()
+    viewport = panel.table.viewport()
+    assert viewport.rect().contains(where)
+    # a double-click as Qt delivers it: press, release, then the double-click event
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=where)
+    qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=where)
+    assert window.current == 7
+    assert window.tree_model.node(window.tree.currentIndex()).key == "image/object/bbox/xmin"
+    assert window.preview.images.highlighted == 0
+    assert window.preview.currentWidget() is window.preview.images
+
+
+def test_findings_filter_by_severity_and_export(qtbot, window, faulty, tmp_path, qtmodeltester):
+    path, planted = faulty
+    open_and_wait(qtbot, window, [path])
+    window.analysis.run_checks()
+    panel = window.analysis.findings
+    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    qtmodeltester.check(panel.model)
+    errors = panel.severity.findData("error")
+    panel.severity.setCurrentIndex(errors)
+    shown = panel.shown_findings()
+    assert shown and all(f["severity"] == "error" for f in shown)
+    out = tmp_path / "findings.json"
+    panel.export(str(out))
+    doc = json.loads(out.read_text())
+    assert doc["findings"] == shown and doc["counts"]["error"] == len(shown)
+
+
+def test_classes_filter_and_hide_boxes(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    _action(window, "Classes").trigger()
+    _wait_stats(qtbot, window)
+    classes = window.analysis.classes
+    assert classes.list.count() == 3
+    item = classes.list.item(2)  # 3 triangle
+    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=30_000):
+        classes.list.itemClicked.emit(item)
+    assert window.filter_bar.edit.text() == 'f["image/object/class/label"] == 3'
+    item.setCheckState(Qt.CheckState.Unchecked)
+    assert window.preview.images.hidden_classes == {(3, "triangle")}
+
+
+def test_compare_with_another_dataset(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.analysis.compare_with([str(samples / "shapes_gzip.tfrecord-00000-of-00003")])
+    dialog = window.analysis.compare_dialog
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+    features = dialog.result["features"]
+    assert dialog.table.rowCount() == len(features) > 0
+    assert "image/object/class/label" in features
+    dialog.table.setCurrentCell(list(features).index("image/object/class/label"), 0)
+    assert len(dialog.chart.centres) == 3  # three classes, both datasets on one chart
