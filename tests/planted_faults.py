@@ -4,6 +4,7 @@ fault per record (``planted_dataset``) and its clean twin (``clean_dataset``).""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 
@@ -149,7 +150,7 @@ def example_of(features: dict) -> bytes:
     return t.Example(features=t.Features(feature=out)).SerializeToString()
 
 
-def _damage(path, record: int) -> None:
+def _damage(path: Path, record: int) -> None:
     with Dataset([str(path)]) as ds:
         ds.index()
         offset = ds.ref(record).offset
@@ -165,6 +166,7 @@ def clean_dataset(path) -> None:
 
 def planted_dataset(path) -> dict[tuple[str, int], str | None]:
     """The faulty dataset, record 18 damaged; ``{(kind, record): feature}`` planted."""
+    path = Path(path)
     records = [clean_record(i) for i in range(RECORDS)]
     planted = _plant(records)
     tf_write(path, [example_of(r) for r in records])

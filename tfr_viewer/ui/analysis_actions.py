@@ -210,6 +210,7 @@ class AnalysisActions:
             if index.isValid():
                 w.tree.setCurrentIndex(index)
                 w.tree.scrollTo(index)
+                w.tree.resizeColumnToContents(0)
         if f.get("box") is not None:
             w.preview.setCurrentWidget(w.preview.images)
             w.preview.images.highlight_box(int(f["box"]))

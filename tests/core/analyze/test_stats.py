@@ -181,3 +181,19 @@ def test_damaged_records_are_counted_and_skipped(shards, tmp_path):
     out = _stats([str(bad)]).to_json()
     assert out["damaged"] == 1 and out["records"] == PER_SHARD
     assert out["features"]["label"]["present"] == PER_SHARD - 1
+
+
+def test_statistics_of_a_dataset_with_every_fault(tmp_path):
+    """Faulty records are counted where they can be and never break the pass: a record
+    whose box lists differ in length adds no boxes."""
+    from tests.planted_faults import RECORDS, planted_dataset
+
+    path = tmp_path / "faulty.tfrecord"
+    planted_dataset(path)
+    out = _stats([str(path)]).to_json()
+    assert out["records"] == RECORDS and out["damaged"] == 1
+    boxes = out["boxes"]["per_image"]
+    # damaged (18), empty (14) and unequal box lists (5) have no boxes counted
+    assert boxes["count"] == RECORDS - 3 and boxes["max"] == 1
+    classes = {(c["id"], c["text"]): c["count"] for c in out["object_classes"]["classes"]}
+    assert classes[(0, "background")] == 1 and classes[(7, "circle")] == 1

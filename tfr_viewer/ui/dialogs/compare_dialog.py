@@ -3,6 +3,7 @@ on one chart, keys in one only, classes side by side and images found in both.""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -114,10 +115,11 @@ class CompareDialog(QDialog):
             if exceeded
             else f"no feature drifts past {result['threshold']:g}"
         )
+        names = [os.path.basename(f) for f in result["b"]["files"]]
         self.header.setText(
             f"A: {plural(result['a']['records'], 'record')} · B: "
-            f"{plural(result['b']['records'], 'record')} ({', '.join(result['b']['files'][:3])}"
-            f"{'…' if len(result['b']['files']) > 3 else ''}) — {verdict}; "
+            f"{plural(result['b']['records'], 'record')} ({', '.join(names[:3])}"
+            f"{'…' if len(names) > 3 else ''}) — {verdict}; "
             f"{plural(len(leaks['exact']) + len(leaks['near']), 'image')} in both."
         )
         features = result["features"]

@@ -1,0 +1,208 @@
+"""Benchmarks of the data-QA commands (stats, check), against TensorFlow in the same run.
+
+Usage: ``python tests/benchmarks/qa_benchmarks.py [--data DIR] [--only NAME ...]``.
+Our side is the whole ``tfr-viewer`` process; TensorFlow's is an in-process loop after
+warm-up that computes the same figures (parse every record, then numpy on the columns),
+or for the checks the part TensorFlow can do at all: decoding every image.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from columnar_benchmarks import cli, small_file  # noqa: E402
+from run_benchmarks import ensure, row, run_cli, tf, timed, write_tf  # noqa: E402
+
+IMAGES = 5000
+
+
+def photo_examples(n: int, seed: int):
+    """Examples of a 640×480 JPEG (gradients under noise, as dense as a photo) with
+    Object Detection API keys and 1 to 3 boxes, built by TensorFlow."""
+    from PIL import Image
+
+    t = tf().train
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:480, 0:640]
+    for i in range(n):
+        base = np.stack([(xx * (0.2 + k * 0.1) + yy * 0.3 + i * 7) % 256 for k in range(3)], -1)
+        img = (base + rng.normal(0, 25, base.shape)).clip(0, 255).astype(np.uint8)
+        out = io.BytesIO()
+        Image.fromarray(img).save(out, "JPEG", quality=85)
+        boxes = int(rng.integers(1, 4))
+        x0, y0 = rng.uniform(0, 0.5, boxes), rng.uniform(0, 0.5, boxes)
+        label = rng.integers(1, 4, boxes)
+
+        def floats(v):
+            return t.Feature(float_list=t.FloatList(value=list(v)))
+
+        feature = {
+            "image/encoded": t.Feature(bytes_list=t.BytesList(value=[out.getvalue()])),
+            "image/format": t.Feature(bytes_list=t.BytesList(value=[b"jpeg"])),
+            "image/height": t.Feature(int64_list=t.Int64List(value=[480])),
+            "image/width": t.Feature(int64_list=t.Int64List(value=[640])),
+            "image/object/bbox/xmin": floats(x0),
+            "image/object/bbox/ymin": floats(y0),
+            "image/object/bbox/xmax": floats(x0 + 0.3),
+            "image/object/bbox/ymax": floats(y0 + 0.3),
+            "image/object/class/label": t.Feature(int64_list=t.Int64List(value=list(label))),
+        }
+        yield t.Example(features=t.Features(feature=feature)).SerializeToString()
+
+
+def photos_file(data: Path) -> Path:
+    return ensure(data / "photos_5000.tfrecord", lambda p: write_tf(p, photo_examples(IMAGES, 5)))
+
+
+def _figures(values: np.ndarray) -> dict:
+    return {
+        "min": values.min(),
+        "max": values.max(),
+        "mean": values.mean(),
+        "std": values.std(),
+        "zeros": int((values == 0).sum()),
+        "quantiles": np.quantile(values, [0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1]),
+        "histogram": np.histogram(values, 20),
+    }
+
+
+def tf_small_stats(path: Path) -> dict:
+    """The same per-feature figures with TensorFlow: batched parse_example of every key,
+    then numpy on the columns."""
+    t = tf()
+    spec = {
+        "feature0": t.io.VarLenFeature(t.int64),
+        "feature1": t.io.VarLenFeature(t.int64),
+        "feature2": t.io.VarLenFeature(t.string),
+        "feature3": t.io.VarLenFeature(t.float32),
+    }
+    ds = t.data.TFRecordDataset(str(path)).batch(8192).map(lambda b: t.io.parse_example(b, spec))
+    parts: dict[str, list] = {k: [] for k in spec}
+    counts: dict[str, list] = {k: [] for k in spec}
+    for batch in ds:
+        for key, sparse in batch.items():
+            parts[key].append(sparse.values.numpy())
+            counts[key].append(
+                np.bincount(sparse.indices.numpy()[:, 0], minlength=sparse.dense_shape[0])
+            )
+    out = {}
+    for key in spec:
+        values = np.concatenate(parts[key])
+        per_record = np.concatenate(counts[key])
+        out[key] = {"present": int((per_record > 0).sum()), "value_counts": np.bincount(per_record)}
+        if values.dtype.kind in "if":
+            out[key].update(_figures(values.astype(np.float64)))
+        else:
+            uniq, times = np.unique(values, return_counts=True)
+            out[key]["top"] = sorted(zip(times.tolist(), uniq.tolist(), strict=True), reverse=True)[
+                :20
+            ]
+    return out
+
+
+def tf_image_stats(path: Path) -> dict:
+    """Image widths and heights from the JPEG headers with TensorFlow, and the box figures."""
+    t = tf()
+    spec = {
+        "image/encoded": t.io.FixedLenFeature([], t.string),
+        "image/object/bbox/xmin": t.io.VarLenFeature(t.float32),
+    }
+
+    def shape(b):
+        parsed = t.io.parse_example(b, spec)
+        sizes = t.map_fn(
+            t.io.extract_jpeg_shape, parsed["image/encoded"], fn_output_signature=t.int32
+        )
+        return sizes, parsed["image/object/bbox/xmin"].values
+
+    sizes, boxes = [], []
+    for s, b in t.data.TFRecordDataset(str(path)).batch(256).map(shape):
+        sizes.append(s.numpy())
+        boxes.append(b.numpy())
+    hw = np.concatenate(sizes)
+    return {
+        "height": _figures(hw[:, 0].astype(float)),
+        "width": _figures(hw[:, 1].astype(float)),
+        "boxes": len(np.concatenate(boxes)),
+    }
+
+
+def tf_decode_all(path: Path) -> int:
+    """Decode every image with TensorFlow (what any TensorFlow quality check needs first)."""
+    t = tf()
+    spec = {"image/encoded": t.io.FixedLenFeature([], t.string)}
+    ds = t.data.TFRecordDataset(str(path)).map(
+        lambda r: t.reduce_mean(
+            t.cast(t.io.decode_jpeg(t.io.parse_single_example(r, spec)["image/encoded"]), t.float32)
+        ),
+        num_parallel_calls=2,
+    )
+    return sum(1 for _ in ds)
+
+
+def bench_stats(data: Path) -> None:
+    print("stats over 1,000,000 small Examples, whole process")
+    path = small_file(data)
+    tf_small_stats(path)  # warm-up
+    theirs, _ = timed(lambda: tf_small_stats(path), repeat=2)
+    ours, out = cli(["stats", "--json", "--no-cache", str(path)], repeat=3)
+    doc = json.loads(out)
+    assert doc["records"] == 1_000_000 and set(doc["features"]) == {f"feature{i}" for i in range(4)}
+    row(
+        "stats --json, 1M small Examples, whole process vs TF parse_example + numpy",
+        ours,
+        theirs,
+        "< 3 s",
+    )
+
+
+def bench_image_stats(data: Path) -> None:
+    print(f"stats over {IMAGES:,} 640×480 JPEG Examples (headers only), whole process")
+    path = photos_file(data)
+    tf_image_stats(path)
+    theirs, _ = timed(lambda: tf_image_stats(path), repeat=2)
+    ours, out = cli(["stats", "--json", "--no-cache", str(path)], repeat=3)
+    doc = json.loads(out)
+    assert doc["features"]["image/encoded"]["images"]["formats"] == {"jpeg": IMAGES}
+    row(
+        f"stats --json, {IMAGES:,} 640×480 JPEGs (sizes from headers), whole process vs TF "
+        "extract_jpeg_shape",
+        ours,
+        theirs,
+        "< 2 s",
+    )
+
+
+def bench_checks(data: Path) -> None:
+    print(f"check over {IMAGES:,} 640×480 JPEG Examples (quality scores and hashes), whole process")
+    path = photos_file(data)
+    tf_decode_all(path)
+    theirs, n = timed(lambda: tf_decode_all(path), repeat=1)
+    assert n == IMAGES
+    ours, out = cli(["check", "--json", "--no-cache", str(path)], repeat=2)
+    doc = json.loads(out)
+    assert doc["records"] == IMAGES
+    row(
+        f"check --json, {IMAGES:,} 640×480 JPEGs (every check, quality scores, perceptual "
+        "hashes), whole process vs TF decoding every image (2 threads), no checks",
+        ours,
+        theirs,
+        "< 15 s",
+    )
+
+
+BENCHES = {"stats": bench_stats, "image_stats": bench_image_stats, "checks": bench_checks}
+
+
+def main() -> None:
+    run_cli(__doc__, BENCHES)
+
+
+if __name__ == "__main__":
+    main()
