@@ -100,3 +100,21 @@ def test_masks_keypoints_several_images_and_no_image():
     main = next(a for a in anns if a.key == "image/encoded")
     assert len(main.masks) == 1 and main.keypoints == ((0.5, 0.5), (0.25, 0.75))
     assert recognise(features({"label": 1})) == []
+
+
+def test_a_box_a_little_past_the_image_is_still_in_fractions():
+    from tfr_viewer.core.decode.payloads.types import FeatureData
+
+    def floats(*v):
+        return FeatureData("float", list(v))
+
+    features = {
+        "image/encoded": FeatureData("bytes", [b"\xff\xd8\xff\xe0" + bytes(40)]),
+        "image/object/bbox/xmin": floats(0.1, 0.5),
+        "image/object/bbox/ymin": floats(0.2, 0.5),
+        "image/object/bbox/xmax": floats(1.2, 0.6),
+        "image/object/bbox/ymax": floats(0.7, 0.6),
+    }
+    assert recognise(features)[0].normalized
+    features["image/object/bbox/xmax"] = floats(50.0, 60.0)
+    assert not recognise(features)[0].normalized

@@ -195,7 +195,9 @@ def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnn
         return []
     boxes, box_layout = _boxes(features, km, keys)
     boxes = _labelled(boxes, features, km, keys)
-    normalized = all(0.0 <= v <= 1.0001 for b in boxes for v in (b.xmin, b.ymin, b.xmax, b.ymax))
+    # fractions, even when a faulty box strays a little past [0, 1] (drawn where it is,
+    # not as pixels); pixel coordinates reach beyond 2 in any image worth annotating
+    normalized = all(-1.0 <= v <= 2.0 for b in boxes for v in (b.xmin, b.ymin, b.xmax, b.ymax))
     mask_key = km.mask or key_ending(keys, "object/mask", "mask", "masks")
     masks: list[bytes | np.ndarray] = []
     if mask_key and mask_key in features:

@@ -201,17 +201,19 @@ class ImageViewer(QWidget):
             pen.setCosmetic(True)
             item.setPen(pen)
             scene.addItem(item)
-            if number == self.highlighted:
-                outline = QPen(QColor("white"), 5, Qt.PenStyle.DashLine)
-                outline.setCosmetic(True)
-                halo = scene.addRect(rect, outline)
-                halo.setZValue(3)
-                item.setPen(QPen(colour, 3))
-                item.pen().setCosmetic(True)
+            if number == self.highlighted:  # a white halo under a thicker line
+                halo_pen = QPen(QColor("white"), 8)
+                halo_pen.setCosmetic(True)
+                scene.addRect(rect, halo_pen).setZValue(3)
+                thick = QPen(colour, 4)
+                thick.setCosmetic(True)
+                item.setPen(thick)
                 item.setZValue(4)
             caption = box_caption(box.label, box.text)
             if caption:
-                scene.addItem(caption_item(caption, colour, rect.topLeft()))
+                label = caption_item(caption, colour, rect.topLeft())
+                label.setZValue(5)
+                scene.addItem(label)
         for x, y in ann.keypoints:
             px, py = (x * sx, y * sy)
             dot = scene.addEllipse(
