@@ -358,17 +358,28 @@ def file_stats(
     block: int = 1 << 15,
 ) -> Stats:
     """The statistics of file ``number`` of an indexed dataset; ``progress(done)`` after
-    each block of records. Cancelling stops early with what was counted."""
+    each block of records. Cancelling stops early with what was counted. The figures of
+    a completely verified file are kept in the persistent cache (:mod:`.stats_cache`)."""
+    from . import stats_cache
+
     f = ds.files[number]
     start, total = ds.start_of(number), len(f.index)
+    cacheable = f.index.complete and f.index.verified  # damage is known for every record
+    if cacheable and (cached := stats_cache.load(f.path)) is not None:
+        if cached.records == total:
+            if progress is not None:
+                progress(total)
+            return cached
     records = ds.undamaged(np.arange(start, start + total))
     st = Stats(files=1, records=total, damaged=total - len(records))
     for positions, payloads in iter_blocks(ds, records, block):
         if cancel is not None and cancel.cancelled:
-            break
+            return st  # part of the file: never cached
         add_payloads(st, payloads, f.path, records[positions] - start)
         if progress is not None:
             progress(payloads.rows)
+    if cacheable:
+        stats_cache.store(f.path, st)
     return st
 
 

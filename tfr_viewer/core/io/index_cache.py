@@ -34,6 +34,7 @@ from .records import GarbageRegion
 
 VERSION = 2
 SUFFIX = ".tfrindex"
+EXTRA = ".tfrextra"  # other per-file results (statistics), kept by the same rules
 MAGIC = b"tfr-viewer index\n"
 
 
@@ -216,10 +217,62 @@ def store(path: str, index: FileIndex, stream_size: int | None) -> Path | None:
     return entry
 
 
+def _extra_entry(kind: str, identity: dict) -> Path:
+    key = json.dumps({**identity, "kind": kind}, sort_keys=True).encode()
+    return cache_dir() / f"{zlib.crc32(key):08x}{crc32c(key):08x}{zlib.adler32(key):08x}{EXTRA}"
+
+
+def store_extra(kind: str, path: str, meta: dict, arrays: dict[str, np.ndarray]) -> Path | None:
+    """Keep other results about ``path`` as it is now (``kind`` names them, with their
+    format's version), under the same rules as indexes; best effort."""
+    if not enabled():
+        return None
+    identity = _identity(path)
+    if identity is None or identity["size"] < _int_env("TFR_VIEWER_CACHE_MIN_BYTES", 8 << 20):
+        return None
+    entry = _extra_entry(kind, identity)
+    tmp = entry.with_name(f"{entry.name}.{os.getpid()}.part")
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as out:
+            out.write(_encode({"identity": identity, "kind": kind, "meta": meta}, arrays))
+        os.replace(tmp, entry)
+        trim(_int_env("TFR_VIEWER_CACHE_MB", 2048) << 20)
+    except OSError:
+        return None
+    return entry
+
+
+def load_extra(kind: str, path: str) -> tuple[dict, dict[str, np.ndarray]] | None:
+    """What :func:`store_extra` kept for ``path`` as it is now, or None."""
+    if not enabled():
+        return None
+    identity = _identity(path)
+    if identity is None:
+        return None
+    entry = _extra_entry(kind, identity)
+    try:
+        with open(entry, "rb") as f:
+            decoded = _decode(f.read())
+        if decoded is None:
+            return None
+        head, arrays = decoded
+        if head.get("identity") != identity or head.get("kind") != kind:
+            return None
+        os.utime(entry)
+        return head["meta"], arrays
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def trim(limit_bytes: int) -> None:
     """Delete the least recently used entries until the cache is under the limit."""
     try:
-        entries = [(p.stat().st_mtime, p.stat().st_size, p) for p in cache_dir().glob("*" + SUFFIX)]
+        entries = [
+            (p.stat().st_mtime, p.stat().st_size, p)
+            for suffix in (SUFFIX, EXTRA)
+            for p in cache_dir().glob("*" + suffix)
+        ]
     except OSError:
         return
     total = sum(size for _, size, _ in entries)
