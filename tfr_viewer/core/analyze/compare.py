@@ -74,8 +74,8 @@ def _histograms(a: FeatureStats, b: FeatureStats) -> dict[str, list] | None:
         return None
     lo, hi = min(na.min, nb.min), max(na.max, nb.max)
     edges = np.linspace(lo, hi if hi > lo else lo + 1, BINS + 1)
-    ha, _ = np.histogram(na._values, edges)
-    hb, _ = np.histogram(nb._values, edges)
+    ha, _ = np.histogram(na.sample(), edges)
+    hb, _ = np.histogram(nb.sample(), edges)
     return {"edges": edges.tolist(), "a": ha.tolist(), "b": hb.tolist()}
 
 

@@ -92,16 +92,25 @@ class Numeric:
         self.zeros += other.zeros
         self.nan += other.nan
         self.inf += other.inf
-        keys = np.concatenate([self._keys, other._keys])
-        values = np.concatenate([self._values, other._values])
-        if len(keys) > SAMPLE_SIZE:
-            keep = np.argpartition(keys, SAMPLE_SIZE - 1)[:SAMPLE_SIZE]
-            keys, values = keys[keep], values[keep]
-        self._keys, self._values = keys, values
+        self._keys = np.concatenate([self._keys, other._keys])
+        self._values = np.concatenate([self._values, other._values])
+        if len(self._keys) > 4 * SAMPLE_SIZE:  # pruned now and then: the same sample
+            self._prune()
+
+    def _prune(self) -> None:
+        """Keep the values of the :data:`SAMPLE_SIZE` smallest keys (the sample)."""
+        if len(self._keys) > SAMPLE_SIZE:
+            keep = np.argpartition(self._keys, SAMPLE_SIZE - 1)[:SAMPLE_SIZE]
+            self._keys, self._values = self._keys[keep], self._values[keep]
+
+    def sample(self) -> np.ndarray:
+        """The sampled values (all of them up to :data:`SAMPLE_SIZE`)."""
+        self._prune()
+        return self._values
 
     @property
     def sampled(self) -> bool:
-        return self.count > len(self._values)
+        return self.count > len(self.sample())
 
     def histogram(self, bins: int = BINS) -> dict[str, Any]:
         """Equal-width bins from min to max; counts scaled to the whole when sampled.
@@ -113,17 +122,18 @@ class Numeric:
             edges = np.arange(lo, hi + 2) - 0.5
         else:
             edges = np.linspace(lo, hi if hi > lo else lo + 1, bins + 1)
-        counts, _ = np.histogram(self._values, edges)
+        counts, _ = np.histogram(self.sample(), edges)
         if self.sampled:
             counts = np.round(counts * (self.count / len(self._values))).astype(np.int64)
         return {"edges": edges.tolist(), "counts": counts.tolist(), "sampled": self.sampled}
 
     def _all_integers(self) -> bool:
-        return bool(np.all(self._values == np.round(self._values)))
+        values = self.sample()
+        return bool(np.all(values == np.round(values)))
 
     def to_json(self) -> dict[str, Any]:
         empty = not self.count
-        qs = np.quantile(self._values, QUANTILES).tolist() if not empty else []
+        qs = np.quantile(self.sample(), QUANTILES).tolist() if not empty else []
         return {
             "count": self.count,
             "min": None if empty else self.min,

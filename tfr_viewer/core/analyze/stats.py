@@ -217,7 +217,8 @@ def _add_column(
             uniq, times = np.unique(values[keep], return_counts=True)
             fs.ints.add_counts(dict(zip(uniq.tolist(), times.tolist(), strict=True)))
         return
-    is_bytes = np.fromiter((isinstance(v, bytes) for v in values), dtype=bool, count=len(values))
+    # a value is bytes exactly when its row's Feature holds a bytes list
+    is_bytes = np.repeat(column.kinds == BYTES, np.diff(column.rag.splits))
     numeric = ~is_bytes & keep
     if numeric.any():
         nums = values[numeric].astype(np.float64)
@@ -229,6 +230,9 @@ def _add_column(
         )
 
 
+_IMAGE_FIRST_BYTES = frozenset(b"\xff\x89GRIMB")  # what image_format can recognise
+
+
 def _add_bytes(
     st: Stats,
     key: str,
@@ -238,28 +242,39 @@ def _add_bytes(
     rows: np.ndarray,
     positions: np.ndarray,
 ) -> None:
+    """Sizes, distinct values and text values of a column's bytes; images by header.
+    Work per value is done once per distinct value where it can be (categorical text
+    repeats), and only values that start like an image are looked at as one."""
     hashes = place_hashes(path, rows, positions)
     sizes = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
     fs.sizes.add(sizes, hashes)
-    fs.distinct.add_hashes(bytes_hashes(values))
-    texts, found, sides = [], [], []
-    for i, v in enumerate(values):
-        if len(v) >= MIN_IMAGE_BYTES and image_format(v[:32]) is not None:
-            info = image_info(v)
-            if info is None:
-                fs.images.undecodable += 1
-            else:
-                fs.images.formats.add([info.format])
-                fs.images.modes.add([info.mode])
-                found.append(i)
-                sides.append((info.width, info.height))
-        elif len(v) <= TEXT_LIMIT:
+    found, sides = [], []
+    images: set[int] = set()
+    for i in np.flatnonzero(sizes >= MIN_IMAGE_BYTES).tolist():
+        v = values[i]
+        if v[0] not in _IMAGE_FIRST_BYTES or image_format(v[:32]) is None:
+            continue
+        images.add(i)
+        info = image_info(v)
+        if info is None:
+            fs.images.undecodable += 1
+        else:
+            fs.images.formats.add([info.format])
+            fs.images.modes.add([info.mode])
+            found.append(i)
+            sides.append((info.width, info.height))
+    rest = [v for i, v in enumerate(values) if i not in images] if images else values
+    distinct = Counter(rest)
+    fs.distinct.add_hashes(bytes_hashes([*distinct, *(values[i] for i in images)]))
+    texts: Counter[str] = Counter()
+    for v, n in distinct.items():
+        if len(v) <= TEXT_LIMIT:
             try:
-                texts.append(v.decode("utf-8"))
+                texts[v.decode("utf-8")] += n
             except UnicodeDecodeError:
                 pass
-    fs.texts.add(texts)
-    if found or fs.images.undecodable:
+    fs.texts.add_counts(texts)
+    if images:
         st.image_keys.add(key)
     if found:
         wh = np.array(sides, dtype=np.int64)

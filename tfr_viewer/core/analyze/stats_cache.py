@@ -28,6 +28,7 @@ class _Writer:
         self.arrays: dict[str, np.ndarray] = {}
 
     def numeric(self, name: str, n: Numeric) -> dict[str, Any]:
+        n.sample()  # only the sample is kept
         self.arrays[f"{name}.k"] = n._keys.astype(np.uint64)
         self.arrays[f"{name}.v"] = n._values.astype(np.float64)
         return {
