@@ -8,36 +8,32 @@ import time
 from ..core.io import Dataset
 
 
-class ScanProgress:
-    """Prints ``indexing file 2/8: 41% 1.2 GB/s`` at most a few times a second."""
+class _Line:
+    """One line on a terminal's stderr, rewritten at most every ``interval`` seconds and
+    cleared at the end; nothing when stderr is not a terminal."""
 
-    def __init__(self, ds: Dataset, verb: str, interval: float = 0.2) -> None:
-        self._ds = ds
-        self._verb = verb
+    def __init__(self, interval: float = 0.2) -> None:
         self._interval = interval
         self._enabled = sys.stderr.isatty()
         self._last = 0.0
         self._t0 = time.monotonic()
         self._shown = False
 
-    def __enter__(self) -> ScanProgress:
+    def __enter__(self):  # noqa: ANN204
         return self
 
-    def update(self, file_number: int, position: int) -> None:
+    def _due(self) -> float | None:
+        """The time now when a new line is due, else None."""
         if not self._enabled:
-            return
+            return None
         now = time.monotonic()
         if now - self._last < self._interval:
-            return
+            return None
         self._last = now
-        f = self._ds.files[file_number]
-        size = f.source.size if f.source is not None else None
-        pct = f"{100 * position / size:3.0f}%" if size else f"{position / 1e6:.0f} MB"
-        rate = position / max(now - self._t0, 1e-6) / 1e6
-        sys.stderr.write(
-            f"\r{self._verb} file {file_number + 1}/{len(self._ds.files)}: {pct} "
-            f"({len(self._ds)} records, {rate:.0f} MB/s)   "
-        )
+        return now
+
+    def _write(self, text: str) -> None:
+        sys.stderr.write(f"\r{text}   ")
         sys.stderr.flush()
         self._shown = True
 
@@ -45,6 +41,45 @@ class ScanProgress:
         if self._shown:
             sys.stderr.write("\r" + " " * 72 + "\r")
             sys.stderr.flush()
+
+
+class ScanProgress(_Line):
+    """Prints ``indexing file 2/8: 41% 1.2 GB/s`` at most a few times a second."""
+
+    def __init__(self, ds: Dataset, verb: str, interval: float = 0.2) -> None:
+        super().__init__(interval)
+        self._ds = ds
+        self._verb = verb
+
+    def update(self, file_number: int, position: int) -> None:
+        now = self._due()
+        if now is None:
+            return
+        f = self._ds.files[file_number]
+        size = f.source.size if f.source is not None else None
+        pct = f"{100 * position / size:3.0f}%" if size else f"{position / 1e6:.0f} MB"
+        rate = position / max(now - self._t0, 1e-6) / 1e6
+        self._write(
+            f"{self._verb} file {file_number + 1}/{len(self._ds.files)}: {pct} "
+            f"({len(self._ds)} records, {rate:.0f} MB/s)"
+        )
+
+
+class TaskProgress(_Line):
+    """Prints ``statistics: 41% (410,000 of 1,000,000 records)``; ``update(done,
+    total)`` fits a core progress callback."""
+
+    def __init__(self, verb: str, total: int, interval: float = 0.2) -> None:
+        super().__init__(interval)
+        self._verb = verb
+        self._total = total
+
+    def update(self, done: int, total: int | None = None) -> None:
+        if self._due() is None:
+            return
+        total = self._total if total is None else total
+        pct = 100 * done / total if total else 100
+        self._write(f"{self._verb}: {pct:3.0f}% ({done:,} of {total:,} records)")
 
 
 def index_with_progress(ds: Dataset, verify: bool, until: int | None = None) -> None:
@@ -71,37 +106,3 @@ def warn_about_filter(ds: Dataset, text: str) -> None:
     index_with_progress(ds, verify=False, until=sample - 1)
     for warning in lint_filter(text, sample_kinds(ds, sample)):
         print(f"warning: filter: {warning}", file=sys.stderr)
-
-
-class TaskProgress:
-    """Prints ``statistics: 41% (410,000 of 1,000,000 records)`` on a terminal's stderr,
-    at most a few times a second; ``update(done, total)`` fits a core progress callback."""
-
-    def __init__(self, verb: str, total: int, interval: float = 0.2) -> None:
-        self._verb = verb
-        self._total = total
-        self._interval = interval
-        self._enabled = sys.stderr.isatty()
-        self._last = 0.0
-        self._shown = False
-
-    def __enter__(self) -> TaskProgress:
-        return self
-
-    def update(self, done: int, total: int | None = None) -> None:
-        if not self._enabled:
-            return
-        now = time.monotonic()
-        if now - self._last < self._interval:
-            return
-        self._last = now
-        total = self._total if total is None else total
-        pct = 100 * done / total if total else 100
-        sys.stderr.write(f"\r{self._verb}: {pct:3.0f}% ({done:,} of {total:,} records)   ")
-        sys.stderr.flush()
-        self._shown = True
-
-    def __exit__(self, *exc: object) -> None:
-        if self._shown:
-            sys.stderr.write("\r" + " " * 72 + "\r")
-            sys.stderr.flush()

@@ -131,3 +131,16 @@ def test_compare_with_another_dataset(qtbot, window, samples):
     assert "image/object/class/label" in features
     dialog.table.setCurrentCell(list(features).index("image/object/class/label"), 0)
     assert len(dialog.chart.centres) == 3  # three classes, both datasets on one chart
+
+
+def test_a_running_check_can_be_cancelled(qtbot, window, faulty):
+    path, _ = faulty
+    open_and_wait(qtbot, window, [path])
+    _action(window, "Run Checks").trigger()
+    panel = window.analysis.findings
+    assert panel.strip.cancel.isVisible()
+    qtbot.mouseClick(panel.strip.cancel, Qt.MouseButton.LeftButton)
+    assert panel.count.text() == "cancelled" and not window.analysis.jobs
+    assert panel.strip.run_button.isEnabled() and not panel.strip.cancel.isVisible()
+    qtbot.mouseClick(panel.strip.run_button, Qt.MouseButton.LeftButton)  # and run again
+    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)

@@ -14,10 +14,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QFileDialog,
-    QHBoxLayout,
     QHeaderView,
-    QLabel,
-    QProgressBar,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -27,6 +24,7 @@ from PySide6.QtWidgets import (
 from ...core.analyze.findings import SEVERITIES
 from ...core.text import plural
 from ..models.findings_model import COLUMNS, FindingsFilter, FindingsModel
+from .task_strip import TaskStrip
 
 
 class FindingsPanel(QWidget):
@@ -53,28 +51,26 @@ class FindingsPanel(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.doubleClicked.connect(self._activated)
         self.table.activated.connect(self._activated)
-        self.run_button = QPushButton("Run Checks", self)
-        self.run_button.setToolTip("Check every record (Ctrl+Shift+K)")
-        self.run_button.clicked.connect(self.run_requested.emit)
+        self.strip = TaskStrip(
+            self,
+            "Run Checks",
+            "Check every record (Ctrl+Shift+K)",
+            "Run the checks to list what is wrong with the data.",
+            "checking",
+        )
+        self.strip.run_button.clicked.connect(self.run_requested.emit)
+        self.strip.cancel.clicked.connect(self.cancel_requested.emit)
+        self.count = self.strip.text
         self.severity = QComboBox(self)
         self.severity.currentIndexChanged.connect(self._severity_chosen)
         self.kind = QComboBox(self)
         self.kind.currentIndexChanged.connect(self._kind_chosen)
-        self.count = QLabel("Run the checks to list what is wrong with the data.", self)
-        self.progress = QProgressBar(self)
-        self.progress.setMaximumWidth(160)
-        self.progress.hide()
-        self.cancel = QPushButton("Cancel", self)
-        self.cancel.hide()
-        self.cancel.clicked.connect(self.cancel_requested.emit)
         self.export_button = QPushButton("Export JSON…", self)
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self.export_dialog)
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        for w in (self.run_button, self.severity, self.kind, self.progress, self.cancel):
-            row.addWidget(w)
-        row.addWidget(self.count, 1)
+        row = self.strip.row
+        row.insertWidget(1, self.severity)
+        row.insertWidget(2, self.kind)
         row.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -85,26 +81,15 @@ class FindingsPanel(QWidget):
 
     # -- state -------------------------------------------------------------------
     def running(self, done: int, total: int) -> None:
-        """Show progress of a running check."""
-        self.run_button.setEnabled(False)
-        self.progress.show()
-        self.cancel.show()
-        self.progress.setMaximum(max(total, 1))
-        self.progress.setValue(done)
-        self.count.setText(f"checking: {done:,} of {total:,} records")
+        self.strip.running(done, total)
 
     def stopped(self, message: str) -> None:
         """A check ended without findings to show (cancelled, failed, no dataset)."""
-        self.run_button.setEnabled(True)
-        self.progress.hide()
-        self.cancel.hide()
-        self.count.setText(message)
+        self.strip.stopped(message)
 
     def set_findings(self, findings: list[dict[str, Any]], meta: dict[str, Any]) -> None:
         """Show ``findings`` (``meta``: records and files, for the export)."""
-        self.run_button.setEnabled(True)
-        self.progress.hide()
-        self.cancel.hide()
+        self.strip.stopped("")
         self.meta = meta
         self.model.set_findings(findings)
         self._fill_choices()

@@ -17,14 +17,13 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QProgressBar,
-    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
 from ...core.text import float_text, plural
+from .task_strip import TaskStrip
 
 
 def key_ref(key: str) -> str:
@@ -161,21 +160,16 @@ class StatisticsPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.run_button = QPushButton("Compute", self)
-        self.run_button.setToolTip("Compute the statistics of every record again")
-        self.run_button.clicked.connect(self.run_requested.emit)
-        self.progress = QProgressBar(self)
-        self.progress.setMaximumWidth(160)
-        self.progress.hide()
-        self.cancel = QPushButton("Cancel", self)
-        self.cancel.hide()
-        self.cancel.clicked.connect(self.cancel_requested.emit)
-        self.summary = QLabel("No statistics yet.", self)
-        self.summary.setWordWrap(True)
-        row = QHBoxLayout()
-        for w in (self.run_button, self.progress, self.cancel):
-            row.addWidget(w)
-        row.addWidget(self.summary, 1)
+        self.strip = TaskStrip(
+            self,
+            "Compute",
+            "Compute the statistics of every record again",
+            "No statistics yet.",
+            "computing",
+        )
+        self.strip.run_button.clicked.connect(self.run_requested.emit)
+        self.strip.cancel.clicked.connect(self.cancel_requested.emit)
+        self.summary = self.strip.text
         self.cards = QWidget(self)
         self.cards_layout = QVBoxLayout(self.cards)
         self.cards_layout.addStretch(1)
@@ -184,24 +178,16 @@ class StatisticsPanel(QWidget):
         scroll.setWidget(self.cards)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(row)
+        layout.addLayout(self.strip.row)
         layout.addWidget(scroll, 1)
         self.charts: dict[str, list] = {}  # key -> its BarCharts, for tests and clicks
         self.stats: dict[str, Any] | None = None
 
     def running(self, done: int, total: int) -> None:
-        self.run_button.setEnabled(False)
-        self.progress.show()
-        self.cancel.show()
-        self.progress.setMaximum(max(total, 1))
-        self.progress.setValue(done)
-        self.summary.setText(f"computing: {done:,} of {total:,} records")
+        self.strip.running(done, total)
 
     def stopped(self, message: str) -> None:
-        self.run_button.setEnabled(True)
-        self.progress.hide()
-        self.cancel.hide()
-        self.summary.setText(message)
+        self.strip.stopped(message)
 
     def clear(self) -> None:
         self.stats = None
