@@ -123,9 +123,16 @@ class AnalysisActions:
         run.start()
 
     def cancel(self, job: str) -> None:
+        """Stop ``job`` if it runs; its panel says so."""
         run = self.jobs.pop(job, None)
-        if run is not None:
-            run.cancel()
+        if run is None:
+            return
+        run.cancel()
+        if job == "compare":
+            if self.compare_dialog is not None:
+                self.compare_dialog.failed("Cancelled.")
+        elif job != "stats" or self.stats_panel is not None:
+            self._panel(job).stopped("cancelled")
 
     def _progress(self, job: str, run: AnalysisJob, done: int, total: int) -> None:
         if self.jobs.get(job) is run:
