@@ -132,37 +132,43 @@ def flagged(scores: ImageScores, limits: Thresholds) -> list[tuple[str, float, f
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
-    return np.unpackbits(x.astype(">u8").view(np.uint8).reshape(-1, 8), axis=1).sum(axis=1)
+    """Set bits of each uint64."""
+    if hasattr(np, "bitwise_count"):  # numpy 2
+        return np.bitwise_count(x)
+    b = np.ascontiguousarray(x, dtype=">u8")
+    return np.unpackbits(b.view(np.uint8).reshape(*b.shape, 8), axis=-1).sum(axis=-1)
+
+
+_ROWS = 1024  # hashes compared against a whole group at a time
 
 
 def near_pairs(hashes: np.ndarray, bits: int = NEAR_BITS) -> list[tuple[int, int, int]]:
     """``(i, j, distance)`` with i < j for hashes at most ``bits`` apart. Hashes are split
     into ``bits + 1`` bands: two hashes that close agree on at least one band, so only
-    hashes sharing a band are compared."""
+    hashes sharing a band are compared (a group at a time, in blocks of rows)."""
     hashes = np.asarray(hashes, dtype=np.uint64)
     bands = bits + 1
     width = -(-64 // bands)
-    seen: set[tuple[int, int]] = set()
-    out = []
+    found: dict[tuple[int, int], int] = {}
     for b in range(bands):
-        shift = np.uint64(min(64, b * width))
-        mask = np.uint64((1 << width) - 1)
-        keys = (hashes >> shift) & mask
+        shift = np.uint64(min(63, b * width))
+        keys = (hashes >> shift) & np.uint64((1 << width) - 1)
         order = np.argsort(keys, kind="stable")
-        sorted_keys = keys[order]
-        cuts = np.flatnonzero(np.diff(sorted_keys)) + 1
+        cuts = np.flatnonzero(np.diff(keys[order])) + 1
         for group in np.split(order, cuts):
             if len(group) < 2:
                 continue
             g = np.sort(group)
-            for a in range(len(g) - 1):
-                others = g[a + 1 :]
-                dist = _popcount(hashes[others] ^ hashes[g[a]])
-                for j, d in zip(
-                    others[dist <= bits].tolist(), dist[dist <= bits].tolist(), strict=True
+            hg = hashes[g]
+            for start in range(0, len(g), _ROWS):
+                dist = _popcount(hg[start : start + _ROWS, None] ^ hg[None, :])
+                ii, jj = np.nonzero(dist <= bits)
+                upper = jj > ii + start
+                for i, j, d in zip(
+                    g[ii[upper] + start].tolist(),
+                    g[jj[upper]].tolist(),
+                    dist[ii[upper], jj[upper]].tolist(),
+                    strict=True,
                 ):
-                    pair = (int(g[a]), j)
-                    if pair not in seen:
-                        seen.add(pair)
-                        out.append((pair[0], pair[1], int(d)))
-    return sorted(out)
+                    found[(i, j)] = d
+    return sorted((i, j, d) for (i, j), d in found.items())
