@@ -20,7 +20,7 @@ from .sketch import Categories, Distinct, Numeric
 from .stats import FeatureStats, ImageStats, Stats
 
 # the format, and the sampling that shaped it: another sample size is another entry
-KIND = f"stats-1-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
+KIND = f"stats-2-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
 
 
 class _Writer:
