@@ -34,6 +34,7 @@ bench: $(VENV)/.test-installed
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) tests/benchmarks/run_benchmarks.py
 	$(PY) tests/benchmarks/columnar_benchmarks.py
+	$(PY) tests/benchmarks/qa_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
 
 fuzz: $(VENV)/.test-installed
