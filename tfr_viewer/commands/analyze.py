@@ -15,6 +15,13 @@ from ..errors import UsageError
 from .progress import TaskProgress, index_with_progress
 
 
+def _warn(ds: Dataset, as_json: bool) -> None:
+    """The dataset's warnings (empty files, missing shards) on stderr."""
+    if not as_json:
+        for w in ds.warnings:
+            print(f"warning: {w}", file=sys.stderr)
+
+
 def _number(v: float | None) -> str:
     if v is None:
         return "-"
@@ -53,7 +60,9 @@ def _feature_line(key: str, f: dict[str, Any], width: int) -> str:
 def print_stats(out: dict[str, Any]) -> None:
     """The human-readable report of :meth:`Stats.to_json`."""
     damaged = f", {plural(out['damaged'], 'damaged record')} skipped" if out["damaged"] else ""
-    print(f"{plural(out['records'], 'record')} in {plural(out['files'], 'file')}{damaged}")
+    others = out["other_payloads"]
+    other = f", {plural(others, 'record')} with no Example features" if others else ""
+    print(f"{plural(out['records'], 'record')} in {plural(out['files'], 'file')}{damaged}{other}")
     features = out["features"]
     if features:
         width = max(len(k) for k in features)
@@ -81,6 +90,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
+        _warn(ds, args.json)
         with TaskProgress("statistics", len(ds)) as progress:
             stats = dataset_stats(ds, progress=progress.update)
         out = stats.to_json()
@@ -136,6 +146,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     limits = _thresholds(args.quality)
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
+        _warn(ds, args.json)
         with TaskProgress("checking", len(ds)) as progress:
             findings = [
                 f.to_json()
@@ -188,6 +199,7 @@ def infer_schema_file(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.output} exists; give --overwrite to replace it")
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
+        _warn(ds, args.json)
         with TaskProgress("statistics", len(ds)) as progress:
             stats = dataset_stats(ds, progress=progress.update)
     schema = anomalies.infer(stats)
