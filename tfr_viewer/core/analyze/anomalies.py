@@ -17,6 +17,7 @@ category).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,14 @@ def infer(stats: Stats) -> dict[str, Any]:
 
 
 def save(schema: dict[str, Any], path: str) -> None:
-    Path(path).write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", "utf-8")
+    """Write ``schema`` to ``path`` atomically (a temporary file beside it, then a rename)."""
+    tmp = Path(f"{path}.{os.getpid()}.part")
+    try:
+        tmp.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise SchemaError(f"cannot write the schema to {path}: {exc}") from None
 
 
 def load(path: str) -> dict[str, Any]:
