@@ -17,7 +17,7 @@ from ..io import index_cache
 from . import sketch
 from .schema import Schema
 from .sketch import Categories, Distinct, Numeric
-from .stats import FeatureStats, ImageStats, Stats
+from .stats_data import FeatureStats, ImageStats, Stats
 
 # the format, and the sampling that shaped it: another sample size is another entry
 KIND = f"stats-2-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"

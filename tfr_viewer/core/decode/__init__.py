@@ -1,69 +1,55 @@
 """Understanding the payloads: our protobuf schema, the decoder registry, content
-detection, images, layouts (boxes, labels, masks) and the JSON form of a record."""
+detection, images, layouts (boxes, labels, masks) and the JSON form of a record.
+
+Names are imported on first use, so that a command that only decodes and prints a
+record does not load the image and layout modules.
+"""
 
 from __future__ import annotations
 
-from .detect import detect, image_format, image_info
-from .images import (
-    MAX_PIXELS,
-    ImageError,
-    array_to_rgba,
-    decode_image,
-    decode_preview,
-    raw_pixels,
-    too_large,
-)
-from .json_stream import write_json
-from .layouts import ImageAnnotation, KeyMap, recognise
-from .payloads import decode
-from .payloads.hexdump import hexdump
-from .payloads.raw_proto import WIRE_TYPES
-from .payloads.types import (
-    BytesPayload,
-    Decoded,
-    ExamplePayload,
-    FeatureData,
-    ProtobufPayload,
-    ProtoField,
-    SequenceExamplePayload,
-    TensorPayload,
-    TextPayload,
-    features_of,
-)
-from .thumbs import annotated_thumbnail, box_caption, class_colour, readable_on
-from .to_json import payload_json
+import importlib
+from typing import Any
 
-__all__ = [
-    "write_json",
-    "MAX_PIXELS",
-    "decode_preview",
-    "too_large",
-    "box_caption",
-    "class_colour",
-    "readable_on",
-    "BytesPayload",
-    "Decoded",
-    "ExamplePayload",
-    "FeatureData",
-    "ImageAnnotation",
-    "ImageError",
-    "KeyMap",
-    "ProtoField",
-    "ProtobufPayload",
-    "SequenceExamplePayload",
-    "TensorPayload",
-    "TextPayload",
-    "WIRE_TYPES",
-    "annotated_thumbnail",
-    "array_to_rgba",
-    "decode",
-    "decode_image",
-    "detect",
-    "features_of",
-    "hexdump",
-    "image_format",
-    "image_info",
-    "payload_json",
-    "raw_pixels",
-    "recognise",
-]
+_WHERE = {
+    "detect": "detect",
+    "image_format": "detect",
+    "image_info": "detect",
+    "MAX_PIXELS": "images",
+    "ImageError": "images",
+    "array_to_rgba": "images",
+    "decode_image": "images",
+    "decode_preview": "images",
+    "raw_pixels": "images",
+    "too_large": "images",
+    "write_json": "json_stream",
+    "ImageAnnotation": "layouts",
+    "KeyMap": "layouts",
+    "recognise": "layouts",
+    "decode": "payloads",
+    "hexdump": "payloads.hexdump",
+    "WIRE_TYPES": "payloads.raw_proto",
+    "BytesPayload": "payloads.types",
+    "Decoded": "payloads.types",
+    "ExamplePayload": "payloads.types",
+    "FeatureData": "payloads.types",
+    "ProtobufPayload": "payloads.types",
+    "ProtoField": "payloads.types",
+    "SequenceExamplePayload": "payloads.types",
+    "TensorPayload": "payloads.types",
+    "TextPayload": "payloads.types",
+    "features_of": "payloads.types",
+    "annotated_thumbnail": "thumbs",
+    "box_caption": "thumbs",
+    "class_colour": "thumbs",
+    "readable_on": "thumbs",
+    "payload_json": "to_json",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)
