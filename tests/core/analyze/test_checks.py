@@ -124,3 +124,17 @@ def test_check_guards_a_pipeline_by_its_exit_code(datasets, tmp_path):
     bad_map.write_text("nothing")
     out = _cli("--label-map", bad_map, clean)
     assert out.returncode == 2 and "no `item" in out.stderr
+
+
+def test_many_records_of_one_fault_are_listed_up_to_a_bound(tmp_path, monkeypatch):
+    from tfr_viewer.core.analyze import checks
+
+    monkeypatch.setattr(checks, "EXAMPLES", 2)
+    records = [clean_record(i) for i in range(RECORDS)]
+    for i in (3, 9, 27):
+        del records[i]["image/filename"]
+    path = tf_write(tmp_path / "missing.tfrecord", [example_of(r) for r in records])
+    found = [f for f in _check([path]) if f.kind == "feature_missing"]
+    assert [f.record for f in found if f.record is not None] == [3, 9]
+    (rest,) = [f for f in found if f.record is None]
+    assert "1 more record" in rest.message and rest.feature == "image/filename"
