@@ -246,11 +246,18 @@ def _verify_in_process(path: Path) -> int:
     """Index and verify both CRCs of every record in this process, the cache off."""
     from tfr_viewer.core.io import Dataset
 
+    before = os.environ.get("TFR_VIEWER_NO_CACHE")
     os.environ["TFR_VIEWER_NO_CACHE"] = "1"
-    with Dataset([str(path)]) as ds:
-        ds.index(verify=True)
-        assert not ds.problems()
-        return len(ds)
+    try:
+        with Dataset([str(path)]) as ds:
+            ds.index(verify=True)
+            assert not ds.problems()
+            return len(ds)
+    finally:  # the commands timed later keep their own setting
+        if before is None:
+            del os.environ["TFR_VIEWER_NO_CACHE"]
+        else:
+            os.environ["TFR_VIEWER_NO_CACHE"] = before
 
 
 def _decode_only(path: Path) -> int:
