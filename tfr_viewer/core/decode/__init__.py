@@ -10,10 +10,13 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+# eager: the function ``detect`` must win over the submodule of the same name, which
+# importing it would otherwise bind here (and every decode needs it anyway)
+from .detect import detect as detect
+from .detect import image_format as image_format
+from .detect import image_info as image_info
+
 _WHERE = {
-    "detect": "detect",
-    "image_format": "detect",
-    "image_info": "detect",
     "MAX_PIXELS": "images",
     "ImageError": "images",
     "array_to_rgba": "images",
@@ -45,7 +48,7 @@ _WHERE = {
     "payload_json": "to_json",
 }
 
-__all__ = sorted(_WHERE)
+__all__ = sorted([*_WHERE, "detect", "image_format", "image_info"])
 
 
 def __getattr__(name: str) -> Any:

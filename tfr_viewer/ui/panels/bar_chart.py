@@ -8,12 +8,15 @@ another colour, for two datasets on one chart.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, Signal
-from PySide6.QtWidgets import QSizePolicy, QWidget
+
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # never another binding beside ours
+import pyqtgraph as pg  # noqa: E402
+from PySide6.QtCore import QPoint, QPointF, Signal  # noqa: E402
+from PySide6.QtWidgets import QSizePolicy, QWidget  # noqa: E402
 
 FIRST = (66, 133, 244)
 SECOND = (234, 134, 40)
