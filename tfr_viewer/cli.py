@@ -42,6 +42,16 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _output_options(p: argparse.ArgumentParser) -> None:
+    """How new TFRecord files are written: compression, shards, shuffle, split."""
+    p.add_argument("--compression", default="none", help="none, gzip or zlib")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--shards", type=int, metavar="N", help="split into N files")
+    group.add_argument("--max-shard-mb", type=float, metavar="M", help="at most M MB a file")
+    p.add_argument("--shuffle", type=int, metavar="SEED", help="shuffle with this seed")
+    p.add_argument("--split", metavar="NAME=FRAC,...", help="e.g. train=0.8,val=0.2")
+
+
 def _overwrite(p: argparse.ArgumentParser) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace outputs that exist already")
 
@@ -172,18 +182,35 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
     p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR")
-    p.add_argument("--compression", default="none", help="none, gzip or zlib")
-    group = p.add_mutually_exclusive_group()
-    group.add_argument("--shards", type=int, metavar="N", help="split into N files")
-    group.add_argument("--max-shard-mb", type=float, metavar="M", help="at most M MB a file")
-    p.add_argument("--shuffle", type=int, metavar="SEED", help="shuffle with this seed")
-    p.add_argument("--split", metavar="NAME=FRAC,...", help="e.g. train=0.8,val=0.2")
+    _output_options(p)
     p.add_argument(
         "--format",
         default="tfrecord",
         choices=["tfrecord", "jsonl", "csv", "images"],
         help="tfrecord (default); jsonl, csv, or images into the folder OUT",
     )
+    _overwrite(p)
+    p.add_argument("--json", action="store_true")
+
+    p = add("convert", help="make TFRecords from a folder of images or a CSV of labels")
+    p.add_argument("source", metavar="SRC", help="a folder of class folders or images, or a CSV")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
+    p.add_argument(
+        "--layout", default="tutorial", choices=["tutorial", "odapi", "tfds"], help="feature keys"
+    )
+    p.add_argument("--flat", action="store_true", help="SRC is a folder of unlabelled images")
+    p.add_argument("--file-column", default="filename", metavar="NAME", help="CSV file column")
+    p.add_argument("--label-column", default="label", metavar="NAME", help="CSV label column")
+    p.add_argument("--label-map", metavar="PBTXT", help="class ids from this label map")
+    p.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="KEY=NEW",
+        help="write the layout's KEY under the name NEW (repeatable)",
+    )
+    _output_options(p)
+    p.add_argument("--no-check", action="store_true", help="skip the data-quality checks")
     _overwrite(p)
     p.add_argument("--json", action="store_true")
 
@@ -244,6 +271,7 @@ _HANDLERS = {
     "check": ("analyze", "cmd_check"),
     "compare": ("analyze", "cmd_compare"),
     "export": ("write", "cmd_export"),
+    "convert": ("convert", "cmd_convert"),
     "recover": ("write", "cmd_recover"),
     "index": ("indexing", "cmd_index"),
 }
@@ -257,6 +285,7 @@ _USER_ERRORS = (
     ("tfr_viewer.core.write.export", "ExportError"),
     ("tfr_viewer.core.analyze.label_map", "LabelMapError"),
     ("tfr_viewer.core.analyze.anomalies", "SchemaError"),
+    ("tfr_viewer.core.write.convert_sources", "SourceError"),
 )
 
 

@@ -17,7 +17,8 @@ from ..errors import EXIT_PROBLEMS, UsageError
 from .progress import index_with_progress, warn_about_filter
 
 
-def _options(args: argparse.Namespace) -> ExportOptions:
+def export_options(args: argparse.Namespace) -> ExportOptions:
+    """The export options of a command's arguments (-o, compression, shards, split…)."""
     try:
         compression = Compression.parse(args.compression)
         split = parse_split(args.split) if getattr(args, "split", None) else ()
@@ -62,7 +63,7 @@ def _report(summary, as_json: bool, lost: list | None = None) -> None:  # noqa: 
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    options = _options(args)
+    options = export_options(args)
     with Dataset.open(args.paths) as ds:
         if args.filter:
             warn_about_filter(ds, args.filter)
@@ -123,7 +124,7 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
 def cmd_recover(args: argparse.Namespace) -> int:
     """Every intact record to one new file; what was lost is listed with byte offsets.
     Exit 1, writing nothing, when no record is intact."""
-    options = _options(args)
+    options = export_options(args)
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
         problems = ds.problems()

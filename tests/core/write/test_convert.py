@@ -1,0 +1,181 @@
+"""Images to TFRecords: every layout parses in TensorFlow with the spec `schema --python`
+prints, image bytes and labels match the sources, bad files are skipped with a reason,
+and splits and shards hold every image once."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.tf_oracle import tf, tf_read
+from tfr_viewer.core.write import ExportOptions
+from tfr_viewer.core.write.convert import ConvertOptions, convert
+from tfr_viewer.core.write.convert_sources import class_folders, csv_labels, flat_folder
+
+CLASSES = ("cat", "dog", "fish")
+
+
+def _image(seed: int, fmt: str = "JPEG") -> bytes:
+    from PIL import Image
+
+    rng = np.random.default_rng(seed)
+    out = io.BytesIO()
+    Image.fromarray(rng.integers(0, 255, (30 + seed % 7, 40, 3), dtype=np.uint8)).save(out, fmt)
+    return out.getvalue()
+
+
+@pytest.fixture
+def pets(tmp_path) -> tuple[Path, dict[str, tuple[str, bytes]]]:
+    """Class folders with 4 images each (JPEG and PNG), and bad files beside them."""
+    root = tmp_path / "pets"
+    sources = {}
+    for c, name in enumerate(CLASSES):
+        (root / name).mkdir(parents=True)
+        for i in range(4):
+            fmt, suffix = ("PNG", "png") if i == 3 else ("JPEG", "jpg")
+            data = _image(c * 10 + i, fmt)
+            (root / name / f"{i}.{suffix}").write_bytes(data)
+            sources[f"{name}/{i}.{suffix}"] = (name, data)
+    (root / "cat" / "notes.jpg").write_text("not an image at all")
+    (root / "dog" / "empty.jpg").write_bytes(b"")
+    cut = _image(99)
+    (root / "dog" / "cut.jpg").write_bytes(cut[: len(cut) // 2])
+    os.symlink("loop.jpg", root / "fish" / "loop.jpg")
+    return root, sources
+
+
+def _spec(paths: list[str]) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "schema", "--python", *paths],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    scope: dict = {}
+    exec(out.stdout, scope)
+    return scope["feature_description"]
+
+
+def _parsed(paths: list[str]) -> list[dict]:
+    spec = _spec(paths)
+    t = tf()
+    rows = []
+    for record in tf_read(paths):
+        parsed = t.io.parse_single_example(record, spec)
+        rows.append({k: (v.numpy() if hasattr(v, "numpy") else v) for k, v in parsed.items()})
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("layout", "image_key", "label_key", "shift"),
+    [
+        ("tutorial", "image_raw", "label", 0),
+        ("odapi", "image/encoded", "image/class/label", 1),
+        ("tfds", "image", "label", 0),
+    ],
+)
+def test_class_folders_in_every_layout(pets, tmp_path, layout, image_key, label_key, shift):
+    root, sources = pets
+    out = tmp_path / "out" / "pets.tfrecord"
+    summary = convert(class_folders(str(root)), ConvertOptions(ExportOptions(str(out)), layout))
+    assert summary.records == len(sources)
+    rows = _parsed(list(summary.files))
+    by_bytes = {data: name for name, data in sources.values()}
+    assert sorted(r[image_key] for r in rows) == sorted(by_bytes)
+    for r in rows:
+        assert int(r[label_key]) == CLASSES.index(by_bytes[r[image_key]]) + shift
+    if layout == "tutorial":
+        from PIL import Image
+
+        for r in rows:
+            img = Image.open(io.BytesIO(r["image_raw"]))
+            assert (r["height"], r["width"], r["depth"]) == (img.height, img.width, 3)
+    if layout == "odapi":
+        assert {r["image/class/text"].decode() for r in rows} == set(CLASSES)
+        assert (out.parent / "label_map.pbtxt").read_text().count("item {") == 3
+        assert (out.parent / "labels.txt").read_text().split() == list(CLASSES)
+
+
+def test_bad_files_are_skipped_with_their_reason(pets, tmp_path):
+    root, sources = pets
+    out = tmp_path / "out.tfrecord"
+    summary = convert(class_folders(str(root)), ConvertOptions(ExportOptions(str(out))))
+    reasons = {Path(s.path).name: s.reason for s in summary.skipped}
+    assert set(reasons) == {"notes.jpg", "empty.jpg", "cut.jpg", "loop.jpg"}
+    assert "not an image" in reasons["notes.jpg"]
+    assert reasons["empty.jpg"] == "an empty file"
+    assert "cut short" in reasons["cut.jpg"]
+    assert "symbolic links" in reasons["loop.jpg"] or "loop" in reasons["loop.jpg"]
+    assert summary.records == len(sources)
+
+
+def test_splits_and_shards_hold_every_image_once(pets, tmp_path):
+    root, sources = pets
+    out = tmp_path / "split" / "pets.tfrecord"
+    options = ExportOptions(
+        str(out), shards=2, shuffle_seed=3, split=(("train", 0.75), ("val", 0.25))
+    )
+    summary = convert(class_folders(str(root)), ConvertOptions(options, "tfds"))
+    assert len(summary.files) == 4
+    seen: dict[bytes, str] = {}
+    for path in summary.files:
+        split = "train" if "-train" in path else "val"
+        for row in _parsed([path]):
+            assert row["image"] not in seen, "an image in two places"
+            seen[row["image"]] = split
+    assert sorted(seen) == sorted(data for _, data in sources.values())
+    assert list(seen.values()).count("val") == 3
+
+
+def test_a_csv_of_file_names_and_labels(tmp_path):
+    images = tmp_path / "imgs"
+    images.mkdir()
+    rows = []
+    for i in range(6):
+        (images / f"{i}.jpg").write_bytes(_image(i))
+        rows.append(f"imgs/{i}.jpg\t{['b', 'a'][i % 2]}\t{i * 0.5}")
+    (tmp_path / "labels.tsv").write_text("path\tclass\tscore\n" + "\n".join(rows) + "\n")
+    listing = csv_labels(str(tmp_path / "labels.tsv"), "path", "class")
+    assert listing.classes == {0: "a", 1: "b"}
+    summary = convert(listing, ConvertOptions(ExportOptions(str(tmp_path / "c.tfrecord"))))
+    assert [int(r["label"]) for r in _parsed(list(summary.files))] == [1, 0, 1, 0, 1, 0]
+    scores = csv_labels(str(tmp_path / "labels.tsv"), "path", "score")
+    summary = convert(
+        scores, ConvertOptions(ExportOptions(str(tmp_path / "s.tfrecord")), "tfds", {"label": "y"})
+    )
+    assert [float(r["y"]) for r in _parsed(list(summary.files))] == [i * 0.5 for i in range(6)]
+    with pytest.raises(ValueError, match="no column 'file'"):
+        csv_labels(str(tmp_path / "labels.tsv"), "file", "class")
+
+
+def test_a_flat_folder_has_no_labels(pets, tmp_path):
+    root, sources = pets
+    summary = convert(
+        flat_folder(str(root / "cat")), ConvertOptions(ExportOptions(str(tmp_path / "f.tfrecord")))
+    )
+    rows = _parsed(list(summary.files))
+    assert len(rows) == 4 and "label" not in rows[0]
+
+
+def test_convert_from_the_command_line(pets, tmp_path):
+    root, sources = pets
+    out = tmp_path / "cli" / "pets.tfrecord"
+    run = [sys.executable, "-m", "tfr_viewer", "convert", str(root), "-o", str(out)]
+    done = subprocess.run([*run, "--layout", "odapi", "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["records"] == len(sources) and len(doc["skipped"]) == 4
+    assert doc["classes"] == {"1": "cat", "2": "dog", "3": "fish"}
+    again = subprocess.run(run, capture_output=True, text=True)
+    assert again.returncode == 2 and "--overwrite" in again.stderr
+    bad = subprocess.run(
+        [*run, "--overwrite", "--rename", "nope=x"], capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "no key 'nope'" in bad.stderr

@@ -1,0 +1,88 @@
+"""``convert``: make TFRecords from a folder of images (class folders, or flat) or a CSV
+of file names and labels."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..core.text import plural
+from ..core.write import ExportError
+from ..errors import UsageError
+from .progress import TaskProgress
+from .write import export_options
+
+
+def _listing(args: argparse.Namespace):  # noqa: ANN202
+    from ..core.analyze.label_map import read_label_map
+    from ..core.write import convert_sources as sources
+
+    names = None
+    if args.label_map:
+        names = {name: i for i, name in read_label_map(args.label_map).items()}
+    src = args.source
+    if os.path.isfile(src):
+        return sources.csv_labels(src, args.file_column, args.label_column, names)
+    if not os.path.isdir(src):
+        raise UsageError(f"{src} is neither a folder of images nor a CSV file")
+    if args.flat:
+        return sources.flat_folder(src)
+    return sources.class_folders(src, names)
+
+
+def _renames(settings: list[str]) -> dict[str, str]:
+    out = {}
+    for setting in settings:
+        key, _, new = setting.partition("=")
+        if not key or not new:
+            raise UsageError(f"--rename {setting!r}: write KEY=NEW, e.g. image_raw=image")
+        out[key] = new
+    return out
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """Convert, then print what was written, what was skipped and the checks' summary."""
+    from ..core.write.convert import ConvertOptions, convert
+
+    listing = _listing(args)
+    options = ConvertOptions(
+        export_options(args), args.layout, _renames(args.rename), check=not args.no_check
+    )
+    try:
+        with TaskProgress("reading images", len(listing.items)) as progress:
+            summary = convert(listing, options, progress=progress.update)
+    except (ValueError, ExportError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        out = {
+            "files": list(summary.files),
+            "records": summary.records,
+            "skipped": [{"path": s.path, "reason": s.reason} for s in summary.skipped],
+            "classes": {str(i): name for i, name in sorted(summary.classes.items())},
+            "label_files": list(summary.label_files),
+            "findings": summary.findings,
+            "finding_kinds": summary.finding_kinds,
+            "seconds": round(summary.seconds, 3),
+        }
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    for s in summary.skipped:
+        print(f"skipped: {s.path}: {s.reason}", file=sys.stderr)
+    for path in summary.files:
+        print(path)
+    for path in summary.label_files:
+        print(path)
+    classes = f" in {plural(len(summary.classes), 'class', 'classes')}" if summary.classes else ""
+    print(
+        f"{plural(summary.records, 'image')}{classes} written to "
+        f"{plural(len(summary.files), 'file')}, {plural(len(summary.skipped), 'file')} "
+        f"skipped, {summary.seconds:.1f} s"
+    )
+    if not args.no_check:
+        found = ", ".join(f"{plural(n, s)}" for s, n in sorted(summary.findings.items()))
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(summary.finding_kinds.items()))
+        print(f"checks: {found or 'no findings'}" + (f" ({kinds})" if kinds else ""))
+    return 0

@@ -1,0 +1,208 @@
+"""Make TFRecords from images: one function that the command line and the window share.
+
+:func:`convert` reads each listed image on a pool of threads (the bytes as they are,
+never re-encoded; format and size from the header), skips what cannot be used with the
+reason (empty file, not an image, an unreadable header, a JPEG or PNG cut short, the
+same bytes as an earlier file), writes one Example per image in the chosen layout
+(:mod:`.convert_layouts`), and hands the records to :func:`.export.export` for
+compression, shards, shuffling and splits, so the output is atomic and verified like
+every export. ``label_map.pbtxt`` and ``labels.txt`` are written beside it when there
+are classes, and the new files are run through the data-quality checks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from ..decode.detect import image_format, image_info
+from ..io import Cancelled, CancelToken, Dataset, RecordWriter
+from .convert_layouts import ImageFacts, keys_of, payload_for
+from .convert_sources import Listing, Skipped
+from .export import TMP_SUFFIX, ExportOptions, export
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class ConvertOptions:
+    """``layout`` is tutorial, odapi or tfds; ``renames`` maps a layout key to the key
+    written instead; ``output`` says where and how (as for export)."""
+
+    output: ExportOptions
+    layout: str = "tutorial"
+    renames: Mapping[str, str] = field(default_factory=dict)
+    label_files: bool = True
+    check: bool = True
+
+
+@dataclass(frozen=True)
+class ConvertSummary:
+    files: tuple[str, ...]
+    records: int
+    skipped: tuple[Skipped, ...]
+    classes: Mapping[int, str]
+    label_files: tuple[str, ...]
+    findings: Mapping[str, int]  # severity -> count, from the checks of the new files
+    finding_kinds: Mapping[str, int]
+    seconds: float
+
+
+def _ends_whole(data: bytes, fmt: str) -> bool:
+    """Whether the bytes reach the format's end marker (JPEG EOI, PNG IEND): a file cut
+    short does not. Other formats are taken as they are."""
+    if fmt == "jpeg":
+        return data.rstrip(b"\x00")[-2:] == b"\xff\xd9"
+    if fmt == "png":
+        return b"IEND" in data[-32:]
+    return True
+
+
+def inspect_image(path: str) -> ImageFacts | Skipped:
+    """Read one image file and its header, or say why it cannot be used."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        return Skipped(path, f"cannot read the file: {exc.strerror or exc}")
+    if not data:
+        return Skipped(path, "an empty file")
+    fmt = image_format(data[:32])
+    if fmt is None:
+        head = data[:8].hex(" ")
+        return Skipped(path, f"not an image (its first bytes are {head})")
+    info = image_info(data)
+    if info is None:
+        return Skipped(path, f"a damaged {fmt.upper()}: its header cannot be read")
+    if not _ends_whole(data, fmt):
+        return Skipped(path, f"a damaged {fmt.upper()}: the file is cut short (no end marker)")
+    digest = hashlib.sha256(data).hexdigest()
+    return ImageFacts(path, data, fmt, info.width, info.height, info.mode, digest)
+
+
+def _check_renames(layout: str, renames: Mapping[str, str]) -> None:
+    known = keys_of(layout)
+    unknown = [k for k in renames if k not in known]
+    if unknown:
+        raise ValueError(
+            f"the {layout} layout has no key {unknown[0]!r} to rename; its keys are "
+            f"{', '.join(known)}"
+        )
+    targets = [renames.get(k, k) for k in known]
+    if len(set(targets)) != len(targets):
+        raise ValueError("two keys would be renamed to the same name")
+
+
+def _quoted(name: str) -> str:
+    """A protobuf text-format string literal."""
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def write_label_files(folder: str, classes: Mapping[int, str]) -> tuple[str, ...]:
+    """``label_map.pbtxt`` (the Object Detection API's) and ``labels.txt`` (one name a
+    line, in id order) in ``folder``, each written atomically."""
+    items = sorted(classes.items())
+    pbtxt = "".join(f"item {{\n  id: {i}\n  name: {_quoted(name)}\n}}\n" for i, name in items)
+    labels = "".join(f"{name}\n" for _, name in items)
+    written = []
+    for name, text in (("label_map.pbtxt", pbtxt), ("labels.txt", labels)):
+        target = os.path.join(folder, name)
+        tmp = f"{target}.{os.getpid()}.part"
+        with open(tmp, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, target)
+        written.append(target)
+    return tuple(written)
+
+
+def _read_all(
+    listing: Listing, cancel: CancelToken | None, progress: Progress | None
+) -> tuple[list[tuple[int, ImageFacts]], list[Skipped]]:
+    """Inspect every item on all cores; ``(item number, facts)`` in listing order."""
+    items = listing.items
+    good: list[tuple[int, ImageFacts]] = []
+    bad: list[Skipped] = list(listing.skipped)
+    first: dict[str, str] = {}
+    with ThreadPoolExecutor(os.cpu_count() or 1, "tfr-convert") as pool:
+        for n, result in enumerate(pool.map(inspect_image, (i.path for i in items))):
+            if cancel is not None and cancel.cancelled:
+                raise Cancelled()
+            if isinstance(result, Skipped):
+                bad.append(result)
+            elif result.sha256 in first:
+                bad.append(Skipped(result.path, f"the same bytes as {first[result.sha256]}"))
+            else:
+                first[result.sha256] = result.path
+                good.append((n, result))
+            if progress is not None and n % 64 == 0:
+                progress(n, len(items))
+    return good, bad
+
+
+def convert(
+    listing: Listing,
+    options: ConvertOptions,
+    *,
+    cancel: CancelToken | None = None,
+    progress: Progress | None = None,
+) -> ConvertSummary:
+    """Convert the listed images (see the module). Raises :class:`ValueError` for bad
+    options, :class:`~.export.ExportError` when the output cannot be written, and
+    :class:`Cancelled` when cancelled; nothing is left behind then."""
+    t0 = time.perf_counter()
+    _check_renames(options.layout, options.renames)
+    good, skipped = _read_all(listing, cancel, progress)
+    if not good:
+        raise ValueError(
+            f"no image could be converted ({len(skipped)} skipped"
+            + (f"; the first: {skipped[0].path}: {skipped[0].reason})" if skipped else ")")
+        )
+    shift = 1 if options.layout == "odapi" and min(listing.classes, default=1) == 0 else 0
+    classes = {i + shift: name for i, name in listing.classes.items()}
+    out = os.path.abspath(options.output.out)
+    folder = os.path.dirname(out)
+    os.makedirs(folder, exist_ok=True)
+    staging = os.path.join(folder, f".{os.path.basename(out)}.{os.getpid()}.convert{TMP_SUFFIX}")
+    try:
+        with RecordWriter(staging) as writer:
+            for n, image in good:
+                item = listing.items[n]
+                label = item.label + shift if isinstance(item.label, int) else item.label
+                source_id = os.path.relpath(item.path, folder)
+                writer.write(
+                    payload_for(options.layout, image, label, item.text, source_id, options.renames)
+                )
+        with Dataset([staging]) as ds:
+            ds.index(verify=True)
+            summary = export(ds, range(len(ds)), options.output, cancel=cancel)
+    finally:
+        if os.path.exists(staging):
+            os.remove(staging)
+    label_files = write_label_files(folder, classes) if classes and options.label_files else ()
+    severities: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    if options.check:
+        from ..analyze.checks import check_dataset
+
+        with Dataset(list(summary.files)) as written:
+            written.index(verify=True)
+            for f in check_dataset(written):
+                severities[f.severity] += 1
+                kinds[f.kind] += 1
+    if progress is not None:
+        progress(len(listing.items), len(listing.items))
+    return ConvertSummary(
+        summary.files,
+        summary.records,
+        tuple(skipped),
+        classes,
+        label_files,
+        dict(severities),
+        dict(kinds),
+        time.perf_counter() - t0,
+    )
