@@ -192,8 +192,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _overwrite(p)
     p.add_argument("--json", action="store_true")
 
-    p = add("convert", help="make TFRecords from a folder of images or a CSV of labels")
-    p.add_argument("source", metavar="SRC", help="a folder of class folders or images, or a CSV")
+    p = add("convert", help="make TFRecords from images: class folders, CSV, VOC or COCO")
+    p.add_argument(
+        "source",
+        metavar="SRC",
+        help="a folder of class folders or of images, a CSV of labels or of boxes, a folder "
+        "of Pascal VOC XML, or a COCO JSON",
+    )
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
     p.add_argument(
         "--layout", default="tutorial", choices=["tutorial", "odapi", "tfds"], help="feature keys"
@@ -202,6 +207,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--file-column", default="filename", metavar="NAME", help="CSV file column")
     p.add_argument("--label-column", default="label", metavar="NAME", help="CSV label column")
     p.add_argument("--label-map", metavar="PBTXT", help="class ids from this label map")
+    p.add_argument("--images", metavar="DIR", help="where a VOC or COCO source's images are")
     p.add_argument(
         "--rename",
         action="append",

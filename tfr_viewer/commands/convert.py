@@ -17,12 +17,20 @@ from .write import export_options
 
 def _listing(args: argparse.Namespace):  # noqa: ANN202
     from ..core.analyze.label_map import read_label_map
+    from ..core.write import convert_detection as detection
     from ..core.write import convert_sources as sources
 
     names = None
     if args.label_map:
         names = {name: i for i, name in read_label_map(args.label_map).items()}
     src = args.source
+    kind = None if args.flat else detection.detect_kind(src)
+    if kind == "coco":
+        return detection.coco_json(src, args.images)
+    if kind == "box_csv":
+        return detection.box_csv(src, names)
+    if kind == "voc":
+        return detection.voc_folder(src, names, args.images)
     if os.path.isfile(src):
         return sources.csv_labels(src, args.file_column, args.label_column, names)
     if not os.path.isdir(src):

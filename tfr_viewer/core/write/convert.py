@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..decode.detect import image_format, image_info
 from ..io import Cancelled, CancelToken, Dataset, RecordWriter
-from .convert_layouts import ImageFacts, keys_of, payload_for
+from .convert_layouts import Boxes, ImageFacts, keys_of, payload_for
 from .convert_sources import Listing, Skipped
 from .export import TMP_SUFFIX, ExportOptions, export
 
@@ -85,8 +85,10 @@ def inspect_image(path: str) -> ImageFacts | Skipped:
     return ImageFacts(path, data, fmt, info.width, info.height, info.mode, digest)
 
 
-def _check_renames(layout: str, renames: Mapping[str, str]) -> None:
-    known = keys_of(layout)
+def _check_renames(layout: str, renames: Mapping[str, str], boxes: bool) -> None:
+    if boxes and layout == "tutorial":
+        raise ValueError("the tutorial layout has no boxes: use --layout odapi or --layout tfds")
+    known = keys_of(layout, boxes)
     unknown = [k for k in renames if k not in known]
     if unknown:
         raise ValueError(
@@ -123,9 +125,10 @@ def write_label_files(folder: str, classes: Mapping[int, str]) -> tuple[str, ...
 def _read_all(
     listing: Listing, cancel: CancelToken | None, progress: Progress | None
 ) -> tuple[list[tuple[int, ImageFacts]], list[Skipped]]:
-    """Inspect every item on all cores; ``(item number, facts)`` in listing order."""
+    """Inspect every item on all cores; ``(item number, facts, None)`` in listing order
+    (the third place is for the item's normalised boxes)."""
     items = listing.items
-    good: list[tuple[int, ImageFacts]] = []
+    good: list[tuple[int, ImageFacts, None]] = []
     bad: list[Skipped] = list(listing.skipped)
     first: dict[str, str] = {}
     with ThreadPoolExecutor(os.cpu_count() or 1, "tfr-convert") as pool:
@@ -138,10 +141,45 @@ def _read_all(
                 bad.append(Skipped(result.path, f"the same bytes as {first[result.sha256]}"))
             else:
                 first[result.sha256] = result.path
-                good.append((n, result))
+                good.append((n, result, None))
             if progress is not None and n % 64 == 0:
                 progress(n, len(items))
     return good, bad
+
+
+DETECTION = ("box_csv", "voc", "coco")
+TOLERANCE = 0.5  # pixels a box may stray past the image (rounding in annotation tools)
+
+
+def _normalised(listing: Listing, good: list, skipped: list[Skipped]) -> tuple[list, list[Skipped]]:
+    """Boxes as fractions of each image's real size; an image with a box outside it,
+    or with min above max, is skipped with the box named."""
+    out = []
+    for n, image, _ in good:
+        w, h = image.width, image.height
+        fractions = []
+        problem = None
+        for b, (x0, y0, x1, y1, class_id, name) in enumerate(listing.items[n].boxes):
+            if x0 > x1 or y0 > y1:
+                problem = (
+                    f"box {b} ({name}) has its min above its max: {x0:g}, {y0:g}, {x1:g}, {y1:g}"
+                )
+            elif min(x0, y0) < -TOLERANCE or x1 > w + TOLERANCE or y1 > h + TOLERANCE:
+                problem = (
+                    f"box {b} ({name}) at {x0:g}, {y0:g}, {x1:g}, {y1:g} lies outside the "
+                    f"{w}×{h} image"
+                )
+            if problem:
+                break
+            fractions.append(
+                (max(x0, 0) / w, max(y0, 0) / h, min(x1, w) / w, min(y1, h) / h, class_id, name)
+            )
+        if problem:
+            skipped.append(Skipped(image.path, problem))
+            continue
+        columns = list(zip(*fractions, strict=True)) if fractions else [()] * 6
+        out.append((n, image, Boxes(*columns)))
+    return out, skipped
 
 
 def convert(
@@ -155,8 +193,11 @@ def convert(
     options, :class:`~.export.ExportError` when the output cannot be written, and
     :class:`Cancelled` when cancelled; nothing is left behind then."""
     t0 = time.perf_counter()
-    _check_renames(options.layout, options.renames)
+    detection = any(item.boxes for item in listing.items) or listing.kind in DETECTION
+    _check_renames(options.layout, options.renames, detection)
     good, skipped = _read_all(listing, cancel, progress)
+    if detection:
+        good, skipped = _normalised(listing, good, skipped)
     if not good:
         raise ValueError(
             f"no image could be converted ({len(skipped)} skipped"
@@ -170,12 +211,14 @@ def convert(
     staging = os.path.join(folder, f".{os.path.basename(out)}.{os.getpid()}.convert{TMP_SUFFIX}")
     try:
         with RecordWriter(staging) as writer:
-            for n, image in good:
+            for n, image, boxes in good:
                 item = listing.items[n]
                 label = item.label + shift if isinstance(item.label, int) else item.label
                 source_id = os.path.relpath(item.path, folder)
                 writer.write(
-                    payload_for(options.layout, image, label, item.text, source_id, options.renames)
+                    payload_for(
+                        options.layout, image, label, item.text, source_id, options.renames, boxes
+                    )
                 )
         with Dataset([staging]) as ds:
             ds.index(verify=True)

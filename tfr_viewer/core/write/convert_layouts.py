@@ -39,14 +39,49 @@ class ImageFacts:
         return _CHANNELS.get(self.mode, 3)
 
 
+@dataclass(frozen=True)
+class Boxes:
+    """Boxes as fractions of the image (0..1), with their class ids and names."""
+
+    xmin: tuple[float, ...] = ()
+    ymin: tuple[float, ...] = ()
+    xmax: tuple[float, ...] = ()
+    ymax: tuple[float, ...] = ()
+    ids: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()
+
+
+def _box_features(layout: str, boxes: Boxes) -> dict[str, Any]:
+    if layout == "odapi":
+        return {
+            "image/object/bbox/xmin": list(boxes.xmin),
+            "image/object/bbox/ymin": list(boxes.ymin),
+            "image/object/bbox/xmax": list(boxes.xmax),
+            "image/object/bbox/ymax": list(boxes.ymax),
+            "image/object/class/label": list(boxes.ids),
+            "image/object/class/text": [n.encode() for n in boxes.names],
+        }
+    if layout == "tfds":
+        flat = [
+            v for b in zip(boxes.ymin, boxes.xmin, boxes.ymax, boxes.xmax, strict=True) for v in b
+        ]
+        return {"objects/bbox": flat, "objects/label": list(boxes.ids)}
+    raise ValueError(f"the {layout} layout has no boxes: use --layout odapi or --layout tfds")
+
+
 def features_for(
     layout: str,
     image: ImageFacts,
     label: int | float | None,
     text: str | None,
     source_id: str,
+    boxes: Boxes | None = None,
 ) -> dict[str, Any]:
     """The features of one converted image (before renaming)."""
+    if boxes is not None:
+        out = features_for(layout, image, label, text, source_id)
+        out.update(_box_features(layout, boxes))
+        return out
     if layout == "tutorial":
         out: dict[str, Any] = {
             "image_raw": image.data,
@@ -80,6 +115,18 @@ def features_for(
     return out
 
 
+_BOX_KINDS = {
+    "image/object/bbox/xmin": "float",
+    "image/object/bbox/ymin": "float",
+    "image/object/bbox/xmax": "float",
+    "image/object/bbox/ymax": "float",
+    "image/object/class/label": "int64",
+    "image/object/class/text": "bytes",
+    "objects/bbox": "float",
+    "objects/label": "int64",
+}
+
+
 def payload_for(
     layout: str,
     image: ImageFacts,
@@ -87,16 +134,19 @@ def payload_for(
     text: str | None,
     source_id: str,
     renames: Mapping[str, str] | None = None,
+    boxes: Boxes | None = None,
 ) -> bytes:
     """The serialized Example of one converted image, keys renamed by ``renames``."""
-    features = features_for(layout, image, label, text, source_id)
+    features = features_for(layout, image, label, text, source_id, boxes)
+    kinds = {k: "float" for k, v in features.items() if isinstance(v, float)}
+    kinds.update({k: v for k, v in _BOX_KINDS.items() if k in features})  # lists may be empty
     if renames:
         features = {renames.get(k, k): v for k, v in features.items()}
-    kinds = {k: "float" for k, v in features.items() if isinstance(v, float)}
+        kinds = {renames.get(k, k): v for k, v in kinds.items()}
     return build_example(features, kinds)
 
 
-def keys_of(layout: str) -> tuple[str, ...]:
+def keys_of(layout: str, boxes: bool = False) -> tuple[str, ...]:
     """Every key a layout may write (for checking renames)."""
     fake = ImageFacts("", b"", "jpeg", 1, 1, "RGB", "")
-    return tuple(features_for(layout, fake, 0, "", "x"))
+    return tuple(features_for(layout, fake, 0, "", "x", Boxes() if boxes else None))

@@ -22,14 +22,19 @@ class SourceError(ValueError):
     """A source that cannot be read at all; the message says what to do."""
 
 
+Box = tuple[float, float, float, float, int, str]  # xmin, ymin, xmax, ymax (pixels), id, name
+
+
 @dataclass(frozen=True)
 class SourceItem:
     """One image to convert; ``label`` is a class id, an int or a float (regression),
-    or None for no label; ``text`` is the class name when there is one."""
+    or None for no label; ``text`` is the class name when there is one; ``boxes`` are
+    objects in pixel coordinates with their class."""
 
     path: str
     label: int | float | None = None
     text: str | None = None
+    boxes: tuple[Box, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,7 @@ class Listing:
     items: tuple[SourceItem, ...]
     skipped: tuple[Skipped, ...]
     classes: Mapping[int, str]
-    kind: str  # class_folders, csv or flat
+    kind: str  # class_folders, csv, flat, box_csv, voc or coco
 
 
 def _walk_images(root: Path) -> tuple[list[Path], list[Skipped]]:

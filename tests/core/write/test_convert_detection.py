@@ -1,0 +1,146 @@
+"""Object-detection sources to TFRecords: boxes from a CSV, Pascal VOC XML or COCO JSON
+round-trip through TensorFlow's parser as fractions of the image, within float32."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.core.write.test_convert import _parsed
+from tfr_viewer.core.write import ExportOptions
+from tfr_viewer.core.write.convert import ConvertOptions, convert
+from tfr_viewer.core.write.convert_detection import box_csv, coco_json, voc_folder
+
+W, H = 80, 60
+# image name -> [(xmin, ymin, xmax, ymax, class)] in pixels
+BOXES = {
+    "a.jpg": [(8, 6, 40, 30, "cat"), (50, 10, 79, 59, "dog")],
+    "b.jpg": [(0, 0, 80, 60, "dog")],
+    "c.jpg": [(10, 10, 90, 20, "cat")],  # past the right edge: skipped
+}
+
+
+def _jpeg(seed: int) -> bytes:
+    from PIL import Image
+
+    rng = np.random.default_rng(seed)
+    out = io.BytesIO()
+    Image.fromarray(rng.integers(0, 255, (H, W, 3), dtype=np.uint8)).save(out, "JPEG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def images(tmp_path) -> Path:
+    folder = tmp_path / "images"
+    folder.mkdir()
+    for i, name in enumerate(BOXES):
+        (folder / name).write_bytes(_jpeg(i))
+    return folder
+
+
+def _check_rows(paths) -> None:
+    rows = {r["image/filename"].decode().rsplit("/", 1)[-1]: r for r in _parsed(list(paths))}
+    assert set(rows) == {"a.jpg", "b.jpg"}
+    ids = {"cat": 1, "dog": 2}
+    for name, row in rows.items():
+        want = BOXES[name]
+        for side, i, size in (("xmin", 0, W), ("ymin", 1, H), ("xmax", 2, W), ("ymax", 3, H)):
+            got = row[f"image/object/bbox/{side}"].values.numpy()
+            assert np.allclose(got, [b[i] / size for b in want], atol=1e-7), side
+        assert row["image/object/class/label"].values.numpy().tolist() == [ids[b[4]] for b in want]
+
+
+def test_a_csv_of_boxes(images, tmp_path):
+    lines = ["filename,width,height,class,xmin,ymin,xmax,ymax"]
+    for name, boxes in BOXES.items():
+        lines += [f"images/{name},{W},{H},{c},{x0},{y0},{x1},{y1}" for x0, y0, x1, y1, c in boxes]
+    (tmp_path / "boxes.csv").write_text("\n".join(lines) + "\n")
+    listing = box_csv(str(tmp_path / "boxes.csv"))
+    assert listing.classes == {1: "cat", 2: "dog"}
+    out = tmp_path / "out" / "det.tfrecord"
+    summary = convert(listing, ConvertOptions(ExportOptions(str(out)), "odapi"))
+    assert [Path(s.path).name for s in summary.skipped] == ["c.jpg"]
+    assert "outside the 80×60 image" in summary.skipped[0].reason
+    _check_rows(summary.files)
+    with pytest.raises(ValueError, match="tutorial layout has no boxes"):
+        convert(listing, ConvertOptions(ExportOptions(str(tmp_path / "t.tfrecord")), "tutorial"))
+
+
+def test_pascal_voc_folders(images, tmp_path):
+    annotations = tmp_path / "Annotations"
+    annotations.mkdir()
+    for name, boxes in BOXES.items():
+        objects = "".join(
+            f"<object><name>{c}</name><bndbox><xmin>{x0}</xmin><ymin>{y0}</ymin>"
+            f"<xmax>{x1}</xmax><ymax>{y1}</ymax></bndbox></object>"
+            for x0, y0, x1, y1, c in boxes
+        )
+        xml = (
+            f"<annotation><filename>{name}</filename><size><width>{W}</width>"
+            f"<height>{H}</height><depth>3</depth></size>{objects}</annotation>"
+        )
+        (annotations / f"{Path(name).stem}.xml").write_text(xml)
+    (annotations / "broken.xml").write_text("<annotation><filename>")
+    listing = voc_folder(str(annotations), images=str(images))
+    summary = convert(
+        listing, ConvertOptions(ExportOptions(str(tmp_path / "voc.tfrecord")), "odapi")
+    )
+    reasons = sorted(Path(s.path).name for s in summary.skipped)
+    assert reasons == ["broken.xml", "c.jpg"]
+    _check_rows(summary.files)
+
+
+def test_coco_json(images, tmp_path):
+    doc = {
+        "images": [{"id": i, "file_name": n, "width": W, "height": H} for i, n in enumerate(BOXES)],
+        "categories": [{"id": 1, "name": "cat"}, {"id": 2, "name": "dog"}],
+        "annotations": [
+            {
+                "id": k,
+                "image_id": i,
+                "category_id": 1 if c == "cat" else 2,
+                "bbox": [x0, y0, x1 - x0, y1 - y0],
+            }
+            for k, (i, (x0, y0, x1, y1, c)) in enumerate(
+                (i, b) for i, boxes in enumerate(BOXES.values()) for b in boxes
+            )
+        ],
+    }
+    (images / "coco.json").write_text(json.dumps(doc))
+    listing = coco_json(str(images / "coco.json"))
+    summary = convert(
+        listing, ConvertOptions(ExportOptions(str(tmp_path / "coco.tfrecord")), "odapi")
+    )
+    _check_rows(summary.files)
+    tfds = convert(listing, ConvertOptions(ExportOptions(str(tmp_path / "tfds.tfrecord")), "tfds"))
+    rows = _parsed(list(tfds.files))
+    first = rows[0]["objects/bbox"].values.numpy().reshape(-1, 4)
+    assert np.allclose(
+        first[0], [6 / H, 8 / W, 30 / H, 40 / W], atol=1e-7
+    )  # ymin, xmin, ymax, xmax
+
+
+def test_detection_from_the_command_line(images, tmp_path):
+    lines = ["filename,class,xmin,ymin,xmax,ymax", "images/a.jpg,cat,8,6,40,30"]
+    (tmp_path / "boxes.csv").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "cli" / "boxes.tfrecord"
+    run = [
+        sys.executable,
+        "-m",
+        "tfr_viewer",
+        "convert",
+        str(tmp_path / "boxes.csv"),
+        "-o",
+        str(out),
+    ]
+    done = subprocess.run([*run, "--layout", "odapi", "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["records"] == 1
+    refused = subprocess.run([*run, "--overwrite"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "tutorial layout has no boxes" in refused.stderr
