@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from ..core.text import plural
@@ -17,27 +16,14 @@ from .write import export_options
 
 def _listing(args: argparse.Namespace):  # noqa: ANN202
     from ..core.analyze.label_map import read_label_map
-    from ..core.write import convert_detection as detection
-    from ..core.write import convert_sources as sources
+    from ..core.write.convert import list_source
 
     names = None
     if args.label_map:
         names = {name: i for i, name in read_label_map(args.label_map).items()}
-    src = args.source
-    kind = None if args.flat else detection.detect_kind(src)
-    if kind == "coco":
-        return detection.coco_json(src, args.images)
-    if kind == "box_csv":
-        return detection.box_csv(src, names)
-    if kind == "voc":
-        return detection.voc_folder(src, names, args.images)
-    if os.path.isfile(src):
-        return sources.csv_labels(src, args.file_column, args.label_column, names)
-    if not os.path.isdir(src):
-        raise UsageError(f"{src} is neither a folder of images nor a CSV file")
-    if args.flat:
-        return sources.flat_folder(src)
-    return sources.class_folders(src, names)
+    return list_source(
+        args.source, args.flat, args.file_column, args.label_column, args.images, names
+    )
 
 
 def _renames(settings: list[str]) -> dict[str, str]:

@@ -159,6 +159,23 @@ def analyze_task(conn: Connection) -> None:
     _on_dataset(conn, paths, columns, run)
 
 
+def convert_task(conn: Connection) -> None:
+    """Receive ``(listing, options)`` and convert the images. Messages: ``("progress",
+    done, total)``, then ``("summary", ConvertSummary)`` or ``("error", text)``. When the
+    parent terminates this process, no output file is left (export's temporaries are
+    removed by the next export into the folder)."""
+    from .write.convert import convert
+
+    listing, options = conn.recv()
+    try:
+        progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
+        conn.send(("summary", convert(listing, options, progress=progress)))
+    except Exception as exc:  # reported to the parent, which shows it
+        conn.send(("error", str(exc)))
+    finally:
+        conn.close()
+
+
 def standby_task(conn: Connection) -> None:
     """Wait, already imported, for one job ``(name, *args)`` and run it on ``conn``.
     Starting a child costs interpreter start-up and imports; a standby child has paid

@@ -20,6 +20,7 @@ def build_menus(w: Any) -> None:
     add(file_menu, "&New Window", w.new_window, QKeySequence.StandardKey.New)
     add(file_menu, "&Open…", w.open_dialog, QKeySequence.StandardKey.Open)
     add(file_menu, "Open &Folder…", w.open_folder_dialog, "Ctrl+Shift+O")
+    add(file_menu, "New &Dataset from Images…", w.new_dataset_dialog, "Ctrl+Shift+N")
     w.recent_menu = file_menu.addMenu("Open &Recent")
     w.recent = RecentFiles(w.settings, w.recent_menu, w.open_paths)
     file_menu.addSeparator()

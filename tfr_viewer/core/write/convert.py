@@ -148,6 +148,38 @@ def _read_all(
 
 
 DETECTION = ("box_csv", "voc", "coco")
+
+
+def list_source(
+    path: str,
+    flat: bool = False,
+    file_column: str = "filename",
+    label_column: str = "label",
+    images: str | None = None,
+    label_map: Mapping[str, int] | None = None,
+) -> Listing:
+    """The listing of ``path`` by what it is: a COCO JSON, a CSV of boxes, a folder of
+    Pascal VOC XML, a CSV of labels, a flat folder (``flat``) or class folders. Raises
+    :class:`~.convert_sources.SourceError` when it is none of them."""
+    from . import convert_detection as detection
+    from . import convert_sources as sources
+
+    kind = None if flat else detection.detect_kind(path)
+    if kind == "coco":
+        return detection.coco_json(path, images)
+    if kind == "box_csv":
+        return detection.box_csv(path, label_map)
+    if kind == "voc":
+        return detection.voc_folder(path, label_map, images)
+    if os.path.isfile(path):
+        return sources.csv_labels(path, file_column, label_column, label_map)
+    if not os.path.isdir(path):
+        raise sources.SourceError(f"{path} is neither a folder of images nor a CSV or JSON file")
+    if flat:
+        return sources.flat_folder(path)
+    return sources.class_folders(path, label_map)
+
+
 TOLERANCE = 0.5  # pixels a box may stray past the image (rounding in annotation tools)
 
 
@@ -208,7 +240,8 @@ def convert(
     out = os.path.abspath(options.output.out)
     folder = os.path.dirname(out)
     os.makedirs(folder, exist_ok=True)
-    staging = os.path.join(folder, f".{os.path.basename(out)}.{os.getpid()}.convert{TMP_SUFFIX}")
+    # named as export's temporaries are, so that a killed run's file is cleaned up too
+    staging = os.path.join(folder, f".{os.path.basename(out)}.convert.{os.getpid()}.0{TMP_SUFFIX}")
     try:
         with RecordWriter(staging) as writer:
             for n, image, boxes in good:

@@ -138,6 +138,26 @@ def plan(ds: Dataset, records: np.ndarray, options: ExportOptions) -> list[tuple
     return files
 
 
+def planned_names(options: ExportOptions, count: int) -> list[str]:
+    """The file names an export of ``count`` records would write (for previews; with a
+    maximum shard size, the count of shards is only known while writing, so one name
+    with ``NNNNN`` stands for them)."""
+    if options.max_shard_bytes and not options.shards:
+        base = [_named(options.out, name) for name, _ in _groups(np.arange(count), options)]
+        return [f"{b}-NNNNN-of-NNNNN" for b in base]
+    files = []
+    for name, group in _groups(np.arange(count), options):
+        shards = np.array_split(group, options.shards) if options.shards else [group]
+        if "{" in options.out:
+            files += [_pattern(options.out, name, k, len(shards)) for k in range(len(shards))]
+        elif len(shards) == 1 and not options.shards:
+            files.append(_named(options.out, name))
+        else:
+            target = _named(options.out, name)
+            files += [f"{target}-{k:05d}-of-{len(shards):05d}" for k in range(len(shards))]
+    return files
+
+
 def clean_stale_temporaries(folder: str) -> list[str]:
     """Remove temporary files of exports whose process is gone; return their paths."""
     removed = []
