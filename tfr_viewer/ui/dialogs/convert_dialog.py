@@ -41,8 +41,9 @@ from ..process_task import ProcessTask
 PREVIEW_FILES = 8
 
 
-def describe(listing: sources.Listing, names: list[str]) -> str:
-    """The preview's text: what the source holds and what will be written."""
+def describe(listing: sources.Listing, names: list[str], layout: str = "tutorial") -> str:
+    """The preview's text: what the source holds and what will be written (class ids as
+    the layout writes them: the Object Detection API's start at 1)."""
     lines = [f"{plural(len(listing.items), 'image')} found ({listing.kind.replace('_', ' ')})"]
     if listing.skipped:
         lines.append(
@@ -56,9 +57,10 @@ def describe(listing: sources.Listing, names: list[str]) -> str:
                 per_class.update(b[4] for b in item.boxes)
             elif item.label is not None:
                 per_class[item.label] += 1
+        shift = 1 if layout == "odapi" and min(listing.classes) == 0 else 0
         lines.append(f"{plural(len(listing.classes), 'class', 'classes')}:")
         for i, name in sorted(listing.classes.items()):
-            lines.append(f"  {i}  {name}: {per_class.get(i, 0):,}")
+            lines.append(f"  {i + shift}  {name}: {per_class.get(i, 0):,}")
     if boxes:
         lines.append(f"{plural(boxes, 'box', 'boxes')} in all")
     lines.append("first files:")
@@ -202,6 +204,10 @@ class ConvertDialog(QDialog):
     def update_preview(self) -> None:
         path = self.source.text().strip()
         self.listing = None
+        is_file = os.path.isfile(path)
+        self.file_column.setEnabled(is_file)
+        self.label_column.setEnabled(is_file)
+        self.flat.setEnabled(not is_file)
         if not path:
             self.preview.setPlainText("Choose a folder of images or a CSV, VOC or COCO file.")
             self.convert_button.setEnabled(False)
@@ -217,7 +223,7 @@ class ConvertDialog(QDialog):
             self.convert_button.setEnabled(False)
             return
         self.listing = listing
-        self.preview.setPlainText(describe(listing, names))
+        self.preview.setPlainText(describe(listing, names, options.layout))
         self.convert_button.setEnabled(bool(listing.items) and bool(options.output.out))
 
     # -- running -------------------------------------------------------------------
