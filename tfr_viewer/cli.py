@@ -216,6 +216,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="write the layout's KEY under the name NEW (repeatable)",
     )
     _output_options(p)
+    p.add_argument(
+        "--jpeg-quality",
+        type=int,
+        metavar="Q",
+        help="re-encode every image as a JPEG of this quality (1-100); default: keep the bytes",
+    )
+    p.add_argument("--max-side", type=int, metavar="PX", help="with re-encoding: shrink to PX")
     p.add_argument("--no-check", action="store_true", help="skip the data-quality checks")
     _overwrite(p)
     p.add_argument("--json", action="store_true")

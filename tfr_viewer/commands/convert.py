@@ -39,10 +39,21 @@ def _renames(settings: list[str]) -> dict[str, str]:
 def cmd_convert(args: argparse.Namespace) -> int:
     """Convert, then print what was written, what was skipped and the checks' summary."""
     from ..core.write.convert import ConvertOptions, convert
+    from ..core.write.convert_encode import Reencode
 
     listing = _listing(args)
+    if args.max_side is not None and args.jpeg_quality is None:
+        raise UsageError("--max-side needs --jpeg-quality: images are only resized when re-encoded")
+    try:
+        reencode = Reencode(args.jpeg_quality, args.max_side) if args.jpeg_quality else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     options = ConvertOptions(
-        export_options(args), args.layout, _renames(args.rename), check=not args.no_check
+        export_options(args),
+        args.layout,
+        _renames(args.rename),
+        reencode,
+        check=not args.no_check,
     )
     try:
         with TaskProgress("reading images", len(listing.items)) as progress:

@@ -179,3 +179,32 @@ def test_convert_from_the_command_line(pets, tmp_path):
         [*run, "--overwrite", "--rename", "nope=x"], capture_output=True, text=True
     )
     assert bad.returncode == 2 and "no key 'nope'" in bad.stderr
+
+
+def test_re_encoding_to_jpeg_within_a_stated_tolerance(pets, tmp_path):
+    """Quality 90 and a largest side of 20 px: every image is a JPEG no larger than that,
+    within 16 grey levels on average of the source shrunk the same way (the images are
+    random noise, the hardest case for JPEG)."""
+    from PIL import Image
+
+    from tfr_viewer.core.write.convert_encode import Reencode
+
+    root, sources = pets
+    options = ConvertOptions(
+        ExportOptions(str(tmp_path / "r.tfrecord")), "tutorial", {}, Reencode(90, 20)
+    )
+    summary = convert(class_folders(str(root)), options)
+    originals = {}
+    for _, data in sources.values():
+        img = Image.open(io.BytesIO(data)).convert("RGB")
+        img.thumbnail((20, 20))
+        originals[img.size] = originals.get(img.size, []) + [np.asarray(img, dtype=np.float64)]
+    rows = _parsed(list(summary.files))
+    assert len(rows) == len(sources)
+    for row in rows:
+        img = Image.open(io.BytesIO(row["image_raw"]))
+        assert img.format == "JPEG" and max(img.size) <= 20
+        assert (row["width"], row["height"]) == img.size
+        pixels = np.asarray(img.convert("RGB"), dtype=np.float64)
+        best = min(np.abs(pixels - o).mean() for o in originals[img.size])
+        assert best < 16, best

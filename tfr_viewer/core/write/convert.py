@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ..decode.detect import image_format, image_info
 from ..io import Cancelled, CancelToken, Dataset, RecordWriter
+from .convert_encode import Reencode, reencode_image
 from .convert_layouts import Boxes, ImageFacts, keys_of, payload_for
 from .convert_sources import Listing, Skipped
 from .export import TMP_SUFFIX, ExportOptions, export
@@ -37,6 +38,7 @@ class ConvertOptions:
     output: ExportOptions
     layout: str = "tutorial"
     renames: Mapping[str, str] = field(default_factory=dict)
+    reencode: Reencode | None = None  # None: the original bytes
     label_files: bool = True
     check: bool = True
 
@@ -63,8 +65,9 @@ def _ends_whole(data: bytes, fmt: str) -> bool:
     return True
 
 
-def inspect_image(path: str) -> ImageFacts | Skipped:
-    """Read one image file and its header, or say why it cannot be used."""
+def inspect_image(path: str, reencode: Reencode | None = None) -> ImageFacts | Skipped:
+    """Read one image file and its header (and re-encode it when asked), or say why it
+    cannot be used."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -82,7 +85,8 @@ def inspect_image(path: str) -> ImageFacts | Skipped:
     if not _ends_whole(data, fmt):
         return Skipped(path, f"a damaged {fmt.upper()}: the file is cut short (no end marker)")
     digest = hashlib.sha256(data).hexdigest()
-    return ImageFacts(path, data, fmt, info.width, info.height, info.mode, digest)
+    facts = ImageFacts(path, data, fmt, info.width, info.height, info.mode, digest)
+    return facts if reencode is None else reencode_image(facts, reencode)
 
 
 def _check_renames(layout: str, renames: Mapping[str, str], boxes: bool) -> None:
@@ -123,8 +127,11 @@ def write_label_files(folder: str, classes: Mapping[int, str]) -> tuple[str, ...
 
 
 def _read_all(
-    listing: Listing, cancel: CancelToken | None, progress: Progress | None
-) -> tuple[list[tuple[int, ImageFacts]], list[Skipped]]:
+    listing: Listing,
+    cancel: CancelToken | None,
+    progress: Progress | None,
+    reencode: Reencode | None = None,
+) -> tuple[list[tuple[int, ImageFacts, None]], list[Skipped]]:
     """Inspect every item on all cores; ``(item number, facts, None)`` in listing order
     (the third place is for the item's normalised boxes)."""
     items = listing.items
@@ -132,7 +139,8 @@ def _read_all(
     bad: list[Skipped] = list(listing.skipped)
     first: dict[str, str] = {}
     with ThreadPoolExecutor(os.cpu_count() or 1, "tfr-convert") as pool:
-        for n, result in enumerate(pool.map(inspect_image, (i.path for i in items))):
+        paths = (i.path for i in items)
+        for n, result in enumerate(pool.map(lambda p: inspect_image(p, reencode), paths)):
             if cancel is not None and cancel.cancelled:
                 raise Cancelled()
             if isinstance(result, Skipped):
@@ -188,7 +196,7 @@ def _normalised(listing: Listing, good: list, skipped: list[Skipped]) -> tuple[l
     or with min above max, is skipped with the box named."""
     out = []
     for n, image, _ in good:
-        w, h = image.width, image.height
+        w, h = image.original_size
         fractions = []
         problem = None
         for b, (x0, y0, x1, y1, class_id, name) in enumerate(listing.items[n].boxes):
@@ -227,7 +235,7 @@ def convert(
     t0 = time.perf_counter()
     detection = any(item.boxes for item in listing.items) or listing.kind in DETECTION
     _check_renames(options.layout, options.renames, detection)
-    good, skipped = _read_all(listing, cancel, progress)
+    good, skipped = _read_all(listing, cancel, progress, options.reencode)
     if detection:
         good, skipped = _normalised(listing, good, skipped)
     if not good:

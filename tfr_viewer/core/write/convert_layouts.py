@@ -33,6 +33,12 @@ class ImageFacts:
     height: int
     mode: str
     sha256: str
+    source_size: tuple[int, int] | None = None  # (width, height) before re-encoding
+
+    @property
+    def original_size(self) -> tuple[int, int]:
+        """The size the source file had (what its boxes are measured in)."""
+        return self.source_size or (self.width, self.height)
 
     @property
     def channels(self) -> int:
