@@ -35,6 +35,7 @@ from ...core.text import plural
 from ...core.write import ExportOptions, parse_split
 from ...core.write import convert_sources as sources
 from ...core.write.convert import ConvertOptions, list_source
+from ...core.write.convert_encode import Reencode
 from ...core.write.export import planned_names
 from ..process_task import ProcessTask
 
@@ -105,6 +106,14 @@ class ConvertDialog(QDialog):
         self.shuffle.setRange(-1, 2**31 - 1)
         self.shuffle.setValue(-1)
         self.shuffle.setSpecialValueText("no shuffle")
+        self.reencode = QCheckBox("Re-encode as JPEG, quality", self)
+        self.quality = QSpinBox(self)
+        self.quality.setRange(1, 100)
+        self.quality.setValue(90)
+        self.max_side = QSpinBox(self)
+        self.max_side.setRange(0, 100_000)
+        self.max_side.setSpecialValueText("any size")
+        self.max_side.setSuffix(" px")
         self.preview = QPlainTextEdit(self)
         self.preview.setReadOnly(True)
         self.progress = QProgressBar(self)
@@ -134,6 +143,13 @@ class ConvertDialog(QDialog):
         form.addRow("Shards:", self.shards)
         form.addRow("Shuffle seed:", self.shuffle)
         form.addRow("Split:", self.split)
+        encode_row = QHBoxLayout()
+        encode_row.addWidget(self.reencode)
+        encode_row.addWidget(self.quality)
+        encode_row.addWidget(QLabel("largest side:", self))
+        encode_row.addWidget(self.max_side)
+        encode_row.addStretch(1)
+        form.addRow("Images:", encode_row)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(QLabel("Preview:", self))
@@ -199,7 +215,10 @@ class ConvertDialog(QDialog):
             split,
         )
         layout = self.layout_choice.currentText()
-        return ConvertOptions(out, layout)
+        reencode = None
+        if self.reencode.isChecked():
+            reencode = Reencode(self.quality.value(), self.max_side.value() or None)
+        return ConvertOptions(out, layout, reencode=reencode)
 
     def update_preview(self) -> None:
         path = self.source.text().strip()
