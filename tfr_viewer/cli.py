@@ -189,6 +189,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         choices=["tfrecord", "jsonl", "csv", "images"],
         help="tfrecord (default); jsonl, csv, or images into the folder OUT",
     )
+    p.add_argument(
+        "--boxes",
+        choices=["voc", "yolo", "coco"],
+        help="with --format images: write the boxes too (Pascal VOC XML, YOLO text, COCO JSON)",
+    )
     _overwrite(p)
     p.add_argument("--json", action="store_true")
 
@@ -207,7 +212,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--file-column", default="filename", metavar="NAME", help="CSV file column")
     p.add_argument("--label-column", default="label", metavar="NAME", help="CSV label column")
     p.add_argument("--label-map", metavar="PBTXT", help="class ids from this label map")
-    p.add_argument("--images", metavar="DIR", help="where a VOC or COCO source's images are")
+    p.add_argument("--image-dir", metavar="DIR", help="where a VOC or COCO source's images are")
     p.add_argument(
         "--rename",
         action="append",
@@ -223,6 +228,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="re-encode every image as a JPEG of this quality (1-100); default: keep the bytes",
     )
     p.add_argument("--max-side", type=int, metavar="PX", help="with re-encoding: shrink to PX")
+    p.add_argument(
+        "--images",
+        action="store_true",
+        help="the other way: SRC is a TFRecord dataset, written as image files into the "
+        "folder OUT (by class)",
+    )
+    p.add_argument(
+        "--boxes", choices=["voc", "yolo", "coco"], help="with --images: the boxes' format"
+    )
     p.add_argument("--no-check", action="store_true", help="skip the data-quality checks")
     _overwrite(p)
     p.add_argument("--json", action="store_true")

@@ -22,7 +22,7 @@ def _listing(args: argparse.Namespace):  # noqa: ANN202
     if args.label_map:
         names = {name: i for i, name in read_label_map(args.label_map).items()}
     return list_source(
-        args.source, args.flat, args.file_column, args.label_column, args.images, names
+        args.source, args.flat, args.file_column, args.label_column, args.image_dir, names
     )
 
 
@@ -36,11 +36,26 @@ def _renames(settings: list[str]) -> dict[str, str]:
     return out
 
 
+def _to_images(args: argparse.Namespace) -> int:
+    """``convert DATASET -o FOLDER --images [--boxes F]``: what ``export --format images``
+    does."""
+    from .write import cmd_export
+
+    args.paths = [args.source]
+    args.format = "images"
+    args.filter = None
+    return cmd_export(args)
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     """Convert, then print what was written, what was skipped and the checks' summary."""
     from ..core.write.convert import ConvertOptions, convert
     from ..core.write.convert_encode import Reencode
 
+    if args.images:
+        return _to_images(args)
+    if args.boxes:
+        raise UsageError("--boxes goes with --images (TFRecords to image files)")
     listing = _listing(args)
     if args.max_side is not None and args.jpeg_quality is None:
         raise UsageError("--max-side needs --jpeg-quality: images are only resized when re-encoded")

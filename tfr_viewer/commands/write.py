@@ -89,6 +89,8 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
     from ..core.write import formats as export_formats
 
     intact = ds.undamaged(records).tolist()
+    if getattr(args, "boxes", None) and args.format != "images":
+        raise UsageError("--boxes goes with --format images")
     if os.path.lexists(args.output) and not args.overwrite:
         raise UsageError(
             f"{args.output} exists already; choose another name, or allow replacing it "
@@ -103,7 +105,9 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
             export_formats.export_csv(ds, intact, args.output)
             count = len(intact)
         else:
-            count = export_formats.export_images(ds, intact, args.output)
+            count = export_formats.export_images(
+                ds, intact, args.output, boxes=getattr(args, "boxes", None)
+            )
     except OSError as exc:
         print(f"tfr-viewer export: {exc}", file=sys.stderr)
         return 2

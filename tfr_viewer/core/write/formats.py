@@ -19,6 +19,7 @@ from ..decode import (
     decode,
     features_of,
     image_format,
+    image_info,
     payload_json,
     recognise,
     write_json,
@@ -158,12 +159,18 @@ def export_images(
     cancel: CancelToken | None = None,
     progress: Progress = None,
     read: Reader = None,
+    boxes: str | None = None,
 ) -> int:
     """Every encoded image, as ``record-N.ext``, in per-class subfolders when the
-    record has a class label (text preferred). ``folder`` must not exist yet."""
+    record has a class label (text preferred). ``folder`` must not exist yet. With
+    ``boxes`` (voc, yolo or coco), the images' boxes are written beside them too
+    (:mod:`.box_formats`)."""
+    from .box_formats import BoxWriter
+
     if os.path.exists(folder):
         raise FileExistsError(f"{folder} already exists; choose a new folder name")
     tmp = folder.rstrip("/") + f".{os.getpid()}.tmp"
+    box_writer = BoxWriter(boxes, tmp) if boxes else None
     os.makedirs(tmp)
     written = 0
     try:
@@ -182,9 +189,20 @@ def export_images(
                     else ""
                 )
                 name = f"record-{i}{suffix}.{'jpg' if ext == 'jpeg' else ext}"
-                with disk_errors(folder), open(os.path.join(sub, name), "wb") as f:
+                target = os.path.join(sub, name)
+                with disk_errors(folder), open(target, "wb") as f:
                     f.write(ann.data)
                 written += 1
+                if box_writer is not None:
+                    info = image_info(ann.data)
+                    if info is not None:
+                        with disk_errors(folder):
+                            box_writer.add(
+                                target, info.width, info.height, ann.boxes, ann.normalized
+                            )
+        if box_writer is not None:
+            with disk_errors(folder):
+                box_writer.finish()
         os.rename(tmp, folder)
     finally:
         if os.path.exists(tmp):
