@@ -237,6 +237,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--boxes", choices=["voc", "yolo", "coco"], help="with --images: the boxes' format"
     )
+    p.add_argument(
+        "--webdataset",
+        action="store_true",
+        help="the other way: SRC is a TFRecord dataset, written as WebDataset tar shards "
+        "named by OUT (e.g. shards-%%05d.tar)",
+    )
+    p.add_argument(
+        "--shard-records",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="with --webdataset: records a shard (default 10000)",
+    )
     p.add_argument("--no-check", action="store_true", help="skip the data-quality checks")
     _overwrite(p)
     p.add_argument("--json", action="store_true")
@@ -313,6 +326,7 @@ _USER_ERRORS = (
     ("tfr_viewer.core.analyze.label_map", "LabelMapError"),
     ("tfr_viewer.core.analyze.anomalies", "SchemaError"),
     ("tfr_viewer.core.write.convert_sources", "SourceError"),
+    ("tfr_viewer.core.write.webdataset", "WebDatasetError"),
 )
 
 

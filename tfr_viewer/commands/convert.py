@@ -47,6 +47,45 @@ def _to_images(args: argparse.Namespace) -> int:
     return cmd_export(args)
 
 
+def _to_webdataset(args: argparse.Namespace) -> int:
+    """``convert DATASET -o shards-%05d.tar --webdataset``."""
+    from ..core.io import Dataset
+    from ..core.write.webdataset import export_webdataset
+    from .progress import index_with_progress
+
+    with Dataset.open([args.source]) as ds:
+        index_with_progress(ds, verify=True)
+        records = ds.undamaged(range(len(ds))).tolist()
+        with TaskProgress("writing shards", len(records)) as progress:
+            files, written, without = export_webdataset(
+                ds,
+                records,
+                args.output,
+                per_shard=args.shard_records,
+                overwrite=args.overwrite,
+                progress=progress.update,
+            )
+    damaged = len(ds) - len(records)
+    if args.json:
+        out = {
+            "files": files,
+            "samples": written,
+            "without_image": without,
+            "skipped_damaged": damaged,
+        }
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    for path in files:
+        print(path)
+    print(
+        f"{plural(written, 'sample')} in {plural(len(files), 'shard')}; "
+        f"{plural(without, 'record')} without an image and "
+        f"{plural(damaged, 'damaged record')} left out"
+    )
+    return 0
+
+
 def cmd_convert(args: argparse.Namespace) -> int:
     """Convert, then print what was written, what was skipped and the checks' summary."""
     from ..core.write.convert import ConvertOptions, convert
@@ -54,6 +93,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
     if args.images:
         return _to_images(args)
+    if args.webdataset:
+        return _to_webdataset(args)
     if args.boxes:
         raise UsageError("--boxes goes with --images (TFRecords to image files)")
     listing = _listing(args)
