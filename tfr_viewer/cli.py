@@ -327,6 +327,7 @@ _USER_ERRORS = (
     ("tfr_viewer.core.analyze.anomalies", "SchemaError"),
     ("tfr_viewer.core.write.convert_sources", "SourceError"),
     ("tfr_viewer.core.write.webdataset", "WebDatasetError"),
+    ("tfr_viewer.core.write.parquet", "ParquetError"),
 )
 
 

@@ -47,6 +47,42 @@ def _to_images(args: argparse.Namespace) -> int:
     return cmd_export(args)
 
 
+def _to_parquet(args: argparse.Namespace) -> int:
+    """``convert DATASET -o out.parquet``: one Parquet file of the Examples' features."""
+    from ..core.io import Dataset
+    from ..core.write.parquet import export_parquet, require_pyarrow
+    from .progress import index_with_progress
+
+    require_pyarrow()  # before reading anything: say at once what to install
+    with Dataset.open([args.source]) as ds:
+        index_with_progress(ds, verify=True)
+        records = ds.undamaged(range(len(ds)))
+        with TaskProgress("writing Parquet", len(records)) as progress:
+            path, rows, columns = export_parquet(
+                ds, records, args.output, overwrite=args.overwrite, progress=progress.update
+            )
+    left_out = len(records) - rows
+    damaged = len(ds) - len(records)
+    if args.json:
+        out = {
+            "file": path,
+            "rows": rows,
+            "columns": {k: {"type": a, "list": not scalar} for k, (a, scalar) in columns.items()},
+            "not_examples": left_out,
+            "skipped_damaged": damaged,
+        }
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    print(path)
+    shown = ", ".join(f"{k} ({a}{'' if scalar else ' list'})" for k, (a, scalar) in columns.items())
+    print(f"{plural(rows, 'row')}, {plural(len(columns), 'column')}: {shown}")
+    if left_out or damaged:
+        damaged_text = plural(damaged, "damaged record")
+        print(f"left out: {plural(left_out, 'record')} not Examples, {damaged_text}")
+    return 0
+
+
 def _to_webdataset(args: argparse.Namespace) -> int:
     """``convert DATASET -o shards-%05d.tar --webdataset``."""
     from ..core.io import Dataset
@@ -95,6 +131,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
         return _to_images(args)
     if args.webdataset:
         return _to_webdataset(args)
+    if args.output.lower().endswith(".parquet"):
+        return _to_parquet(args)
     if args.boxes:
         raise UsageError("--boxes goes with --images (TFRecords to image files)")
     listing = _listing(args)

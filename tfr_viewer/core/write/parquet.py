@@ -1,0 +1,169 @@
+"""TFRecords to Parquet, through pyarrow (the optional extra ``tfr-viewer[parquet]``),
+from the columnar extractor: one column per feature key.
+
+A key that every Example holds with exactly one value becomes a plain column; any other
+key a list column, null where a record lacks the key. int64 stays int64, floats are
+float32 (as TensorFlow stores them), bytes are binary, or string when every value is
+UTF-8 text. Images stay encoded bytes. Only Examples flatten to columns: a dataset of
+SequenceExamples, tensors or other payloads is refused with a message that says so.
+The file is written block by block to a temporary file and moved into place at the end.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..io import Cancelled, CancelToken, Dataset
+from ..io.payload_block import iter_blocks
+from ..query.extract import extract
+from .export import disk_errors
+
+Progress = Callable[[int, int], None] | None
+_ARROW = {"int64": "int64", "float": "float32", "bytes": "binary"}
+
+
+class ParquetError(ValueError):
+    """A dataset that cannot be written as Parquet; the message says why and what to do."""
+
+
+def require_pyarrow() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise ParquetError(
+            "writing Parquet needs pyarrow, an optional part of tfr-viewer: "
+            "pip install 'tfr-viewer[parquet]'"
+        ) from None
+    return pyarrow
+
+
+def _is_text(ds: Dataset, records: np.ndarray, key: str) -> bool:
+    """Whether every value of bytes feature ``key`` in the first records is UTF-8 text."""
+    for _, block in iter_blocks(ds, records[:4096]):
+        _, columns = extract(block, [key])
+        for v in columns[key].rag.values.tolist():
+            if isinstance(v, bytes):
+                try:
+                    v.decode("utf-8")
+                except UnicodeDecodeError:
+                    return False
+        break
+    return True
+
+
+def plan_columns(ds: Dataset, records: np.ndarray) -> dict[str, tuple[str, bool]]:
+    """``{key: (arrow type name, scalar)}`` for the dataset's Example features."""
+    from ..analyze.schema import infer_schema
+
+    schema = infer_schema(ds, records)
+    if schema.sequence_examples:
+        raise ParquetError(
+            f"{schema.sequence_examples:,} records are SequenceExamples, whose feature "
+            "lists do not flatten to columns; export the Examples only, or use --format "
+            "jsonl, which keeps every step"
+        )
+    if not schema.examples:
+        raise ParquetError(
+            "no record is a tf.train.Example with features (tensors or other payloads do "
+            "not flatten to columns); `tfr-viewer show` shows what they are"
+        )
+    out = {}
+    for key, stats in sorted(schema.features.items()):
+        if stats.conflict:
+            raise ParquetError(
+                f"feature {key!r} has several kinds ({dict(stats.kinds)}); a column has one"
+            )
+        scalar = stats.present == schema.examples and stats.min_count == stats.max_count == 1
+        arrow = _ARROW[stats.kind]
+        if arrow == "binary" and _is_text(ds, records, key):
+            arrow = "string"
+        out[key] = (arrow, scalar)
+    return out
+
+
+def _list_column(pa: Any, arrow: str, rag: Any, present: np.ndarray) -> Any:
+    """A list column (null where the key is absent) from a ragged column."""
+    kind = _types(pa)[arrow]
+    if arrow in ("binary", "string"):
+        items = rag.values.tolist()
+        if arrow == "string":
+            items = [v.decode("utf-8") if isinstance(v, bytes) else v for v in items]
+        flat = pa.array(items, type=kind)
+    else:
+        dtype = np.float32 if arrow == "float32" else np.int64
+        flat = pa.array(np.asarray(rag.values, dtype=dtype), type=kind)
+    offsets = pa.array(np.asarray(rag.splits, dtype=np.int64))
+    return pa.LargeListArray.from_arrays(offsets, flat, mask=pa.array(~present))
+
+
+def _types(pa: Any) -> dict[str, Any]:
+    return {
+        "int64": pa.int64(),
+        "float32": pa.float32(),
+        "binary": pa.binary(),
+        "string": pa.string(),
+    }
+
+
+def export_parquet(
+    ds: Dataset,
+    records: Sequence[int],
+    out: str,
+    *,
+    overwrite: bool = False,
+    cancel: CancelToken | None = None,
+    progress: Progress = None,
+) -> tuple[str, int, dict[str, tuple[str, bool]]]:
+    """Write ``records`` (intact Examples) of an indexed dataset to ``out``; returns the
+    path, the rows written and the columns (key: arrow type, scalar). Records that are
+    not Examples are left out."""
+    pa = require_pyarrow()
+    import pyarrow.parquet as pq
+
+    if os.path.exists(out) and not overwrite:
+        raise ParquetError(f"{out} exists already; choose another name, or --overwrite")
+    chosen = np.asarray(records, dtype=np.int64)
+    columns = plan_columns(ds, chosen)
+    keys = list(columns)
+    kinds = _types(pa)
+    schema = pa.schema(
+        [(k, kinds[a] if scalar else pa.large_list(kinds[a])) for k, (a, scalar) in columns.items()]
+    )
+    tmp = f"{out}.{os.getpid()}.part"
+    rows = skipped = 0
+    try:
+        with disk_errors(out), pq.ParquetWriter(tmp, schema) as writer:
+            for positions, block in iter_blocks(ds, chosen):
+                if cancel is not None and cancel.cancelled:
+                    raise Cancelled()
+                status, found = extract(block, keys)
+                lists = [
+                    _list_column(pa, columns[k][0], found[k].rag, found[k].present) for k in keys
+                ]
+                # rows in the order asked for, Examples only (a scalar key is in each)
+                keep = (status == 0) & (block.starts >= 0)
+                for k in keys:
+                    if columns[k][1]:
+                        keep &= found[k].present & (found[k].rag.lengths() == 1)
+                order = np.argsort(positions, kind="stable")
+                order = order[keep[order]]
+                picked = pa.array(order)
+                arrays = []
+                for k, column in zip(keys, lists, strict=True):
+                    column = column.take(picked)
+                    arrays.append(column.flatten() if columns[k][1] else column)
+                writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
+                rows += len(order)
+                skipped += block.rows - len(order)
+                if progress is not None:
+                    progress(rows + skipped, len(chosen))
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return out, rows, columns
