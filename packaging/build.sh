@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
 # Build the desktop bundle from a clean virtual environment.
 #
-#   packaging/build.sh [--onefile] [--dist DIR] [--work DIR] [--python PYTHON]
+#   packaging/build.sh [--onefile] [--with-parquet] [--dist DIR] [--work DIR] [--python PYTHON]
 #
 # Result: DIR/tfr-viewer/tfr-viewer (one folder, default DIR=dist) or DIR/tfr-viewer
 # (--onefile), then a size report. The virtual environment holds only the app's own
 # dependencies and PyInstaller, so nothing from a development setup (TensorFlow, pytest)
-# can leak into the bundle.
+# can leak into the bundle. --with-parquet adds the optional pyarrow (for
+# `convert DATASET -o out.parquet`); the bundle that ships is built without it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 DIST="$ROOT/dist"
 WORK="$ROOT/build"
 PYTHON="${PYTHON:-python3}"
 ONEFILE=()
+APP="$ROOT"
 while [ $# -gt 0 ]; do
   case "$1" in
     --onefile) ONEFILE=(-- --onefile) ;;
+    --with-parquet) APP="$ROOT[parquet]" ;;
     --dist) DIST="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
     --work) WORK="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
     --python) PYTHON="$2"; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -29,7 +32,7 @@ VENV="$WORK/venv"
 rm -rf "$VENV"
 "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade pip
-"$VENV/bin/python" -m pip install -q "$ROOT" "pyinstaller>=6.10"
+"$VENV/bin/python" -m pip install -q "$APP" "pyinstaller>=6.10"
 if "$VENV/bin/python" -c "import tensorflow" 2>/dev/null; then
   echo "build.sh: TensorFlow is installed in the build environment; refusing to bundle it" >&2
   exit 1

@@ -252,6 +252,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("--no-check", action="store_true", help="skip the data-quality checks")
     _overwrite(p)
+    _no_cache(p)
     p.add_argument("--json", action="store_true")
 
     p = add("recover", help="write every intact record of damaged input to OUT")
