@@ -204,7 +204,12 @@ def store(path: str, index: FileIndex, stream_size: int | None) -> Path | None:
             "garbage": garbage.ravel(),
         },
     )
-    entry = _entry(identity)
+    return _write(_entry(identity), data)
+
+
+def _write(entry: Path, data: bytes) -> Path | None:
+    """Put an entry in place atomically and keep the cache under its size; None when the
+    folder cannot be written (caching is best effort)."""
     tmp = entry.with_name(f"{entry.name}.{os.getpid()}.part")
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)
@@ -215,6 +220,18 @@ def store(path: str, index: FileIndex, stream_size: int | None) -> Path | None:
     except OSError:
         return None
     return entry
+
+
+def _read(entry: Path) -> tuple[dict, dict[str, np.ndarray]] | None:
+    """A whole, intact entry (marked as recently used), or None."""
+    try:
+        with open(entry, "rb") as f:
+            decoded = _decode(f.read())
+        if decoded is not None:
+            os.utime(entry)
+        return decoded
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _extra_entry(kind: str, identity: dict) -> Path:
@@ -230,17 +247,8 @@ def store_extra(kind: str, path: str, meta: dict, arrays: dict[str, np.ndarray])
     identity = _identity(path)
     if identity is None or identity["size"] < _int_env("TFR_VIEWER_CACHE_MIN_BYTES", 8 << 20):
         return None
-    entry = _extra_entry(kind, identity)
-    tmp = entry.with_name(f"{entry.name}.{os.getpid()}.part")
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as out:
-            out.write(_encode({"identity": identity, "kind": kind, "meta": meta}, arrays))
-        os.replace(tmp, entry)
-        trim(_int_env("TFR_VIEWER_CACHE_MB", 2048) << 20)
-    except OSError:
-        return None
-    return entry
+    data = _encode({"identity": identity, "kind": kind, "meta": meta}, arrays)
+    return _write(_extra_entry(kind, identity), data)
 
 
 def load_extra(kind: str, path: str) -> tuple[dict, dict[str, np.ndarray]] | None:
@@ -250,19 +258,10 @@ def load_extra(kind: str, path: str) -> tuple[dict, dict[str, np.ndarray]] | Non
     identity = _identity(path)
     if identity is None:
         return None
-    entry = _extra_entry(kind, identity)
-    try:
-        with open(entry, "rb") as f:
-            decoded = _decode(f.read())
-        if decoded is None:
-            return None
-        head, arrays = decoded
-        if head.get("identity") != identity or head.get("kind") != kind:
-            return None
-        os.utime(entry)
-        return head["meta"], arrays
-    except (OSError, ValueError, KeyError, TypeError):
+    found = _read(_extra_entry(kind, identity))
+    if found is None or found[0].get("identity") != identity or found[0].get("kind") != kind:
         return None
+    return found[0]["meta"], found[1]
 
 
 def trim(limit_bytes: int) -> None:
