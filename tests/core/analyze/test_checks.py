@@ -127,9 +127,9 @@ def test_check_guards_a_pipeline_by_its_exit_code(datasets, tmp_path):
 
 
 def test_many_records_of_one_fault_are_listed_up_to_a_bound(tmp_path, monkeypatch):
-    from tfr_viewer.core.analyze import checks
+    from tfr_viewer.core.analyze import key_checks
 
-    monkeypatch.setattr(checks, "EXAMPLES", 2)
+    monkeypatch.setattr(key_checks, "EXAMPLES", 2)
     records = [clean_record(i) for i in range(RECORDS)]
     for i in (3, 9, 27):
         del records[i]["image/filename"]

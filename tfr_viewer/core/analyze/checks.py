@@ -4,10 +4,10 @@ Per record: damage, empty records, images (undecodable headers, stored size and 
 against the bytes, exact duplicates by SHA-256), boxes (list lengths, inverted, out of
 [0, 1] past the Object Detection API's 1.01 tolerance, pixel coordinates, zero area,
 boxes without a class, images without boxes) and classes (id 0 in an Object Detection
-API dataset, ids outside a label map). Over the dataset, once the pass is done: a key
-whose kind changes, a key missing from a few records, a value count that differs from
-the rest, one class name with several ids, empty shards. The kinds, severities and
-hints are listed in :mod:`.findings`.
+API dataset, ids outside a label map). Over the dataset, once the pass is done: the
+checks of each key (:mod:`.key_checks`), image content (:mod:`.image_checks`), one class
+name with several ids, empty shards. The kinds, severities and hints are listed in
+:mod:`.findings`.
 """
 
 from __future__ import annotations
@@ -21,27 +21,18 @@ import numpy as np
 from ..decode.detect import image_format, image_info
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
-from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn, extract
-from ..text import plural
+from ..query.extract import FeatureColumn, extract
 from .anomalies import SchemaCheck
 from .findings import Finding, sort_key
 from .image_checks import ImageChecks
 from .image_quality import Thresholds
+from .key_checks import KeyChecks
 from .roles import Roles, find_roles
 from .schema import Schema, add_block
 from .stats import MIN_IMAGE_BYTES
 
 TOLERANCE = 1.01  # the Object Detection API accepts normalised coordinates up to this
-RARE = 0.01  # a count or kind held by at most this share of records is the odd one out
-MISSING = 0.10  # a key missing from at most this share of records should be there
-EXAMPLES = 1000  # records listed one by one per kind of fault and key; the rest are counted
-_KIND_NAMES = {BYTES: "bytes", FLOAT: "float", INT64: "int64"}
 _FORMAT_ALIASES = {"jpg": "jpeg", "tif": "tiff"}
-
-
-def _few(n: int, total: int, share: float) -> bool:
-    """Whether ``n`` of ``total`` is a small minority (at most ``share``, or one)."""
-    return 0 < n <= max(1, int(total * share)) and n < total
 
 
 class _Pass:
@@ -62,12 +53,7 @@ class _Pass:
         self.found: list[Finding] = []
         self.schema = Schema()
         self.image_keys: set[str] = set()
-        # per key: which records hold it (a byte per record), how many records hold each
-        # (kind, value count), and the first EXAMPLES records of each
-        self.parsed = np.zeros(len(ds), dtype=bool)
-        self.present: dict[str, np.ndarray] = {}
-        self.combos: dict[str, Counter[tuple[int, int]]] = defaultdict(Counter)
-        self.examples: dict[str, dict[tuple[int, int], list[int]]] = defaultdict(dict)
+        self.keys = KeyChecks(len(ds), self.note)
         self.digests: dict[bytes, int] = {}
         self.text_ids: dict[str, Counter[int]] = defaultdict(Counter)
         self.text_records: dict[tuple[str, int], list[int]] = defaultdict(list)
@@ -91,9 +77,9 @@ class _Pass:
         for key, column in columns.items():
             present = column.present & ok
             anything |= present
-            self._count_key(key, records, present, column)
+            self.keys.count(key, records, present, column)
             self._find_images(key, column, ok)
-        self.parsed[records[ok & anything]] = True  # an empty record is its own finding
+        self.keys.parsed[records[ok & anything]] = True  # an empty record is its own finding
         if self.schema_check is not None:
             self.schema_check.add(records, columns, ok & anything, self.note)
         for r in np.flatnonzero(ok & ~anything).tolist():
@@ -105,25 +91,6 @@ class _Pass:
         if roles.boxes and all(k in columns for k in roles.boxes):
             self._check_boxes(roles, columns, records, ok)
         self._check_classes(roles, columns, records, ok)
-
-    def _count_key(
-        self, key: str, records: np.ndarray, present: np.ndarray, column: FeatureColumn
-    ) -> None:
-        if key not in self.present:
-            self.present[key] = np.zeros(len(self.ds), dtype=bool)
-        self.present[key][records[present]] = True
-        kinds = column.kinds[present].astype(np.int64)
-        counts = np.diff(column.rag.splits)[present]
-        combo = kinds * (1 << 40) + counts
-        values, times = np.unique(combo, return_counts=True)
-        found, examples = self.combos[key], self.examples[key]
-        held = records[present]
-        for value, n in zip(values.tolist(), times.tolist(), strict=True):
-            pair = (value >> 40, value & ((1 << 40) - 1))
-            found[pair] += n
-            listed = examples.setdefault(pair, [])
-            if len(listed) < EXAMPLES:
-                listed.extend(held[combo == value][: EXAMPLES - len(listed)].tolist())
 
     def _find_images(self, key: str, column: FeatureColumn, ok: np.ndarray) -> None:
         if key in self.image_keys or column.rag.values.dtype != object:
@@ -366,8 +333,7 @@ class _Pass:
     def finish(self) -> list[Finding]:
         roles = self.roles()
         lists = {*(roles.boxes or ()), roles.bbox, roles.object_label, roles.object_text}
-        for key in sorted(self.present):
-            self._dataset_key(key, key in lists or "object" in key)
+        self.keys.finish(lambda key: key in lists or "object" in key)
         for name, ids in sorted(self.text_ids.items()):
             if len(ids) < 2:
                 continue
@@ -387,77 +353,6 @@ class _Pass:
             if len(f.index) == 0:
                 self.note("empty_shard", "the file holds no records", None, file=f.path)
         return self._placed()
-
-    def _more(self, kind: str, key: str, shown: int, total: int) -> None:
-        """One finding for the records of a kind not listed one by one."""
-        if total > shown:
-            self.note(
-                kind,
-                f"… and {plural(total - shown, 'more record')} like the ones listed for {key!r}",
-                None,
-                feature=key,
-            )
-
-    def _dataset_key(self, key: str, is_list: bool) -> None:
-        total = int(self.parsed.sum())
-        held = self.present[key] & self.parsed
-        present = int(held.sum())
-        missing = total - present
-        if _few(missing, total, MISSING):
-            absent = np.flatnonzero(self.parsed & ~held)
-            for record in absent[:EXAMPLES].tolist():
-                self.note(
-                    "feature_missing",
-                    f"{key!r} is missing here but present in {present:,} of {total:,} records",
-                    record,
-                    feature=key,
-                )
-            self._more("feature_missing", key, min(len(absent), EXAMPLES), len(absent))
-        combos, examples = self.combos[key], self.examples[key]
-        by_kind: Counter[int] = Counter()
-        for (kind, _count), n in combos.items():
-            if kind in _KIND_NAMES:
-                by_kind[kind] += n
-        if len(by_kind) > 1:
-            main = by_kind.most_common(1)[0][0]
-            shown = ", ".join(f"{_KIND_NAMES[k]} in {n}" for k, n in sorted(by_kind.items()))
-            for (kind, _count), records in sorted(examples.items()):
-                if kind in _KIND_NAMES and kind != main:
-                    for record in records:
-                        self.note(
-                            "kind_conflict",
-                            f"{key!r} is {_KIND_NAMES[kind]} here but "
-                            f"{_KIND_NAMES[main]} in most records ({shown})",
-                            record,
-                            feature=key,
-                        )
-            odd = sum(n for k, n in by_kind.items() if k != main)
-            listed = sum(len(r) for (k, _), r in examples.items() if k in _KIND_NAMES and k != main)
-            self._more("kind_conflict", key, listed, odd)
-        if is_list:
-            return
-        by_count: Counter[int] = Counter()
-        for (_kind, count), n in combos.items():
-            by_count[count] += n
-        if len(by_count) < 2:
-            return
-        main = by_count.most_common(1)[0][0]
-        odd = sum(n for c, n in by_count.items() if c != main)
-        if not _few(odd, sum(by_count.values()), RARE):
-            return
-        listed = 0
-        for (_kind, count), records in sorted(examples.items()):
-            if count == main:
-                continue
-            listed += len(records)
-            for record in records:
-                self.note(
-                    "value_count_differs",
-                    f"{key!r} holds {count} values here but {main} in every other record",
-                    record,
-                    feature=key,
-                )
-        self._more("value_count_differs", key, listed, odd)
 
     def _placed(self) -> list[Finding]:
         """The findings with the file and byte offset of their records, sorted."""
