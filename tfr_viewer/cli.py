@@ -202,7 +202,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "source",
         metavar="SRC",
         help="a folder of class folders or of images, a CSV of labels or of boxes, a folder "
-        "of Pascal VOC XML, or a COCO JSON",
+        "of Pascal VOC XML, or a COCO JSON; or a TFRecord dataset when OUT ends in .parquet, "
+        "or with --images or --webdataset",
     )
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
     p.add_argument(
