@@ -122,29 +122,33 @@ class ImagePrint:
     dhash: int | None
 
 
+def _print(item: tuple[int, str, bytes]) -> ImagePrint:
+    record, key, value = item
+    return ImagePrint(record, key, hashlib.sha256(value).digest(), difference_hash(value))
+
+
 def image_prints(
     ds: Dataset, keys: set[str], cancel: CancelToken | None = None
 ) -> list[ImagePrint]:
-    """The SHA-256 and difference hash of every image value of ``keys``."""
-    found: list[tuple[int, str, bytes]] = []
+    """The SHA-256 and difference hash of every image value of ``keys``, a block of
+    records at a time (only the hashes are kept)."""
+    prints: list[ImagePrint] = []
     records = ds.undamaged(np.arange(len(ds)))
-    for positions, block in iter_blocks(ds, records):
-        if cancel is not None and cancel.cancelled:
-            break
-        _, columns = extract(block, sorted(keys))
-        for key, column in columns.items():
-            if column.rag.values.dtype != object:
-                continue
-            rows = column.rag.row_ids()
-            for row, value in zip(rows.tolist(), column.rag.values.tolist(), strict=True):
-                if isinstance(value, bytes):
-                    found.append((int(records[positions[row]]), key, value))
     with ThreadPoolExecutor(os.cpu_count() or 1, "tfr-image-prints") as pool:
-        hashes = list(pool.map(lambda item: difference_hash(item[2]), found))
-    return [
-        ImagePrint(record, key, hashlib.sha256(value).digest(), h)
-        for (record, key, value), h in zip(found, hashes, strict=True)
-    ]
+        for positions, block in iter_blocks(ds, records, size=1024):
+            if cancel is not None and cancel.cancelled:
+                break
+            found: list[tuple[int, str, bytes]] = []
+            _, columns = extract(block, sorted(keys))
+            for key, column in columns.items():
+                if column.rag.values.dtype != object:
+                    continue
+                rows = column.rag.row_ids()
+                for row, value in zip(rows.tolist(), column.rag.values.tolist(), strict=True):
+                    if isinstance(value, bytes):
+                        found.append((int(records[positions[row]]), key, value))
+            prints += pool.map(_print, found)
+    return prints
 
 
 def leaks(
