@@ -42,18 +42,23 @@ def require_pyarrow() -> Any:
     return pyarrow
 
 
-def _is_text(ds: Dataset, records: np.ndarray, key: str) -> bool:
-    """Whether every value of bytes feature ``key`` in the first records is UTF-8 text."""
-    for _, block in iter_blocks(ds, records[:4096]):
-        _, columns = extract(block, [key])
-        for v in columns[key].rag.values.tolist():
-            if isinstance(v, bytes):
-                try:
-                    v.decode("utf-8")
-                except UnicodeDecodeError:
-                    return False
-        break
-    return True
+def _text_keys(ds: Dataset, records: np.ndarray, keys: list[str]) -> set[str]:
+    """The bytes features of ``keys`` whose every value is UTF-8 text: one pass over all
+    the records, ended as soon as no key is left."""
+    text = set(keys)
+    for _, block in iter_blocks(ds, records):
+        if not text:
+            break
+        _, columns = extract(block, sorted(text))
+        for key, column in columns.items():
+            for v in column.rag.values.tolist():
+                if isinstance(v, bytes):
+                    try:
+                        v.decode("utf-8")
+                    except UnicodeDecodeError:
+                        text.discard(key)
+                        break
+    return text
 
 
 def plan_columns(ds: Dataset, records: np.ndarray) -> dict[str, tuple[str, bool]]:
@@ -79,10 +84,10 @@ def plan_columns(ds: Dataset, records: np.ndarray) -> dict[str, tuple[str, bool]
                 f"feature {key!r} has several kinds ({dict(stats.kinds)}); a column has one"
             )
         scalar = stats.present == schema.examples and stats.min_count == stats.max_count == 1
-        arrow = _ARROW[stats.kind]
-        if arrow == "binary" and _is_text(ds, records, key):
-            arrow = "string"
-        out[key] = (arrow, scalar)
+        out[key] = (_ARROW[stats.kind], scalar)
+    binary = [k for k, (arrow, _) in out.items() if arrow == "binary"]
+    for key in _text_keys(ds, records, binary):
+        out[key] = ("string", out[key][1])
     return out
 
 
