@@ -33,6 +33,7 @@ def main(out: str) -> None:
     from PySide6.QtWidgets import QApplication
 
     from tfr_viewer.ui.main_window import MainWindow
+    from tfr_viewer.ui.window_menus import open_convert_dialog
 
     work = Path(tempfile.mkdtemp(prefix="tfr-convert-shot-"))
     source = class_folders(work)
@@ -40,7 +41,7 @@ def main(out: str) -> None:
     w = MainWindow()
     w.remember_geometry = False
     w.show()
-    w.new_dataset_dialog()
+    open_convert_dialog(w)
     dialog = w.convert_dialog
     dialog.layout_choice.setCurrentText("odapi")
     dialog.set_source(str(source))

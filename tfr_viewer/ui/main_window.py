@@ -249,14 +249,6 @@ class MainWindow(QMainWindow):
         if folder:
             self.open_paths([folder])
 
-    def new_dataset_dialog(self) -> None:
-        """File › New Dataset from Images…; the result opens here when it is written."""
-        from .dialogs.convert_dialog import ConvertDialog
-
-        dialog = self.convert_dialog = ConvertDialog(self.recent.last_dir(), self)
-        dialog.converted.connect(lambda files: self.open_paths(files))
-        dialog.open()
-
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
             event.acceptProposedAction()

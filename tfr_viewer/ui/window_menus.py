@@ -10,6 +10,16 @@ from PySide6.QtWidgets import QApplication
 from .recent import RecentFiles
 
 
+def open_convert_dialog(w: Any) -> None:
+    """File › New Dataset from Images… (a dialog of the window ``w``, kept as
+    ``w.convert_dialog``); the result opens in ``w`` when it is written."""
+    from .dialogs.convert_dialog import ConvertDialog
+
+    dialog = w.convert_dialog = ConvertDialog(w.recent.last_dir(), w)
+    dialog.converted.connect(lambda files: w.open_paths(files))
+    dialog.open()
+
+
 def build_menus(w: Any) -> None:
     """File, Go, View, Edit and Help of the main window ``w`` (typed loosely so that this
     module does not import the window). Every action goes through ``w.add_action``, which
@@ -20,7 +30,7 @@ def build_menus(w: Any) -> None:
     add(file_menu, "&New Window", w.new_window, QKeySequence.StandardKey.New)
     add(file_menu, "&Open…", w.open_dialog, QKeySequence.StandardKey.Open)
     add(file_menu, "Open &Folder…", w.open_folder_dialog, "Ctrl+Shift+O")
-    add(file_menu, "New &Dataset from Images…", w.new_dataset_dialog, "Ctrl+Shift+N")
+    add(file_menu, "New &Dataset from Images…", lambda: open_convert_dialog(w), "Ctrl+Shift+N")
     w.recent_menu = file_menu.addMenu("Open &Recent")
     w.recent = RecentFiles(w.settings, w.recent_menu, w.open_paths)
     file_menu.addSeparator()

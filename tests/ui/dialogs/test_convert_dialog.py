@@ -58,7 +58,7 @@ def test_new_dataset_from_images(qtbot, window, tmp_path):
 
 
 def test_a_source_that_cannot_be_used_says_why(qtbot, window, tmp_path):
-    window.new_dataset_dialog()
+    _action(window, "New Dataset from Images…").trigger()
     dialog = window.convert_dialog
     (tmp_path / "empty").mkdir()
     dialog.set_source(str(tmp_path / "empty"))
