@@ -18,6 +18,7 @@ import numpy as np
 from . import index_cache
 from .file_index import FileIndex
 from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
+from .header_scan import header_scan, hops
 from .index import IndexChunk, scan
 from .paths import expand, shard_warnings
 from .problems import describe_problems, not_a_tfrecord
@@ -121,7 +122,11 @@ class Dataset:
                 self.finish_file(number, verified=f.index.verified)
                 continue
             source = f.open()
-            for chunk in scan(source, verify=verify, cancel=cancel):
+            if not verify and hops(source):
+                chunks = header_scan(source, cancel=cancel)
+            else:
+                chunks = scan(source, verify=verify, cancel=cancel)
+            for chunk in chunks:
                 f.index.add(chunk)
                 yield number, chunk
             if cancel is not None and cancel.cancelled:
@@ -164,7 +169,8 @@ class Dataset:
         return self
 
     def _note_empty(self, f: DatasetFile) -> None:
-        if os.path.getsize(f.path) != 0:
+        on_disk = f.source.compressed_size if f.source is not None else os.path.getsize(f.path)
+        if on_disk != 0:
             return  # bytes but no record: damaged, or not a TFRecord (see not_tfrecord)
         msg = f"{f.path}: is empty (0 records)"
         if msg not in self.warnings:
@@ -293,6 +299,19 @@ class Dataset:
         """Global numbers of every record whose both CRCs verified."""
         records = np.arange(len(self), dtype=np.int64)
         return records[self.frame_facts(records)[3] == RecordStatus.OK]
+
+    def transfer(self) -> dict[str, float] | None:
+        """Bytes, requests and seconds spent reading remote files so far; None when no
+        file is remote."""
+        totals: dict[str, float] | None = None
+        for f in self.files:
+            counted = getattr(f.source, "transfer", None)
+            if counted is None:
+                continue
+            totals = totals or {"bytes": 0, "requests": 0, "seconds": 0.0}
+            for key, value in counted.as_dict().items():
+                totals[key] += value
+        return totals
 
     def size_warning(self, limit: int | None = None) -> str | None:
         """A warning once more than ``limit`` records are indexed (default: the

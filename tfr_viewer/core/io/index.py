@@ -22,7 +22,7 @@ from ..fast import native
 from .framing import FOOTER_SIZE, FRAME_OVERHEAD, HEADER_SIZE, decode_header, mask
 from .records import CancelToken, GarbageRegion, RecordStatus
 from .resync import find_next_frame
-from .sources import Source, SourceError
+from .sources import RemoteError, Source, SourceError
 
 CHUNK_RECORDS = 1 << 16
 _WINDOW = 32 << 20  # bytes read at a time from compressed streams
@@ -120,6 +120,8 @@ class _Scanner:
             self._buffer.move(0, pos - old.base, keep)  # type: ignore[union-attr]
         try:
             n = keep + self.source.readinto_at(pos + keep, memoryview(self._buffer)[keep:want])
+        except RemoteError:
+            raise  # the network, not the file: the caller reports it and may retry
         except SourceError as exc:
             self.stream_error = str(exc)
             n = keep
@@ -246,19 +248,22 @@ def scan(
     verify: bool = True,
     cancel: CancelToken | None = None,
     chunk_records: int = CHUNK_RECORDS,
+    start: int = 0,
+    first_record: int = 0,
 ) -> Iterator[IndexChunk]:
     """Yield the index of ``source`` chunk by chunk, in stream order.
 
     With ``verify`` both CRCs are checked; otherwise only the length CRC, and records
     are ``UNVERIFIED``. The generator returns early when ``cancel`` is set; what it
-    yielded up to then is correct.
+    yielded up to then is correct. ``start`` and ``first_record`` continue a scan that
+    another reader began: the frame at offset ``start`` is record ``first_record``.
     """
     sc = _Scanner(source, verify)
-    pos = 0
-    record = 0
-    win = sc.window_at(0)
+    pos = start
+    record = first_record
+    win = sc.window_at(start)
     batch = _Batch()
-    chunk_start = 0
+    chunk_start = first_record
 
     def rewindow(at: int, need: int = _WINDOW) -> _Window:
         """Move the window."""
@@ -339,5 +344,5 @@ def scan(
         if pos >= win.end and not win.eof:
             rewindow(pos)
     sc.end_of_stream()
-    if len(batch) or batch.garbage or record == 0 or sc.stream_error:
+    if len(batch) or batch.garbage or record == first_record or sc.stream_error:
         yield flush()

@@ -64,6 +64,17 @@ def _int_env(name: str, default: int) -> int:
 
 
 def _identity(path: str) -> dict | None:
+    """What must still match for an entry to be used; None when it cannot be told (a
+    missing file, a remote object whose server gives no version tag)."""
+    from .remote import is_url
+
+    if is_url(path):
+        from .remote import stat
+
+        found = stat(path)
+        if found.tag is None:
+            return None
+        return {"url": path, "size": found.size, "tag": found.tag, "version": VERSION}
     try:
         st = os.stat(path)
     except OSError:
@@ -75,6 +86,14 @@ def _identity(path: str) -> dict | None:
         "inode": st.st_ino,
         "version": VERSION,
     }
+
+
+def _worth_keeping(identity: dict | None) -> bool:
+    """Local files from ``TFR_VIEWER_CACHE_MIN_BYTES`` on; remote ones always (every
+    scan of them costs requests)."""
+    if identity is None:
+        return False
+    return "url" in identity or identity["size"] >= _int_env("TFR_VIEWER_CACHE_MIN_BYTES", 8 << 20)
 
 
 def _entry(identity: dict) -> Path:
@@ -146,7 +165,7 @@ def load(path: str, verified: bool) -> tuple[FileIndex, int | None] | None:
     if not enabled():
         return None
     identity = _identity(path)
-    if identity is None or identity["size"] < _int_env("TFR_VIEWER_CACHE_MIN_BYTES", 8 << 20):
+    if not _worth_keeping(identity):
         return None
     entry = _entry(identity)
     try:
@@ -184,7 +203,7 @@ def store(path: str, index: FileIndex, stream_size: int | None) -> Path | None:
     if not enabled() or not index.complete:
         return None
     identity = _identity(path)
-    if identity is None or identity["size"] < _int_env("TFR_VIEWER_CACHE_MIN_BYTES", 8 << 20):
+    if not _worth_keeping(identity):
         return None
     meta = {
         "identity": identity,
@@ -245,7 +264,7 @@ def store_extra(kind: str, path: str, meta: dict, arrays: dict[str, np.ndarray])
     if not enabled():
         return None
     identity = _identity(path)
-    if identity is None or identity["size"] < _int_env("TFR_VIEWER_CACHE_MIN_BYTES", 8 << 20):
+    if not _worth_keeping(identity):
         return None
     data = _encode({"identity": identity, "kind": kind, "meta": meta}, arrays)
     return _write(_extra_entry(kind, identity), data)

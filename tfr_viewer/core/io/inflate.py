@@ -13,10 +13,20 @@ from __future__ import annotations
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from .framing import Compression
+
+# Where compressed bytes come from: a local path, or a function that opens a file object
+# (a remote file read by range requests).
+Input = str | Callable[[], BinaryIO]
+
+
+def open_input(src: Input) -> BinaryIO:
+    """A new file object over ``src``, positioned at its start."""
+    return open(src, "rb") if isinstance(src, str) else src()  # noqa: SIM115
 
 TRAILING = "follow the end of the"  # in the message about bytes after a stream
 _IN_BLOCK = 1 << 20
@@ -104,12 +114,12 @@ def _gzip_header(inp: _Input) -> bool:
     return True
 
 
-def check_stream(path: str, compression: Compression) -> str | None:
+def check_stream(path: Input, compression: Compression) -> str | None:
     """Decode ``path`` to its end without keeping the bytes; what is wrong, or None."""
     return inflate(path, compression, keep=False).problem
 
 
-def inflate(path: str, compression: Compression, keep: bool = True) -> Inflated:
+def inflate(path: Input, compression: Compression, keep: bool = True) -> Inflated:
     """Decode ``path`` from the start as far as it goes (``keep`` False: only check)."""
     import tempfile  # only when a damaged stream is decoded this way
 
@@ -118,7 +128,7 @@ def inflate(path: str, compression: Compression, keep: bool = True) -> Inflated:
     gzip = compression is Compression.GZIP
     size = 0
     problem: str | None = None
-    with open(path, "rb") as src:
+    with open_input(path) as src:
         inp = _Input(src)
         while True:
             if gzip and not _gzip_header(inp):

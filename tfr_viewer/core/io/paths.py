@@ -12,7 +12,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from .sources import looks_like_tfrecord
+from .remote import is_url
+from .sources import RemoteError, looks_like_tfrecord
 
 SHARD_RE = re.compile(r"^(?P<prefix>.*)-(?P<index>\d{5})-of-(?P<total>\d{5})(?P<suffix>[^/]*)$")
 _RECORD_NAME_RE = re.compile(r"(\.tfrec(ord)?s?)(\.gz|\.zz|\.z|\.zlib)?$|-\d{5}-of-\d{5}", re.I)
@@ -59,8 +60,15 @@ def expand(specs: Iterable[str]) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     for spec in specs:
-        spec = os.path.expanduser(os.fspath(spec))
+        spec = os.fspath(spec)
         found: list[str]
+        if is_url(spec):
+            for url in _expand_url(spec):
+                if url not in seen:
+                    seen.add(url)
+                    out.append(url)
+            continue
+        spec = os.path.expanduser(spec)
         m = _SPEC_RE.match(spec)
         if os.path.isdir(spec):
             found = _folder_files(spec)
@@ -86,6 +94,53 @@ def expand(specs: Iterable[str]) -> list[str]:
                 seen.add(key)
                 out.append(path)
     return out
+
+
+def _is_glob(url: str, path: str) -> bool:
+    """Glob characters in a URL's path (for HTTP, ``?`` starts a query instead)."""
+    if url.lower().startswith(("http://", "https://")):
+        return bool(set("*[") & set(path.split("?", 1)[0]))
+    return bool(_GLOB_CHARS & set(path))
+
+
+def _expand_url(spec: str) -> list[str]:
+    """A URL, a glob over a bucket (``gs://b/train-*``), a ``name@N`` spec or a folder
+    (prefix) of TFRecord files, as full URLs in natural order."""
+    from .remote import call, filesystem
+
+    fs, path = filesystem(spec)
+    m = _SPEC_RE.match(path)
+    try:
+        if m:
+            count = int(m["count"])
+            names = [f"{m['base']}-{i:05d}-of-{count:05d}" for i in range(count)]
+            found = [p for p in names if call(spec, "listing", lambda p=p: fs.isfile(p))]
+            if not found:
+                raise PathError(f"{spec}: no shard of {m['base']}-NNNNN-of-{count:05d} exists")
+        elif _is_glob(spec, path):
+            listed = call(spec, "listing", lambda: fs.glob(path, detail=True))
+            found = [p for p, info in listed.items() if info.get("type") != "directory"]
+            if not found:
+                raise PathError(f"{spec}: the pattern matches no object")
+        else:
+            folder = spec.endswith("/")  # HTTP cannot tell a folder otherwise
+            if not folder:
+                info = call(spec, "looking the object up", lambda: fs.info(path))
+                folder = info.get("type") == "directory"
+            if folder:
+                listed = call(spec, "listing", lambda: fs.ls(path, detail=True))
+                files = [e["name"] for e in listed if e.get("type") != "directory"]
+                named = [p for p in files if _RECORD_NAME_RE.search(p.rsplit("/", 1)[-1])]
+                found = named or files
+                if not found:
+                    raise PathError(f"{spec}: the folder holds no files")
+            else:
+                return [spec]
+    except RemoteError as exc:
+        if isinstance(exc.__cause__, FileNotFoundError):
+            raise PathError(f"{spec}: no such file, object or bucket") from exc
+        raise
+    return [fs.unstrip_protocol(p) for p in sorted(found, key=natural_key)]
 
 
 def shard_warnings(paths: Iterable[str]) -> list[str]:

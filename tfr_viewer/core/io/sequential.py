@@ -20,6 +20,7 @@ import io
 from typing import Any
 
 from .framing import Compression
+from .inflate import Input, open_input
 
 SAMPLE = 1 << 20  # compressed bytes looked at to judge how well a file compresses
 MIN_RATIO = 3.0  # decoded bytes per compressed byte from which ISA-L beats rapidgzip
@@ -35,14 +36,14 @@ def available() -> bool:
     return True
 
 
-def prefers_sequential(path: str, compression: Compression) -> bool:
+def prefers_sequential(path: Input, compression: Compression) -> bool:
     """Whether ISA-L on one core should decode ``path`` rather than rapidgzip on all:
     true when its first mebibyte decodes to at least ``MIN_RATIO`` times its size."""
     if not available():
         return False
     from isal import isal_zlib
 
-    with open(path, "rb") as f:
+    with open_input(path) as f:
         sample = f.read(SAMPLE)
     wbits = 31 if compression is Compression.GZIP else 15
     try:
@@ -57,10 +58,10 @@ def prefers_sequential(path: str, compression: Compression) -> bool:
 class _ZlibReader(io.RawIOBase):
     """A ZLIB stream decoded with ISA-L; raises at a bad checksum, a cut or extra bytes."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: Input) -> None:
         from isal import isal_zlib
 
-        self._file = open(path, "rb")  # noqa: SIM115 - closed in close()
+        self._file = open_input(path)
         self._d = isal_zlib.decompressobj()
         self._pending = b""
 
@@ -88,6 +89,11 @@ class _ZlibReader(io.RawIOBase):
         super().close()
 
 
+def _name_or_file(src: Input) -> Any:
+    """What rapidgzip and ISA-L open: a path as it is, else a new file object."""
+    return src if isinstance(src, str) else src()
+
+
 PARALLEL_CHUNK = 16 << 20  # rapidgzip's chunk for a forward pass
 
 
@@ -95,19 +101,19 @@ class SequentialStream:
     """The decoded bytes of a whole file, read strictly forward: with ISA-L, or with
     rapidgzip on every core when ``parallel``."""
 
-    def __init__(self, path: str, compression: Compression, parallel: bool = False) -> None:
+    def __init__(self, path: Input, compression: Compression, parallel: bool = False) -> None:
         if parallel:
             import os
 
             import rapidgzip
 
             self._reader: Any = rapidgzip.RapidgzipFile(
-                path, parallelization=os.cpu_count() or 1, chunk_size=PARALLEL_CHUNK
+                _name_or_file(path), parallelization=os.cpu_count() or 1, chunk_size=PARALLEL_CHUNK
             )
         elif compression is Compression.GZIP:
             from isal import igzip_threaded
 
-            self._reader = igzip_threaded.open(path, "rb", threads=1)
+            self._reader = igzip_threaded.open(_name_or_file(path), "rb", threads=1)
         else:
             self._reader = _ZlibReader(path)
         self.parallel = parallel

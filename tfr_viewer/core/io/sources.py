@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .framing import HEADER_SIZE, Compression, decode_header
-from .inflate import Inflated, check_stream, inflate
+from .inflate import Inflated, Input, check_stream, inflate, open_input
 from .sequential import SequentialStream, prefers_sequential
 
 _SNIFF_BYTES = 64
@@ -34,6 +34,11 @@ CHUNK_SIZE = 2 << 20
 
 class SourceError(OSError):
     """A file that cannot be opened or decoded; the message says which and why."""
+
+
+class RemoteError(SourceError):
+    """A remote file that could not be reached or read (network, permissions, a missing
+    back-end). Unlike damage, it is not a property of the file: trying again may work."""
 
 
 def detect_compression(head: bytes) -> Compression:
@@ -257,19 +262,27 @@ class CompressedSource(Source):
         compression: Compression,
         threads: int | None = None,
         seek_points: bool = False,
+        remote: tuple[Callable[[], Any], int] | None = None,
     ) -> None:
+        """``remote``: ``(open a new file object, compressed size)`` for a file that is
+        not on a local disk; ``path`` then only names it."""
         import rapidgzip  # heavy: imported only when a compressed file is opened
 
         self.path = path
         self.compression = compression
-        self.compressed_size = os.path.getsize(path)
+        self._input: Input = path if remote is None else remote[0]
+        self._opened: list[Any] = []  # remote file objects, whose network errors count
+        self.compressed_size = os.path.getsize(path) if remote is None else remote[1]
         self.size = None
         self._lock = threading.Lock()
         try:
             self._reader: Any = rapidgzip.RapidgzipFile(
-                path, parallelization=threads or os.cpu_count() or 1, chunk_size=CHUNK_SIZE
+                self._open_input(),
+                parallelization=threads or os.cpu_count() or 1,
+                chunk_size=CHUNK_SIZE,
             )
         except Exception as exc:  # rapidgzip raises several types for bad input
+            self._raise_network_error()
             raise SourceError(
                 f"{path}: cannot open the {compression.value} stream ({exc}); "
                 "the file may be damaged or not compressed"
@@ -283,10 +296,31 @@ class CompressedSource(Source):
         self._stream: SequentialStream | None = None
         self._sequential = not seek_points  # may still read with ISA-L
 
+    def _open_input(self) -> Any:
+        """What rapidgzip reads: the path, or a new remote file object."""
+        if isinstance(self._input, str):
+            return self._input
+        f = self._input()
+        self._opened.append(f)
+        return f
+
+    def _remote_input(self) -> Input:
+        """:attr:`_input` for the decoders of :mod:`.sequential` and :mod:`.inflate`,
+        with remote file objects remembered so that their failures are seen."""
+        return self._input if isinstance(self._input, str) else self._open_input
+
+    def _raise_network_error(self) -> None:
+        """A decoder turned a network failure into its own error: raise the real one."""
+        for f in self._opened:
+            if getattr(f, "error", None) is not None:
+                raise f.error
+
     def _fall_back(self) -> Inflated:
         """Decode the stream sequentially, keeping every byte before a failure."""
+        self._raise_network_error()
         if self._inflated is None:
-            self._inflated = inflate(self.path, self.compression)
+            self._inflated = inflate(self._remote_input(), self.compression)
+            self._raise_network_error()
         return self._inflated
 
     def _read_sequential(self, offset: int, view: memoryview) -> int | None:
@@ -298,10 +332,12 @@ class CompressedSource(Source):
             if offset != 0:
                 self._sequential = False
                 return None
-            isal = prefers_sequential(self.path, self.compression)
+            isal = prefers_sequential(self._remote_input(), self.compression)
             try:
                 with _quiet_stderr():
-                    stream = SequentialStream(self.path, self.compression, parallel=not isal)
+                    stream = SequentialStream(
+                        self._remote_input(), self.compression, parallel=not isal
+                    )
             except Exception:  # noqa: BLE001 - rapidgzip's own reader decides
                 self._sequential = False
                 return None
@@ -311,6 +347,7 @@ class CompressedSource(Source):
                 done = stream.readinto_at(offset, view)
         except Exception:  # noqa: BLE001 - going back, or damage: rapidgzip decides
             self._stop_sequential()
+            self._raise_network_error()
             return None
         if stream.finished:
             if self.compression is Compression.ZLIB and not stream.parallel:
@@ -387,7 +424,7 @@ class CompressedSource(Source):
             elif self._checked is False:
                 problem = None
                 if self.compression is Compression.ZLIB or not self._gzip_size_matches():
-                    problem = check_stream(self.path, self.compression)
+                    problem = check_stream(self._remote_input(), self.compression)
                 self._checked = problem or True
             else:
                 problem = self._checked if isinstance(self._checked, str) else None
@@ -396,7 +433,7 @@ class CompressedSource(Source):
     def _gzip_size_matches(self) -> bool:
         if self.size is None or self.compressed_size < 18:
             return False
-        with open(self.path, "rb") as f:
+        with open_input(self._remote_input()) as f:
             f.seek(-4, os.SEEK_END)
             return int.from_bytes(f.read(4), "little") == self.size & 0xFFFFFFFF
 
@@ -451,6 +488,8 @@ class CompressedSource(Source):
             reader.close()
         if inflated is not None:
             inflated.close()
+        for f in self._opened:
+            f.close()
         with _LIVE_LOCK:
             _LIVE.discard(self)
 
@@ -463,6 +502,12 @@ def open_source(path: str | os.PathLike[str], seek_points: bool = False) -> Sour
     Raises :class:`SourceError` with the path and the reason when it cannot be read.
     """
     path = os.fspath(path)
+    from .remote import is_url
+
+    if is_url(path):
+        from .remote_source import open_remote
+
+        return open_remote(path)
     try:
         compression = sniff(path)
         if compression is Compression.NONE:
