@@ -20,6 +20,8 @@ LIBRARIES = (
     ("google-re2", "google-re2"),
     ("imagehash", "ImageHash"),
     ("pyqtgraph", "pyqtgraph"),
+    ("fsspec", "fsspec"),
+    ("aiohttp", "aiohttp"),
 )
 
 

@@ -87,6 +87,15 @@ def test_info_json_from_the_bundle(bundle):
     assert report == source and report["records"] == 24
 
 
+def test_the_bundle_reads_an_http_url(bundle):
+    from tests.remote_server import serving
+
+    with serving(SAMPLE.parent) as server:
+        info = run(bundle / "tfr-viewer", "info", "--json", server.url(SAMPLE.name))
+    assert info.returncode == 0, info.stderr
+    assert json.loads(info.stdout)["records"] == 24
+
+
 def test_version_lists_the_bundled_libraries(bundle):
     out = run(bundle / "tfr-viewer", "--version")
     assert out.returncode == 0, out.stderr

@@ -30,6 +30,17 @@ def _warn(ds: Dataset, as_json: bool) -> None:
             print(f"warning: {w}", file=sys.stderr)
 
 
+def _report_transfer(ds: Dataset) -> None:
+    """What reading remote files cost, on stderr (stdout stays the report)."""
+    transfer = ds.transfer()
+    if transfer is not None:
+        print(
+            f"transferred {transfer['bytes'] / 1e6:,.2f} MB in "
+            f"{plural(int(transfer['requests']), 'request')} ({transfer['seconds']:.2f} s)",
+            file=sys.stderr,
+        )
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     """Per file: compression, records, bytes, problems (header pass; payload CRCs unchecked)."""
     with _open(args.paths) as ds:
@@ -64,6 +75,8 @@ def cmd_info(args: argparse.Namespace) -> int:
                 "verified": False,
                 "warnings": ds.warnings,
             }
+            if (transfer := ds.transfer()) is not None:
+                out["transfer"] = transfer
             print(json.dumps(out, indent=2))
         else:
             _warn(ds, False)
@@ -83,6 +96,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 f"total: {plural(len(ds), 'record')} in {plural(len(files), 'file')}, "
                 f"{plural(total_problems, 'problem')} (header pass; run `verify` to check payloads)"
             )
+            _report_transfer(ds)
         return EXIT_USAGE if invalid else 0
 
 
@@ -101,6 +115,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 ],
                 "warnings": ds.warnings,
             }
+            if (transfer := ds.transfer()) is not None:
+                out["transfer"] = transfer
             print(json.dumps(out, indent=2))
         else:
             _warn(ds, False)
@@ -110,6 +126,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             for reason in ds.not_tfrecord():
                 print(reason)
             print(f"{plural(len(ds), 'record')} in {plural(len(ds.files), 'file')}: {verdict}")
+            _report_transfer(ds)
         return 1 if problems else 0
 
 

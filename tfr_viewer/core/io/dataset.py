@@ -18,11 +18,12 @@ import numpy as np
 from . import index_cache
 from .file_index import FileIndex
 from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
-from .header_scan import header_scan, hops
-from .index import IndexChunk, scan
+from .index import IndexChunk
 from .paths import expand, shard_warnings
 from .problems import describe_problems, not_a_tfrecord
+from .read_ahead import ReadAhead, file_chunks
 from .records import CancelToken, Problem, RecordStatus
+from .remote import is_url
 from .sources import Source, open_source
 from .verify import verify_index
 
@@ -105,15 +106,45 @@ class Dataset:
     ) -> Iterator[tuple[int, IndexChunk]]:
         """Index every file not yet complete, in order, yielding as chunks arrive. Files
         already indexed (in this dataset, or in the persistent cache) yield their index as
-        chunks too, so a caller always sees every record once."""
+        chunks too, so a caller always sees every record once. Remote files after the
+        first one to scan are indexed concurrently (see :mod:`.read_ahead`)."""
         self._starts = []
+        todo = [n for n, f in enumerate(self.files) if not self._indexed(f, verify)]
+        remote = [n for n in todo if is_url(self.files[n].path)]
+        ahead = ReadAhead(self.files, remote[1:], verify, cancel) if len(remote) > 1 else None
+        try:
+            yield from self._scan_files(verify, cancel, ahead)
+        finally:
+            if ahead is not None:
+                ahead.close()
+
+    @staticmethod
+    def _indexed(f: DatasetFile, verify: bool) -> bool:
+        return f.index.complete and (f.index.verified or not verify)
+
+    def _scan_files(
+        self, verify: bool, cancel: CancelToken | None, ahead: ReadAhead | None
+    ) -> Iterator[tuple[int, IndexChunk]]:
         for number, f in enumerate(self.files):
-            if f.index.complete and (f.index.verified or not verify):
+            if self._indexed(f, verify):
                 self.begin_file(number, reset=False)
                 yield from ((number, chunk) for chunk in f.index.chunks())
                 continue
             self.begin_file(number)
-            cached = index_cache.load(f.path, verify)
+            if ahead is not None and number in ahead:
+                done = ahead.take(number)
+                if done is None:
+                    return  # cancelled
+                cached = (done.index, done.stream_size) if done.cached else None
+                if not done.cached:
+                    f.index = done.index
+                    yield from ((number, chunk) for chunk in f.index.chunks())
+                    index_cache.store(f.path, f.index, done.stream_size)
+                    if len(f.index) == 0:
+                        self._note_empty(f)
+                    continue
+            else:
+                cached = index_cache.load(f.path, verify)
             if cached is not None:
                 f.index, stream_size = cached
                 if stream_size is not None:
@@ -122,11 +153,7 @@ class Dataset:
                 self.finish_file(number, verified=f.index.verified)
                 continue
             source = f.open()
-            if not verify and hops(source):
-                chunks = header_scan(source, cancel=cancel)
-            else:
-                chunks = scan(source, verify=verify, cancel=cancel)
-            for chunk in chunks:
+            for chunk in file_chunks(source, verify, cancel):
                 f.index.add(chunk)
                 yield number, chunk
             if cancel is not None and cancel.cancelled:

@@ -2,10 +2,11 @@
 
 An uncompressed remote file is read by range requests: small reads through an LRU block
 cache (``BLOCK`` bytes a block, at most ``MAX_BLOCKS`` held, so memory and repeated
-transfers stay bounded), reads of ``DIRECT`` bytes or more as one request each, and frame headers one by one
-for the header-only scan (:mod:`.header_scan`). A GZIP or ZLIB file must be decoded from
-its start: rapidgzip reads it through a read-ahead file object and keeps seek points as
-it goes, so after the first pass any record is read again with a few requests.
+transfers stay bounded), reads of ``DIRECT`` bytes or more as one request each, and
+frame headers one by one for the header-only scan (:mod:`.header_scan`). A GZIP or ZLIB
+file must be decoded from its start: rapidgzip reads it through a read-ahead file object
+and keeps seek points as it goes, so after the first pass any record is read again with
+a few requests.
 """
 
 from __future__ import annotations
