@@ -56,7 +56,7 @@ class RangeServer:
         return self._httpd.server_address[1]
 
     def url(self, name: str = "") -> str:
-        return f"http://127.0.0.1:{self.port}/{urllib.parse.quote(name, safe='/*?[]')}"
+        return f"http://127.0.0.1:{self.port}/{urllib.parse.quote(name, safe='/*?[]@')}"
 
     def reset_counts(self) -> None:
         with self._lock:
