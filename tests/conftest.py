@@ -16,6 +16,9 @@ os.environ["TFR_VIEWER_CACHE_DIR"] = tempfile.mkdtemp(prefix="tfr-viewer-cache-"
 # Launches in the tests never hand their files to an app the user has running.
 os.environ["TFR_VIEWER_INSTANCE"] = f"tfr-viewer-tests-{os.getpid()}"
 
+# the loopback servers and files of the remote-URL tests
+pytest_plugins = ["tests.remote_data"]
+
 
 def pytest_report_header(config: pytest.Config) -> str:
     from tfr_viewer.core.fast import describe

@@ -4,7 +4,8 @@ It serves the files of one folder with ``Accept-Ranges``, ``ETag`` and an HTML l
 of links for folders (what fsspec's HTTP globbing reads). Faults can be switched on while
 it runs: a fixed delay per request (``latency``), an error status for every range
 request after a number of them (``fail_after`` with ``fail_status``), a connection
-dropped mid-answer (``drop_after``), or an answer that never comes (``hang``). It counts
+dropped mid-answer (``drop_after``), a few failures before it recovers (``fail_next``),
+or an answer that never comes (``hang``). It counts
 the requests and the body bytes it sends.
 """
 
@@ -31,6 +32,7 @@ class Faults:
     latency: float = 0.0
     fail_after: int | None = None  # range requests answered before errors start
     fail_status: int = 500
+    fail_next: int = 0  # the next N range requests fail, then the server recovers
     drop_after: int | None = None  # range requests answered before connections drop
     hang: bool = False
 
@@ -146,7 +148,11 @@ def _make_handler(server: RangeServer) -> type[BaseHTTPRequestHandler]:
                     start = max(0, size - int(m[2]))
             ranged = bool(m) and body
             served = server._count(ranged, end - start if body else 0)
-            if ranged and faults.fail_after is not None and served > faults.fail_after:
+            failing = faults.fail_after is not None and served > faults.fail_after
+            if ranged and faults.fail_next > 0:
+                faults.fail_next -= 1
+                failing = True
+            if ranged and failing:
                 self.send_error(faults.fail_status)
                 return
             if ranged and start >= size and size:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.remote_data import no_cache, remote_root, server, size_of  # noqa: F401
+from tests.remote_data import size_of
 from tfr_viewer.core.io import Dataset
 from tfr_viewer.core.io.remote_source import RemoteCompressedSource, RemoteSource
 from tfr_viewer.core.io.sources import open_source

@@ -137,6 +137,15 @@ def _status(exc: BaseException) -> int | None:
     return None
 
 
+def _unwrap(exc: BaseException) -> BaseException:
+    """The real failure behind fsspec's HTTP lookups, which call any failure (a timeout,
+    a refused connection, a 500) "file not found"."""
+    cause = exc.__cause__
+    if isinstance(exc, FileNotFoundError) and cause is not None and _status(cause) != 404:
+        return cause
+    return exc
+
+
 def _permanent(exc: BaseException) -> bool:
     """Errors that another try cannot fix: missing, forbidden, bad request."""
     if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError)):
@@ -163,7 +172,8 @@ def call(url: str, what: str, fn: Callable[[], Any]) -> Any:
             return fn()
         except RemoteError:
             raise
-        except Exception as exc:  # noqa: BLE001 - network stacks raise many types
+        except Exception as raised:  # noqa: BLE001 - network stacks raise many types
+            exc = _unwrap(raised)
             if _permanent(exc):
                 raise RemoteError(_explain(url, exc)) from exc
             last = exc
