@@ -15,18 +15,33 @@ from multiprocessing.connection import Connection
 from .io import CompressedSource, Compression, Dataset
 
 
-def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
-    """Index ``paths`` (header pass, then payload CRCs) and stream the results.
+def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool = True) -> None:
+    """Index ``paths`` (header pass, then payload CRCs unless ``verify`` is false) and
+    stream the results.
 
     Messages: ``("chunk", file, IndexChunk)`` (every file sends at least one, in file
     order), ``("seek_points", file, path)`` for compressed files (or ``("inflated",
     file, path, size, problem)``: the bytes of a stream rapidgzip refused), ``("indexed",)``,
-    ``("statuses", file, start, uint8 array)``, ``("done",)`` or ``("error", text)``.
+    ``("statuses", file, start, uint8 array)``, ``("transfer", {bytes, requests, seconds})``
+    for remote files (now and then, and before the end), then ``("done", verified)`` or
+    ``("error", text)``.
     """
+    import time
+
     ds = Dataset(paths, seek_points=True)
+    sent = time.monotonic()
+
+    def transfer(force: bool = False) -> None:
+        nonlocal sent
+        if force or time.monotonic() - sent > 0.25:
+            sent = time.monotonic()
+            if (figures := ds.transfer()) is not None:
+                conn.send(("transfer", figures))
+
     try:
         for number, chunk in ds.scan(verify=False):
             conn.send(("chunk", number, chunk))
+            transfer()
         for number, f in enumerate(ds.files):
             if isinstance(f.source, CompressedSource) and f.source.compression is not (
                 Compression.NONE
@@ -37,12 +52,38 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str) -> None:
                 elif (decoded := f.source.export_inflated(target)) is not None:
                     conn.send(("inflated", number, target, *decoded))
         conn.send(("indexed",))
-        done_before: dict[int, int] = {}
-        for number, done, _bad in ds.verify():
-            start = done_before.get(number, 0)
-            conn.send(("statuses", number, start, ds.files[number].index.statuses(start, done)))
-            done_before[number] = done
-        conn.send(("done",))
+        if verify:
+            _send_statuses(conn, ds, transfer)
+        transfer(force=True)
+        conn.send(("done", verify))
+    except Exception as exc:  # reported to the parent, which shows it
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        ds.close()
+        conn.close()
+
+
+def _send_statuses(conn: Connection, ds: Dataset, tick: Callable[[], None]) -> None:
+    """Verify the payload CRCs of an indexed dataset, sending the statuses block by block."""
+    done_before: dict[int, int] = {}
+    for number, done, _bad in ds.verify():
+        start = done_before.get(number, 0)
+        conn.send(("statuses", number, start, ds.files[number].index.statuses(start, done)))
+        done_before[number] = done
+        tick()
+
+
+def verify_task(conn: Connection) -> None:
+    """Receive ``(paths, columns)`` (a header-only index per file) and check every
+    payload CRC: ``("statuses", file, start, uint8 array)`` messages, ``("transfer",
+    figures)`` for remote files, then ``("done", True)`` or ``("error", text)``."""
+    paths, columns = conn.recv()
+    ds = Dataset.from_arrays(paths, columns, verified=False)
+    try:
+        _send_statuses(conn, ds, lambda: None)
+        if (figures := ds.transfer()) is not None:
+            conn.send(("transfer", figures))
+        conn.send(("done", True))
     except Exception as exc:  # reported to the parent, which shows it
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:

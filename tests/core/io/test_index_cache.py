@@ -23,16 +23,16 @@ def cache(tmp_path, monkeypatch):
 
 def _scans(monkeypatch) -> list[str]:
     """Record every real scan."""
-    from tfr_viewer.core.io import dataset
+    from tfr_viewer.core.io import read_ahead
 
     seen: list[str] = []
-    real = dataset.scan
+    real = read_ahead.scan
 
     def counting(source, **kw):
         seen.append(source.path)
         return real(source, **kw)
 
-    monkeypatch.setattr(dataset, "scan", counting)
+    monkeypatch.setattr(read_ahead, "scan", counting)
     return seen
 
 

@@ -74,14 +74,15 @@ class Dataset:
         return cls(expand(specs), seek_points=seek_points)
 
     @classmethod
-    def from_arrays(cls, paths: list[str], columns: list[tuple]) -> Dataset:
+    def from_arrays(cls, paths: list[str], columns: list[tuple], verified: bool = True) -> Dataset:
         """A dataset whose index is given as ``(offsets, lengths, statuses)`` per file
-        (as taken from another dataset's index), without scanning."""
+        (as taken from another dataset's index), without scanning (``verified`` false:
+        :meth:`verify` settles the ``UNVERIFIED`` statuses)."""
         ds = cls(paths)
         for number, (offsets, lengths, statuses) in enumerate(columns):
             ds.begin_file(number)
             ds.files[number].index.add(IndexChunk(0, offsets, lengths, statuses))
-            ds.finish_file(number, verified=True)
+            ds.finish_file(number, verified=verified)
         return ds
 
     def columns(self) -> list[tuple]:
@@ -196,8 +197,7 @@ class Dataset:
         return self
 
     def _note_empty(self, f: DatasetFile) -> None:
-        on_disk = f.source.compressed_size if f.source is not None else os.path.getsize(f.path)
-        if on_disk != 0:
+        if f.open().compressed_size != 0:
             return  # bytes but no record: damaged, or not a TFRecord (see not_tfrecord)
         msg = f"{f.path}: is empty (0 records)"
         if msg not in self.warnings:

@@ -33,12 +33,31 @@ def _check_plain(arr: np.ndarray, offsets: list[int], lengths: list[int]) -> np.
     return masked == stored
 
 
+_SPAN = 16 << 20  # bytes read at once when frames follow each other
+
+
 def _check_stream(source: Source, offsets: list[int], lengths: list[int]) -> np.ndarray:
+    """Check frames read from ``source``: runs of adjacent frames in one read each (a
+    remote file streams in a few large requests instead of one per record)."""
     ok = np.zeros(len(offsets), dtype=bool)
-    for i, (offset, length) in enumerate(zip(offsets, lengths, strict=True)):
-        data = source.read_at(offset + HEADER_SIZE, length + FOOTER_SIZE)
-        if len(data) == length + FOOTER_SIZE:
-            ok[i] = mask(_crc(data[:length])) == int.from_bytes(data[length:], "little")
+    i = 0
+    while i < len(offsets):
+        start = offsets[i] + HEADER_SIZE
+        j, end = i + 1, start + lengths[i] + FOOTER_SIZE
+        while j < len(offsets) and offsets[j] == end:
+            nxt = end + HEADER_SIZE + lengths[j] + FOOTER_SIZE
+            if nxt - start > _SPAN:
+                break
+            j, end = j + 1, nxt
+        data = np.frombuffer(source.read_at(start, end - start), dtype=np.uint8)
+        for k in range(i, j):
+            at = offsets[k] + HEADER_SIZE - start
+            length = lengths[k]
+            frame = data[at : at + length + FOOTER_SIZE]
+            if len(frame) == length + FOOTER_SIZE:
+                stored = int.from_bytes(frame[length:].tobytes(), "little")
+                ok[k] = mask(_crc(frame[:length])) == stored
+        i = j
     return ok
 
 

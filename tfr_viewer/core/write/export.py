@@ -216,9 +216,21 @@ def existing_outputs(targets: Sequence[str]) -> list[str]:
     return [t for t in targets if os.path.lexists(t)]
 
 
+def refuse_url(target: str) -> None:
+    """Outputs are written to local files only: a URL is refused with what to do."""
+    from ..io.remote import is_url
+
+    if is_url(target):
+        raise ExportError(
+            f"{target}: writing to a URL is not supported; write to a local folder, then "
+            "upload the files (for example with gcloud storage cp or aws s3 cp)"
+        )
+
+
 def _check_targets(ds: Dataset, targets: Sequence[str], overwrite: bool) -> None:
     sources = {os.path.realpath(f.path) for f in ds.files}
     for target in targets:
+        refuse_url(target)
         if os.path.realpath(target) in sources:
             raise ExportError(
                 f"{target}: refusing to overwrite a file that is open as a "

@@ -26,7 +26,7 @@ from ..decode import (
 )
 from ..io import Cancelled, CancelToken, Dataset
 from ..text import float_text
-from .export import disk_errors
+from .export import disk_errors, refuse_url
 
 Progress = Callable[[int, int], None] | None
 Reader = Callable[[int], bytes] | None  # payload of a record (edits applied), else ds.read
@@ -67,6 +67,7 @@ def export_jsonl(
     read: Reader = None,
 ) -> int:
     """One ``show --json`` object per line."""
+    refuse_url(path)
 
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as f:
@@ -135,6 +136,7 @@ def export_csv(
     read: Reader = None,
 ) -> list[str]:
     """A CSV with index, file, offset and every feature; returns the columns."""
+    refuse_url(path)
     keys = feature_keys(ds, records, read=read)
 
     def write(tmp: str) -> None:
@@ -165,6 +167,7 @@ def export_images(
     record has a class label (text preferred). ``folder`` must not exist yet. With
     ``boxes`` (voc, yolo or coco), the images' boxes are written beside them too
     (:mod:`.box_formats`)."""
+    refuse_url(folder)
     from .box_formats import BoxWriter
 
     if os.path.exists(folder):

@@ -20,7 +20,7 @@ import numpy as np
 from ..io import Cancelled, CancelToken, Dataset
 from ..io.payload_block import iter_blocks
 from ..query.extract import extract
-from .export import disk_errors
+from .export import disk_errors, refuse_url
 
 Progress = Callable[[int, int], None] | None
 _ARROW = {"int64": "int64", "float": "float32", "bytes": "binary"}
@@ -127,6 +127,7 @@ def export_parquet(
     """Write ``records`` (intact Examples) of an indexed dataset to ``out``; returns the
     path, the rows written and the columns (key: arrow type, scalar). Records that are
     not Examples are left out."""
+    refuse_url(out)
     pa = require_pyarrow()
     import pyarrow.parquet as pq
 

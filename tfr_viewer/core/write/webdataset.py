@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 from ..decode import decode, features_of, image_format, recognise
 from ..io import Cancelled, CancelToken, Dataset
-from .export import disk_errors
+from .export import disk_errors, refuse_url
 
 Progress = Callable[[int, int], None] | None
 PER_SHARD = 10_000
@@ -75,6 +75,7 @@ def export_webdataset(
     progress: Progress = None,
 ) -> tuple[list[str], int, int]:
     """Write the shards; returns ``(files, samples written, records without an image)``."""
+    refuse_url(pattern)
     if per_shard < 1:
         raise WebDatasetError("a shard must hold at least one record")
     sharded = "%" in pattern
