@@ -11,7 +11,7 @@ import numpy as np
 from tfr_viewer.core.io.dataset import Dataset
 from tfr_viewer.core.io.framing import encode_frame
 from tfr_viewer.core.io.records import RecordStatus
-from tfr_viewer.core.tasks import filter_task, index_task
+from tfr_viewer.core.tasks import filter_task, index_task, verify_task
 
 
 def collect(target, payload=None, args=()):
@@ -46,6 +46,32 @@ def test_index_task_streams_chunks_seek_points_and_statuses(tmp_path):
     assert records == 110
     statuses = np.concatenate([m[3] for m in messages if m[0] == "statuses" and m[1] == 0])
     assert np.flatnonzero(statuses != RecordStatus.OK).tolist() == [42]
+
+
+def test_a_header_only_index_task_then_one_verify_task(tmp_path, server):
+    """Remote datasets are indexed by headers only; verification is a task of its own
+    over that index, and finds what the local verifying scan finds."""
+    url = server.url("damaged.tfrecord")
+    messages = collect(index_task, args=([url], str(tmp_path), False))
+    assert messages[-1] == ("done", False)
+    assert not any(m[0] == "statuses" for m in messages)
+    transfer = [m[1] for m in messages if m[0] == "transfer"][-1]
+    # hops up to the damaged header at record 20, then streams the rest
+    assert 0 < transfer["bytes"] < (server.root / "damaged.tfrecord").stat().st_size
+    ds = Dataset([url])
+    for m in messages:
+        if m[0] == "chunk":
+            if m[2].start == 0:
+                ds.begin_file(m[1])
+            ds.files[m[1]].index.add(m[2])
+    ds.finish_file(0, verified=False)
+    checked = collect(verify_task, ([url], ds.columns()))
+    assert checked[-1] == ("done", True)
+    statuses = np.concatenate([m[3] for m in checked if m[0] == "statuses"])
+    with Dataset([str(server.root / "damaged.tfrecord")]) as local:
+        local.index(verify=True)
+        assert np.array_equal(statuses, local.files[0].index.statuses())
+    ds.close()
 
 
 def test_filter_task_matches_what_the_core_finds(tmp_path):

@@ -13,11 +13,13 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 
 from .io import CompressedSource, Compression, Dataset
+from .io.header_scan import hops
 
 
 def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool = True) -> None:
     """Index ``paths`` (header pass, then payload CRCs unless ``verify`` is false) and
-    stream the results.
+    stream the results. ``verify`` false only saves transfers where a file can be
+    scanned by its headers alone (plain remote files); otherwise the CRCs are checked.
 
     Messages: ``("chunk", file, IndexChunk)`` (every file sends at least one, in file
     order), ``("seek_points", file, path)`` for compressed files (or ``("inflated",
@@ -39,7 +41,10 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
                 conn.send(("transfer", figures))
 
     try:
-        for number, chunk in ds.scan(verify=False):
+        # with nothing to hop over (compressed files are read whole anyway), the CRCs
+        # are checked as the scan reads, rather than by reading everything again
+        in_scan = not verify and not any(hops(f.open()) for f in ds.files)
+        for number, chunk in ds.scan(verify=in_scan):
             conn.send(("chunk", number, chunk))
             transfer()
         for number, f in enumerate(ds.files):
@@ -55,7 +60,7 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
         if verify:
             _send_statuses(conn, ds, transfer)
         transfer(force=True)
-        conn.send(("done", verify))
+        conn.send(("done", verify or in_scan))
     except Exception as exc:  # reported to the parent, which shows it
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:

@@ -75,6 +75,7 @@ class AnalysisActions:
         findings.setShortcut(QKeySequence("Ctrl+6"))
         menu.addAction(findings)
         menu.addSeparator()
+        w.add_action(menu, "&Verify CRCs", w.remote.verify, "Ctrl+Shift+V")
         w.add_action(menu, "Run &Checks", self.run_checks, "Ctrl+Shift+K")
         w.add_action(menu, "&Compare With…", self.compare_dialog_open, "Ctrl+Shift+M")
 

@@ -60,10 +60,16 @@ class Indexer(QObject):
     # phase (0 header pass, 1 verifying), records known, problems, bytes done, total bytes
     progress = Signal(int, int, int, float, float)
     finished = Signal(int, str)  # IndexState, message
+    transferred = Signal(object)  # {bytes, requests, seconds} read from remote files so far
 
     def __init__(
-        self, dataset: Dataset, parent: QObject | None = None, interval: float = 0.2
+        self,
+        dataset: Dataset,
+        parent: QObject | None = None,
+        interval: float = 0.2,
+        verify: bool = True,
     ) -> None:
+        """``verify`` false: a header pass only (payload CRCs stay unverified)."""
         super().__init__(parent)
         self.dataset = dataset
         self.interval = interval
@@ -72,7 +78,7 @@ class Indexer(QObject):
         self._last = 0.0
         self._seek_dir = tempfile.mkdtemp(prefix="tfr-viewer-")
         self._process, self._conn = _take_standby()
-        self._conn.send(("index", [f.path for f in dataset.files], self._seek_dir))
+        self._conn.send(("index", [f.path for f in dataset.files], self._seek_dir, verify))
         self._thread = threading.Thread(target=self._read, name="tfr-index-reader", daemon=True)
 
     def start(self) -> None:
@@ -155,9 +161,11 @@ class Indexer(QObject):
                     total = max(len(ds), 1)
                     done = (ds.start_of(number) + start + len(statuses)) / total
                     self._emit(1, done * self._total_bytes())
+                elif kind == "transfer":
+                    self.transferred.emit(msg[1])
                 elif kind == "done":
                     for f in ds.files:
-                        f.index.verified = True
+                        f.index.verified = f.index.verified or msg[1]
                     self._emit(1, self._total_bytes(), force=True)
                     state, message = IndexState.DONE, ""
                     break

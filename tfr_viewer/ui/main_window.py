@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sample_features
 from ..core.decode import decode
 from ..core.io import Dataset, PathError, Problem, SourceError
+from ..core.io.remote import is_url
 from ..core.text import plural
 from .analysis_actions import AnalysisActions
 from .edit_actions import EditActions
@@ -45,6 +46,7 @@ from .navigation import Navigator
 from .panels.gallery import Gallery
 from .panels.pending_edits import PendingEdits
 from .record_view import RecordTableView
+from .remote_actions import RemoteActions
 from .status_widgets import StatusWidgets, show_problem_count
 from .table_order import TableOrder
 from .viewers.preview import PreviewPane
@@ -73,6 +75,7 @@ class MainWindow(QMainWindow):
         self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.setAcceptDrops(True)
         self._build_widgets()
+        self.remote = RemoteActions(self)
         build_menus(self)
         self.edit_actions = EditActions(self)
         self.analysis = AnalysisActions(self)
@@ -168,12 +171,20 @@ class MainWindow(QMainWindow):
             window.activateWindow()
 
     # -- opening -------------------------------------------------------------------
-    def open_paths(self, specs: Sequence[str]) -> bool:
-        """Open files, globs or folders as one dataset; errors go to a message box."""
+    def open_paths(self, specs: Sequence[str], files: Sequence[str] | None = None) -> bool:
+        """Open files, globs, folders or URLs as one dataset (``files``: what ``specs``
+        expand to, when already known); errors go to a message box."""
         if not self.edit_actions.confirm_discard():
             return False
         try:
-            dataset = Dataset.open(list(specs), seek_points=True)  # random reads follow
+            if files is None and any(is_url(s) for s in specs):
+                self.remote.open_urls(specs)  # listings and lookups: off this thread
+                return False
+            # random reads follow: compressed files keep seek points
+            if files is not None:
+                dataset = Dataset(list(files), seek_points=True)
+            else:
+                dataset = Dataset.open(list(specs), seek_points=True)
         except (PathError, SourceError, OSError) as exc:
             self.show_error(f"Cannot open {', '.join(specs)}", str(exc))
             return False
@@ -191,7 +202,14 @@ class MainWindow(QMainWindow):
         self.recent.remember(specs)
         for warning in dataset.warnings:
             self.statusBar().showMessage(f"warning: {warning}", 15000)
-        indexer = self.indexer = Indexer(dataset, self)
+        # remote files: a header-only scan (Verify CRCs reads them whole, on request)
+        remote = any(is_url(f.path) for f in dataset.files)
+        indexer = self.indexer = Indexer(dataset, self, verify=not remote)
+        indexer.transferred.connect(
+            lambda figures, ix=indexer: self.remote.show_transfer(figures)
+            if ix is self.indexer
+            else None
+        )
         # Signals of an indexer that was replaced meanwhile are ignored.
         indexer.progress.connect(
             lambda *a, ix=indexer: self._on_progress(*a) if ix is self.indexer else None
@@ -225,6 +243,8 @@ class MainWindow(QMainWindow):
         self.counts.clear()
         self.problems_button.hide()
         self.pending.set_edits([], str)
+        self.remote.cancel()
+        self.remote.reset()
 
     def clear_panes(self) -> None:
         """Nothing selected: the tree and the previews show nothing."""
@@ -301,9 +321,12 @@ class MainWindow(QMainWindow):
             self.counts.setText(f"{plural(len(ds), 'record')} so far ({message})")
         else:
             self.counts.setText("indexing failed")
-            self.show_error("Indexing stopped", message)
+            if not self.remote.indexing_failed(message):
+                self.show_error("Indexing stopped", message)
         for reason in ds.not_tfrecord():
             self.statusBar().showMessage(reason, 30000)
+        self.remote.update_verify_button()
+        self.remote.refresh_transfer()
         try:
             self._after_index()
             self._update_title()
@@ -331,6 +354,8 @@ class MainWindow(QMainWindow):
             self.show_record(self.current)  # its status is settled now
 
     def cancel_indexing(self) -> None:
+        """The status bar's Cancel: stops indexing, verifying or a URL lookup."""
+        self.remote.cancel()
         if self.indexer is not None:
             self.indexer.cancel(wait=False)
 

@@ -9,11 +9,23 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu, QStyle
 
+from ..core.io.remote import is_url
+
 MAX_RECENT = 10
+# between the paths of one entry; never in a path, and not in a URL either (os.pathsep
+# is ":" on Linux and macOS, which every URL holds)
+_SEPARATOR = "\n"
+
+
+def _split(entry: str) -> list[str]:
+    """The paths of an entry (entries saved before URLs were kept used os.pathsep)."""
+    if _SEPARATOR in entry or is_url(entry):
+        return entry.split(_SEPARATOR)
+    return entry.split(os.pathsep)
 
 
 class RecentFiles:
-    """Each entry is one opened dataset: its paths joined with ``os.pathsep``."""
+    """Each entry is one opened dataset: its paths or URLs, one per line."""
 
     def __init__(
         self, settings: QSettings, menu: QMenu, open_paths: Callable[[list[str]], object]
@@ -27,11 +39,11 @@ class RecentFiles:
 
     def last_dir(self) -> str:
         """Where file dialogs start: the folder of the last dataset, else here."""
-        entries = self.entries()
-        return os.path.dirname(entries[0]) if entries else os.getcwd()
+        local = [e for e in self.entries() if not is_url(e)]
+        return os.path.dirname(local[0].split(os.pathsep)[0]) if local else os.getcwd()
 
     def remember(self, specs: Sequence[str]) -> None:
-        entry = os.pathsep.join(os.path.abspath(s) for s in specs)
+        entry = _SEPARATOR.join(s if is_url(s) else os.path.abspath(s) for s in specs)
         recent = [entry] + [r for r in self.entries() if r != entry]
         self._settings.setValue("recent", recent[:MAX_RECENT])
         self.refresh_menu()
@@ -39,7 +51,7 @@ class RecentFiles:
     def refresh_menu(self) -> None:
         self._menu.clear()
         for entry in self.entries():
-            paths = entry.split(os.pathsep)
+            paths = _split(entry)
             self._menu.addAction(self._action_for(entry, paths))
         self._menu.setEnabled(bool(self.entries()))
 
@@ -47,13 +59,19 @@ class RecentFiles:
         """``name`` for a file, ``name/`` with a folder icon for a folder (shard sets are
         often opened as folders), ``(+N)`` for several paths, disabled when gone."""
         first = paths[0]
-        folder = os.path.isdir(first)
+        remote = is_url(first)
+        folder = not remote and os.path.isdir(first)
         name = os.path.basename(first.rstrip(os.sep)) or first
+        if remote:  # the URL says where: gs://bucket/…/name
+            name = first if len(first) <= 60 else f"{first[:24]}…{first[-32:]}"
         more = f" (+{len(paths) - 1})" if len(paths) > 1 else ""
         action = QAction(name + ("/" if folder else "") + more, self._menu)
         if folder:
             action.setIcon(QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon))
-        exists = all(os.path.exists(p) or set("*?[@") & set(os.path.basename(p)) for p in paths)
+        exists = all(
+            is_url(p) or os.path.exists(p) or set("*?[@") & set(os.path.basename(p))
+            for p in paths
+        )
         action.setEnabled(exists)
         action.setToolTip(entry if exists else f"{entry} (no longer there)")
         action.triggered.connect(lambda _=False, p=paths: self._open(p))

@@ -1,0 +1,266 @@
+"""The window's remote-file actions: File › Open URL…, the transfer figures in the status
+bar, one-click payload verification after a header-only scan, and Retry after a network
+failure. Nothing here blocks the window: URLs are looked up on a thread, verification
+runs in a child process."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
+
+from ..core.io import Compression, expand
+from ..core.io.remote import is_url
+from ..core.tasks import verify_task
+from ..core.text import plural
+from .process_task import ProcessTask
+from .status_widgets import show_problem_count
+
+_NETWORK_ERRORS = ("RemoteError", "TimeoutError", "ConnectionError", "ClientError")
+
+
+def _megabytes(n: float) -> str:
+    return f"{n / 1e6:,.2f} MB" if n < 1e9 else f"{n / 1e9:,.2f} GB"
+
+
+class RemoteActions(QObject):
+    """Owned by the main window ``w`` (typed loosely to avoid a circular import)."""
+
+    looked_up = Signal(object, object, object)  # specs, files or None, error text or None
+    verified = Signal(bool)  # a verification ended: True when complete
+
+    def __init__(self, w: Any) -> None:
+        super().__init__(w)
+        self.w = w
+        status = w.statusBar()
+        self.transfer_label = QLabel(status)
+        self.transfer_label.hide()
+        self.verify_button = QPushButton("Verify CRCs", status)
+        self.verify_button.setToolTip(
+            "The index was built from the frame headers alone. Read every record once "
+            "and check its payload CRC (Ctrl+Shift+V)"
+        )
+        self.verify_button.hide()
+        self.verify_button.clicked.connect(lambda: self.verify())
+        status.insertPermanentWidget(0, self.transfer_label)
+        status.addPermanentWidget(self.verify_button)
+        self.dialog: Any = None
+        self.retry_box: QMessageBox | None = None
+        self.task: ProcessTask | None = None
+        self._figures: dict[str, dict[str, float]] = {}
+        self._lookup = 0  # the number of the lookup whose answer is awaited
+        self.looked_up.connect(self._on_looked_up)
+
+    # -- opening -------------------------------------------------------------------
+    def open_url_dialog(self) -> None:
+        """File › Open URL… (Ctrl+Shift+O)."""
+        from .dialogs.open_url_dialog import OpenUrlDialog
+
+        self.dialog = OpenUrlDialog(self.w.settings, self.w)
+        self.dialog.accepted.connect(lambda: self.open_urls(self.dialog.urls()))
+        self.dialog.open()
+
+    def open_urls(self, specs: Sequence[str]) -> None:
+        """Resolve ``specs`` (globs and folders need listings) on a thread, then open."""
+        specs = list(specs)
+        if not specs:
+            return
+        self._lookup += 1
+        number = self._lookup
+        self.w.statusBar().showMessage(f"connecting to {specs[0]}…")
+        self.w.progress.setRange(0, 0)
+        self.w.progress.show()
+
+        def look_up() -> None:
+            try:
+                files, error = expand(specs), None
+            except Exception as exc:  # noqa: BLE001 - shown with Retry, never raised
+                files, error = None, str(exc)
+            try:
+                self.looked_up.emit((number, specs), files, error)
+            except RuntimeError:
+                pass  # the window was closed meanwhile
+
+        threading.Thread(target=look_up, name="tfr-url-lookup", daemon=True).start()
+
+    def _on_looked_up(self, asked: tuple, files: list[str] | None, error: str | None) -> None:
+        number, specs = asked
+        if number != self._lookup:
+            return  # a newer lookup replaced this one
+        self.w.progress.setRange(0, 1000)
+        self.w.progress.hide()
+        self.w.statusBar().clearMessage()
+        if error is not None:
+            self.failed("Cannot open the URL", error, lambda: self.open_urls(specs))
+            return
+        self.w.open_paths(specs, files=files)
+
+    def cancel_lookup(self) -> None:
+        self._lookup += 1
+        self.w.progress.setRange(0, 1000)
+        self.w.progress.hide()
+
+    # -- failures ------------------------------------------------------------------
+    def failed(self, title: str, text: str, retry: Callable[[], None]) -> None:
+        """A message with Retry and Cancel (not modal: the window stays usable)."""
+        print(f"tfr-viewer: {title}: {text}", file=sys.stderr)
+        self.w.statusBar().showMessage(f"{title}: {text}", 30000)
+        box = self.retry_box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            title,
+            text,
+            QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Cancel,
+            self.w,
+        )
+        box.button(QMessageBox.StandardButton.Retry).clicked.connect(lambda: retry())
+        if os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+            box.open()
+
+    def indexing_failed(self, message: str) -> bool:
+        """Offer Retry when indexing a remote dataset stopped on the network; True when
+        the failure was handled here."""
+        ds = self.w.dataset
+        if ds is None or not any(is_url(f.path) for f in ds.files):
+            return False
+        if not any(name in message for name in _NETWORK_ERRORS):
+            return False
+        paths = [f.path for f in ds.files]
+        self.failed("Reading stopped", message, lambda: self.w.open_paths(paths, files=paths))
+        return True
+
+    # -- transfer figures ------------------------------------------------------------
+    def reset(self) -> None:
+        """A dataset was opened or closed."""
+        self._figures = {}
+        self.transfer_label.hide()
+        self.verify_button.hide()
+
+    def show_transfer(self, figures: dict[str, float], source: str = "index") -> None:
+        """Figures from the indexing (or verifying) child; the window's own reads of
+        remote records are added."""
+        self._figures[source] = figures
+        self.refresh_transfer()
+
+    def refresh_transfer(self) -> None:
+        ds = self.w.dataset
+        if ds is None:
+            return
+        own = ds.transfer()
+        parts = [*self._figures.values(), *([own] if own else [])]
+        if not parts:
+            return
+        total = {k: sum(p[k] for p in parts) for k in ("bytes", "requests", "seconds")}
+        compressed = [
+            os.path.basename(f.path)
+            for f in ds.files
+            if is_url(f.path)
+            and f.source is not None
+            and f.source.compression is not Compression.NONE
+            and not f.index.complete
+        ]
+        text = (
+            f"⇣ {_megabytes(total['bytes'])} in {plural(int(total['requests']), 'request')}, "
+            f"{total['seconds']:.1f} s"
+        )
+        if compressed:
+            text = f"reading {compressed[0]} from its start (compressed) — {text}"
+        self.transfer_label.setText(text)
+        on_server = sum(f.source.compressed_size for f in ds.files if f.source is not None)
+        whole = on_server and total["bytes"] >= 0.5 * on_server
+        self.transfer_label.setToolTip(
+            "Bytes read from remote files so far. "
+            + (
+                "The records are small, so finding them needs most of each file."
+                if whole
+                else "Large records: the scan reads their 12-byte headers only."
+            )
+        )
+        self.transfer_label.show()
+
+    # -- verification ----------------------------------------------------------------
+    def update_verify_button(self) -> None:
+        """Shown while a complete index has payload CRCs left unchecked."""
+        ds = self.w.dataset
+        unchecked = ds is not None and any(
+            f.index.complete and not f.index.verified for f in ds.files
+        )
+        self.verify_button.setVisible(bool(unchecked) and self.task is None)
+
+    def verify(self) -> None:
+        """Check every payload CRC left unchecked by the header-only scan (one pass
+        over the files, in a child process)."""
+        w, ds = self.w, self.w.dataset
+        if ds is None or self.task is not None:
+            return
+        if w.indexer is not None and w.indexer.running:
+            w.statusBar().showMessage("wait for the index to finish, then verify", 10000)
+            return
+        if all(f.index.verified for f in ds.files):
+            w.statusBar().showMessage("every payload CRC is checked already", 10000)
+            return
+        task = self.task = ProcessTask(
+            verify_task, ([f.path for f in ds.files], ds.columns()), self
+        )
+        task.message.connect(self._on_message)
+        task.ended.connect(self._on_ended)
+        self._verify_ok = False
+        self.verify_button.hide()
+        w.progress.setRange(0, 1000)
+        w.progress.setValue(0)
+        w.progress.show()
+        w.cancel_button.show()
+        w.counts.setText("verifying payload CRCs…")
+        task.start()
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        self.cancel_lookup()
+
+    def _on_message(self, msg: tuple) -> None:
+        ds, w = self.w.dataset, self.w
+        if ds is None:
+            return
+        kind = msg[0]
+        if kind == "statuses":
+            number, start, statuses = msg[1], msg[2], msg[3]
+            index = ds.files[number].index
+            index.set_statuses(start, statuses)
+            if start + len(statuses) == len(index):
+                index.verified = True
+            done = ds.start_of(number) + start + len(statuses)
+            w.progress.setValue(int(1000 * done / max(len(ds), 1)))
+            show_problem_count(w.problems_button, sum(f.index.problem_count() for f in ds.files))
+            if w.model is not None:
+                w.model.statuses_changed()
+        elif kind == "transfer":
+            self.show_transfer(msg[1], "verify")
+        elif kind == "done":
+            for f in ds.files:
+                f.index.verified = True
+            self._verify_ok = True
+        elif kind == "error":
+            self.failed("Verification stopped", msg[1], self.verify)
+
+    def _on_ended(self) -> None:
+        w, ds = self.w, self.w.dataset
+        cancelled = self.task is not None and self.task.cancelled
+        self.task = None
+        w.progress.hide()
+        w.cancel_button.hide()
+        if ds is not None:
+            problems = sum(f.index.problem_count() for f in ds.files)
+            show_problem_count(w.problems_button, problems)
+            verdict = "cancelled" if cancelled else plural(problems, "problem")
+            w.counts.setText(f"{plural(len(ds), 'record')} verified: {verdict}")
+            if w.model is not None:
+                w.model.statuses_changed()
+            if w.current is not None:
+                w.show_record(w.current)
+        self.update_verify_button()
+        self.verified.emit(self._verify_ok and not cancelled)
