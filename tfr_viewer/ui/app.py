@@ -121,6 +121,21 @@ def _hand_off(paths: Sequence[str], select: int | None) -> int | None:
     return 0 if reply.ok else 2
 
 
+def _resolved(paths: Sequence[str]) -> list[str] | None:
+    """The files of ``paths`` when they name URLs (looked up here, since the screenshot
+    mode has nothing else to do meanwhile); None to let the window resolve them."""
+    from ..core.io import PathError, SourceError, expand
+    from ..core.io.remote import is_url
+
+    if not any(is_url(p) for p in paths):
+        return None
+    try:
+        return expand(list(paths))
+    except (PathError, SourceError) as exc:
+        print(f"tfr-viewer open: {exc}", file=sys.stderr)
+        return []
+
+
 def _trace_first_rows(window: MainWindow) -> None:
     """With ``$TFR_VIEWER_TRACE_STARTUP`` set, print the wall-clock time at which the first
     rows are painted (the start-up benchmark reads it)."""
@@ -171,7 +186,8 @@ def run(
         window.resize(1400, 860)  # the same picture whatever size was remembered
         window.remember_geometry = False
         window.show()
-        if not window.open_paths(list(paths)):
+        files = _resolved(paths)
+        if files == [] or not window.open_paths(list(paths), files=files):
             return 2
     else:
         window = windows.open(paths, select)
