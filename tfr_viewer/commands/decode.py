@@ -19,7 +19,7 @@ from .render import render_payload
 def show_record(ds: Dataset, index: int) -> dict[str, object]:
     """The contract's ``show --json`` object for global record ``index`` (numeric values
     as numpy arrays: write it with ``write_json``)."""
-    status = ds.verify_record(index)
+    payload, status = ds.read_verified(index)
     ref = ds.ref(index)
     out: dict[str, object] = {
         "index": index,
@@ -28,7 +28,7 @@ def show_record(ds: Dataset, index: int) -> dict[str, object]:
         "length": ref.length,
         "status": status.kind,
     }
-    decoded = decode(ds.read(index))
+    decoded = decode(payload)
     out.update(payload_json(decoded, lazy=True))
     out["decoder"] = decoded.decoder
     return out

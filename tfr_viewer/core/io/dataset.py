@@ -272,18 +272,23 @@ class Dataset:
 
     def verify_record(self, index: int) -> RecordStatus:
         """Check the payload CRC of one record if the index has not yet; return its status."""
+        return self.read_verified(index)[1]
+
+    def read_verified(self, index: int) -> tuple[bytes, RecordStatus]:
+        """The payload of global record ``index`` (as :meth:`read` gives it) and its
+        status, with the payload CRC checked if the index has not yet: one read of the
+        frame (one request for a remote file) serves both."""
         ref = self.ref(index)
         if ref.status is not RecordStatus.UNVERIFIED:
-            return ref.status
+            return self.read(index), ref.status
         f = self.files[ref.file_number]
         frame = f.open().read_at(ref.offset, HEADER_SIZE + ref.length + FOOTER_SIZE)
         payload, footer = frame[HEADER_SIZE:-FOOTER_SIZE], frame[-FOOTER_SIZE:]
-        ok = len(frame) == HEADER_SIZE + ref.length + FOOTER_SIZE and masked_crc(
-            payload
-        ) == int.from_bytes(footer, "little")
+        whole = len(frame) == HEADER_SIZE + ref.length + FOOTER_SIZE
+        ok = whole and masked_crc(payload) == int.from_bytes(footer, "little")
         status = RecordStatus.OK if ok else RecordStatus.BAD_DATA_CRC
         f.index.set_status(ref.local, status)
-        return status
+        return (payload if whole else frame[HEADER_SIZE:]), status
 
     def locate_many(self, records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Vectorised :meth:`locate`: ``(file_numbers, local_numbers)``."""

@@ -5,8 +5,9 @@ for files of large records (images) it transfers a tiny part of the file. It hop
 header to header while frames are at least ``HOP_MIN`` bytes; a smaller frame means the
 headers are too close together for one request each to pay, and the rest of the file is
 scanned by streaming it in windows (:func:`~.index.scan`), which also takes over at the
-first damaged header, since resynchronising needs the bytes around it. Chunks are yielded
-at least every ``FLUSH_SECONDS`` so that the first rows show while the scan goes on.
+first damaged header, since resynchronising needs the bytes around it. The first
+``FIRST_ROWS`` records are yielded one by one, then chunks at least every
+``FLUSH_SECONDS``, so that rows show while the scan goes on.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .sources import Source
 
 HOP_MIN = 64 << 10
 FLUSH_SECONDS = 0.2
+FIRST_ROWS = 16  # records yielded one by one, so that the first rows show at once
 
 
 def hops(source: Source) -> bool:
@@ -74,7 +76,11 @@ def header_scan(
         lengths.append(length)
         record += 1
         pos += frame
-        if len(offsets) >= chunk_records or time.monotonic() - flushed >= FLUSH_SECONDS:
+        if (
+            record <= FIRST_ROWS
+            or len(offsets) >= chunk_records
+            or time.monotonic() - flushed >= FLUSH_SECONDS
+        ):
             yield flush()
     if offsets or pos >= size:
         yield flush()

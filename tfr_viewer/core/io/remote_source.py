@@ -28,7 +28,8 @@ class RemoteSource(Source):
 
     remote = True
 
-    def __init__(self, url: str, info: RemoteStat, fetcher: Fetcher) -> None:
+    def __init__(self, url: str, info: RemoteStat, fetcher: Fetcher, head: bytes = b"") -> None:
+        """``head``: the file's first bytes, already read (to judge its compression)."""
         from fsspec.caching import BlockCache
 
         self.path = url
@@ -40,6 +41,7 @@ class RemoteSource(Source):
         self._cache = BlockCache(BLOCK, fetcher, info.size, maxblocks=MAX_BLOCKS)
         self._lock = threading.Lock()
         self._closed = False
+        self._head = head
 
     def read_at(self, offset: int, n: int) -> bytes:
         self._check_open()
@@ -55,7 +57,10 @@ class RemoteSource(Source):
         """Exactly bytes ``[offset, offset + n)`` (fewer at the end) in one request,
         bypassing the cache: for reads that will not be repeated, such as headers."""
         self._check_open()
-        return self._fetcher(offset, min(offset + n, self.size))
+        end = min(offset + n, self.size)
+        if end <= len(self._head):
+            return self._head[offset:end]
+        return self._fetcher(offset, end)
 
     @property
     def closed(self) -> bool:
@@ -88,9 +93,10 @@ def open_remote(url: str) -> Source:
     reached, with what to do."""
     info = stat(url)
     fetcher = Fetcher(url, info.size)
-    compression = detect_compression(fetcher(0, _SNIFF_BYTES))
+    head = fetcher(0, _SNIFF_BYTES)
+    compression = detect_compression(head)
     if compression is Compression.NONE:
-        return RemoteSource(url, info, fetcher)
+        return RemoteSource(url, info, fetcher, head)
     return RemoteCompressedSource(url, compression, info, fetcher)
 
 
