@@ -109,3 +109,9 @@ def test_a_missing_cloud_backend_names_its_extra():
     out = cli("info", "gs://some-bucket/train.tfrecord")
     assert out.returncode == 2
     assert "tfr-viewer[gcs]" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_writing_to_a_url_is_refused_with_what_to_do(remote_root, server, tmp_path):
+    out = cli("export", str(remote_root / "small.tfrecord"), "-o", server.url("out.tfrecord"))
+    assert out.returncode == 2 and "writing to a URL is not supported" in out.stderr
+    assert not (remote_root / "out.tfrecord").exists()

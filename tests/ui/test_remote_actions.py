@@ -106,3 +106,31 @@ def test_a_server_failing_during_the_scan_offers_retry(qtbot, window, server, mo
     with qtbot.waitSignal(window.index_finished, timeout=60_000):
         box.button(QMessageBox.StandardButton.Retry).click()
     assert len(window.dataset) == 60
+
+
+def test_a_compressed_url_is_read_whole_once_then_any_record_opens(qtbot, window, server):
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    url = server.url("small.tfrecord.gz")
+    mime = QMimeData()
+    mime.setUrls([QUrl(url)])  # a link dragged from a browser
+    drop = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    with qtbot.waitSignal(window.index_finished, timeout=60_000):
+        window.dropEvent(drop)
+    ds = window.dataset
+    assert [f.path for f in ds.files] == [url] and len(ds) == 3000
+    # nothing to hop over: the one pass checked every CRC, and no Verify button is needed
+    assert ds.files[0].index.verified and window.remote.verify_button.isHidden()
+    server.reset_counts()
+    with qtbot.waitSignal(window.record_shown):
+        window.select_record(2900)
+    assert window.tree_model.rowCount() > 0
+    size = (server.root / "small.tfrecord.gz").stat().st_size
+    assert server.bytes_sent < size  # the seek points spare a second whole read

@@ -191,6 +191,8 @@ class MainWindow(QMainWindow):
         self.close_dataset()
         self.dataset = dataset
         self.model = RecordTableModel(dataset, self)
+        if any(is_url(f.path) for f in dataset.files):
+            self.model.run_later = self.remote.background.run  # cells never wait on the network
         self.table.setModel(self.model)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
@@ -274,7 +276,10 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
-        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        urls = event.mimeData().urls()
+        paths = [u.toLocalFile() for u in urls if u.isLocalFile()]
+        # links dragged from a browser or a cloud console open as URLs
+        paths = paths or [u.toString() for u in urls if is_url(u.toString())]
         if paths:
             self.open_paths(paths)
 
@@ -338,11 +343,9 @@ class MainWindow(QMainWindow):
         if ds is None or self.model is None:
             return
         if len(ds):
-            sample = sample_features(ds)
-            keys = feature_keys(sample)
-            self.table.known_keys = keys
-            self.filter_bar.set_keys(keys, feature_kinds(sample))
-            self.model.set_summary_keys(choose_summary_keys(sample, keys))
+            sampled = lambda sample, _exc: self._use_sample(ds, sample or [])  # noqa: E731
+            if not self.remote.off_thread(lambda: sample_features(ds), sampled):
+                self._use_sample(ds, sample_features(ds))
         self.table.fit_columns()  # now that the largest offset and the columns are known
         self.analysis.dataset_indexed()
         if not len(ds):
@@ -352,6 +355,16 @@ class MainWindow(QMainWindow):
             self.select_record(0)
         elif self.current is not None:
             self.show_record(self.current)  # its status is settled now
+
+    def _use_sample(self, ds: Dataset, sample: list[dict]) -> None:
+        """Keys for completion and the summary columns, from the first records."""
+        if ds is not self.dataset or self.model is None:
+            return
+        keys = feature_keys(sample)
+        self.table.known_keys = keys
+        self.filter_bar.set_keys(keys, feature_kinds(sample))
+        self.model.set_summary_keys(choose_summary_keys(sample, keys))
+        self.table.fit_columns()
 
     def cancel_indexing(self) -> None:
         """The status bar's Cancel: stops indexing, verifying or a URL lookup."""
@@ -426,8 +439,21 @@ class MainWindow(QMainWindow):
         if self.dataset is None:
             return
         self.current, self.current_region = record, None
+        read = lambda: self.edit_actions.payload(record)  # noqa: E731
+        if self.remote.off_thread(read, lambda raw, exc: self._show_payload(record, raw, exc)):
+            return  # a remote record: shown when it arrives
         try:
-            raw = self.edit_actions.payload(record)
+            raw, error = read(), None
+        except (SourceError, OSError, IndexError) as exc:
+            raw, error = b"", exc
+        self._show_payload(record, raw, error)
+
+    def _show_payload(self, record: int, raw: bytes, error: BaseException | None) -> None:
+        if self.dataset is None or self.current != record:
+            return  # another record was chosen while this one was read
+        try:
+            if error is not None:
+                raise error
             decoded = decode(raw)
         except (SourceError, OSError, IndexError) as exc:
             self.tree_model.set_decoded(None)

@@ -18,6 +18,7 @@ from ..core.io import Compression, expand
 from ..core.io.remote import is_url
 from ..core.tasks import verify_task
 from ..core.text import plural
+from .background import Background, Done
 from .process_task import ProcessTask
 from .status_widgets import show_problem_count
 
@@ -53,8 +54,25 @@ class RemoteActions(QObject):
         self.retry_box: QMessageBox | None = None
         self.task: ProcessTask | None = None
         self._figures: dict[str, dict[str, float]] = {}
-        self._lookup = 0  # the number of the lookup whose answer is awaited
+        self._lookup = 0  # the number of the latest lookup
+        self._awaited: int | None = None  # the lookup whose answer is awaited
         self.looked_up.connect(self._on_looked_up)
+        self.background = Background(self)
+        w.destroyed.connect(lambda *_: self.background.shutdown())
+
+    def is_remote(self) -> bool:
+        """Whether the window's dataset has a file behind a URL."""
+        ds = self.w.dataset
+        return ds is not None and any(is_url(f.path) for f in ds.files)
+
+    def off_thread(self, fn: Callable[[], Any], then: Done) -> bool:
+        """For a remote dataset, run ``fn`` on a worker and ``then`` with its result
+        here, returning True; for a local one do nothing and return False (the caller
+        reads directly: a local read is quicker than a hand-over)."""
+        if not self.is_remote():
+            return False
+        self.background.run(fn, then)
+        return True
 
     # -- opening -------------------------------------------------------------------
     def open_url_dialog(self) -> None:
@@ -71,7 +89,7 @@ class RemoteActions(QObject):
         if not specs:
             return
         self._lookup += 1
-        number = self._lookup
+        number = self._awaited = self._lookup
         self.w.statusBar().showMessage(f"connecting to {specs[0]}…")
         self.w.progress.setRange(0, 0)
         self.w.progress.show()
@@ -88,10 +106,16 @@ class RemoteActions(QObject):
 
         threading.Thread(target=look_up, name="tfr-url-lookup", daemon=True).start()
 
+    @property
+    def looking_up(self) -> bool:
+        """URLs are being resolved; the dataset opens when they are."""
+        return self._awaited is not None
+
     def _on_looked_up(self, asked: tuple, files: list[str] | None, error: str | None) -> None:
         number, specs = asked
         if number != self._lookup:
             return  # a newer lookup replaced this one
+        self._awaited = None
         self.w.progress.setRange(0, 1000)
         self.w.progress.hide()
         self.w.statusBar().clearMessage()
@@ -102,6 +126,7 @@ class RemoteActions(QObject):
 
     def cancel_lookup(self) -> None:
         self._lookup += 1
+        self._awaited = None
         self.w.progress.setRange(0, 1000)
         self.w.progress.hide()
 

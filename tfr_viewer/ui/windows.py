@@ -55,7 +55,8 @@ class Windows(QObject):
         window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMinimized)
         window.raise_()
         window.activateWindow()
-        if paths and window.open_paths(list(paths)) and select is not None:
+        opened = bool(paths) and window.open_paths(list(paths))
+        if select is not None and (opened or window.remote.looking_up):
             window.index_finished.connect(
                 lambda _s, w=window: w.select_record(select),
                 Qt.ConnectionType.SingleShotConnection,

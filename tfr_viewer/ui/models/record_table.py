@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,8 @@ from ...core.query.summaries import summary_texts
 from ...core.write import EditSet
 from ..style import status_colour, status_icon
 from .rows import RowMap
+
+RunLater = Callable[[Callable[[], Any], Callable[[Any, Any], None]], None]
 
 Index = QModelIndex | QPersistentModelIndex
 BASE_COLUMNS = ("#", "file", "offset", "length", "status")
@@ -48,6 +51,8 @@ class RecordTableModel(QAbstractTableModel):
         self._region_count = 0
         self._regions: list[Problem] = []  # refreshed only when their number changes
         self.summary_keys: list[str] = []
+        # for remote datasets: ``run_later(fn, then)`` reads summaries off this thread
+        self.run_later: RunLater | None = None
         self._summaries: OrderedDict[int, dict[str, str]] = OrderedDict()
         self._show_file = len(dataset.files) > 1
         self._refs: dict[int, RecordRef] = {}  # row facts, dropped when statuses change
@@ -190,6 +195,8 @@ class RecordTableModel(QAbstractTableModel):
         edited = None
         if self.edits is not None:
             edited = {r: p for r in wanted if (p := self.edits.payload_of(r)) is not None}
+        if self.run_later is not None:
+            return self._summary_later(record, wanted, edited)
         try:
             found = summary_texts(self.dataset, wanted, self.summary_keys, edited)
         except Exception as exc:  # a cell must never raise into Qt
@@ -199,6 +206,30 @@ class RecordTableModel(QAbstractTableModel):
         while len(self._summaries) > _CACHE:
             self._summaries.popitem(last=False)
         return found.get(record, dict.fromkeys(self.summary_keys, ""))
+
+    def _summary_later(
+        self, record: int, wanted: list[int], edited: dict[int, bytes] | None
+    ) -> dict[str, str]:
+        """Show ``…`` now, and the texts when a worker has read them (remote files)."""
+        pending = dict.fromkeys(self.summary_keys, "…")
+        for r in wanted:
+            self._summaries[r] = pending
+        ds, keys = self.dataset, list(self.summary_keys)
+
+        def arrived(found: dict | None, exc: BaseException | None) -> None:
+            if ds is not self.dataset or keys != self.summary_keys:
+                return
+            if found is None:
+                found = {r: dict.fromkeys(keys, f"<{exc}>") for r in wanted}
+            for r in wanted:
+                self._summaries[r] = found.get(r, dict.fromkeys(keys, ""))
+            first = len(self._columns) - len(keys)
+            last = self.index(max(self.rowCount() - 1, 0), len(self._columns) - 1)
+            self.dataChanged.emit(self.index(0, first), last, [Qt.ItemDataRole.DisplayRole])
+
+        assert self.run_later is not None
+        self.run_later(lambda: summary_texts(ds, wanted, keys, edited), arrived)
+        return pending
 
     def _neighbours(self, record: int) -> list[int]:
         """``record`` and the uncached records shown near it, at most a batch."""
