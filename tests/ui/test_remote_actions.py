@@ -134,3 +134,18 @@ def test_a_compressed_url_is_read_whole_once_then_any_record_opens(qtbot, window
     assert window.tree_model.rowCount() > 0
     size = (server.root / "small.tfrecord.gz").stat().st_size
     assert server.bytes_sent < size  # the seek points spare a second whole read
+
+
+def test_a_slow_server_never_freezes_the_window(qtbot, window, server, monkeypatch):
+    from tests.ui.conftest import StallMeter
+
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    url = server.url("big.tfrecord")
+    with qtbot.waitSignal(window.index_finished, timeout=60_000):
+        window.open_paths([url], files=[url])
+    server.faults.latency = 0.4  # every request now takes 0.4 s
+    with StallMeter(window) as meter, qtbot.waitSignal(window.record_shown, timeout=30_000):
+        window.select_record(40)
+        window.table.viewport().repaint()  # summary cells of rows not read yet
+    assert window.current == 40 and window.tree_model.rowCount() > 0
+    assert meter.worst_ms() < 150, meter.worst_ms()
