@@ -115,3 +115,8 @@ def test_writing_to_a_url_is_refused_with_what_to_do(remote_root, server, tmp_pa
     out = cli("export", str(remote_root / "small.tfrecord"), "-o", server.url("out.tfrecord"))
     assert out.returncode == 2 and "writing to a URL is not supported" in out.stderr
     assert not (remote_root / "out.tfrecord").exists()
+
+
+def test_no_tfindex_is_written_for_a_url(server):
+    out = cli("index", "--tfindex", server.url("big.tfrecord"))
+    assert out.returncode == 1 and "next to a local file" in out.stderr

@@ -152,3 +152,13 @@ def test_a_slow_server_never_freezes_the_window(qtbot, window, server, monkeypat
         QTimer.singleShot(50, choose)  # inside the measured event loop
     assert window.current == 40 and window.tree_model.rowCount() > 0
     assert meter.worst_ms() < 150, meter.worst_ms()
+
+
+def test_cancel_stops_waiting_for_a_silent_server(qtbot, window, server):
+    server.faults.hang = True
+    window.remote.open_urls([server.url("big.tfrecord")])
+    assert window.cancel_button.isVisible() and window.remote.looking_up
+    qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+    assert not window.remote.looking_up and window.cancel_button.isHidden()
+    assert window.progress.isHidden() and window.dataset is None
+    assert "cancelled" in window.statusBar().currentMessage()

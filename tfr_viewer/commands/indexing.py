@@ -12,6 +12,7 @@ import numpy as np
 
 from ..core.io import Compression, Dataset, RecordStatus, index_cache
 from ..core.io.framing import FRAME_OVERHEAD
+from ..core.io.remote import is_url
 from ..core.text import plural
 from .progress import index_with_progress
 
@@ -69,6 +70,13 @@ def _tfindex(f, compression: Compression) -> str | None:
             f"tfr-viewer index: {f.path}: no .tfindex for a {compression.value.upper()} file: "
             "the tfrecord package seeks in the file itself, so decompress it first "
             "(tfr-viewer export --compression none)",
+            file=sys.stderr,
+        )
+        return None
+    if is_url(f.path):
+        print(
+            f"tfr-viewer index: {f.path}: a .tfindex is written next to a local file; "
+            "download the file, or write the index of a local copy and upload it",
             file=sys.stderr,
         )
         return None

@@ -93,6 +93,7 @@ class RemoteActions(QObject):
         self.w.statusBar().showMessage(f"connecting to {specs[0]}…")
         self.w.progress.setRange(0, 0)
         self.w.progress.show()
+        self.w.cancel_button.show()
 
         def look_up() -> None:
             try:
@@ -118,6 +119,7 @@ class RemoteActions(QObject):
         self._awaited = None
         self.w.progress.setRange(0, 1000)
         self.w.progress.hide()
+        self.w.cancel_button.hide()
         self.w.statusBar().clearMessage()
         if error is not None:
             self.failed("Cannot open the URL", error, lambda: self.open_urls(specs))
@@ -125,10 +127,14 @@ class RemoteActions(QObject):
         self.w.open_paths(specs, files=files)
 
     def cancel_lookup(self) -> None:
+        if self._awaited is None:
+            return
         self._lookup += 1
         self._awaited = None
         self.w.progress.setRange(0, 1000)
         self.w.progress.hide()
+        self.w.cancel_button.hide()
+        self.w.statusBar().showMessage("opening the URL cancelled", 10000)
 
     # -- failures ------------------------------------------------------------------
     def failed(self, title: str, text: str, retry: Callable[[], None]) -> None:

@@ -161,3 +161,20 @@ def test_plain_remote_reads_are_bounded_by_the_block_cache(server, no_cache):
     assert source.read_at(source.size - 10, 100) == source.read_at(source.size - 10, 10)
     assert source.read_at(source.size + 5, 10) == b""
     source.close()
+
+
+def test_any_fsspec_protocol_works(remote_root, no_cache):
+    """fsspec's in-memory file system stands for the protocols not tested here."""
+    import fsspec
+
+    memory = fsspec.filesystem("memory")
+    memory.pipe("/bucket/x/small.tfrecord", (remote_root / "small.tfrecord").read_bytes())
+    with Dataset.open(["memory://bucket/x/*.tfrecord"]) as far:
+        far.index(verify=True)
+        (path,) = [f.path for f in far.files]
+        assert path.startswith("memory://") and path.endswith("/bucket/x/small.tfrecord")
+        assert len(far) == 3000 and far.problems() == []
+        with Dataset.open([str(remote_root / "small.tfrecord")]) as local:
+            local.index()
+            assert far.read(2999) == local.read(2999)
+    memory.rm("/bucket", recursive=True)
