@@ -143,7 +143,7 @@ def test_a_slow_server_never_freezes_the_window(qtbot, window, server, monkeypat
     url = server.url("big.tfrecord")
     with qtbot.waitSignal(window.index_finished, timeout=60_000):
         window.open_paths([url], files=[url])
-    server.faults.latency = 0.4  # every request now takes 0.4 s
+    server.faults.latency = 1.0  # every request now takes a second
     def choose() -> None:
         window.select_record(40)
         window.table.viewport().repaint()  # summary cells of rows not read yet
@@ -151,7 +151,8 @@ def test_a_slow_server_never_freezes_the_window(qtbot, window, server, monkeypat
     with StallMeter(window) as meter, qtbot.waitSignal(window.record_shown, timeout=30_000):
         QTimer.singleShot(50, choose)  # inside the measured event loop
     assert window.current == 40 and window.tree_model.rowCount() > 0
-    assert meter.worst_ms() < 150, meter.worst_ms()
+    # a read on the window's thread would stall it for a second or more
+    assert meter.worst_ms() < 300, meter.worst_ms()
 
 
 def test_cancel_stops_waiting_for_a_silent_server(qtbot, window, server):

@@ -24,7 +24,8 @@ from .problems import describe_problems, not_a_tfrecord
 from .read_ahead import ReadAhead, file_chunks
 from .records import CancelToken, Problem, RecordStatus
 from .remote import is_url
-from .sources import Source, open_source
+from .remote_source import open_path
+from .sources import Source
 from .verify import verify_index
 
 WARN_RECORDS = 100_000_000
@@ -41,7 +42,7 @@ class DatasetFile:
 
     def open(self) -> Source:
         if self.source is None or self.source.closed:
-            self.source = open_source(self.path, self.seek_points)
+            self.source = open_path(self.path, self.seek_points)
         return self.source
 
 

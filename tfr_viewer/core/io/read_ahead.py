@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from . import index_cache
 from .file_index import FileIndex
@@ -23,8 +23,13 @@ from .index import IndexChunk, scan
 from .records import CancelToken
 from .sources import Source
 
-if TYPE_CHECKING:
-    from .dataset import DatasetFile
+
+class DatasetFile(Protocol):
+    """What is used of :class:`~.dataset.DatasetFile` (not imported: it imports this)."""
+
+    path: str
+
+    def open(self) -> Source: ...
 
 
 def file_chunks(

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .sources import RemoteError
+from .source_errors import RemoteError
 
 _URL_RE = re.compile(r"^(?P<protocol>[a-zA-Z][a-zA-Z0-9+.-]+)://")
 # protocol -> (module that implements it, extra that installs it)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import threading
 
 from .framing import Compression
-from .remote import Fetcher, RemoteFile, RemoteStat, Transfer, stat
-from .sources import CompressedSource, Source, detect_compression
+from .remote import Fetcher, RemoteFile, RemoteStat, Transfer, is_url, stat
+from .sources import CompressedSource, Source, detect_compression, open_source
 
 BLOCK = 1 << 20
 MAX_BLOCKS = 64
@@ -100,5 +100,7 @@ def open_remote(url: str) -> Source:
     return RemoteCompressedSource(url, compression, info, fetcher)
 
 
-def is_remote(source: Source | None) -> bool:
-    return bool(getattr(source, "remote", False))
+def open_path(path: str, seek_points: bool = False) -> Source:
+    """A local path through :func:`~.sources.open_source`, a URL through
+    :func:`open_remote` (which always keeps seek points)."""
+    return open_remote(path) if is_url(path) else open_source(path, seek_points)

@@ -25,6 +25,9 @@ import numpy as np
 from .framing import HEADER_SIZE, Compression, decode_header
 from .inflate import Inflated, Input, check_stream, inflate, open_input
 from .sequential import SequentialStream, prefers_sequential
+from .source_errors import RemoteError, SourceError
+
+__all__ = ["RemoteError", "SourceError"]  # defined apart, so that remote.py can raise them
 
 _SNIFF_BYTES = 64
 # rapidgzip's decode unit and seek-point spacing: 2 MiB measured best here for both a
@@ -32,13 +35,6 @@ _SNIFF_BYTES = 64
 CHUNK_SIZE = 2 << 20
 
 
-class SourceError(OSError):
-    """A file that cannot be opened or decoded; the message says which and why."""
-
-
-class RemoteError(SourceError):
-    """A remote file that could not be reached or read (network, permissions, a missing
-    back-end). Unlike damage, it is not a property of the file: trying again may work."""
 
 
 def detect_compression(head: bytes) -> Compression:
@@ -495,19 +491,14 @@ class CompressedSource(Source):
 
 
 def open_source(path: str | os.PathLike[str], seek_points: bool = False) -> Source:
-    """Open ``path`` for random access to its uncompressed bytes (``seek_points``: a
+    """Open the local file ``path`` (for URLs too: :func:`~.remote_source.open_path`) for
+    random access to its uncompressed bytes (``seek_points``: a
     compressed file is read through rapidgzip from the start, see
     :class:`CompressedSource`).
 
     Raises :class:`SourceError` with the path and the reason when it cannot be read.
     """
     path = os.fspath(path)
-    from .remote import is_url
-
-    if is_url(path):
-        from .remote_source import open_remote
-
-        return open_remote(path)
     try:
         compression = sniff(path)
         if compression is Compression.NONE:
