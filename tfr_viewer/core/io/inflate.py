@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from .framing import Compression
 
@@ -51,11 +51,33 @@ class Inflated:
         self.file.close()
 
 
+_STEP = 512  # compressed bytes fed at a time when finding where a block fails
+
+
+def _decoded(d: Any, data: bytes) -> Iterator[bytes]:
+    """What ``d`` decodes from ``data``, at most ``_OUT_BLOCK`` bytes at a time."""
+    chunk = d.decompress(data, _OUT_BLOCK)
+    while True:
+        yield chunk
+        if not d.unconsumed_tail:
+            return
+        chunk = d.decompress(d.unconsumed_tail, _OUT_BLOCK)
+
+
 class _Discard:
     """A file that forgets what is written to it (for checking a stream)."""
 
     def write(self, data: bytes) -> int:
         return len(data)
+
+    def tell(self) -> int:
+        return 0
+
+    def seek(self, offset: int) -> int:
+        return 0
+
+    def truncate(self) -> int:
+        return 0
 
     def flush(self) -> None:
         pass
@@ -140,21 +162,37 @@ def inflate(path: Input, compression: Compression, keep: bool = True) -> Inflate
             d = zlib.decompressobj(-15)
             check = 0 if gzip else 1  # CRC-32 or Adler-32, as each format keeps it
             member = 0
+            update = zlib.crc32 if gzip else zlib.adler32
             while not d.eof:
                 data = inp.block()
                 if not data:
                     break
+                before = (d.copy(), size, member, check, out.tell())
+                exc: zlib.error | None = None
                 try:
-                    chunk = d.decompress(data, _OUT_BLOCK)
-                    while True:
+                    for chunk in _decoded(d, data):
                         out.write(chunk)
-                        size += len(chunk)
-                        member += len(chunk)
-                        check = (zlib.crc32 if gzip else zlib.adler32)(chunk, check)
-                        if not d.unconsumed_tail:
+                        size, member = size + len(chunk), member + len(chunk)
+                        check = update(chunk, check)
+                except zlib.error:
+                    # zlib drops what the failing call decoded: decode the block again
+                    # in small steps from where it began, to keep every byte before
+                    # the damage.
+                    d, size, member, check, at = before
+                    out.seek(at)
+                    out.truncate()
+                    for step in range(0, len(data), _STEP):
+                        try:
+                            for chunk in _decoded(d, data[step : step + _STEP]):
+                                out.write(chunk)
+                                size, member = size + len(chunk), member + len(chunk)
+                                check = update(chunk, check)
+                        except zlib.error as error:
+                            exc = error
                             break
-                        chunk = d.decompress(d.unconsumed_tail, _OUT_BLOCK)
-                except zlib.error as exc:
+                        if d.eof:
+                            break
+                if exc is not None:
                     problem = (
                         f"the {kind} stream cannot be decoded after uncompressed byte "
                         f"{size:,} (near compressed byte {inp.used:,}: {exc}); what follows "
