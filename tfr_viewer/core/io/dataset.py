@@ -67,6 +67,7 @@ class Dataset:
         read (for exporting them), rather than being scanned with ISA-L."""
         self.files = [DatasetFile(p, seek_points=seek_points) for p in paths]
         self.warnings: list[str] = shard_warnings(f.path for f in self.files)
+        self.keeps_cache = True  # complete indexes are stored in the persistent cache
         self._starts: list[int] = []  # global number of each indexed file's first record
 
     @classmethod
@@ -80,6 +81,7 @@ class Dataset:
         (as taken from another dataset's index), without scanning (``verified`` false:
         :meth:`verify` settles the ``UNVERIFIED`` statuses)."""
         ds = cls(paths)
+        ds.keeps_cache = False  # the arrays may be part of a file: never its cache entry
         for number, (offsets, lengths, statuses) in enumerate(columns):
             ds.begin_file(number)
             ds.files[number].index.add(IndexChunk(0, offsets, lengths, statuses))
@@ -188,7 +190,7 @@ class Dataset:
                 yield number, done, bad
             if cancel is not None and cancel.cancelled:
                 return
-            if f.index.verified:
+            if f.index.verified and self.keeps_cache:
                 index_cache.store(f.path, f.index, f.open().size)
 
     def index(self, *, verify: bool = True, cancel: CancelToken | None = None) -> Dataset:

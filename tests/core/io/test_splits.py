@@ -1,0 +1,49 @@
+"""Splits of a header index: every record in exactly one split, bounded in records and
+bytes, and verifying the splits one by one (in any order) gives the local verify."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from tfr_viewer.core.io import Dataset
+from tfr_viewer.core.io.splits import apply_statuses, mark_verified, plan_splits, verify_split
+
+
+def _problems(ds: Dataset) -> list[tuple]:
+    return [(p.file, p.record, p.offset, p.kind, p.message) for p in ds.problems()]
+
+
+def test_splits_cover_every_record_once_within_their_bounds(remote_root):
+    paths = [str(remote_root / n) for n in ("big.tfrecord", "empty.tfrecord", "small.tfrecord")]
+    with Dataset(paths) as ds:
+        ds.index(verify=False)
+        splits = plan_splits(ds, max_records=700, max_bytes=3_000_000)
+        for number, f in enumerate(ds.files):
+            mine = [s for s in splits if s.file_number == number]
+            assert mine, f.path  # an empty file has one empty split
+            covered = np.concatenate([s.offsets for s in mine])
+            assert np.array_equal(covered, f.index.offsets())
+            assert [s.first for s in mine] == sorted(s.first for s in mine)
+        for s in splits:
+            assert len(s) <= 700
+            if len(s) > 1:
+                assert int(s.offsets[-1] + s.lengths[-1] - s.offsets[0]) <= 3_000_000
+
+
+def test_verifying_splits_in_any_order_gives_the_local_verify(remote_root):
+    paths = [str(remote_root / n) for n in ("damaged.tfrecord", "empty.tfrecord", "small.tfrecord")]
+    with Dataset(paths) as local:
+        local.index(verify=True)
+        expected = _problems(local)
+    assert {kind for _, _, _, kind, _ in expected} >= {"bad_data_crc", "garbage", "truncated"}
+    with Dataset(paths) as ds:
+        ds.index(verify=False)
+        splits = plan_splits(ds, max_records=500, max_bytes=2_000_000)
+        assert len(splits) > 5
+        random.Random(3).shuffle(splits)
+        for split in splits:
+            apply_statuses(ds, split.key, verify_split(split))
+        mark_verified(ds)
+        assert _problems(ds) == expected
