@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from .exact_sum import exact_moments, mean_of, std_of
+
 SAMPLE_SIZE = 1 << 16  # values kept per key for quantiles and histograms
 TOP_LIMIT = 10_000  # distinct values counted exactly before a key counts as high-cardinality
 QUANTILES = (0.0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0)
@@ -49,8 +51,8 @@ class Numeric:
 
     def __init__(self) -> None:
         self.count = 0  # finite values
-        self.mean = 0.0
-        self.m2 = 0.0
+        self.total = 0  # their exact sum and sum of squares (see exact_sum)
+        self.squares = 0
         self.min = math.inf
         self.max = -math.inf
         self.zeros = 0
@@ -74,20 +76,16 @@ class Numeric:
             return
         other = Numeric()
         other.count = len(values)
-        other.mean = float(values.mean())
-        other.m2 = float(((values - other.mean) ** 2).sum())
+        other.total, other.squares = exact_moments(values)
         other.min, other.max = float(values.min()), float(values.max())
         other.zeros = int((values == 0).sum())
         other._keys, other._values = keys, values
         self.merge(other)
 
     def merge(self, other: Numeric) -> None:
-        n = self.count + other.count
-        if other.count:
-            delta = other.mean - self.mean
-            self.mean += delta * other.count / n
-            self.m2 += other.m2 + delta * delta * self.count * other.count / n
-        self.count = n
+        self.count += other.count
+        self.total += other.total
+        self.squares += other.squares
         self.min, self.max = min(self.min, other.min), max(self.max, other.max)
         self.zeros += other.zeros
         self.nan += other.nan
@@ -138,8 +136,8 @@ class Numeric:
             "count": self.count,
             "min": None if empty else self.min,
             "max": None if empty else self.max,
-            "mean": None if empty else self.mean,
-            "std": None if empty else math.sqrt(self.m2 / self.count),
+            "mean": None if empty else mean_of(self.total, self.count),
+            "std": None if empty else std_of(self.total, self.squares, self.count),
             "zeros": self.zeros,
             "nan": self.nan,
             "inf": self.inf,

@@ -20,7 +20,7 @@ from .sketch import Categories, Distinct, Numeric
 from .stats_data import FeatureStats, ImageStats, Stats
 
 # the format, and the sampling that shaped it: another sample size is another entry
-KIND = f"stats-2-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
+KIND = f"stats-3-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
 
 
 class _Writer:
@@ -33,8 +33,8 @@ class _Writer:
         self.arrays[f"{name}.v"] = n._values.astype(np.float64)
         return {
             "count": n.count,
-            "mean": n.mean,
-            "m2": n.m2,
+            "total": n.total,
+            "squares": n.squares,
             "min": n.min,
             "max": n.max,
             "zeros": n.zeros,
@@ -64,7 +64,7 @@ def _read_categories(state: dict[str, Any], pairs: bool = False) -> Categories:
 
 def _read_numeric(state: dict[str, Any], arrays: dict[str, np.ndarray], name: str) -> Numeric:
     n = Numeric()
-    for field in ("count", "mean", "m2", "min", "max", "zeros", "nan", "inf"):
+    for field in ("count", "total", "squares", "min", "max", "zeros", "nan", "inf"):
         setattr(n, field, state[field])
     n._keys = np.array(arrays[f"{name}.k"], dtype=np.uint64)
     n._values = np.array(arrays[f"{name}.v"], dtype=np.float64)

@@ -1,0 +1,35 @@
+"""Statistics of splits merged in any order equal the local statistics of the whole
+dataset, bit for bit, with damaged and empty files among TensorFlow-written ones."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+from tfr_viewer.core.analyze.stats import dataset_stats, split_stats
+from tfr_viewer.core.io import Dataset
+from tfr_viewer.core.io.splits import plan_splits
+
+NAMES = ("damaged.tfrecord", "empty.tfrecord", "small.tfrecord", "train-00001-of-00003")
+
+
+def test_split_statistics_merge_to_the_local_ones_in_any_order(remote_root, monkeypatch):
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    paths = [str(remote_root / n) for n in NAMES]
+    with Dataset(paths) as ds:
+        ds.index(verify=True)
+        local = json.dumps(dataset_stats(ds).to_json(), sort_keys=True)
+    with Dataset(paths) as ds:
+        ds.index(verify=False)
+        parts = [split_stats(s) for s in plan_splits(ds, max_records=450, max_bytes=4 << 20)]
+    assert len(parts) > 8
+    rng = random.Random(7)
+    for _ in range(3):
+        pool = [copy.deepcopy(p) for p in parts]
+        while len(pool) > 1:  # a random merge tree, as a distributed combine makes
+            a = pool.pop(rng.randrange(len(pool)))
+            b = pool.pop(rng.randrange(len(pool)))
+            pool.append(a.merge(b))
+        assert json.dumps(pool[0].to_json(), sort_keys=True) == local
+    assert json.loads(local)["files"] == len(NAMES)
