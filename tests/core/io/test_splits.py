@@ -47,3 +47,20 @@ def test_verifying_splits_in_any_order_gives_the_local_verify(remote_root):
             apply_statuses(ds, split.key, verify_split(split))
         mark_verified(ds)
         assert _problems(ds) == expected
+
+
+def test_a_split_ref_finds_its_records_again(remote_root, no_cache):
+    from tfr_viewer.core.io.splits import plan_refs
+
+    names = ("damaged.tfrecord", "empty.tfrecord", "small.tfrecord", "small.tfrecord.gz")
+    paths = [str(remote_root / n) for n in names]
+    with Dataset(paths) as ds:
+        ds.index(verify=False)
+        splits = plan_splits(ds, max_records=400, max_bytes=1_500_000)
+        refs = plan_refs(ds, max_records=400, max_bytes=1_500_000)
+    assert [r.key for r in refs] == [s.key for s in splits]
+    assert sum(1 for r in refs if r.path.endswith(".gz")) == 1  # one split per compressed file
+    for ref, split in zip(refs, splits, strict=True):
+        loaded = ref.load()
+        for column in ("offsets", "lengths", "statuses"):
+            assert np.array_equal(getattr(loaded, column), getattr(split, column)), ref

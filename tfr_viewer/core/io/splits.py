@@ -15,7 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .dataset import Dataset
+from .framing import Compression
+from .index import scan
 from .records import RecordStatus
+from .remote_source import open_path
 
 SPLIT_RECORDS = 1 << 20
 SPLIT_BYTES = 1 << 30
@@ -47,13 +50,66 @@ class Split:
         )
 
 
+@dataclass(frozen=True)
+class SplitRef:
+    """A split named by where it lies, small enough to send to any worker: its records
+    are found again by a header scan from byte ``start`` (:meth:`load`)."""
+
+    file_number: int
+    path: str
+    first: int
+    count: int
+    start: int  # uncompressed offset of its first frame
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return self.file_number, self.first
+
+    def load(self) -> Split:
+        """The split with its header index, as :func:`plan_splits` made it."""
+        parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        found = 0
+        if self.count:
+            with open_path(self.path) as source:
+                for chunk in scan(source, verify=False, start=self.start, first_record=self.first):
+                    take = min(len(chunk), self.count - found)
+                    parts.append((chunk.offsets[:take], chunk.lengths[:take], chunk.status[:take]))
+                    found += take
+                    if found >= self.count:
+                        break
+        if found != self.count:
+            raise ValueError(
+                f"{self.path}: {found} records from byte {self.start:,}, not {self.count}: "
+                "the file changed since the job was planned"
+            )
+        if not parts:
+            empty = np.zeros(0, dtype=np.uint64)
+            return Split(
+                self.file_number, self.path, self.first, empty, empty, empty.astype(np.uint8)
+            )
+        offsets, lengths, statuses = (np.concatenate(c) for c in zip(*parts, strict=True))
+        return Split(self.file_number, self.path, self.first, offsets, lengths, statuses)
+
+
+def plan_refs(ds: Dataset, **limits: int) -> list[SplitRef]:
+    """:func:`plan_splits` as :class:`SplitRef` objects."""
+    return [
+        SplitRef(s.file_number, s.path, s.first, len(s), int(s.offsets[0]) if len(s) else 0)
+        for s in plan_splits(ds, **limits)
+    ]
+
+
 def plan_splits(
     ds: Dataset, max_records: int = SPLIT_RECORDS, max_bytes: int = SPLIT_BYTES
 ) -> list[Split]:
-    """Cut every file of an indexed ``ds`` into splits, in dataset order."""
+    """Cut every file of an indexed ``ds`` into splits, in dataset order. A compressed
+    file is one split: reading from its middle means decoding from its start anyway."""
     out: list[Split] = []
     for number, f in enumerate(ds.files):
         offsets, lengths, statuses = f.index.offsets(), f.index.lengths(), f.index.statuses()
+        if f.open().compression is not Compression.NONE:
+            out.append(Split(number, f.path, 0, offsets, lengths, statuses))
+            continue
         if not len(offsets):
             out.append(Split(number, f.path, 0, offsets, lengths, statuses))
             continue
