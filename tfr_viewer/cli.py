@@ -66,6 +66,15 @@ class _Skipped:
         return self
 
 
+def _runner(p: Any) -> None:
+    p.add_argument(
+        "--runner",
+        choices=["direct", "dataflow", "flink", "spark"],
+        help="run as an Apache Beam pipeline (tfr-viewer[beam]); other --key=value options "
+        "are passed to the pipeline",
+    )
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; ``parser.commands`` maps each command name to its sub-parser. With
     ``only``, the other commands get no sub-parser (building them all costs start-up
@@ -91,6 +100,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = add("verify", help="check every length and payload CRC")
     _paths(p)
     p.add_argument("--json", action="store_true")
+    _runner(p)
 
     p = add("list", help="one line per record: index, file, offset, length, status")
     _paths(p)
@@ -141,6 +151,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = add("stats", help="statistics of every feature, the classes and the boxes")
     _paths(p)
     p.add_argument("--json", action="store_true", help="all figures as JSON")
+    _runner(p)
 
     p = add("check", help="data-quality findings: each with its record, what and what to do")
     _paths(p)
@@ -405,6 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra and isinstance(getattr(args, listed, None), list):
         getattr(args, listed).extend(w for w in extra if not w.startswith("-"))
         extra = [w for w in extra if w.startswith("-")]
+    if extra and getattr(args, "runner", None):
+        args.pipeline_args, extra = extra, []  # Beam's own options, passed through
     if extra:
         return _unknown_arguments(parser.commands[args.command], extra)
     if getattr(args, "no_cache", False):

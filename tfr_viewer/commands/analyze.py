@@ -89,10 +89,17 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from ..core.analyze.stats import dataset_stats
 
     with Dataset.open(args.paths) as ds:
-        index_with_progress(ds, verify=True)
-        _warn(ds, args.json)
-        with TaskProgress("statistics", len(ds)) as progress:
-            stats = dataset_stats(ds, progress=progress.update)
+        if getattr(args, "runner", None):
+            from ..beam.commands import stats_on_beam
+
+            index_with_progress(ds, verify=False)
+            _warn(ds, args.json)
+            stats = stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
+        else:
+            index_with_progress(ds, verify=True)
+            _warn(ds, args.json)
+            with TaskProgress("statistics", len(ds)) as progress:
+                stats = dataset_stats(ds, progress=progress.update)
         out = stats.to_json()
         if args.json:
             json.dump(out, sys.stdout, indent=2)
@@ -198,10 +205,17 @@ def infer_schema_file(args: argparse.Namespace) -> int:
     if os.path.exists(args.output) and not args.overwrite:
         raise UsageError(f"{args.output} exists; give --overwrite to replace it")
     with Dataset.open(args.paths) as ds:
-        index_with_progress(ds, verify=True)
-        _warn(ds, args.json)
-        with TaskProgress("statistics", len(ds)) as progress:
-            stats = dataset_stats(ds, progress=progress.update)
+        if getattr(args, "runner", None):
+            from ..beam.commands import stats_on_beam
+
+            index_with_progress(ds, verify=False)
+            _warn(ds, args.json)
+            stats = stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
+        else:
+            index_with_progress(ds, verify=True)
+            _warn(ds, args.json)
+            with TaskProgress("statistics", len(ds)) as progress:
+                stats = dataset_stats(ds, progress=progress.update)
     schema = anomalies.infer(stats)
     if not schema["features"]:
         raise UsageError("no record is a tf.train.Example with features: no schema to infer")

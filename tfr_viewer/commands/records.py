@@ -103,7 +103,13 @@ def cmd_info(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check both CRCs of every record; exit 1 when anything is wrong."""
     with _open(args.paths) as ds:
-        index_with_progress(ds, verify=True)
+        if getattr(args, "runner", None):
+            from ..beam.commands import verify_on_beam
+
+            index_with_progress(ds, verify=False)
+            verify_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
+        else:
+            index_with_progress(ds, verify=True)
         problems = ds.problems()
         if args.json:
             out = {

@@ -1,0 +1,89 @@
+"""Run a transform over a dataset's splits and bring its results back to the command.
+
+Results are written by the pipeline as text (one base64-encoded pickle per line) to a
+folder the command reads afterwards: a temporary folder for the direct runner, and a
+folder under ``--temp_location`` (a bucket) for a cluster, read back through fsspec.
+Pipeline options other than the runner are passed through as given (``--key=value``).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import pickle
+import shutil
+import tempfile
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import UsageError
+from . import RUNNERS
+
+
+def _given(extra: Sequence[str], name: str) -> str | None:
+    """The value of ``--name=value`` among the pass-through options."""
+    for flag in extra:
+        if flag.startswith(f"--{name}="):
+            return flag.split("=", 1)[1]
+    return None
+
+
+def options(runner: str, extra: Sequence[str]) -> Any:
+    """PipelineOptions for ``runner``; the direct runner uses a process per core unless
+    told otherwise."""
+    from apache_beam.options.pipeline_options import PipelineOptions
+
+    flags = [f"--runner={RUNNERS[runner]}", *extra]
+    if runner == "direct":
+        if _given(extra, "direct_num_workers") is None:
+            flags.append(f"--direct_num_workers={os.cpu_count() or 1}")
+        if _given(extra, "direct_running_mode") is None:
+            flags.append("--direct_running_mode=multi_processing")
+    return PipelineOptions(flags)
+
+
+def _encode(value: Any) -> str:
+    return base64.b64encode(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)).decode()
+
+
+def _decode(line: str) -> Any:
+    return pickle.loads(base64.b64decode(line))  # noqa: S301 - written by our own pipeline
+
+
+def _results_folder(runner: str, extra: Sequence[str]) -> tuple[str, bool]:
+    """Where the results go, and whether it is a local temporary folder."""
+    if runner == "direct":
+        return tempfile.mkdtemp(prefix="tfr-viewer-beam-"), True
+    base = _given(extra, "temp_location")
+    if not base:
+        raise UsageError(
+            f"--runner {runner} needs --temp_location=URL (a bucket folder the workers and "
+            "this machine can both reach): the results are written there"
+        )
+    return f"{base.rstrip('/')}/tfr-viewer-{uuid.uuid4().hex}", False
+
+
+def run(refs: Sequence[Any], transform: Any, runner: str, extra: Sequence[str]) -> list[Any]:
+    """Apply ``transform`` to the split references on ``runner``; its output elements."""
+    import apache_beam as beam
+    import fsspec
+
+    folder, local = _results_folder(runner, extra)
+    try:
+        with beam.Pipeline(options=options(runner, extra)) as p:
+            (
+                p
+                | "Splits" >> beam.Create(list(refs))
+                | "Work" >> transform
+                | "Encode" >> beam.Map(_encode)
+                | "Write" >> beam.io.WriteToText(f"{folder}/result", file_name_suffix=".txt")
+            )
+        out: list[Any] = []
+        for f in fsspec.open_files(f"{folder}/result*.txt", "rt"):
+            with f as text:
+                out.extend(_decode(line) for line in text.read().splitlines() if line)
+        return out
+    finally:
+        if local:
+            shutil.rmtree(folder, ignore_errors=True)
