@@ -82,3 +82,15 @@ def test_no_import_cycles_between_modules():
     cycles = [(a, b) for a, b in cycles if not (b.startswith(a + ".") or a.startswith(b + "."))]
     assert cycles == []
     assert "tfr_viewer.errors" in graph["tfr_viewer.commands.decode"]
+
+
+def test_only_the_beam_package_imports_beam():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "tfr_viewer"
+    importing = [
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if "apache_beam" in p.read_text() and p.relative_to(root).parts[0] != "beam"
+    ]
+    assert importing == []

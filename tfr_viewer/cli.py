@@ -341,6 +341,7 @@ _USER_ERRORS = (
     ("tfr_viewer.core.write.convert_sources", "SourceError"),
     ("tfr_viewer.core.write.webdataset", "WebDatasetError"),
     ("tfr_viewer.core.write.parquet", "ParquetError"),
+    ("tfr_viewer.beam.pipeline", "BeamError"),
 )
 
 

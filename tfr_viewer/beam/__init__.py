@@ -20,6 +20,11 @@ RUNNERS = {
 
 def require_beam() -> None:
     """Raise a UsageError naming the extra when Apache Beam is not installed."""
+    import logging
+
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # Beam warns at import about clients of other clouds
     try:
         import apache_beam  # noqa: F401
     except ImportError as exc:
@@ -27,3 +32,5 @@ def require_beam() -> None:
             f"--runner needs Apache Beam, which is not installed ({exc}); "
             "pip install 'tfr-viewer[beam]'"
         ) from exc
+    finally:
+        root.setLevel(level)

@@ -9,16 +9,66 @@ Pipeline options other than the runner are passed through as given (``--key=valu
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import pickle
 import shutil
+import sys
 import tempfile
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..errors import UsageError
 from . import RUNNERS
+
+
+class BeamError(Exception):
+    """The pipeline failed; the message says where and why, from the worker's error."""
+
+
+def _failure(exc: BaseException, log: str) -> str:
+    """The worker's own error (the last line that names an exception), not the
+    runner's wrapping of it."""
+    text = f"{exc}\n{log}"
+    named = [
+        line.strip()
+        for line in text.splitlines()
+        if ("Error:" in line or "Exception:" in line) and "Traceback" not in line
+    ]
+    reason = named[-1] if named else (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
+    return f"the pipeline failed: {reason[:500]}"
+
+
+@contextlib.contextmanager
+def _worker_log(capture: bool) -> Iterator[Callable[[], str]]:
+    """Point file descriptor 2 at a temporary file while the body runs (when
+    ``capture``); yields a function that returns what was written there."""
+    if not capture:
+        yield lambda: ""
+        return
+    with tempfile.TemporaryFile() as log:
+        saved = os.dup(2)
+        sys.stderr.flush()
+        os.dup2(log.fileno(), 2)
+        try:
+            yield lambda: _tail(log)
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def _tail(log: Any, limit: int = 1 << 16) -> str:
+    log.flush()
+    size = log.seek(0, os.SEEK_END)
+    log.seek(max(0, size - limit))
+    return log.read().decode("utf-8", "replace")
+
+
+def _local(runner: str) -> bool:
+    """A runner on this machine (the direct runner, or one of its Beam class names)."""
+    return "Direct" in RUNNERS.get(runner, runner)
 
 
 def _given(extra: Sequence[str], name: str) -> str | None:
@@ -34,7 +84,7 @@ def options(runner: str, extra: Sequence[str]) -> Any:
     told otherwise."""
     from apache_beam.options.pipeline_options import PipelineOptions
 
-    flags = [f"--runner={RUNNERS[runner]}", *extra]
+    flags = [f"--runner={RUNNERS.get(runner, runner)}", *extra]
     if runner == "direct":
         if _given(extra, "direct_num_workers") is None:
             flags.append(f"--direct_num_workers={os.cpu_count() or 1}")
@@ -53,7 +103,7 @@ def _decode(line: str) -> Any:
 
 def _results_folder(runner: str, extra: Sequence[str]) -> tuple[str, bool]:
     """Where the results go, and whether it is a local temporary folder."""
-    if runner == "direct":
+    if _local(runner):
         return tempfile.mkdtemp(prefix="tfr-viewer-beam-"), True
     base = _given(extra, "temp_location")
     if not base:
@@ -71,14 +121,21 @@ def run(refs: Sequence[Any], transform: Any, runner: str, extra: Sequence[str]) 
 
     folder, local = _results_folder(runner, extra)
     try:
-        with beam.Pipeline(options=options(runner, extra)) as p:
-            (
-                p
-                | "Splits" >> beam.Create(list(refs))
-                | "Work" >> transform
-                | "Encode" >> beam.Map(_encode)
-                | "Write" >> beam.io.WriteToText(f"{folder}/result", file_name_suffix=".txt")
-            )
+        # the direct runner's worker processes log to this process's stderr: kept aside,
+        # and shown only when the pipeline fails
+        with _worker_log(_local(runner)) as log:
+            try:
+                with beam.Pipeline(options=options(runner, extra)) as p:
+                    (
+                        p
+                        | "Splits" >> beam.Create(list(refs))
+                        | "Work" >> transform
+                        | "Encode" >> beam.Map(_encode)
+                        | "Write"
+                        >> beam.io.WriteToText(f"{folder}/result", file_name_suffix=".txt")
+                    )
+            except Exception as exc:  # a worker's failure, after the runner's retries
+                raise BeamError(_failure(exc, log())) from exc
         out: list[Any] = []
         for f in fsspec.open_files(f"{folder}/result*.txt", "rt"):
             with f as text:
