@@ -37,6 +37,7 @@ bench: $(VENV)/.test-installed
 	$(PY) tests/benchmarks/qa_benchmarks.py
 	$(PY) tests/benchmarks/convert_benchmarks.py
 	$(PY) tests/benchmarks/remote_benchmarks.py
+	$(PY) tests/benchmarks/beam_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
 
 fuzz: $(VENV)/.test-installed

@@ -72,9 +72,9 @@ def _figures(values: np.ndarray) -> dict:
     }
 
 
-def tf_small_stats(path: Path) -> dict:
+def tf_small_stats(path: Path | list[str]) -> dict:
     """The same per-feature figures with TensorFlow: batched parse_example of every key,
-    then numpy on the columns."""
+    then numpy on the columns (of one file, or of a list of shards)."""
     t = tf()
     spec = {
         "feature0": t.io.VarLenFeature(t.int64),
@@ -82,7 +82,8 @@ def tf_small_stats(path: Path) -> dict:
         "feature2": t.io.VarLenFeature(t.string),
         "feature3": t.io.VarLenFeature(t.float32),
     }
-    ds = t.data.TFRecordDataset(str(path)).batch(8192).map(lambda b: t.io.parse_example(b, spec))
+    files = path if isinstance(path, list) else str(path)
+    ds = t.data.TFRecordDataset(files).batch(8192).map(lambda b: t.io.parse_example(b, spec))
     parts: dict[str, list] = {k: [] for k in spec}
     counts: dict[str, list] = {k: [] for k in spec}
     for batch in ds:
