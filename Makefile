@@ -1,8 +1,12 @@
 # Set-up and entry points. `make run` opens the app on the bundled sample,
-# `make test` runs the whole suite; both create .venv on first use.
+# `make test` runs the whole suite; both create .venv on first use. Apache Beam pins
+# protobuf below 7 and Pillow below 13, so its tests run in a second environment,
+# .venv-beam, with the [beam] extra.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+BEAM_VENV ?= .venv-beam
+BEAM_PY := $(BEAM_VENV)/bin/python
 SAMPLE := resources/samples
 
 .PHONY: run test lint bench fuzz bundle samples clean
@@ -19,25 +23,31 @@ $(VENV)/.test-installed: pyproject.toml $(NATIVE)
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.run-installed
 
+$(BEAM_VENV)/.installed: pyproject.toml $(NATIVE)
+	$(PYTHON) -m venv $(BEAM_VENV)
+	$(BEAM_PY) -m pip install -q -e '.[beam]' pytest pytest-timeout tensorflow-cpu
+	touch $@
+
 run: $(VENV)/.run-installed
 	$(VENV)/bin/tfr-viewer $(SAMPLE)
 
-test: $(VENV)/.test-installed
+test: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m ruff check tfr_viewer tests packaging
 	$(PY) -m pytest
+	$(BEAM_PY) -m pytest -p no:cacheprovider tests/beam
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check tfr_viewer tests packaging
 	$(PY) -m ruff format --check tfr_viewer tests packaging
 
-bench: $(VENV)/.test-installed
+bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) tests/benchmarks/run_benchmarks.py
 	$(PY) tests/benchmarks/columnar_benchmarks.py
 	$(PY) tests/benchmarks/qa_benchmarks.py
 	$(PY) tests/benchmarks/convert_benchmarks.py
 	$(PY) tests/benchmarks/remote_benchmarks.py
-	$(PY) tests/benchmarks/beam_benchmarks.py
+	$(BEAM_PY) tests/benchmarks/beam_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
 
 fuzz: $(VENV)/.test-installed
@@ -50,4 +60,4 @@ samples: $(VENV)/.run-installed
 	$(PY) -m tfr_viewer.samples $(SAMPLE)
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(BEAM_VENV) build dist *.egg-info .pytest_cache .ruff_cache
