@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QDockWidget,
-    QFileDialog,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -31,7 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sample_features
 from ..core.decode import decode
 from ..core.io import Dataset, PathError, Problem, SourceError
 from ..core.io.remote import is_url
@@ -39,7 +37,7 @@ from ..core.text import plural
 from .analysis_actions import AnalysisActions
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
-from .indexer import Indexer, IndexState, prestart
+from .indexer import Indexer, prestart
 from .models.feature_tree import FeatureTreeModel, Node, region_nodes
 from .models.record_table import RecordTableModel
 from .navigation import Navigator
@@ -47,15 +45,16 @@ from .panels.gallery import Gallery
 from .panels.pending_edits import PendingEdits
 from .record_view import RecordTableView
 from .remote_actions import RemoteActions
-from .status_widgets import StatusWidgets, show_problem_count
+from .status_widgets import StatusWidgets
 from .table_order import TableOrder
 from .viewers.preview import PreviewPane
+from .window_indexing import WindowIndexing
 from .window_menus import build_menus
 
 REGION_PREVIEW = 1 << 20  # bytes of a damaged region shown in the hex view
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowIndexing, QMainWindow):
     """``index_finished`` fires when indexing and verification end; ``record_shown`` when
     the previews of the selected record are ready (both used by --screenshot)."""
 
@@ -254,23 +253,6 @@ class MainWindow(QMainWindow):
         self.tree_model.set_decoded(None)
         self.preview.show_record(None, b"")
 
-    def open_dialog(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(
-            self,
-            "Open TFRecord files",
-            self.recent.last_dir(),
-            "All files (*);;TFRecord files (*.tfrecord* *.tfrec* *.record* *-of-* *.gz *.zz)",
-        )
-        if paths:
-            self.open_paths(paths)
-
-    def open_folder_dialog(self) -> None:
-        folder = QFileDialog.getExistingDirectory(
-            self, "Open a folder of shards", self.recent.last_dir()
-        )
-        if folder:
-            self.open_paths([folder])
-
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
@@ -282,95 +264,6 @@ class MainWindow(QMainWindow):
         paths = paths or [u.toString() for u in urls if is_url(u.toString())]
         if paths:
             self.open_paths(paths)
-
-    # -- indexing ------------------------------------------------------------------
-    def _on_progress(
-        self, phase: int, records: int, problems: int, done: float, total: float
-    ) -> None:
-        assert self.model is not None
-        self.model.set_count(records)
-        if phase == 1:
-            self.model.statuses_changed()
-        self.progress.setMaximum(1000)
-        self.progress.setValue(int(1000 * min(done / total, 1.0)) if total else 0)
-        elapsed = max(time.monotonic() - self._started, 1e-6)
-        verb = "verifying" if phase else "indexing"
-        self.counts.setText(
-            f"{verb}: {plural(records, 'record')}, {done / elapsed / 1e6:,.0f} MB/s"
-        )
-        self._show_problem_count(problems)
-        if not self._size_warned and (warning := self.dataset.size_warning()) is not None:
-            self._size_warned = True
-            self.show_error("A very large dataset", warning)
-        if self.current is None and records and not self.table.currentIndex().isValid():
-            self.select_record(0)
-        self._update_title()
-
-    def _show_problem_count(self, problems: int) -> None:
-        show_problem_count(self.problems_button, problems)
-
-    def _on_finished(self, state: int, message: str) -> None:
-        ds = self.dataset
-        if ds is None or self.model is None:
-            return
-        self.progress.hide()
-        self.cancel_button.hide()
-        self.model.set_count(len(ds))
-        self.model.statuses_changed()
-        problems = sum(f.index.problem_count() for f in ds.files)
-        self._show_problem_count(problems)
-        elapsed = time.monotonic() - self._started
-        if state == IndexState.DONE:
-            self.counts.setText(f"{plural(len(ds), 'record')} ({elapsed:.1f} s)")
-        elif state == IndexState.CANCELLED:
-            self.counts.setText(f"{plural(len(ds), 'record')} so far ({message})")
-        else:
-            self.counts.setText("indexing failed")
-            if not self.remote.indexing_failed(message):
-                self.show_error("Indexing stopped", message)
-        for reason in ds.not_tfrecord():
-            self.statusBar().showMessage(reason, 30000)
-        self.remote.update_verify_button()
-        self.remote.refresh_transfer()
-        try:
-            self._after_index()
-            self._update_title()
-        finally:
-            self.index_finished.emit(state)
-
-    def _after_index(self) -> None:
-        ds = self.dataset
-        if ds is None or self.model is None:
-            return
-        if len(ds):
-            sampled = lambda sample, _exc: self._use_sample(ds, sample or [])  # noqa: E731
-            if not self.remote.off_thread(lambda: sample_features(ds), sampled):
-                self._use_sample(ds, sample_features(ds))
-        self.table.fit_columns()  # now that the largest offset and the columns are known
-        self.analysis.dataset_indexed()
-        if not len(ds):
-            return
-        self.gallery.refresh()
-        if self.current is None and not self.table.currentIndex().isValid():
-            self.select_record(0)
-        elif self.current is not None:
-            self.show_record(self.current)  # its status is settled now
-
-    def _use_sample(self, ds: Dataset, sample: list[dict]) -> None:
-        """Keys for completion and the summary columns, from the first records."""
-        if ds is not self.dataset or self.model is None:
-            return
-        keys = feature_keys(sample)
-        self.table.known_keys = keys
-        self.filter_bar.set_keys(keys, feature_kinds(sample))
-        self.model.set_summary_keys(choose_summary_keys(sample, keys))
-        self.table.fit_columns()
-
-    def cancel_indexing(self) -> None:
-        """The status bar's Cancel: stops indexing, verifying or a URL lookup."""
-        self.remote.cancel()
-        if self.indexer is not None:
-            self.indexer.cancel(wait=False)
 
     # -- selection -----------------------------------------------------------------
     def _select(self, find_row: Callable[[], int | None]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from .recent import RecentFiles
 
@@ -20,6 +20,26 @@ def open_convert_dialog(w: Any) -> None:
     dialog.open()
 
 
+def open_files_dialog(w: Any) -> None:
+    """File › Open…: several files at once; the dialog lists every file, since shards
+    are often named without an extension."""
+    paths, _ = QFileDialog.getOpenFileNames(
+        w,
+        "Open TFRecord files",
+        w.recent.last_dir(),
+        "All files (*);;TFRecord files (*.tfrecord* *.tfrec* *.record* *-of-* *.gz *.zz)",
+    )
+    if paths:
+        w.open_paths(paths)
+
+
+def open_folder_dialog(w: Any) -> None:
+    """File › Open Folder…: a shard set."""
+    folder = QFileDialog.getExistingDirectory(w, "Open a folder of shards", w.recent.last_dir())
+    if folder:
+        w.open_paths([folder])
+
+
 def build_menus(w: Any) -> None:
     """File, Go, View, Edit and Help of the main window ``w`` (typed loosely so that this
     module does not import the window). Every action goes through ``w.add_action``, which
@@ -28,8 +48,8 @@ def build_menus(w: Any) -> None:
     bar = w.menuBar()
     file_menu = w.file_menu = bar.addMenu("&File")
     add(file_menu, "&New Window", w.new_window, QKeySequence.StandardKey.New)
-    add(file_menu, "&Open…", w.open_dialog, QKeySequence.StandardKey.Open)
-    add(file_menu, "Open &Folder…", w.open_folder_dialog, "Ctrl+Alt+O")
+    add(file_menu, "&Open…", lambda: open_files_dialog(w), QKeySequence.StandardKey.Open)
+    add(file_menu, "Open &Folder…", lambda: open_folder_dialog(w), "Ctrl+Alt+O")
     add(file_menu, "Open &URL…", w.remote.open_url_dialog, "Ctrl+Shift+O")
     add(file_menu, "New &Dataset from Images…", lambda: open_convert_dialog(w), "Ctrl+Shift+N")
     w.recent_menu = file_menu.addMenu("Open &Recent")
