@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sample_features
-from ..core.io import Dataset
+from ..core.io import Compression, Dataset
 from ..core.text import plural
 from .indexer import IndexState
 from .status_widgets import show_problem_count
@@ -40,7 +40,12 @@ class WindowIndexing:
             self._size_warned = True
             self.show_error("A very large dataset", warning)
         if self.current is None and records and not self.table.currentIndex().isValid():
-            self.select_record(0)
+            # a compressed first file waits for the end of the scan: until the child hands
+            # over its seek points (or its decoded bytes), a read here would decode the
+            # stream on the window's thread
+            source = self.dataset.files[0].source
+            if source is not None and source.compression is Compression.NONE:
+                self.select_record(0)
         self._update_title()
 
     def _show_problem_count(self, problems: int) -> None:
