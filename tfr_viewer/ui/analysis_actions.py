@@ -8,6 +8,7 @@ feature in the tree and its box in the image view.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -76,6 +77,7 @@ class AnalysisActions:
         menu.addAction(findings)
         menu.addSeparator()
         w.add_action(menu, "&Verify CRCs", w.remote.verify, "Ctrl+Shift+V")
+        w.add_action(menu, "Open &Report…", self.open_report_dialog, "Ctrl+Shift+J")
         w.add_action(menu, "Run &Checks", self.run_checks, "Ctrl+Shift+K")
         w.add_action(menu, "&Compare With…", self.compare_dialog_open, "Ctrl+Shift+M")
 
@@ -191,9 +193,55 @@ class AnalysisActions:
         self.w.left_tabs.setCurrentIndex(0)
         bar.apply()
 
+    def open_report_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getOpenFileName(
+            self.w, "Open a stats or check report", self.w.recent.last_dir(), "JSON (*.json)"
+        )
+        if path:
+            self.open_report(path)
+
+    def open_report(self, path: str) -> None:
+        """Show a saved ``stats --json`` or ``check --json`` report (for instance from a
+        Beam job) in its panel; its findings lead to records while their files are open."""
+        from .report_file import ReportError, load_report
+
+        try:
+            kind, report = load_report(path)
+        except ReportError as exc:
+            self.w.show_error("Cannot open the report", str(exc))
+            return
+        if kind == "stats":
+            self.stats = report
+            self._stats_panel().set_stats(report)
+            self.classes.set_classes(report)
+            self.stats_dock.show()
+            self.stats_dock.raise_()
+        else:
+            meta = {"records": report.get("records", 0), "files": report.get("files", 0)}
+            self.findings.set_findings(report["findings"], meta)
+            self.findings_dock.show()
+            self.findings_dock.raise_()
+        self.w.statusBar().showMessage(f"report: {path}", 15000)
+
+    def _is_open(self, path: str) -> bool:
+        """Whether ``path`` (as a report names it) is a file of the window's dataset."""
+        ds = self.w.dataset
+        if ds is None:
+            return False
+        norm = os.path.abspath if "://" not in path else str
+        return norm(path) in {norm(f.path) for f in ds.files}
+
     def open_finding(self, f: dict[str, Any]) -> None:
         """Select the finding's record, its feature in the tree and its box."""
         w = self.w
+        where = f.get("file")
+        if where is not None and not self._is_open(where):
+            w.statusBar().showMessage(
+                f"{f['kind']}: {f['message']} (open {where} to go to the record)", 30000
+            )
+            return
         if f.get("record") is None:
             region = (
                 next(
