@@ -14,6 +14,25 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 
 
+class _Gate:
+    """Lets a thread emit a QObject's signals only while the object lives."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open = True
+
+    def close(self) -> None:
+        with self._lock:
+            self._open = False
+
+    def emit(self, owner: QObject, signal: str, *args: object) -> None:
+        """``owner.<signal>.emit(*args)`` unless ``owner`` has been deleted (the signal
+        is looked up only then: on a deleted object even that touches freed memory)."""
+        with self._lock:
+            if self._open:
+                getattr(owner, signal).emit(*args)
+
+
 class ProcessTask(QObject):
     message = Signal(object)
     ended = Signal()
@@ -30,6 +49,11 @@ class ProcessTask(QObject):
         self._payload = payload
         self._thread = threading.Thread(target=self._read, daemon=True, name="tfr-task-reader")
         self.cancelled = False
+        # Signals are emitted from the reader thread; once the owner deletes this object
+        # (a window closed while the child still runs), emitting would touch freed
+        # memory. Deletion and each emit take this lock, so neither overlaps the other.
+        gate = self._gate = _Gate()
+        self.destroyed.connect(lambda *_: gate.close())
 
     def start(self) -> None:
         """Returns at once: starting the child and sending it the payload (which may be
@@ -56,14 +80,16 @@ class ProcessTask(QObject):
                 except (EOFError, OSError):
                     break
                 if not self.cancelled:
-                    self.message.emit(msg)
+                    self._gate.emit(self, "message", msg)
         except RuntimeError:  # the owner (a window or dialog) was closed meanwhile
             self.cancelled = True
             if self._process.is_alive():
                 self._process.terminate()
         except (OSError, ValueError) as exc:  # the child could not be started or fed
             try:
-                self.message.emit(("error", f"cannot start a worker process: {exc}"))
+                self._gate.emit(
+                    self, "message", ("error", f"cannot start a worker process: {exc}")
+                )
             except RuntimeError:
                 pass
         finally:
@@ -71,6 +97,6 @@ class ProcessTask(QObject):
             if self._process.pid is not None:
                 self._process.join(timeout=5)
             try:
-                self.ended.emit()
+                self._gate.emit(self, "ended")
             except RuntimeError:
                 pass
