@@ -84,22 +84,27 @@ def print_stats(out: dict[str, Any]) -> None:
         )
 
 
-def cmd_stats(args: argparse.Namespace) -> int:
-    """Statistics of every feature, the classes and the boxes."""
+def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
+    """Index ``ds`` and compute its statistics, here or (``--runner``) on Apache Beam."""
     from ..core.analyze.stats import dataset_stats
 
-    with Dataset.open(args.paths) as ds:
-        if getattr(args, "runner", None):
-            from ..beam.commands import stats_on_beam
+    if getattr(args, "runner", None):
+        from ..beam.commands import stats_on_beam
 
-            index_with_progress(ds, verify=False)
-            _warn(ds, args.json)
-            stats = stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
-        else:
-            index_with_progress(ds, verify=True)
-            _warn(ds, args.json)
-            with TaskProgress("statistics", len(ds)) as progress:
-                stats = dataset_stats(ds, progress=progress.update)
+        index_with_progress(ds, verify=False)
+        _warn(ds, args.json)
+        return stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
+    index_with_progress(ds, verify=True)
+    _warn(ds, args.json)
+    with TaskProgress("statistics", len(ds)) as progress:
+        return dataset_stats(ds, progress=progress.update)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Statistics of every feature, the classes and the boxes."""
+
+    with Dataset.open(args.paths) as ds:
+        stats = _statistics(ds, args)
         out = stats.to_json()
         if args.json:
             json.dump(out, sys.stdout, indent=2)
@@ -198,24 +203,13 @@ def cmd_check(args: argparse.Namespace) -> int:
 def infer_schema_file(args: argparse.Namespace) -> int:
     """``schema --infer -o FILE``: the data-QA schema, from the statistics."""
     from ..core.analyze import anomalies
-    from ..core.analyze.stats import dataset_stats
 
     if not args.output:
         raise UsageError("--infer needs -o FILE: `schema --infer -o SCHEMA.json PATH...`")
     if os.path.exists(args.output) and not args.overwrite:
         raise UsageError(f"{args.output} exists; give --overwrite to replace it")
     with Dataset.open(args.paths) as ds:
-        if getattr(args, "runner", None):
-            from ..beam.commands import stats_on_beam
-
-            index_with_progress(ds, verify=False)
-            _warn(ds, args.json)
-            stats = stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
-        else:
-            index_with_progress(ds, verify=True)
-            _warn(ds, args.json)
-            with TaskProgress("statistics", len(ds)) as progress:
-                stats = dataset_stats(ds, progress=progress.update)
+        stats = _statistics(ds, args)
     schema = anomalies.infer(stats)
     if not schema["features"]:
         raise UsageError("no record is a tf.train.Example with features: no schema to infer")
