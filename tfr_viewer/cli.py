@@ -174,6 +174,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="an image-quality threshold: dark, light, odd_aspect_ratio, low_information, "
         "blurry, odd_size_iqr or near_bits (see README)",
     )
+    _runner(p)
 
     p = add("compare", help="drift per feature, keys in one only, images in both (leakage)")
     _paths(p)

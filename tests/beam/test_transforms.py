@@ -1,5 +1,5 @@
-"""The Beam pipelines against the local commands: ``verify`` and ``stats`` with
-``--runner direct`` (a process per core) give the local JSON, with damaged and empty
+"""The Beam pipelines against the local commands: ``verify``, ``stats`` and ``check``
+with ``--runner direct`` (a process per core) give the local JSON, with damaged and empty
 shards among TensorFlow-written ones; a worker that fails once is retried and the result
 stays exact; without Beam, nothing else changes."""
 
@@ -48,9 +48,39 @@ def test_direct_runner_gives_the_local_json(remote_root, command):
         assert kinds >= {"bad_data_crc", "garbage", "truncated"}
 
 
+@pytest.fixture(scope="module")
+def with_copies(tmp_path_factory, remote_root):
+    """One planted fault of each kind, a byte-identical twin (every image stored in two
+    shards), and damaged, empty and compressed shards."""
+    import shutil
+
+    from tests.planted_faults import planted_dataset
+
+    folder = tmp_path_factory.mktemp("beam-check")
+    faulty = folder / "faulty-00000-of-00002"
+    planted_dataset(faulty)
+    shutil.copy(faulty, folder / "faulty-00001-of-00002")
+    return [str(faulty), str(folder / "faulty-00001-of-00002")] + [
+        str(remote_root / n) for n in NAMES
+    ]
+
+
+def test_check_on_the_direct_runner_gives_the_local_json(with_copies):
+    local = cli("check", "--json", *with_copies)
+    far = cli("check", "--json", *with_copies, "--runner", "direct", "--direct_num_workers=2")
+    assert far.returncode == local.returncode == 1, far.stderr
+    assert far.stdout == local.stdout  # the same findings, in the same order
+    found = json.loads(far.stdout)["findings"]
+    kinds = {f["kind"] for f in found}
+    assert {"damaged_record", "empty_shard", "near_duplicate_image", "kind_conflict"} <= kinds
+    across = [f for f in found if f["kind"] == "duplicate_image" and f["file"] == with_copies[1]]
+    assert across, "the twin's images are copies of the first shard's: found by the shuffle"
+
+
 def test_large_shards_are_split_and_merged_exactly(remote_root, no_cache):
     """Many small splits, in one process, merged by the runner: the same figures."""
-    from tfr_viewer.beam.commands import stats_on_beam, verify_on_beam
+    from tfr_viewer.beam.commands import check_on_beam, stats_on_beam, verify_on_beam
+    from tfr_viewer.core.analyze.checks import check_dataset
     from tfr_viewer.core.analyze.stats import dataset_stats
     from tfr_viewer.core.io import Dataset
     from tfr_viewer.core.io import splits as splitting
@@ -73,6 +103,13 @@ def test_large_shards_are_split_and_merged_exactly(remote_root, no_cache):
             stats = stats_on_beam(ds, "direct", ["--direct_num_workers=1"])
             verify_on_beam(ds, "direct", ["--direct_num_workers=1"])
             assert [p.to_json() for p in ds.problems()] == local_problems
+        with Dataset(paths) as ds:
+            ds.index(verify=True)
+            local_findings = [f.to_json() for f in check_dataset(ds)]
+        with Dataset(paths) as ds:
+            ds.index(verify=False)
+            findings = check_on_beam(ds, "direct", ["--direct_num_workers=1"])
+            assert [f.to_json() for f in findings] == local_findings
     finally:
         splitting.plan_refs = real
         commands.plan_refs = real

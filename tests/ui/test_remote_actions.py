@@ -144,6 +144,7 @@ def test_a_slow_server_never_freezes_the_window(qtbot, window, server, monkeypat
     with qtbot.waitSignal(window.index_finished, timeout=60_000):
         window.open_paths([url], files=[url])
     server.faults.latency = 1.0  # every request now takes a second
+
     def choose() -> None:
         window.select_record(40)
         window.table.viewport().repaint()  # summary cells of rows not read yet

@@ -1,10 +1,13 @@
-"""The Beam side of ``verify`` and ``stats``: the command indexes the headers as usual,
-the pipeline does the per-split work, and the command reports as it does locally."""
+"""The Beam side of ``verify``, ``stats`` and ``check``: the command indexes the headers
+as usual, the pipeline does the per-split work, and the command reports as it does
+locally."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from ..core.analyze.findings import Finding
 from ..core.analyze.stats import Stats
 from ..core.io import Dataset
 from ..core.io.splits import apply_statuses, mark_verified, plan_refs
@@ -31,3 +34,27 @@ def stats_on_beam(ds: Dataset, runner: str, extra: Sequence[str]) -> Stats:
 
     (stats,) = run(plan_refs(ds), ComputeStats(), runner, extra)
     return stats
+
+
+def check_on_beam(ds: Dataset, runner: str, extra: Sequence[str], **options: Any) -> list[Finding]:
+    """The findings of a header-indexed ``ds``, checked on ``runner`` (``options`` as
+    :func:`~tfr_viewer.core.analyze.checks.check_dataset` takes them); afterwards its
+    index is verified."""
+    require_beam()
+    from ..core.analyze.check_merge import Copies, finish_check
+    from .pipeline import run
+    from .transforms import CheckShards
+
+    parts, copies, known = [], Copies(), None
+    for tag, value in run(plan_refs(ds), CheckShards(**options), runner, extra):
+        if tag == "statuses":
+            apply_statuses(ds, *value)
+        elif tag == "part":
+            parts.append(value)
+        elif tag == "survey":
+            known = value
+        else:
+            copies.merge(value)
+    mark_verified(ds)
+    assert known is not None, "the pipeline gave no survey"
+    return finish_check(ds, parts, known, copies=copies, limits=options.get("limits"))

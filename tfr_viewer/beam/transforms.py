@@ -1,17 +1,28 @@
 """PTransforms over collections of :class:`~tfr_viewer.core.io.splits.SplitRef`.
 
 Each worker loads its split (a header scan from the split's first byte), then runs the
-core function a local command runs on it: :func:`~tfr_viewer.core.io.splits.verify_split`
-or :func:`~tfr_viewer.core.analyze.stats.split_stats`. Statistics are combined with
-:meth:`Stats.merge`, whose figures do not depend on the order of merging.
+core function a local command runs on it: :func:`~tfr_viewer.core.io.splits.verify_split`,
+:func:`~tfr_viewer.core.analyze.stats.split_stats` or
+:func:`~tfr_viewer.core.analyze.checks.check_split`. Statistics are combined with
+:meth:`Stats.merge`, whose figures do not depend on the order of merging; the parts of
+the checks are finished by the command, after a survey of every split has said what
+each key is for and a shuffle on each image's SHA-256 has found the images stored in
+more than one record.
 """
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
+from typing import Any
+
 import apache_beam as beam
 import numpy as np
 
+from ..core.analyze.check_merge import CheckPart, copies_of
+from ..core.analyze.checks import check_split, survey_split
 from ..core.analyze.stats import Stats, split_stats
+from ..core.analyze.survey import Survey
 from ..core.io.splits import SplitRef, verify_split
 
 
@@ -60,3 +71,83 @@ class ComputeStats(beam.PTransform):
             | "Statistics" >> beam.Map(_stats)
             | "Merge" >> beam.CombineGlobally(MergeStats())
         )
+
+
+def _survey(ref: SplitRef) -> tuple[SplitRef, np.ndarray, Survey]:
+    statuses, found = survey_split(ref.load())
+    return ref, statuses, found
+
+
+def _check(surveyed: tuple[SplitRef, np.ndarray, Survey], known: Survey, options: dict) -> Any:
+    ref, statuses, _ = surveyed
+    split = replace(ref.load(), statuses=statuses)  # verified by the survey
+    return check_split(split, ref.base, known, **options)
+
+
+def _statuses(surveyed: tuple[SplitRef, np.ndarray, Survey]) -> tuple[str, Any]:
+    ref, statuses, _ = surveyed
+    return "statuses", (ref.key, statuses)
+
+
+def _part(part: CheckPart) -> tuple[str, CheckPart]:
+    return "part", replace(part, copies={})  # the copies go through the shuffle instead
+
+
+def _copies(grouped: tuple[bytes, Any]):  # noqa: ANN202 - a generator
+    digest, lists = grouped
+    copies = copies_of(digest, itertools.chain.from_iterable(lists))
+    if copies.notes:
+        yield "copies", copies
+
+
+class MergeSurveys(beam.CombineFn):
+    """Surveys merged in whatever order the runner chooses (the result is the same)."""
+
+    def create_accumulator(self) -> Survey:
+        return Survey()
+
+    def add_input(self, accumulator: Survey, found: Survey) -> Survey:
+        return accumulator.merge(found)
+
+    def merge_accumulators(self, accumulators) -> Survey:  # noqa: ANN001
+        merged = Survey()
+        for accumulator in accumulators:
+            merged.merge(accumulator)
+        return merged
+
+    def extract_output(self, accumulator: Survey) -> Survey:
+        return accumulator
+
+
+class CheckShards(beam.PTransform):
+    """Split references -> tagged results for :func:`~tfr_viewer.beam.commands.check_on_beam`.
+
+    First every split is verified and surveyed (``("statuses", (split key, statuses))``
+    and ``("survey", Survey)`` of the whole dataset); then every split is checked by that
+    survey (``("part", CheckPart)``), and the places of every image are grouped on its
+    SHA-256 (``("copies", Copies)`` per image held by more than one record)."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__()
+        self.options = options  # label_map, limits, schema: as check_split takes them
+
+    def expand(self, refs):  # noqa: ANN001, ANN201
+        surveyed = refs | "Spread" >> beam.Reshuffle() | "Survey" >> beam.Map(_survey)
+        known = (
+            surveyed
+            | "Surveys" >> beam.Map(lambda s: s[2])
+            | "Merge" >> beam.CombineGlobally(MergeSurveys())
+        )
+        parts = surveyed | "Check" >> beam.Map(_check, beam.pvalue.AsSingleton(known), self.options)
+        copies = (
+            parts
+            | "Places" >> beam.FlatMap(lambda part: part.copies.items())
+            | "ByImage" >> beam.GroupByKey()
+            | "Copies" >> beam.FlatMap(_copies)
+        )
+        return (
+            surveyed | "Statuses" >> beam.Map(_statuses),
+            known | "Known" >> beam.Map(lambda k: ("survey", k)),
+            parts | "Parts" >> beam.Map(_part),
+            copies,
+        ) | "Together" >> beam.Flatten()

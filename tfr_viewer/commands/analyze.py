@@ -146,30 +146,34 @@ def _thresholds(settings: list[str]):
     return limits
 
 
+def _findings(ds: Dataset, args: argparse.Namespace, options: dict[str, Any]) -> list:
+    """Index ``ds`` and check it, here or (``--runner``) on Apache Beam."""
+    from ..core.analyze.checks import check_dataset
+
+    if getattr(args, "runner", None):
+        from ..beam.commands import check_on_beam
+
+        index_with_progress(ds, verify=False)
+        _warn(ds, args.json)
+        return check_on_beam(ds, args.runner, getattr(args, "pipeline_args", []), **options)
+    index_with_progress(ds, verify=True)
+    _warn(ds, args.json)
+    with TaskProgress("checking", len(ds)) as progress:
+        return check_dataset(ds, progress=progress.update, **options)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """Data-quality findings; exit 1 when one is at least ``--fail-on`` severe."""
     from ..core.analyze import anomalies
-    from ..core.analyze.checks import check_dataset
     from ..core.analyze.findings import KINDS, SEVERITIES, at_least
     from ..core.analyze.label_map import read_label_map
 
     label_map = read_label_map(args.label_map) if args.label_map else None
     schema = anomalies.load(args.schema) if args.schema else None
     limits = _thresholds(args.quality)
+    options = {"label_map": label_map, "limits": limits, "schema": schema}
     with Dataset.open(args.paths) as ds:
-        index_with_progress(ds, verify=True)
-        _warn(ds, args.json)
-        with TaskProgress("checking", len(ds)) as progress:
-            findings = [
-                f.to_json()
-                for f in check_dataset(
-                    ds,
-                    label_map=label_map,
-                    limits=limits,
-                    schema=schema,
-                    progress=progress.update,
-                )
-            ]
+        findings = [f.to_json() for f in _findings(ds, args, options)]
         by_severity = Counter(f["severity"] for f in findings)
         failed = any(at_least(f["severity"], args.fail_on) for f in findings)
         if args.json:

@@ -207,9 +207,9 @@ class MainWindow(WindowIndexing, QMainWindow):
         remote = any(is_url(f.path) for f in dataset.files)
         indexer = self.indexer = Indexer(dataset, self, verify=not remote)
         indexer.transferred.connect(
-            lambda figures, ix=indexer: self.remote.show_transfer(figures)
-            if ix is self.indexer
-            else None
+            lambda figures, ix=indexer: (
+                self.remote.show_transfer(figures) if ix is self.indexer else None
+            )
         )
         # Signals of an indexer that was replaced meanwhile are ignored.
         indexer.progress.connect(

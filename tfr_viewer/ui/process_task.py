@@ -87,9 +87,7 @@ class ProcessTask(QObject):
                 self._process.terminate()
         except (OSError, ValueError) as exc:  # the child could not be started or fed
             try:
-                self._gate.emit(
-                    self, "message", ("error", f"cannot start a worker process: {exc}")
-                )
+                self._gate.emit(self, "message", ("error", f"cannot start a worker process: {exc}"))
             except RuntimeError:
                 pass
         finally:

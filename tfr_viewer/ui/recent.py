@@ -69,8 +69,7 @@ class RecentFiles:
         if folder:
             action.setIcon(QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon))
         exists = all(
-            is_url(p) or os.path.exists(p) or set("*?[@") & set(os.path.basename(p))
-            for p in paths
+            is_url(p) or os.path.exists(p) or set("*?[@") & set(os.path.basename(p)) for p in paths
         )
         action.setEnabled(exists)
         action.setToolTip(entry if exists else f"{entry} (no longer there)")

@@ -113,4 +113,3 @@ class WindowIndexing:
         self.remote.cancel()
         if self.indexer is not None:
             self.indexer.cancel(wait=False)
-

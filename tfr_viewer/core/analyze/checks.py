@@ -8,6 +8,10 @@ API dataset, ids outside a label map). Over the dataset, once the pass is done: 
 checks of each key (:mod:`.key_checks`), image content (:mod:`.image_checks`), one class
 name with several ids, empty shards. The kinds, severities and hints are listed in
 :mod:`.findings`.
+
+A pass over a range of records gives a :class:`~.check_merge.CheckPart`; the parts of
+consecutive ranges (a whole dataset here, or splits on Beam workers) are finished
+together by :func:`~.check_merge.finish_check`, so both give the same findings.
 """
 
 from __future__ import annotations
@@ -21,40 +25,46 @@ import numpy as np
 from ..decode.detect import image_format, image_info
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
+from ..io.splits import Split
 from ..query.extract import FeatureColumn, extract
 from .anomalies import SchemaCheck
-from .findings import Finding, sort_key
+from .check_merge import CheckPart, finish_check
+from .findings import Finding
 from .image_checks import ImageChecks
 from .image_quality import Thresholds
-from .key_checks import KeyChecks
-from .roles import Roles, find_roles
-from .schema import Schema, add_block
+from .key_checks import EXAMPLES, KeyChecks
+from .roles import Roles
 from .stats import MIN_IMAGE_BYTES
+from .survey import Survey, survey
 
 TOLERANCE = 1.01  # the Object Detection API accepts normalised coordinates up to this
 _FORMAT_ALIASES = {"jpg": "jpeg", "tif": "tiff"}
 
 
 class _Pass:
-    """The state of one pass; :meth:`add` takes blocks, :meth:`finish` the findings."""
+    """The state of one pass over the records ``base .. base + records``: :meth:`add`
+    takes blocks, :meth:`part` what they showed (merged by :mod:`.check_merge`).
+    ``known`` is the survey of the whole dataset, which says what each key is for."""
 
     def __init__(
         self,
-        ds: Dataset,
+        records: int,
+        base: int,
+        known: Survey,
         label_map: Mapping[int, str] | None,
         limits: Thresholds | None,
         schema: dict | None = None,
     ) -> None:
-        self.ds = ds
+        self.base = base
         self.schema_check = SchemaCheck(schema) if schema is not None else None
         self.images = ImageChecks(limits)
-        self.exact: set[tuple[int, int]] = set()
         self.label_map = label_map
         self.found: list[Finding] = []
-        self.schema = Schema()
-        self.image_keys: set[str] = set()
-        self.keys = KeyChecks(len(ds), self.note)
-        self.digests: dict[bytes, int] = {}
+        self.schema = known.schema
+        self._roles = known.roles()
+        self.keys = KeyChecks(records, self.note, base)
+        self.copies: dict[bytes, list[tuple[int, int, str]]] = {}
+        self.ordinal = 0
         self.text_ids: dict[str, Counter[int]] = defaultdict(Counter)
         self.text_records: dict[tuple[str, int], list[int]] = defaultdict(list)
 
@@ -62,12 +72,10 @@ class _Pass:
         self.found.append(Finding(kind, message, record, **where))  # type: ignore[arg-type]
 
     def roles(self) -> Roles:
-        kinds = {k: s.kind for k, s in self.schema.features.items()}
-        return find_roles(kinds, self.image_keys)
+        return self._roles
 
     # -- one block -------------------------------------------------------------
     def add(self, records: np.ndarray, block: PayloadBlock) -> None:
-        add_block(self.schema, block)
         keys = sorted(self.schema.features)
         if self.schema_check is not None:
             keys = sorted({*keys, *self.schema_check.keys()})
@@ -78,8 +86,7 @@ class _Pass:
             present = column.present & ok
             anything |= present
             self.keys.count(key, records, present, column)
-            self._find_images(key, column, ok)
-        self.keys.parsed[records[ok & anything]] = True  # an empty record is its own finding
+        self.keys.mark_parsed(records[ok & anything])  # an empty record is its own finding
         if self.schema_check is not None:
             self.schema_check.add(records, columns, ok & anything, self.note)
         for r in np.flatnonzero(ok & ~anything).tolist():
@@ -91,14 +98,6 @@ class _Pass:
         if roles.boxes and all(k in columns for k in roles.boxes):
             self._check_boxes(roles, columns, records, ok)
         self._check_classes(roles, columns, records, ok)
-
-    def _find_images(self, key: str, column: FeatureColumn, ok: np.ndarray) -> None:
-        if key in self.image_keys or column.rag.values.dtype != object:
-            return
-        for v in column.rag.values[:64].tolist():
-            if isinstance(v, bytes) and len(v) >= MIN_IMAGE_BYTES and image_format(v[:32]):
-                self.image_keys.add(key)
-                return
 
     def _scalar(self, columns: dict[str, FeatureColumn], key: str | None, r: int) -> object:
         if key is None or key not in columns:
@@ -138,15 +137,10 @@ class _Pass:
         value: bytes,
     ) -> None:
         digest = hashlib.sha256(value).digest()
-        first = self.digests.setdefault(digest, record)
-        if first != record:
-            self.exact.add((first, record))
-            self.note(
-                "duplicate_image",
-                f"the image in {key} is byte for byte the one of record {first}",
-                record,
-                feature=key,
-            )
+        places = self.copies.setdefault(digest, [])
+        first = places[0][0] if places else record
+        places.append((record, self.ordinal, key))  # copies are reported once all are known
+        self.ordinal += 1
         info = image_info(value)
         if info is None:
             self.note(
@@ -157,7 +151,7 @@ class _Pass:
             )
             return
         if first == record:  # a byte-identical copy scores the same: scored once
-            self.images.add(record, key, value)
+            self.images.add(record, key, value, digest)
         for side, stored_key, real in (
             ("height", roles.height, info.height),
             ("width", roles.width, info.width),
@@ -326,45 +320,47 @@ class _Pass:
             if name is not None:
                 self.text_ids[name][i] += 1
                 seen = self.text_records[(name, i)]
-                if len(seen) < 1000:
+                if len(seen) < EXAMPLES:
                     seen.append(record)
 
-    # -- after the pass --------------------------------------------------------
-    def finish(self) -> list[Finding]:
-        roles = self.roles()
-        lists = {*(roles.boxes or ()), roles.bbox, roles.object_label, roles.object_text}
-        self.keys.finish(lambda key: key in lists or "object" in key)
-        for name, ids in sorted(self.text_ids.items()):
-            if len(ids) < 2:
-                continue
-            main, _ = ids.most_common(1)[0]
-            listed = ", ".join(f"{i} in {n}" for i, n in sorted(ids.items()))
-            for i in sorted(ids):
-                if i == main:
-                    continue
-                for record in self.text_records[(name, i)]:
-                    self.note(
-                        "class_text_ids",
-                        f"class {name!r} has id {i} here but {main} in most records ({listed})",
-                        record,
-                    )
-        self.images.finish(self.note, self.exact)
-        for f in self.ds.files:
-            if len(f.index) == 0:
-                self.note("empty_shard", "the file holds no records", None, file=f.path)
-        return self._placed()
+    def part(self) -> CheckPart:
+        """What the pass found, once every image is scored."""
+        try:
+            seen = self.images.scored()
+        finally:
+            self.images.close()
+        return CheckPart(
+            base=self.base,
+            found=self.found,
+            keys=self.keys,
+            seen=seen,
+            copies=self.copies,
+            text_ids=dict(self.text_ids),
+            text_records=dict(self.text_records),
+        )
 
-    def _placed(self) -> list[Finding]:
-        """The findings with the file and byte offset of their records, sorted."""
-        from dataclasses import replace
-
-        out = []
-        for f in self.found:
-            if f.record is not None and f.offset is None:
-                ref = self.ds.ref(f.record)
-                f = replace(f, file=ref.file, offset=ref.offset)
-            out.append(f)
-        return sorted(out, key=sort_key)
+    def run(
+        self,
+        ds: Dataset,
+        cancel: CancelToken | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        block: int = 1 << 14,
+    ) -> CheckPart:
+        """Check every intact record of ``ds`` (an indexed, verified dataset whose
+        record ``i`` is record ``base + i`` of the whole)."""
+        records = ds.undamaged(np.arange(len(ds)))
+        done = 0
+        try:
+            for positions, payloads in iter_blocks(ds, records, block):
+                if cancel is not None and cancel.cancelled:
+                    break
+                self.add(records[positions] + self.base, payloads)
+                done += payloads.rows
+                if progress is not None:
+                    progress(done, len(records))
+        finally:
+            self.images.flush()
+        return self.part()
 
 
 def check_dataset(
@@ -380,21 +376,32 @@ def check_dataset(
     """Every finding of an indexed (verified) dataset, most severe first, then by record.
     ``limits`` sets the image-quality thresholds; with ``schema`` (see :mod:`.anomalies`)
     the records that break it are reported too. Cancelling stops early with the
-    findings of the records checked so far."""
-    state = _Pass(ds, label_map, limits, schema)
-    for p in ds.problems():
-        record = None if p.region else p.record
-        state.note("damaged_record", f"{p.kind}: {p.message}", record, file=p.file, offset=p.offset)
-    records = ds.undamaged(np.arange(len(ds)))
-    done = 0
-    for positions, payloads in iter_blocks(ds, records, block):
-        if cancel is not None and cancel.cancelled:
-            break
-        state.add(records[positions], payloads)
-        done += payloads.rows
-        if progress is not None:
-            progress(done, len(records))
-    try:
-        return state.finish()
-    finally:
-        state.images.close()
+    findings of the records checked so far. The dataset's keys are surveyed first (a
+    pass without Python objects), so that what each key is for does not depend on the
+    order of the records."""
+    known = survey(ds, cancel=cancel)
+    state = _Pass(len(ds), 0, known, label_map, limits, schema)
+    part = state.run(ds, cancel, progress, block)
+    return finish_check(ds, [part], known, limits=limits)
+
+
+def survey_split(split: Split) -> tuple[np.ndarray, Survey]:
+    """Verify the records of ``split``: their statuses (records the header pass found
+    damaged keep theirs), and the survey of the intact ones."""
+    with split.verified() as ds:
+        return ds.files[0].index.statuses(), survey(ds)
+
+
+def check_split(
+    split: Split,
+    base: int,
+    known: Survey,
+    *,
+    label_map: Mapping[int, str] | None = None,
+    limits: Thresholds | None = None,
+    schema: dict | None = None,
+) -> CheckPart:
+    """Check the records of a verified ``split`` (its statuses from :func:`survey_split`),
+    whose first record is record ``base`` of a dataset surveyed as ``known``."""
+    with split.dataset(verified=True) as ds:
+        return _Pass(len(ds), base, known, label_map, limits, schema).run(ds)

@@ -18,25 +18,30 @@ _SWAPPING = {5, 6, 7, 8}  # EXIF orientations that turn the image by 90 degrees
 
 
 @dataclass(frozen=True)
-class _Seen:
+class Seen:
+    """A scored image: where it is, and its SHA-256 (which says whether it is the first
+    copy of its bytes)."""
+
     record: int
     key: str
     scores: ImageScores
+    digest: bytes = b""
 
 
 class ImageChecks:
     """Collects images with :meth:`add`, scores them in batches, reports with
-    :meth:`finish`."""
+    :meth:`finish`. The scores of other passes join with :meth:`take` (in record
+    order), and :meth:`drop` forgets images found to be later copies of others."""
 
     def __init__(self, limits: Thresholds | None = None, batch: int = 256) -> None:
         self.limits = limits or Thresholds()
         self.batch = batch
-        self._pending: list[tuple[int, str, bytes]] = []
-        self._seen: list[_Seen] = []
+        self._pending: list[tuple[int, str, bytes, bytes]] = []
+        self._seen: list[Seen] = []
         self._pool: ThreadPoolExecutor | None = None
 
-    def add(self, record: int, key: str, data: bytes) -> None:
-        self._pending.append((record, key, data))
+    def add(self, record: int, key: str, data: bytes, digest: bytes = b"") -> None:
+        self._pending.append((record, key, data, digest))
         if len(self._pending) >= self.batch:
             self.flush()
 
@@ -46,10 +51,25 @@ class ImageChecks:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(os.cpu_count() or 1, "tfr-image-checks")
         pending, self._pending = self._pending, []
-        scored = self._pool.map(score_image, [data for _, _, data in pending])
-        for (record, key, _), scores in zip(pending, scored, strict=True):
+        scored = self._pool.map(score_image, [data for _, _, data, _ in pending])
+        for (record, key, _, digest), scores in zip(pending, scored, strict=True):
             if scores is not None:  # an undecodable image is its own finding already
-                self._seen.append(_Seen(record, key, scores))
+                self._seen.append(Seen(record, key, scores, digest))
+
+    def scored(self) -> list[Seen]:
+        """Every image scored so far (all of them, once pending ones are scored)."""
+        self.flush()
+        return self._seen
+
+    def take(self, seen: list[Seen]) -> None:
+        """Add the scores of a pass over later records."""
+        self._seen.extend(seen)
+
+    def drop(self, copies: set[tuple[int, bytes]]) -> None:
+        """Forget the images of ``(record, digest)`` pairs: copies of an earlier record's
+        image, which the first copy's scores stand for."""
+        if copies:
+            self._seen = [s for s in self._seen if (s.record, s.digest) not in copies]
 
     def close(self) -> None:
         if self._pool is not None:
@@ -97,7 +117,7 @@ class ImageChecks:
                 feature=b.key,
             )
 
-    def _grey_among_colour(self, seen: list[_Seen], note: Note) -> None:
+    def _grey_among_colour(self, seen: list[Seen], note: Note) -> None:
         grey = [s for s in seen if s.scores.grayscale]
         if len(grey) * 2 >= len(seen):
             return  # a grey dataset, or half and half: nothing stands out
@@ -109,7 +129,7 @@ class ImageChecks:
                 feature=s.key,
             )
 
-    def _odd_sizes(self, seen: list[_Seen], note: Note) -> None:
+    def _odd_sizes(self, seen: list[Seen], note: Note) -> None:
         sides = np.sqrt([float(s.scores.width) * s.scores.height for s in seen])
         q1, q3 = np.percentile(sides, [25, 75])
         k = self.limits.odd_size_iqr

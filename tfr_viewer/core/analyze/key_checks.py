@@ -24,24 +24,64 @@ def few(n: int, total: int, share: float) -> bool:
     return 0 < n <= max(1, int(total * share)) and n < total
 
 
-class KeyChecks:
-    """Fed block by block (:meth:`count`, and :attr:`parsed` for the records that are
-    Examples with features); :meth:`finish` reports through ``note``."""
+def _most(counts: Counter[int]) -> int:
+    """The most common entry; the smallest of equally common ones (so the answer does
+    not depend on the order in which parts were counted)."""
+    return min(counts, key=lambda k: (-counts[k], k))
 
-    def __init__(self, records: int, note: Callable[..., None]) -> None:
+
+class KeyChecks:
+    """Fed block by block (:meth:`count`, and :meth:`mark_parsed` for the records that
+    are Examples with features) with the records ``base .. base + records``;
+    :meth:`finish` reports through ``note``. Checks of consecutive record ranges combine
+    with :meth:`merge` into the checks of their union, exactly as one pass gives them."""
+
+    def __init__(self, records: int, note: Callable[..., None], base: int = 0) -> None:
         self.records = records
+        self.base = base
         self._note = note
         self.parsed = np.zeros(records, dtype=bool)
         self.present: dict[str, np.ndarray] = {}
         self.combos: dict[str, Counter[tuple[int, int]]] = defaultdict(Counter)
         self.examples: dict[str, dict[tuple[int, int], list[int]]] = defaultdict(dict)
 
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_note"] = None  # a bound method of the pass: not sent between processes
+        state["combos"], state["examples"] = dict(self.combos), dict(self.examples)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state["combos"] = defaultdict(Counter, state["combos"])
+        state["examples"] = defaultdict(dict, state["examples"])
+        self.__dict__.update(state)
+
+    def mark_parsed(self, records: np.ndarray) -> None:
+        """``records`` (global numbers) are Examples with at least one feature."""
+        self.parsed[records - self.base] = True
+
+    def merge(self, part: KeyChecks) -> None:
+        """Take in the checks of records that lie within this one's range and follow
+        every record merged so far (parts are merged in record order)."""
+        lo = part.base - self.base
+        self.parsed[lo : lo + part.records] |= part.parsed
+        for key, present in part.present.items():
+            if key not in self.present:
+                self.present[key] = np.zeros(self.records, dtype=bool)
+            self.present[key][lo : lo + part.records] |= present
+        for key, combos in part.combos.items():
+            self.combos[key].update(combos)
+            mine = self.examples[key]
+            for pair, records in part.examples[key].items():
+                listed = mine.setdefault(pair, [])
+                listed.extend(records[: EXAMPLES - len(listed)])
+
     def count(
         self, key: str, records: np.ndarray, present: np.ndarray, column: FeatureColumn
     ) -> None:
         if key not in self.present:
             self.present[key] = np.zeros(self.records, dtype=bool)
-        self.present[key][records[present]] = True
+        self.present[key][records[present] - self.base] = True
         kinds = column.kinds[present].astype(np.int64)
         counts = np.diff(column.rag.splits)[present]
         combo = kinds * (1 << 40) + counts
@@ -56,7 +96,8 @@ class KeyChecks:
                 listed.extend(held[combo == value][: EXAMPLES - len(listed)].tolist())
 
     def finish(self, is_list: Callable[[str], bool]) -> None:
-        """Report every key; ``is_list(key)`` for keys whose lengths vary by nature."""
+        """Report every key; ``is_list(key)`` for keys whose lengths vary by nature.
+        Record numbers in the findings are ``base`` plus the position."""
         for key in sorted(self.present):
             self._key(key, is_list(key))
 
@@ -77,7 +118,7 @@ class KeyChecks:
         missing = total - present
         if few(missing, total, MISSING):
             absent = np.flatnonzero(self.parsed & ~held)
-            for record in absent[:EXAMPLES].tolist():
+            for record in (absent[:EXAMPLES] + self.base).tolist():
                 self._note(
                     "feature_missing",
                     f"{key!r} is missing here but present in {present:,} of {total:,} records",
@@ -91,7 +132,7 @@ class KeyChecks:
             if kind in _KIND_NAMES:
                 by_kind[kind] += n
         if len(by_kind) > 1:
-            main = by_kind.most_common(1)[0][0]
+            main = _most(by_kind)
             shown = ", ".join(f"{_KIND_NAMES[k]} in {n}" for k, n in sorted(by_kind.items()))
             for (kind, _count), records in sorted(examples.items()):
                 if kind in _KIND_NAMES and kind != main:
@@ -113,7 +154,7 @@ class KeyChecks:
             by_count[count] += n
         if len(by_count) < 2:
             return
-        main = by_count.most_common(1)[0][0]
+        main = _most(by_count)
         odd = sum(n for c, n in by_count.items() if c != main)
         if not few(odd, sum(by_count.values()), RARE):
             return

@@ -19,6 +19,7 @@ import numpy as np
 from ..fast import native
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
+from .roles import Roles, find_roles
 
 TF_DTYPES = {"bytes": "tf.string", "float": "tf.float32", "int64": "tf.int64"}
 _KIND_NAMES = ("bytes", "float", "int64")
@@ -41,7 +42,9 @@ class KeyStats:
 
     @property
     def kind(self) -> str:
-        return self.kinds.most_common(1)[0][0] if self.kinds else "bytes"
+        """The most common kind (of equally common ones, the first in name order, so
+        that the answer does not depend on the order in which parts were merged)."""
+        return min(self.kinds, key=lambda k: (-self.kinds[k], k)) if self.kinds else "bytes"
 
     @property
     def conflict(self) -> bool:
@@ -60,6 +63,22 @@ class Schema:
     @property
     def is_sequence(self) -> bool:
         return self.sequence_examples > 0 and self.sequence_examples >= self.examples
+
+    def merge(self, later: Schema) -> None:
+        """Count in the schema of records that follow this one's (kinds keep the order
+        in which they were first seen, so ties resolve as one pass resolves them)."""
+        self.records += later.records
+        self.examples += later.examples
+        self.sequence_examples += later.sequence_examples
+        self.others += later.others
+        for mine, theirs in ((self.features, later.features), (self.sequence, later.sequence)):
+            for key, stats in theirs.items():
+                into = mine.setdefault(key, KeyStats())
+                into.kinds.update(stats.kinds)
+                into.present += stats.present
+                for name, pick in (("min_count", min), ("max_count", max)):
+                    a, b = getattr(into, name), getattr(stats, name)
+                    setattr(into, name, b if a is None else a if b is None else pick(a, b))
 
     def _parsed(self) -> int:
         return self.examples + self.sequence_examples
@@ -251,6 +270,11 @@ def infer_schema(
     if progress is not None:
         progress(total, total)
     return schema
+
+
+def dataset_roles(schema: Schema, images: set[str]) -> Roles:
+    """The roles of the keys of a dataset of ``schema``, whose ``images`` hold images."""
+    return find_roles({k: s.kind for k, s in schema.features.items()}, images)
 
 
 def sample_kinds(ds: Dataset, n: int = 64) -> dict[str, str]:

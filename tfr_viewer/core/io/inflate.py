@@ -28,6 +28,7 @@ def open_input(src: Input) -> BinaryIO:
     """A new file object over ``src``, positioned at its start."""
     return open(src, "rb") if isinstance(src, str) else src()  # noqa: SIM115
 
+
 TRAILING = "follow the end of the"  # in the message about bytes after a stream
 _IN_BLOCK = 1 << 20
 _OUT_BLOCK = 1 << 22

@@ -32,9 +32,7 @@ class DatasetFile(Protocol):
     def open(self) -> Source: ...
 
 
-def file_chunks(
-    source: Source, verify: bool, cancel: CancelToken | None
-) -> Iterator[IndexChunk]:
+def file_chunks(source: Source, verify: bool, cancel: CancelToken | None) -> Iterator[IndexChunk]:
     """The index scan of one source: header hops for a remote file when the payloads
     are not checked, else the streaming scan."""
     if not verify and hops(source):

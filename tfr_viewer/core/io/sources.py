@@ -35,8 +35,6 @@ _SNIFF_BYTES = 64
 CHUNK_SIZE = 2 << 20
 
 
-
-
 def detect_compression(head: bytes) -> Compression:
     """Guess the compression of a file from its first bytes.
 

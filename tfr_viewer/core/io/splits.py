@@ -43,11 +43,24 @@ class Split:
         """Where the split lies: ``(file_number, first)``, for putting results in order."""
         return self.file_number, self.first
 
-    def dataset(self) -> Dataset:
-        """The split as a dataset of one file (local record ``i`` is ``first + i``)."""
+    def dataset(self, verified: bool = False) -> Dataset:
+        """The split as a dataset of one file (local record ``i`` is ``first + i``);
+        ``verified`` when its statuses are those of a CRC pass."""
         return Dataset.from_arrays(
-            [self.path], [(self.offsets, self.lengths, self.statuses)], verified=False
+            [self.path], [(self.offsets, self.lengths, self.statuses)], verified=verified
         )
+
+    def verified(self) -> Dataset:
+        """:meth:`dataset` with every payload CRC checked (records the header pass found
+        damaged keep their status)."""
+        ds = self.dataset()
+        try:
+            for _ in ds.verify():
+                pass
+        except BaseException:
+            ds.close()
+            raise
+        return ds
 
 
 @dataclass(frozen=True)
@@ -60,6 +73,7 @@ class SplitRef:
     first: int
     count: int
     start: int  # uncompressed offset of its first frame
+    base: int = 0  # the dataset-wide number of its first record
 
     @property
     def key(self) -> tuple[int, int]:
@@ -94,7 +108,14 @@ class SplitRef:
 def plan_refs(ds: Dataset, **limits: int) -> list[SplitRef]:
     """:func:`plan_splits` as :class:`SplitRef` objects."""
     return [
-        SplitRef(s.file_number, s.path, s.first, len(s), int(s.offsets[0]) if len(s) else 0)
+        SplitRef(
+            s.file_number,
+            s.path,
+            s.first,
+            len(s),
+            int(s.offsets[0]) if len(s) else 0,
+            ds.start_of(s.file_number) + s.first,
+        )
         for s in plan_splits(ds, **limits)
     ]
 
@@ -137,9 +158,7 @@ def plan_splits(
 def verify_split(split: Split) -> np.ndarray:
     """The statuses of the split's records with every payload CRC checked (records the
     header pass found damaged keep their status)."""
-    with split.dataset() as ds:
-        for _ in ds.verify():
-            pass
+    with split.verified() as ds:
         return ds.files[0].index.statuses()
 
 

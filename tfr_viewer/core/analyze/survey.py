@@ -1,0 +1,72 @@
+"""What each key of a dataset is, before it is checked: the schema (kinds and value
+counts, from the compiled core without Python objects) and the bytes keys that hold
+images. The checks go by the survey of the whole dataset, so what they report of a
+record does not depend on the records before it, nor on how the work was split."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..decode.detect import image_format
+from ..io import CancelToken, Dataset
+from ..io.payload_block import iter_blocks
+from ..query.extract import extract
+from .roles import Roles
+from .schema import Schema, add_block, dataset_roles
+from .stats import MIN_IMAGE_BYTES
+
+
+@dataclass
+class Survey:
+    """A dataset's schema, and its bytes keys of which some value is an image (at least
+    :data:`MIN_IMAGE_BYTES` long, with an image format's magic)."""
+
+    schema: Schema = field(default_factory=Schema)
+    images: set[str] = field(default_factory=set)
+
+    def merge(self, other: Survey) -> Survey:
+        """Take in the survey of other records (in any order: the result is the same)."""
+        self.schema.merge(other.schema)
+        self.images |= other.images
+        return self
+
+    def roles(self) -> Roles:
+        return dataset_roles(self.schema, self.images)
+
+
+def _holds_image(values: np.ndarray) -> bool:
+    return any(
+        isinstance(v, bytes) and len(v) >= MIN_IMAGE_BYTES and image_format(v[:32])
+        for v in values.tolist()
+    )
+
+
+def survey(
+    ds: Dataset,
+    *,
+    cancel: CancelToken | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    block: int = 1 << 14,
+) -> Survey:
+    """The survey of every intact record of an indexed dataset. A key is looked at
+    until one of its values is an image, so image keys cost one block each."""
+    out = Survey()
+    records = ds.undamaged(np.arange(len(ds)))
+    done = 0
+    for _, payloads in iter_blocks(ds, records, block):
+        if cancel is not None and cancel.cancelled:
+            break
+        add_block(out.schema, payloads)
+        keys = sorted(
+            k for k, s in out.schema.features.items() if "bytes" in s.kinds and k not in out.images
+        )
+        if keys:
+            _, columns = extract(payloads, keys)
+            out.images.update(k for k, c in columns.items() if _holds_image(c.rag.values))
+        done += payloads.rows
+        if progress is not None:
+            progress(done, len(records))
+    return out
