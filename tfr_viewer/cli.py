@@ -151,6 +151,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = add("stats", help="statistics of every feature, the classes and the boxes")
     _paths(p)
     p.add_argument("--json", action="store_true", help="all figures as JSON")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N processes on this machine, one split of the shards at a time (default 1)",
+    )
     _runner(p)
 
     p = add("check", help="data-quality findings: each with its record, what and what to do")

@@ -128,7 +128,7 @@ def run(refs: Sequence[Any], transform: Any, runner: str, extra: Sequence[str]) 
                 with beam.Pipeline(options=options(runner, extra)) as p:
                     (
                         p
-                        | "Splits" >> beam.Create(list(refs))
+                        | "Splits" >> beam.Create(list(refs))  # spread over the workers
                         | "Work" >> transform
                         | "Encode" >> beam.Map(_encode)
                         | "Write"

@@ -27,11 +27,11 @@ from ..core.io.splits import SplitRef, verify_split
 
 
 def _verify(ref: SplitRef) -> tuple[tuple[int, int], np.ndarray]:
-    return ref.key, verify_split(ref.load())
+    return ref.key, verify_split(ref.load(verify=True))
 
 
 def _stats(ref: SplitRef) -> Stats:
-    return split_stats(ref.load())
+    return split_stats(ref.load(verify=True))
 
 
 class VerifyShards(beam.PTransform):
@@ -39,7 +39,7 @@ class VerifyShards(beam.PTransform):
     checked; the caller writes them into its header index."""
 
     def expand(self, refs):  # noqa: ANN001, ANN201 - Beam's PCollection types
-        return refs | "Spread" >> beam.Reshuffle() | "Verify" >> beam.Map(_verify)
+        return refs | "Verify" >> beam.Map(_verify)
 
 
 class MergeStats(beam.CombineFn):
@@ -67,20 +67,19 @@ class ComputeStats(beam.PTransform):
     def expand(self, refs):  # noqa: ANN001, ANN201
         return (
             refs
-            | "Spread" >> beam.Reshuffle()
             | "Statistics" >> beam.Map(_stats)
             | "Merge" >> beam.CombineGlobally(MergeStats())
         )
 
 
 def _survey(ref: SplitRef) -> tuple[SplitRef, np.ndarray, Survey]:
-    statuses, found = survey_split(ref.load())
+    statuses, found = survey_split(ref.load(verify=True))
     return ref, statuses, found
 
 
 def _check(surveyed: tuple[SplitRef, np.ndarray, Survey], known: Survey, options: dict) -> Any:
     ref, statuses, _ = surveyed
-    split = replace(ref.load(), statuses=statuses)  # verified by the survey
+    split = replace(ref.load(), statuses=statuses, checked=True)  # from the survey
     return check_split(split, ref.base, known, **options)
 
 
@@ -132,7 +131,7 @@ class CheckShards(beam.PTransform):
         self.options = options  # label_map, limits, schema: as check_split takes them
 
     def expand(self, refs):  # noqa: ANN001, ANN201
-        surveyed = refs | "Spread" >> beam.Reshuffle() | "Survey" >> beam.Map(_survey)
+        surveyed = refs | "Survey" >> beam.Map(_survey)
         known = (
             surveyed
             | "Surveys" >> beam.Map(lambda s: s[2])

@@ -86,14 +86,22 @@ def print_stats(out: dict[str, Any]) -> None:
 
 def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
     """Index ``ds`` and compute its statistics, here or (``--runner``) on Apache Beam."""
-    from ..core.analyze.stats import dataset_stats
+    from ..core.analyze.stats import dataset_stats, pooled_stats
 
+    jobs = getattr(args, "jobs", 1)
+    if jobs < 1:
+        raise UsageError(f"--jobs {jobs}: give 1 or more processes")
     if getattr(args, "runner", None):
         from ..beam.commands import stats_on_beam
 
         index_with_progress(ds, verify=False)
         _warn(ds, args.json)
         return stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
+    if jobs > 1:
+        index_with_progress(ds, verify=False)
+        _warn(ds, args.json)
+        with TaskProgress("statistics", 0, unit="splits") as progress:
+            return pooled_stats(ds, jobs, progress.update)
     index_with_progress(ds, verify=True)
     _warn(ds, args.json)
     with TaskProgress("statistics", len(ds)) as progress:

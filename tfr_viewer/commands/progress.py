@@ -69,17 +69,18 @@ class TaskProgress(_Line):
     """Prints ``statistics: 41% (410,000 of 1,000,000 records)``; ``update(done,
     total)`` fits a core progress callback."""
 
-    def __init__(self, verb: str, total: int, interval: float = 0.2) -> None:
+    def __init__(self, verb: str, total: int, interval: float = 0.2, unit: str = "records") -> None:
         super().__init__(interval)
         self._verb = verb
         self._total = total
+        self._unit = unit
 
     def update(self, done: int, total: int | None = None) -> None:
         if self._due() is None:
             return
         total = self._total if total is None else total
         pct = 100 * done / total if total else 100
-        self._write(f"{self._verb}: {pct:3.0f}% ({done:,} of {total:,} records)")
+        self._write(f"{self._verb}: {pct:3.0f}% ({done:,} of {total:,} {self._unit})")
 
 
 def index_with_progress(ds: Dataset, verify: bool, until: int | None = None) -> None:

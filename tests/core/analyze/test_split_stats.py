@@ -33,3 +33,33 @@ def test_split_statistics_merge_to_the_local_ones_in_any_order(remote_root, monk
             pool.append(a.merge(b))
         assert json.dumps(pool[0].to_json(), sort_keys=True) == local
     assert json.loads(local)["files"] == len(NAMES)
+
+
+def test_stats_jobs_gives_the_local_json(remote_root, tmp_path):
+    """``stats --jobs 2`` (processes on this machine) prints what one process prints."""
+    import os
+    import subprocess
+    import sys
+
+    paths = [str(remote_root / n) for n in (*NAMES, "small.tfrecord.gz")]
+    env = {**os.environ, "TFR_VIEWER_NO_CACHE": "1"}
+
+    def run(*extra: str) -> str:
+        out = subprocess.run(
+            [sys.executable, "-m", "tfr_viewer", "stats", "--json", *extra, *paths],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+        )
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    assert run("--jobs", "2") == run()
+    refused = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "stats", "--jobs", "0", *paths],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert refused.returncode == 2 and "--jobs 0" in refused.stderr

@@ -64,3 +64,19 @@ def test_a_split_ref_finds_its_records_again(remote_root, no_cache):
         loaded = ref.load()
         for column in ("offsets", "lengths", "statuses"):
             assert np.array_equal(getattr(loaded, column), getattr(split, column)), ref
+
+
+def test_a_verifying_load_gives_the_statuses_of_a_verified_split(remote_root, no_cache):
+    """``load(verify=True)`` checks the CRCs in its scan: the same statuses as a header
+    load verified afterwards, damaged and compressed files included."""
+    from tfr_viewer.core.io.splits import plan_refs
+
+    names = ("damaged.tfrecord", "empty.tfrecord", "small.tfrecord", "small.tfrecord.gz")
+    with Dataset([str(remote_root / n) for n in names]) as ds:
+        ds.index(verify=False)
+        refs = plan_refs(ds, max_records=300, max_bytes=2_000_000)
+    assert len(refs) > 5
+    for ref in refs:
+        checked = ref.load(verify=True)
+        assert checked.checked
+        assert np.array_equal(checked.statuses, verify_split(ref.load())), ref

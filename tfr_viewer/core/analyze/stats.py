@@ -20,7 +20,7 @@ import numpy as np
 from ..decode.detect import image_format, image_info
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
-from ..io.splits import Split, verify_split
+from ..io.splits import Split, SplitRef, plan_refs
 from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn, extract
 from . import stats_cache
 from .roles import Roles
@@ -252,17 +252,36 @@ def split_stats(split: Split, block: int = 1 << 15) -> Stats:
     Merged in any order, the splits of a dataset give exactly what :func:`dataset_stats`
     gives for its verified index: sums are exact, and each value's place in the sample is
     hashed from its file and local record number, which a split keeps."""
-    statuses = verify_split(split)
     total = len(split)
     st = Stats(files=int(split.first == 0), records=total)
-    with Dataset.from_arrays(
-        [split.path], [(split.offsets, split.lengths, statuses)], verified=True
-    ) as ds:
+    with split.verified() as ds:
         records = ds.undamaged(np.arange(total))
         st.damaged = total - len(records)
         for positions, payloads in iter_blocks(ds, records, block):
             add_payloads(st, payloads, split.path, records[positions] + split.first)
     return st
+
+
+def refs_stats(refs: list[SplitRef]) -> Stats:
+    """The merged :func:`split_stats` of splits found again from their references (in
+    a worker)."""
+    total = Stats()
+    for ref in refs:
+        total.merge(split_stats(ref.load(verify=True)))
+    return total
+
+
+def pooled_stats(
+    ds: Dataset, jobs: int, progress: Callable[[int, int], None] | None = None
+) -> Stats:
+    """The statistics of a header-indexed ``ds`` by ``jobs`` processes on this machine,
+    one split at a time (``progress`` in splits); the same as :func:`dataset_stats`."""
+    from ..io.split_pool import map_splits
+
+    total = Stats()
+    for stats in map_splits(plan_refs(ds), refs_stats, jobs, progress):
+        total.merge(stats)
+    return total
 
 
 def dataset_stats(

@@ -34,6 +34,7 @@ class Split:
     offsets: np.ndarray
     lengths: np.ndarray
     statuses: np.ndarray
+    checked: bool = False  # the statuses are those of a CRC pass
 
     def __len__(self) -> int:
         return len(self.offsets)
@@ -53,6 +54,8 @@ class Split:
     def verified(self) -> Dataset:
         """:meth:`dataset` with every payload CRC checked (records the header pass found
         damaged keep their status)."""
+        if self.checked:
+            return self.dataset(verified=True)
         ds = self.dataset()
         try:
             for _ in ds.verify():
@@ -79,13 +82,15 @@ class SplitRef:
     def key(self) -> tuple[int, int]:
         return self.file_number, self.first
 
-    def load(self) -> Split:
-        """The split with its header index, as :func:`plan_splits` made it."""
+    def load(self, verify: bool = False) -> Split:
+        """The split with its header index, as :func:`plan_splits` made it; with
+        ``verify``, its payload CRCs checked in the same pass (the compiled scan)."""
         parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         found = 0
         if self.count:
             with open_path(self.path) as source:
-                for chunk in scan(source, verify=False, start=self.start, first_record=self.first):
+                chunks = scan(source, verify=verify, start=self.start, first_record=self.first)
+                for chunk in chunks:
                     take = min(len(chunk), self.count - found)
                     parts.append((chunk.offsets[:take], chunk.lengths[:take], chunk.status[:take]))
                     found += take
@@ -99,10 +104,10 @@ class SplitRef:
         if not parts:
             empty = np.zeros(0, dtype=np.uint64)
             return Split(
-                self.file_number, self.path, self.first, empty, empty, empty.astype(np.uint8)
+                self.file_number, self.path, self.first, empty, empty, empty.astype(np.uint8), True
             )
         offsets, lengths, statuses = (np.concatenate(c) for c in zip(*parts, strict=True))
-        return Split(self.file_number, self.path, self.first, offsets, lengths, statuses)
+        return Split(self.file_number, self.path, self.first, offsets, lengths, statuses, verify)
 
 
 def plan_refs(ds: Dataset, **limits: int) -> list[SplitRef]:

@@ -1,0 +1,41 @@
+"""A pool of processes over splits: batches balanced by records, every split in one
+batch, and a worker's error raised in the caller with its message."""
+
+from __future__ import annotations
+
+import pytest
+
+from tfr_viewer.core.io.split_pool import batches, map_splits
+from tfr_viewer.core.io.splits import SplitRef
+
+
+def _refs(counts: list[int]) -> list[SplitRef]:
+    return [SplitRef(i, f"f{i}", 0, n, 0, 0) for i, n in enumerate(counts)]
+
+
+def test_batches_hold_every_split_once_and_balance_records():
+    refs = _refs([100, 90, 10, 10, 10, 50, 40, 0])
+    out = batches(refs, 3)
+    assert len(out) == 3
+    assert sorted(r.file_number for b in out for r in b) == list(range(len(refs)))
+    loads = [sum(r.count for r in b) for b in out]
+    assert max(loads) - min(loads) <= 20, loads
+    assert batches(refs[:2], 8) == [[refs[0]], [refs[1]]]  # no empty batch
+
+
+def _records(refs: list[SplitRef]) -> int:
+    return sum(r.count for r in refs)
+
+
+def _fail(refs: list[SplitRef]) -> int:
+    raise ValueError(f"cannot read {refs[0].path}")
+
+
+def test_map_splits_sums_in_processes_and_raises_a_workers_error():
+    refs = _refs([5, 7, 11, 13])
+    seen: list[tuple[int, int]] = []
+    total = sum(map_splits(refs, _records, 2, lambda d, t: seen.append((d, t))))
+    assert total == 36
+    assert seen[-1] == (4, 4)
+    with pytest.raises(ValueError, match="cannot read f"):
+        list(map_splits(refs, _fail, 2))

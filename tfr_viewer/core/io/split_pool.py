@@ -1,0 +1,53 @@
+"""Work on a dataset's splits (:mod:`.splits`) in a pool of processes on this machine:
+the local counterpart of a Beam job, for work that a single process cannot spread over
+the cores. Processes are spawned (not forked), so no thread or open file of the caller
+leaks into them."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import TypeVar
+
+from .splits import SplitRef
+
+T = TypeVar("T")
+
+
+def batches(refs: Sequence[SplitRef], count: int) -> list[list[SplitRef]]:
+    """``refs`` dealt into at most ``count`` batches of about equal records (largest
+    first, each to the lightest batch so far)."""
+    out: list[list[SplitRef]] = [[] for _ in range(max(1, min(count, len(refs))))]
+    load = [0] * len(out)
+    for ref in sorted(refs, key=lambda r: -r.count):
+        lightest = load.index(min(load))
+        out[lightest].append(ref)
+        load[lightest] += ref.count + 1
+    return [b for b in out if b]
+
+
+def map_splits(
+    refs: Sequence[SplitRef],
+    work: Callable[[list[SplitRef]], T],
+    jobs: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[T]:
+    """``work(batch)`` for batches of the splits (a few per process, so results
+    travel back a few times rather than once per split), in the order they finish,
+    computed by ``jobs`` processes (``work`` must be a module-level function). A
+    worker's exception is raised here, and the batches not started yet are cancelled.
+    ``progress(done, total)`` counts splits."""
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max(1, jobs), mp_context=context) as pool:
+        futures = {pool.submit(work, batch): batch for batch in batches(refs, 2 * jobs)}
+        done = 0
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+                done += len(futures[future])
+                if progress is not None:
+                    progress(done, len(refs))
+        finally:
+            for future in futures:
+                future.cancel()
