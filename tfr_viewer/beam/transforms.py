@@ -66,9 +66,7 @@ class ComputeStats(beam.PTransform):
 
     def expand(self, refs):  # noqa: ANN001, ANN201
         return (
-            refs
-            | "Statistics" >> beam.Map(_stats)
-            | "Merge" >> beam.CombineGlobally(MergeStats())
+            refs | "Statistics" >> beam.Map(_stats) | "Merge" >> beam.CombineGlobally(MergeStats())
         )
 
 

@@ -19,7 +19,6 @@ import numpy as np
 from ..fast import native
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
-from .roles import Roles, find_roles
 
 TF_DTYPES = {"bytes": "tf.string", "float": "tf.float32", "int64": "tf.int64"}
 _KIND_NAMES = ("bytes", "float", "int64")
@@ -270,11 +269,6 @@ def infer_schema(
     if progress is not None:
         progress(total, total)
     return schema
-
-
-def dataset_roles(schema: Schema, images: set[str]) -> Roles:
-    """The roles of the keys of a dataset of ``schema``, whose ``images`` hold images."""
-    return find_roles({k: s.kind for k, s in schema.features.items()}, images)
 
 
 def sample_kinds(ds: Dataset, n: int = 64) -> dict[str, str]:

@@ -14,8 +14,8 @@ from ..decode.detect import image_format
 from ..io import CancelToken, Dataset
 from ..io.payload_block import iter_blocks
 from ..query.extract import extract
-from .roles import Roles
-from .schema import Schema, add_block, dataset_roles
+from .roles import Roles, find_roles
+from .schema import Schema, add_block
 from .stats import MIN_IMAGE_BYTES
 
 
@@ -34,7 +34,9 @@ class Survey:
         return self
 
     def roles(self) -> Roles:
-        return dataset_roles(self.schema, self.images)
+        """What each key is for, by its most common kind."""
+        kinds = {k: s.kind for k, s in self.schema.features.items()}
+        return find_roles(kinds, self.images)
 
 
 def _holds_image(values: np.ndarray) -> bool:
