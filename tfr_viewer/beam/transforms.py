@@ -13,6 +13,7 @@ more than one record.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -42,22 +43,28 @@ class VerifyShards(beam.PTransform):
         return refs | "Verify" >> beam.Map(_verify)
 
 
-class MergeStats(beam.CombineFn):
-    """Statistics merged in whatever order the runner chooses (the result is the same)."""
+class Merge(beam.CombineFn):
+    """Accumulators made by ``empty()`` and combined with their ``merge`` method, in
+    whatever order the runner chooses (:class:`Stats` and :class:`Survey` merge to the
+    same result in any order)."""
 
-    def create_accumulator(self) -> Stats:
-        return Stats()
+    def __init__(self, empty: Callable[[], Any]) -> None:
+        super().__init__()
+        self.empty = empty
 
-    def add_input(self, accumulator: Stats, stats: Stats) -> Stats:
-        return accumulator.merge(stats)
+    def create_accumulator(self) -> Any:
+        return self.empty()
 
-    def merge_accumulators(self, accumulators) -> Stats:  # noqa: ANN001
-        merged = Stats()
+    def add_input(self, accumulator: Any, value: Any) -> Any:
+        return accumulator.merge(value)
+
+    def merge_accumulators(self, accumulators) -> Any:  # noqa: ANN001
+        merged = self.empty()
         for accumulator in accumulators:
             merged.merge(accumulator)
         return merged
 
-    def extract_output(self, accumulator: Stats) -> Stats:
+    def extract_output(self, accumulator: Any) -> Any:
         return accumulator
 
 
@@ -66,7 +73,7 @@ class ComputeStats(beam.PTransform):
 
     def expand(self, refs):  # noqa: ANN001, ANN201
         return (
-            refs | "Statistics" >> beam.Map(_stats) | "Merge" >> beam.CombineGlobally(MergeStats())
+            refs | "Statistics" >> beam.Map(_stats) | "Merge" >> beam.CombineGlobally(Merge(Stats))
         )
 
 
@@ -97,25 +104,6 @@ def _copies(grouped: tuple[bytes, Any]):  # noqa: ANN202 - a generator
         yield "copies", copies
 
 
-class MergeSurveys(beam.CombineFn):
-    """Surveys merged in whatever order the runner chooses (the result is the same)."""
-
-    def create_accumulator(self) -> Survey:
-        return Survey()
-
-    def add_input(self, accumulator: Survey, found: Survey) -> Survey:
-        return accumulator.merge(found)
-
-    def merge_accumulators(self, accumulators) -> Survey:  # noqa: ANN001
-        merged = Survey()
-        for accumulator in accumulators:
-            merged.merge(accumulator)
-        return merged
-
-    def extract_output(self, accumulator: Survey) -> Survey:
-        return accumulator
-
-
 class CheckShards(beam.PTransform):
     """Split references -> tagged results for :func:`~tfr_viewer.beam.commands.check_on_beam`.
 
@@ -133,7 +121,7 @@ class CheckShards(beam.PTransform):
         known = (
             surveyed
             | "Surveys" >> beam.Map(lambda s: s[2])
-            | "Merge" >> beam.CombineGlobally(MergeSurveys())
+            | "Merge" >> beam.CombineGlobally(Merge(Survey))
         )
         parts = surveyed | "Check" >> beam.Map(_check, beam.pvalue.AsSingleton(known), self.options)
         copies = (
