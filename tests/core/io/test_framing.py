@@ -60,3 +60,15 @@ def test_unknown_compression_is_refused_with_the_choices():
         Compression.parse("bz2")
     assert Compression.parse("GZIP") is Compression.GZIP
     assert Compression.parse("") is Compression.NONE
+
+
+def test_a_gzip_file_does_not_depend_on_its_name(tmp_path):
+    """The header names no file (exports write under a temporary name, then rename),
+    so the same records give the same bytes whatever the file is called."""
+    a, b = tmp_path / ".a.123.0.tfr-viewer-tmp", tmp_path / "b.tfrecord.gz"
+    write_records(a, PAYLOADS, "gzip")
+    write_records(b, PAYLOADS, "gzip")
+    data = a.read_bytes()
+    assert data == b.read_bytes()
+    assert data[3] & 0x08 == 0  # FNAME flag unset
+    assert b"tfr-viewer-tmp" not in data

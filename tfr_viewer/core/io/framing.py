@@ -109,7 +109,9 @@ class RecordWriter:
         if self.compression is Compression.GZIP:
             import gzip
 
-            self._out = gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=level, mtime=0)
+            self._out = gzip.GzipFile(  # no name in the header: the file is a temporary
+                filename="", fileobj=self._raw, mode="wb", compresslevel=level, mtime=0
+            )
         elif self.compression is Compression.ZLIB:
             self._out = _ZlibWriter(self._raw, level)
         else:
