@@ -215,6 +215,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     _overwrite(p)
     p.add_argument("--json", action="store_true")
+    _runner(p)
 
     p = add("convert", help="make TFRecords from images: class folders, CSV, VOC or COCO")
     p.add_argument(

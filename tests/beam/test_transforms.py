@@ -157,6 +157,58 @@ def test_a_worker_that_fails_once_is_retried_and_the_result_is_exact(
         stats_on_beam(ds, "BundleBasedDirectRunner", ["--direct_runner_bundle_retry"])
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--shards", "3", "--filter", "label >= 2"],
+        ["--shuffle", "7", "--split", "train=0.7,val=0.3", "--compression", "gzip"],
+        ["--max-shard-mb", "2"],
+    ],
+)
+def test_export_on_the_direct_runner_writes_the_local_files(remote_root, tmp_path, options):
+    """The same files, byte for byte, with damaged, empty and compressed sources."""
+    paths = [str(remote_root / n) for n in NAMES]
+    outputs = {}
+    for name, runner in (("here", []), ("beam", ["--runner", "direct"])):
+        folder = tmp_path / name
+        folder.mkdir()
+        out = cli("export", *paths, "-o", str(folder / "out.tfrecord"), *options, "--json", *runner)
+        assert out.returncode == 0, out.stderr
+        report = json.loads(out.stdout)
+        report["files"] = [Path(f).name for f in report["files"]]
+        report["per_file"] = {Path(f).name: n for f, n in report["per_file"].items()}
+        del report["seconds"]
+        files = {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+        outputs[name] = (report, files)
+    assert outputs["beam"] == outputs["here"]
+    report, files = outputs["here"]
+    assert len(files) == len(report["files"]) >= 1 and report["records"] > 0
+    assert not any(n.endswith(".tfr-viewer-tmp") for n in files)
+
+
+def test_a_failed_export_on_beam_leaves_no_file(remote_root, tmp_path, monkeypatch, no_cache):
+    """A worker that fails for good: no output and no temporary file is left."""
+    from tfr_viewer.beam import transforms
+    from tfr_viewer.beam.commands import export_on_beam
+    from tfr_viewer.beam.pipeline import BeamError
+    from tfr_viewer.core.io import Dataset
+    from tfr_viewer.core.write import ExportOptions
+
+    real = transforms._write
+
+    def second_fails(task):  # noqa: ANN001, ANN202
+        if task.number == 1:
+            raise OSError("the disk went away")
+        return real(task)
+
+    monkeypatch.setattr(transforms, "_write", second_fails)
+    options = ExportOptions(str(tmp_path / "out"), shards=3)
+    with Dataset([str(remote_root / n) for n in NAMES]) as ds, pytest.raises(BeamError):
+        ds.index(verify=False)
+        export_on_beam(ds, None, options, "direct", ["--direct_running_mode=in_memory"])
+    assert list(tmp_path.iterdir()) == []
+
+
 _NO_BEAM = """
 import sys
 

@@ -66,7 +66,7 @@ def _tail(log: Any, limit: int = 1 << 16) -> str:
     return log.read().decode("utf-8", "replace")
 
 
-def _local(runner: str) -> bool:
+def local_runner(runner: str) -> bool:
     """A runner on this machine (the direct runner, or one of its Beam class names)."""
     return "Direct" in RUNNERS.get(runner, runner)
 
@@ -103,7 +103,7 @@ def _decode(line: str) -> Any:
 
 def _results_folder(runner: str, extra: Sequence[str]) -> tuple[str, bool]:
     """Where the results go, and whether it is a local temporary folder."""
-    if _local(runner):
+    if local_runner(runner):
         return tempfile.mkdtemp(prefix="tfr-viewer-beam-"), True
     base = _given(extra, "temp_location")
     if not base:
@@ -123,7 +123,7 @@ def run(refs: Sequence[Any], transform: Any, runner: str, extra: Sequence[str]) 
     try:
         # the direct runner's worker processes log to this process's stderr: kept aside,
         # and shown only when the pipeline fails
-        with _worker_log(_local(runner)) as log:
+        with _worker_log(local_runner(runner)) as log:
             try:
                 with beam.Pipeline(options=options(runner, extra)) as p:
                     (

@@ -25,6 +25,8 @@ from ..core.analyze.checks import check_split, survey_split
 from ..core.analyze.stats import Stats, split_stats
 from ..core.analyze.survey import Survey
 from ..core.io.splits import SplitRef, verify_split
+from ..core.query.filtering import select_split
+from ..core.write.export import FileTask, write_task
 
 
 def _verify(ref: SplitRef) -> tuple[tuple[int, int], np.ndarray]:
@@ -136,3 +138,34 @@ class CheckShards(beam.PTransform):
             parts | "Parts" >> beam.Map(_part),
             copies,
         ) | "Together" >> beam.Flatten()
+
+
+def _select(ref: SplitRef, expression: str | None) -> tuple[tuple, np.ndarray, np.ndarray]:
+    statuses, chosen = select_split(ref.load(verify=True), ref.base, expression)
+    return ref.key, statuses, chosen
+
+
+def _write(task: FileTask) -> tuple[int, int]:
+    return task.number, write_task(task)
+
+
+class SelectRecords(beam.PTransform):
+    """Split references -> ``(split key, statuses, chosen)``: every payload CRC checked,
+    and the global numbers of the records that match the filter ``expression`` (all of
+    them without one)."""
+
+    def __init__(self, expression: str | None) -> None:
+        super().__init__()
+        self.expression = expression
+
+    def expand(self, refs):  # noqa: ANN001, ANN201
+        return refs | "Select" >> beam.Map(_select, self.expression)
+
+
+class ExportShards(beam.PTransform):
+    """:class:`~tfr_viewer.core.write.export.FileTask` objects -> ``(number, bytes)``:
+    each output written to its temporary name and verified by a worker; the command
+    moves them into place once every one is written."""
+
+    def expand(self, tasks):  # noqa: ANN001, ANN201
+        return tasks | "Write" >> beam.Map(_write)

@@ -62,11 +62,31 @@ def _report(summary, as_json: bool, lost: list | None = None) -> None:  # noqa: 
     )
 
 
+def _export_on_beam(ds: Dataset, options: ExportOptions, args: argparse.Namespace) -> int:
+    from ..beam.commands import export_on_beam
+
+    if args.format != "tfrecord":
+        raise UsageError(f"--runner writes TFRecord files; --format {args.format} runs here")
+    if args.filter:
+        compile_filter(args.filter)  # a bad expression is refused before any work
+    index_with_progress(ds, verify=False)
+    try:
+        extra = getattr(args, "pipeline_args", [])
+        summary = export_on_beam(ds, args.filter, options, args.runner, extra)
+    except ExportError as exc:
+        print(f"tfr-viewer export: {exc}", file=sys.stderr)
+        return 2
+    _report(summary, args.json)
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     options = export_options(args)
     with Dataset.open(args.paths) as ds:
         if args.filter:
             warn_about_filter(ds, args.filter)
+        if getattr(args, "runner", None):
+            return _export_on_beam(ds, options, args)
         index_with_progress(ds, verify=True)
         if args.filter:
             flt = compile_filter(args.filter)

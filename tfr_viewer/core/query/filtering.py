@@ -14,9 +14,10 @@ import numpy as np
 
 from ..io import CancelToken, Dataset, RecordStatus, Source
 from ..io.payload_block import PayloadBlock, read_block
+from ..io.splits import Split
 from .columns import Rag
 from .extract import extract
-from .language import Filter
+from .language import Filter, compile_filter
 
 _KINDS = np.array([s.kind for s in RecordStatus], dtype=object)
 
@@ -106,11 +107,13 @@ def filter_dataset(
     progress: Callable[[int, int, int], None] | None = None,
     block: int = 1 << 14,
     edited: Mapping[int, bytes] | None = None,
+    first: int = 0,
 ) -> Iterator[np.ndarray]:
     """Yield arrays of matching global record numbers, block by block, over an indexed
     dataset. ``progress(done, total, matches)`` is called after each block; the
     generator stops early when ``cancel`` is set. ``edited`` payloads are filtered
-    instead of the file's."""
+    instead of the file's. ``first`` is the number of the dataset's first record, when
+    it is a part of a larger one (a split)."""
     total = len(ds)
     done = matches = 0
     for number, f in enumerate(ds.files):
@@ -118,7 +121,7 @@ def filter_dataset(
         if not count:
             continue
         source = f.open()
-        start = ds.start_of(number)
+        start = first + ds.start_of(number)
         for lo in range(0, count, block):
             if cancel is not None and cancel.cancelled:
                 return
@@ -139,3 +142,15 @@ def filter_dataset(
             if progress is not None:
                 progress(done, total, matches)
             yield hits
+
+
+def select_split(split: Split, base: int, expression: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """Verify the records of ``split`` (record ``base`` of the whole dataset is its
+    first) and pick the ones an export takes: their statuses, and the global numbers of
+    the records that match ``expression`` (every record without one), in order."""
+    with split.verified() as ds:
+        statuses = ds.files[0].index.statuses()
+        if expression is None:
+            return statuses, np.arange(base, base + len(ds), dtype=np.int64)
+        parts = list(filter_dataset(ds, compile_filter(expression), first=base))
+        return statuses, np.concatenate(parts) if parts else np.zeros(0, np.int64)

@@ -260,6 +260,140 @@ def _verify(path: str, expected: int) -> None:
             )
 
 
+@dataclass(frozen=True)
+class FileTask:
+    """One output file, self-contained enough to write in another process: its target,
+    its temporary name, and the frames it receives (file number into ``paths``, byte
+    offset, payload length), with their global record numbers (for edited payloads)."""
+
+    number: int
+    target: str
+    temp: str
+    paths: tuple[str, ...]
+    records: np.ndarray
+    files: np.ndarray
+    offsets: np.ndarray
+    lengths: np.ndarray
+    compression: Compression
+
+
+@dataclass(frozen=True)
+class ExportPlan:
+    """The output files of an export, checked and ready to write."""
+
+    tasks: list[FileTask]
+    chosen: int  # records asked for
+    kept: int  # of those, the intact ones
+
+
+def plan_export(
+    ds: Dataset, records: Sequence[int] | np.ndarray, options: ExportOptions
+) -> ExportPlan:
+    """Plan an export of ``records`` (global numbers, in this order) of an indexed,
+    verified dataset: damaged records are left out, names and targets are checked
+    (:class:`ExportError`), and temporaries left by killed exports are removed."""
+    chosen = np.asarray(records, dtype=np.int64)
+    keep = ds.undamaged(chosen)
+    try:
+        files = plan(ds, keep, options)
+    except ValueError as exc:
+        raise ExportError(str(exc)) from None
+    names = [t for t, _ in files]
+    if len(set(names)) != len(names):
+        raise ExportError(
+            f"the name pattern {options.out!r} gives several files the same "
+            "name; add {shard} (and {split} when splitting)"
+        )
+    _check_targets(ds, names, options.overwrite)
+    for folder in {os.path.dirname(os.path.abspath(t)) for t in names}:
+        clean_stale_temporaries(folder)
+    paths = tuple(f.path for f in ds.files)
+    tasks = []
+    for n, (target, part) in enumerate(files):
+        temp = os.path.join(
+            os.path.dirname(os.path.abspath(target)),
+            f".{os.path.basename(target)}.{os.getpid()}.{n}{TMP_SUFFIX}",
+        )
+        numbers, offsets, lengths, _ = ds.frame_facts(part)
+        tasks.append(
+            FileTask(n, target, temp, paths, part, numbers, offsets, lengths, options.compression)
+        )
+    return ExportPlan(tasks, len(chosen), len(keep))
+
+
+def write_file(
+    task: FileTask,
+    readers: Callable[[int], Callable[[int, int], bytes]],
+    *,
+    payloads: Mapping[int, bytes] | None = None,
+    tick: Callable[[], None] | None = None,
+) -> int:
+    """Write ``task`` to its temporary file and verify it (every CRC, the count);
+    ``readers(file_number)`` reads a frame of a source. The bytes written; raises
+    :class:`ExportError`. ``tick()`` is called after every 1,024 records."""
+    read = {}
+    with disk_errors(task.target), RecordWriter(task.temp, task.compression) as writer:
+        for done, (i, number, offset, length) in enumerate(
+            zip(
+                task.records.tolist(),
+                task.files.tolist(),
+                task.offsets.tolist(),
+                task.lengths.tolist(),
+                strict=True,
+            ),
+            1,
+        ):
+            if payloads is not None and i in payloads:
+                writer.write_frame(encode_frame(payloads[i]))
+            else:  # the verified frame, byte for byte
+                if number not in read:
+                    read[number] = readers(number)
+                writer.write_frame(read[number](offset, length + 16))
+            if tick is not None and done % 1024 == 0:
+                tick()
+        writer.close(sync=True)
+        written = os.path.getsize(task.temp)
+    _verify(task.temp, len(task.records))
+    return written
+
+
+def write_task(task: FileTask) -> int:
+    """:func:`write_file` in a process of its own: the sources opened by path."""
+    from ..io.remote_source import open_path
+
+    opened = {}
+    try:
+        return write_file(task, lambda n: opened.setdefault(n, open_path(task.paths[n])).reader())
+    finally:
+        for source in opened.values():
+            source.close()
+
+
+def commit(tasks: Sequence[FileTask]) -> None:
+    """Move every written temporary into place (all were verified)."""
+    for task in tasks:
+        os.replace(task.temp, task.target)
+
+
+def discard(tasks: Sequence[FileTask]) -> None:
+    """Remove what temporaries exist (after a failure or cancel)."""
+    for task in tasks:
+        with contextlib.suppress(OSError):
+            os.remove(task.temp)
+
+
+def summary_of(ep: ExportPlan, written: int, t0: float) -> ExportSummary:
+    """The summary of a committed export plan."""
+    return ExportSummary(
+        tuple(t.target for t in ep.tasks),
+        ep.kept,
+        written,
+        ep.chosen - ep.kept,
+        time.perf_counter() - t0,
+        {t.target: len(t.records) for t in ep.tasks},
+    )
+
+
 def export(
     ds: Dataset,
     records: Sequence[int] | np.ndarray,
@@ -276,67 +410,29 @@ def export(
     both cases no output file exists afterwards.
     """
     t0 = time.perf_counter()
-    chosen = np.asarray(records, dtype=np.int64)
-    keep = ds.undamaged(chosen)
+    ep = plan_export(ds, records, options)
+    done, written = 0, 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1024
+        if cancel is not None and cancel.cancelled:
+            raise Cancelled()
+        if progress is not None:
+            progress(done, ep.kept)
+
     try:
-        files = plan(ds, keep, options)
-    except ValueError as exc:
-        raise ExportError(str(exc)) from None
-    names = [t for t, _ in files]
-    if len(set(names)) != len(names):
-        raise ExportError(
-            f"the name pattern {options.out!r} gives several files the same "
-            "name; add {shard} (and {split} when splitting)"
-        )
-    _check_targets(ds, names, options.overwrite)
-    for folder in {os.path.dirname(os.path.abspath(t)) for t in names}:
-        clean_stale_temporaries(folder)
-    temps: list[str] = []
-    done, total, written = 0, len(keep), 0
-    per_file: dict[str, int] = {}
-    try:
-        for n, (target, part) in enumerate(files):
-            tmp = os.path.join(
-                os.path.dirname(os.path.abspath(target)),
-                f".{os.path.basename(target)}.{os.getpid()}.{n}{TMP_SUFFIX}",
+        for task in ep.tasks:
+            if cancel is not None and cancel.cancelled:
+                raise Cancelled()
+            written += write_file(
+                task, lambda n: ds.files[n].open().reader(), payloads=payloads, tick=tick
             )
-            temps.append(tmp)
-            numbers, offsets, lengths, _ = ds.frame_facts(part)
-            readers = [f.open().reader() for f in ds.files]
-            with disk_errors(target), RecordWriter(tmp, options.compression) as writer:
-                for i, number, offset, length in zip(
-                    part.tolist(), numbers.tolist(), offsets.tolist(), lengths.tolist(), strict=True
-                ):
-                    if payloads is not None and i in payloads:
-                        writer.write_frame(encode_frame(payloads[i]))
-                    else:  # the verified frame, byte for byte
-                        writer.write_frame(readers[number](offset, length + 16))
-                    done += 1
-                    if done % 1024 == 0:
-                        if cancel is not None and cancel.cancelled:
-                            raise Cancelled()
-                        if progress is not None:
-                            progress(done, total)
-                writer.close(sync=True)
-                written += os.path.getsize(tmp)
-            _verify(tmp, len(part))
-            per_file[target] = len(part)
-        for tmp, (target, _) in zip(temps, files, strict=True):
-            os.replace(tmp, target)
-        temps = []
-    finally:
-        for tmp in temps:
-            try:
-                os.remove(tmp)
-            except OSError:
-                pass
+            done = sum(len(t.records) for t in ep.tasks[: task.number + 1])
+        commit(ep.tasks)
+    except BaseException:
+        discard(ep.tasks)
+        raise
     if progress is not None:
-        progress(total, total)
-    return ExportSummary(
-        tuple(t for t, _ in files),
-        total,
-        written,
-        len(chosen) - len(keep),
-        time.perf_counter() - t0,
-        per_file,
-    )
+        progress(ep.kept, ep.kept)
+    return summary_of(ep, written, t0)
