@@ -1,6 +1,7 @@
 """Make TFRecords from images: one function that the command line and the window share.
 
-:func:`convert` reads each listed image on a pool of threads (the bytes as they are,
+:func:`convert` reads each listed image on a pool of threads (:mod:`.convert_stage`,
+in batches that other processes can take; the bytes as they are,
 never re-encoded; format and size from the header), skips what cannot be used with the
 reason (empty file, not an image, an unreadable header, a JPEG or PNG cut short, the
 same bytes as an earlier file), writes one Example per image in the chosen layout
@@ -17,14 +18,14 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from ..decode.detect import image_format, image_info
-from ..io import Cancelled, CancelToken, Dataset, RecordWriter
+from ..io import CancelToken, Dataset
 from .convert_encode import Reencode, reencode_image
-from .convert_layouts import Boxes, ImageFacts, keys_of, payload_for
+from .convert_layouts import ImageFacts, keys_of
 from .convert_sources import Listing, Skipped
+from .convert_stage import ConvertBatch, Staged, StageOptions, stage_batch
 from .export import TMP_SUFFIX, ExportOptions, export
 
 Progress = Callable[[int, int], None]
@@ -126,35 +127,6 @@ def write_label_files(folder: str, classes: Mapping[int, str]) -> tuple[str, ...
     return tuple(written)
 
 
-def _read_all(
-    listing: Listing,
-    cancel: CancelToken | None,
-    progress: Progress | None,
-    reencode: Reencode | None = None,
-) -> tuple[list[tuple[int, ImageFacts, None]], list[Skipped]]:
-    """Inspect every item on all cores; ``(item number, facts, None)`` in listing order
-    (the third place is for the item's normalised boxes)."""
-    items = listing.items
-    good: list[tuple[int, ImageFacts, None]] = []
-    bad: list[Skipped] = list(listing.skipped)
-    first: dict[str, str] = {}
-    with ThreadPoolExecutor(os.cpu_count() or 1, "tfr-convert") as pool:
-        paths = (i.path for i in items)
-        for n, result in enumerate(pool.map(lambda p: inspect_image(p, reencode), paths)):
-            if cancel is not None and cancel.cancelled:
-                raise Cancelled()
-            if isinstance(result, Skipped):
-                bad.append(result)
-            elif result.sha256 in first:
-                bad.append(Skipped(result.path, f"the same bytes as {first[result.sha256]}"))
-            else:
-                first[result.sha256] = result.path
-                good.append((n, result, None))
-            if progress is not None and n % 64 == 0:
-                progress(n, len(items))
-    return good, bad
-
-
 DETECTION = ("box_csv", "voc", "coco")
 
 
@@ -188,38 +160,99 @@ def list_source(
     return sources.class_folders(path, label_map)
 
 
-TOLERANCE = 0.5  # pixels a box may stray past the image (rounding in annotation tools)
+def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, dict[int, str]]:
+    """Check the options against the listing (:class:`ValueError`), make the output's
+    folder, and say how batches are to be staged; also the classes as written."""
+    detection = any(item.boxes for item in listing.items) or listing.kind in DETECTION
+    _check_renames(options.layout, options.renames, detection)
+    shift = 1 if options.layout == "odapi" and min(listing.classes, default=1) == 0 else 0
+    classes = {i + shift: name for i, name in listing.classes.items()}
+    folder = os.path.dirname(os.path.abspath(options.output.out))
+    os.makedirs(folder, exist_ok=True)
+    stage = StageOptions(
+        options.layout, options.renames, options.reencode, detection, shift, folder
+    )
+    return stage, classes
 
 
-def _normalised(listing: Listing, good: list, skipped: list[Skipped]) -> tuple[list, list[Skipped]]:
-    """Boxes as fractions of each image's real size; an image with a box outside it,
-    or with min above max, is skipped with the box named."""
-    out = []
-    for n, image, _ in good:
-        w, h = image.original_size
-        fractions = []
-        problem = None
-        for b, (x0, y0, x1, y1, class_id, name) in enumerate(listing.items[n].boxes):
-            if x0 > x1 or y0 > y1:
-                problem = (
-                    f"box {b} ({name}) has its min above its max: {x0:g}, {y0:g}, {x1:g}, {y1:g}"
-                )
-            elif min(x0, y0) < -TOLERANCE or x1 > w + TOLERANCE or y1 > h + TOLERANCE:
-                problem = (
-                    f"box {b} ({name}) at {x0:g}, {y0:g}, {x1:g}, {y1:g} lies outside the "
-                    f"{w}×{h} image"
-                )
-            if problem:
-                break
-            fractions.append(
-                (max(x0, 0) / w, max(y0, 0) / h, min(x1, w) / w, min(y1, h) / h, class_id, name)
-            )
-        if problem:
-            skipped.append(Skipped(image.path, problem))
-            continue
-        columns = list(zip(*fractions, strict=True)) if fractions else [()] * 6
-        out.append((n, image, Boxes(*columns)))
-    return out, skipped
+def staging_path(options: ConvertOptions, k: int) -> str:
+    """Batch ``k``'s staging file: named as export's temporaries are, so that a killed
+    run's file is cleaned up too."""
+    out = os.path.abspath(options.output.out)
+    name = f".{os.path.basename(out)}.convert.{os.getpid()}.{k}{TMP_SUFFIX}"
+    return os.path.join(os.path.dirname(out), name)
+
+
+def chosen_records(listing: Listing, staged: list[Staged]) -> tuple[list[int], list[Skipped]]:
+    """Which staged records go out (global numbers over the batches' files in order),
+    and every skipped file: unreadable ones and later copies of the same bytes in
+    listing order, then images refused for a box."""
+    skipped = list(listing.skipped)
+    refused: list[Skipped] = []
+    first: dict[str, str] = {}
+    chosen: list[int] = []
+    record = 0
+    for s in sorted(staged, key=lambda s: s.n):
+        if s.skipped is not None:
+            skipped.append(s.skipped)
+        elif s.sha256 in first:
+            skipped.append(Skipped(s.path, f"the same bytes as {first[s.sha256]}"))
+        else:
+            first[s.sha256] = s.path
+            if s.box_problem is not None:
+                refused.append(s.box_problem)
+            else:
+                chosen.append(record)
+        record += s.staged
+    return chosen, skipped + refused
+
+
+def finish(
+    listing: Listing,
+    staged: list[Staged],
+    stagings: list[str],
+    options: ConvertOptions,
+    classes: Mapping[int, str],
+    t0: float,
+    *,
+    cancel: CancelToken | None = None,
+    check: Callable[[Dataset], list] | None = None,
+) -> ConvertSummary:
+    """Export the chosen records of the staging files (in batch order), write the label
+    files and check the new files (``check`` takes them header-indexed, and gives their
+    findings; the local checks without it)."""
+    chosen, skipped = chosen_records(listing, staged)
+    if not chosen:
+        raise ValueError(
+            f"no image could be converted ({len(skipped)} skipped"
+            + (f"; the first: {skipped[0].path}: {skipped[0].reason})" if skipped else ")")
+        )
+    with Dataset(stagings) as ds:
+        ds.index(verify=True)
+        summary = export(ds, chosen, options.output, cancel=cancel)
+    folder = os.path.dirname(os.path.abspath(options.output.out))
+    label_files = write_label_files(folder, classes) if classes and options.label_files else ()
+    severities: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    if options.check:
+        here = check is None  # the local checks take a verified index, a job its headers
+        if here:
+            from ..analyze.checks import check_dataset as check
+        with Dataset(list(summary.files)) as written:
+            written.index(verify=here)
+            for f in check(written):
+                severities[f.severity] += 1
+                kinds[f.kind] += 1
+    return ConvertSummary(
+        summary.files,
+        summary.records,
+        tuple(skipped),
+        classes,
+        label_files,
+        dict(severities),
+        dict(kinds),
+        time.perf_counter() - t0,
+    )
 
 
 def convert(
@@ -233,60 +266,14 @@ def convert(
     options, :class:`~.export.ExportError` when the output cannot be written, and
     :class:`Cancelled` when cancelled; nothing is left behind then."""
     t0 = time.perf_counter()
-    detection = any(item.boxes for item in listing.items) or listing.kind in DETECTION
-    _check_renames(options.layout, options.renames, detection)
-    good, skipped = _read_all(listing, cancel, progress, options.reencode)
-    if detection:
-        good, skipped = _normalised(listing, good, skipped)
-    if not good:
-        raise ValueError(
-            f"no image could be converted ({len(skipped)} skipped"
-            + (f"; the first: {skipped[0].path}: {skipped[0].reason})" if skipped else ")")
-        )
-    shift = 1 if options.layout == "odapi" and min(listing.classes, default=1) == 0 else 0
-    classes = {i + shift: name for i, name in listing.classes.items()}
-    out = os.path.abspath(options.output.out)
-    folder = os.path.dirname(out)
-    os.makedirs(folder, exist_ok=True)
-    # named as export's temporaries are, so that a killed run's file is cleaned up too
-    staging = os.path.join(folder, f".{os.path.basename(out)}.convert.{os.getpid()}.0{TMP_SUFFIX}")
+    stage, classes = prepare(listing, options)
+    batch = ConvertBatch(0, listing.items, staging_path(options, 0), stage)
     try:
-        with RecordWriter(staging) as writer:
-            for n, image, boxes in good:
-                item = listing.items[n]
-                label = item.label + shift if isinstance(item.label, int) else item.label
-                source_id = os.path.relpath(item.path, folder)
-                writer.write(
-                    payload_for(
-                        options.layout, image, label, item.text, source_id, options.renames, boxes
-                    )
-                )
-        with Dataset([staging]) as ds:
-            ds.index(verify=True)
-            summary = export(ds, range(len(ds)), options.output, cancel=cancel)
+        staged = stage_batch(batch, cancel=cancel, progress=progress)
+        summary = finish(listing, staged, [batch.staging], options, classes, t0, cancel=cancel)
     finally:
-        if os.path.exists(staging):
-            os.remove(staging)
-    label_files = write_label_files(folder, classes) if classes and options.label_files else ()
-    severities: Counter[str] = Counter()
-    kinds: Counter[str] = Counter()
-    if options.check:
-        from ..analyze.checks import check_dataset
-
-        with Dataset(list(summary.files)) as written:
-            written.index(verify=True)
-            for f in check_dataset(written):
-                severities[f.severity] += 1
-                kinds[f.kind] += 1
+        if os.path.exists(batch.staging):
+            os.remove(batch.staging)
     if progress is not None:
         progress(len(listing.items), len(listing.items))
-    return ConvertSummary(
-        summary.files,
-        summary.records,
-        tuple(skipped),
-        classes,
-        label_files,
-        dict(severities),
-        dict(kinds),
-        time.perf_counter() - t0,
-    )
+    return summary

@@ -1,0 +1,119 @@
+"""The per-image half of a conversion, in batches that any process can do: read each
+image of a run of the listing (on a pool of threads), check its boxes, and write its
+record to the batch's staging TFRecord. What needs every image at once (the same bytes
+in two files, which records go out) is decided afterwards, from what each batch says of
+its images (:class:`Staged`), by :func:`~.convert.convert`'s finish."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from ..io import Cancelled, CancelToken, RecordWriter
+from .convert_encode import Reencode
+from .convert_layouts import Boxes, ImageFacts, payload_for
+from .convert_sources import Skipped, SourceItem
+
+TOLERANCE = 0.5  # pixels a box may stray past the image (rounding in annotation tools)
+
+
+@dataclass(frozen=True)
+class StageOptions:
+    """What a batch needs to know of the conversion."""
+
+    layout: str
+    renames: Mapping[str, str] = field(default_factory=dict)
+    reencode: Reencode | None = None
+    detection: bool = False  # normalise boxes
+    shift: int = 0  # added to class ids
+    folder: str = ""  # source ids are paths relative to it
+
+
+@dataclass(frozen=True)
+class ConvertBatch:
+    """Items ``first .. first + len(items)`` of a listing, staged into ``staging``."""
+
+    first: int
+    items: tuple[SourceItem, ...]
+    staging: str
+    options: StageOptions
+
+
+@dataclass(frozen=True)
+class Staged:
+    """What became of item ``n``: unreadable (``skipped``), or read with its SHA-256,
+    and then either staged (a record in its batch's file) or refused for a box."""
+
+    n: int
+    path: str
+    sha256: str | None = None
+    skipped: Skipped | None = None
+    box_problem: Skipped | None = None
+
+    @property
+    def staged(self) -> bool:
+        return self.sha256 is not None and self.box_problem is None
+
+
+def normalised(item: SourceItem, image: ImageFacts) -> Boxes | Skipped:
+    """The item's boxes as fractions of the image's real size, or why it is refused (a
+    box outside the image, or with min above max)."""
+    w, h = image.original_size
+    fractions = []
+    for b, (x0, y0, x1, y1, class_id, name) in enumerate(item.boxes):
+        if x0 > x1 or y0 > y1:
+            return Skipped(
+                image.path,
+                f"box {b} ({name}) has its min above its max: {x0:g}, {y0:g}, {x1:g}, {y1:g}",
+            )
+        if min(x0, y0) < -TOLERANCE or x1 > w + TOLERANCE or y1 > h + TOLERANCE:
+            return Skipped(
+                image.path,
+                f"box {b} ({name}) at {x0:g}, {y0:g}, {x1:g}, {y1:g} lies outside the "
+                f"{w}×{h} image",
+            )
+        fractions.append(
+            (max(x0, 0) / w, max(y0, 0) / h, min(x1, w) / w, min(y1, h) / h, class_id, name)
+        )
+    columns = list(zip(*fractions, strict=True)) if fractions else [()] * 6
+    return Boxes(*columns)
+
+
+def stage_batch(
+    batch: ConvertBatch,
+    *,
+    cancel: CancelToken | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Staged]:
+    """Read, check and stage every item of ``batch``, in order."""
+    from .convert import inspect_image
+
+    opt = batch.options
+    out: list[Staged] = []
+    with (
+        ThreadPoolExecutor(os.cpu_count() or 1, "tfr-convert") as pool,
+        RecordWriter(batch.staging) as writer,
+    ):
+        paths = (i.path for i in batch.items)
+        for k, image in enumerate(pool.map(lambda p: inspect_image(p, opt.reencode), paths)):
+            if cancel is not None and cancel.cancelled:
+                raise Cancelled()
+            item, n = batch.items[k], batch.first + k
+            if isinstance(image, Skipped):
+                out.append(Staged(n, item.path, skipped=image))
+                continue
+            boxes = normalised(item, image) if opt.detection else None
+            if isinstance(boxes, Skipped):
+                out.append(Staged(n, item.path, image.sha256, box_problem=boxes))
+                continue
+            label = item.label + opt.shift if isinstance(item.label, int) else item.label
+            source_id = os.path.relpath(item.path, opt.folder)
+            writer.write(
+                payload_for(opt.layout, image, label, item.text, source_id, opt.renames, boxes)
+            )
+            out.append(Staged(n, item.path, image.sha256))
+            if progress is not None and k % 64 == 0:
+                progress(k, len(batch.items))
+    return out
