@@ -275,6 +275,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _overwrite(p)
     _no_cache(p)
     p.add_argument("--json", action="store_true")
+    _runner(p)
 
     p = add("recover", help="write every intact record of damaged input to OUT")
     _paths(p)

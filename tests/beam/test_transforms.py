@@ -209,6 +209,55 @@ def test_a_failed_export_on_beam_leaves_no_file(remote_root, tmp_path, monkeypat
     assert list(tmp_path.iterdir()) == []
 
 
+def _jpeg(seed: int) -> bytes:
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    pixels = np.random.default_rng(seed).integers(0, 255, (24, 32, 3), dtype=np.uint8)
+    out = io.BytesIO()
+    Image.fromarray(pixels).save(out, "JPEG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def boxed(tmp_path):
+    """140 images in a CSV of boxes (three batches on Beam): one box outside its image,
+    the same bytes in the first and the last image, a file that is not an image."""
+    folder = tmp_path / "images"
+    folder.mkdir()
+    lines = ["filename,width,height,class,xmin,ymin,xmax,ymax"]
+    for i in range(140):
+        name = f"{i:03d}.jpg"
+        data = _jpeg(0 if i == 139 else i)
+        (folder / name).write_bytes(b"not an image" if i == 70 else data)
+        right = 40 if i == 5 else 20  # image 5's box lies outside its 32 pixels
+        lines.append(f"images/{name},32,24,{('cat', 'dog')[i % 2]},2,3,{right},10")
+    (tmp_path / "boxes.csv").write_text("\n".join(lines) + "\n")
+    return tmp_path / "boxes.csv"
+
+
+def test_convert_on_the_direct_runner_writes_the_local_files(boxed, tmp_path):
+    outputs = {}
+    for name, runner in (("here", []), ("beam", ["--runner", "direct"])):
+        out = tmp_path / name / "det.tfrecord"
+        args = ["convert", str(boxed), "-o", str(out), "--layout", "odapi", "--shards", "2"]
+        done = cli(*args, "--json", *runner)
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        del report["seconds"]
+        report = json.loads(json.dumps(report).replace(str(tmp_path / name), "OUT"))
+        files = {p.name: p.read_bytes() for p in sorted(out.parent.iterdir())}
+        outputs[name] = (report, files)
+    assert outputs["beam"] == outputs["here"]
+    report, files = outputs["here"]
+    reasons = [s["reason"] for s in report["skipped"]]
+    assert len(reasons) == 3 and "same bytes as" in reasons[1] and "outside" in reasons[2]
+    assert report["records"] == 137
+    assert not any(n.endswith(".tfr-viewer-tmp") for n in files)
+
+
 _NO_BEAM = """
 import sys
 

@@ -11,6 +11,8 @@ from ..core.analyze.findings import Finding
 from ..core.analyze.stats import Stats
 from ..core.io import Dataset
 from ..core.io.splits import apply_statuses, mark_verified, plan_refs
+from ..core.write.convert import ConvertOptions, ConvertSummary
+from ..core.write.convert_sources import Listing
 from ..core.write.export import ExportOptions, ExportSummary
 from ..errors import UsageError
 from . import require_beam
@@ -79,14 +81,10 @@ def export_on_beam(
     import numpy as np
 
     from ..core.write.export import commit, discard, plan_export, summary_of
-    from .pipeline import local_runner, run
+    from .pipeline import run
     from .transforms import ExportShards, SelectRecords
 
-    if not local_runner(runner):
-        raise UsageError(
-            f"export --runner {runner}: the outputs are local files, which a cluster's "
-            "workers cannot write; use --runner direct, or export on the cluster's machine"
-        )
+    _local_outputs("export", runner)
     t0 = time.perf_counter()
     chosen = {}
     for key, statuses, picked in run(plan_refs(ds), SelectRecords(expression), runner, extra):
@@ -102,3 +100,61 @@ def export_on_beam(
         discard(plan.tasks)
         raise
     return summary_of(plan, sum(written.values()), t0)
+
+
+def _local_outputs(command: str, runner: str) -> None:
+    """Outputs are local files: refused on a runner whose workers are elsewhere."""
+    from .pipeline import local_runner
+
+    if not local_runner(runner):
+        raise UsageError(
+            f"{command} --runner {runner}: the outputs are local files, which a cluster's "
+            f"workers cannot write; use --runner direct, or run {command} on a machine of "
+            "the cluster"
+        )
+
+
+BATCHES = 64  # at most this many batches of images (at least 64 images each)
+
+
+def convert_on_beam(
+    listing: Listing, options: ConvertOptions, runner: str, extra: Sequence[str]
+) -> ConvertSummary:
+    """Convert the listed images on ``runner``, as
+    :func:`~tfr_viewer.core.write.convert.convert` does: the workers read, check and
+    stage runs of the listing; the command picks the records, exports them and checks
+    the new files (on ``runner`` too)."""
+    require_beam()
+    import os
+    import time
+
+    from ..core.write.convert import finish, prepare, staging_path
+    from ..core.write.convert_stage import ConvertBatch
+    from .pipeline import run
+    from .transforms import ConvertImages
+
+    _local_outputs("convert", runner)
+    t0 = time.perf_counter()
+    stage, classes = prepare(listing, options)
+    items = listing.items
+    size = max(64, -(-len(items) // BATCHES))
+    starts = range(0, len(items), size) if items else [0]
+    batches = [
+        ConvertBatch(lo, items[lo : lo + size], staging_path(options, k), stage)
+        for k, lo in enumerate(starts)
+    ]
+    try:
+        staged = [s for found in run(batches, ConvertImages(), runner, extra) for s in found]
+        return finish(
+            listing,
+            staged,
+            [b.staging for b in batches],
+            options,
+            classes,
+            t0,
+            check=lambda ds: check_on_beam(ds, runner, extra),
+        )
+    finally:
+        for batch in batches:
+            if os.path.exists(batch.staging):
+                os.remove(batch.staging)

@@ -26,6 +26,7 @@ from ..core.analyze.stats import Stats, split_stats
 from ..core.analyze.survey import Survey
 from ..core.io.splits import SplitRef, verify_split
 from ..core.query.filtering import select_split
+from ..core.write.convert_stage import ConvertBatch, Staged, stage_batch
 from ..core.write.export import FileTask, write_task
 
 
@@ -169,3 +170,16 @@ class ExportShards(beam.PTransform):
 
     def expand(self, tasks):  # noqa: ANN001, ANN201
         return tasks | "Write" >> beam.Map(_write)
+
+
+def _stage(batch: ConvertBatch) -> list[Staged]:
+    return stage_batch(batch)
+
+
+class ConvertImages(beam.PTransform):
+    """:class:`~tfr_viewer.core.write.convert_stage.ConvertBatch` objects (runs of the
+    listed image files) -> a list of :class:`Staged` per batch: every image read, its
+    boxes checked and its record written to the batch's staging file by a worker."""
+
+    def expand(self, batches):  # noqa: ANN001, ANN201
+        return batches | "Stage" >> beam.Map(_stage)

@@ -127,6 +127,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from ..core.write.convert import ConvertOptions, convert
     from ..core.write.convert_encode import Reencode
 
+    if getattr(args, "runner", None) and (
+        args.images or args.webdataset or args.output.lower().endswith(".parquet")
+    ):
+        raise UsageError("--runner makes TFRecords from images; the other conversions run here")
     if args.images:
         return _to_images(args)
     if args.webdataset:
@@ -150,8 +154,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
         check=not args.no_check,
     )
     try:
-        with TaskProgress("reading images", len(listing.items)) as progress:
-            summary = convert(listing, options, progress=progress.update)
+        if getattr(args, "runner", None):
+            from ..beam.commands import convert_on_beam
+
+            extra = getattr(args, "pipeline_args", [])
+            summary = convert_on_beam(listing, options, args.runner, extra)
+        else:
+            with TaskProgress("reading images", len(listing.items)) as progress:
+                summary = convert(listing, options, progress=progress.update)
     except (ValueError, ExportError) as exc:
         raise UsageError(str(exc)) from None
     if args.json:
