@@ -209,6 +209,51 @@ def test_a_failed_export_on_beam_leaves_no_file(remote_root, tmp_path, monkeypat
     assert list(tmp_path.iterdir()) == []
 
 
+def test_export_on_beam_into_a_bucket(remote_root, tmp_path, no_cache):
+    """Outputs given as URLs (fsspec's in-memory file system, with the workers in this
+    process) are written under temporary names and moved into place: the bytes of a
+    local export; an existing object is refused without --overwrite."""
+    import fsspec
+
+    from tfr_viewer.beam.commands import export_on_beam
+    from tfr_viewer.core.io import Dataset
+    from tfr_viewer.core.write import ExportError, ExportOptions, export
+
+    paths = [str(remote_root / n) for n in NAMES]
+    with Dataset(paths) as ds:
+        ds.index(verify=True)
+        here = export(ds, range(len(ds)), ExportOptions(str(tmp_path / "out"), shards=2))
+    fs = fsspec.filesystem("memory")
+    extra = ["--direct_running_mode=in_memory"]
+    options = ExportOptions("memory://bucket/set/out", shards=2)
+    with Dataset(paths) as ds:
+        ds.index(verify=False)
+        far = export_on_beam(ds, None, options, "direct", extra)
+    assert [f.rsplit("/", 1)[-1] for f in far.files] == [Path(f).name for f in here.files]
+    for local, url in zip(here.files, far.files, strict=True):
+        assert fs.cat(url) == Path(local).read_bytes()
+    assert sorted(p.rsplit("/", 1)[-1] for p in fs.ls("/bucket/set", detail=False)) == [
+        Path(f).name for f in here.files
+    ]  # no temporary left
+    with Dataset(paths) as ds, pytest.raises(ExportError, match="exists already"):
+        ds.index(verify=False)
+        export_on_beam(ds, None, options, "direct", extra)
+
+
+def test_a_cluster_export_needs_a_bucket(remote_root, tmp_path):
+    out = cli(
+        "export",
+        str(remote_root / "small.tfrecord"),
+        "-o",
+        str(tmp_path / "x"),
+        "--runner",
+        "dataflow",
+        "--temp_location=gs://b/tmp",
+    )
+    assert out.returncode == 2 and "bucket URL" in out.stderr, out.stderr
+    assert not list(tmp_path.iterdir())
+
+
 def _jpeg(seed: int) -> bytes:
     import io
 

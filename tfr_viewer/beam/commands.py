@@ -70,11 +70,13 @@ def export_on_beam(
     options: ExportOptions,
     runner: str,
     extra: Sequence[str],
+    records: Sequence[int] | None = None,
 ) -> ExportSummary:
-    """Export the records of a header-indexed ``ds`` that match ``expression`` on
-    ``runner``, as :func:`~tfr_viewer.core.write.export.export` does: one pipeline checks
-    and filters the splits, another writes and verifies each output under a temporary
-    name; the outputs are moved into place when all are written, and removed otherwise."""
+    """Export the records of a header-indexed ``ds`` that match ``expression`` (or the
+    given ``records``) on ``runner``, as :func:`~tfr_viewer.core.write.export.export`
+    does: one pipeline checks and filters the splits, another writes and verifies each
+    output under a temporary name; the outputs are moved into place when all are
+    written, and removed otherwise. On a cluster, the output is a bucket's URL."""
     require_beam()
     import time
 
@@ -84,15 +86,17 @@ def export_on_beam(
     from .pipeline import run
     from .transforms import ExportShards, SelectRecords
 
-    _local_outputs("export", runner)
+    reachable_output("export", runner, options.out)
     t0 = time.perf_counter()
     chosen = {}
     for key, statuses, picked in run(plan_refs(ds), SelectRecords(expression), runner, extra):
         apply_statuses(ds, key, statuses)
         chosen[key] = picked
     mark_verified(ds)
-    records = [chosen[key] for key in sorted(chosen)]
-    plan = plan_export(ds, np.concatenate(records) if records else np.zeros(0, np.int64), options)
+    if records is None:
+        parts = [chosen[key] for key in sorted(chosen)]
+        records = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    plan = plan_export(ds, records, options, remote=True)
     try:
         written = dict(run(plan.tasks, ExportShards(), runner, extra)) if plan.tasks else {}
         commit(plan.tasks)
@@ -102,15 +106,16 @@ def export_on_beam(
     return summary_of(plan, sum(written.values()), t0)
 
 
-def _local_outputs(command: str, runner: str) -> None:
-    """Outputs are local files: refused on a runner whose workers are elsewhere."""
+def reachable_output(command: str, runner: str, out: str) -> None:
+    """On a runner whose workers are elsewhere, the output must be a bucket's URL."""
+    from ..core.io.remote import is_url
     from .pipeline import local_runner
 
-    if not local_runner(runner):
+    if not local_runner(runner) and not is_url(out):
         raise UsageError(
-            f"{command} --runner {runner}: the outputs are local files, which a cluster's "
-            f"workers cannot write; use --runner direct, or run {command} on a machine of "
-            "the cluster"
+            f"{command} --runner {runner}: {out} is a local path, which the cluster's "
+            "workers cannot write; give the output as a bucket URL "
+            f"(-o gs://bucket/folder/{out.rstrip('/').rsplit('/', 1)[-1] or 'out'})"
         )
 
 
@@ -125,15 +130,19 @@ def convert_on_beam(
     stage runs of the listing; the command picks the records, exports them and checks
     the new files (on ``runner`` too)."""
     require_beam()
-    import os
     import time
 
-    from ..core.write.convert import finish, prepare, staging_path
+    from ..core.write.convert import finish, prepare, remove_stagings, staging_path
     from ..core.write.convert_stage import ConvertBatch
-    from .pipeline import run
+    from .pipeline import local_runner, run
     from .transforms import ConvertImages
 
-    _local_outputs("convert", runner)
+    if not local_runner(runner):
+        raise UsageError(
+            f"convert --runner {runner}: the images are files on this machine, which a "
+            "cluster's workers cannot read; use --runner direct (the output may be a "
+            "bucket's URL)"
+        )
     t0 = time.perf_counter()
     stage, classes = prepare(listing, options)
     items = listing.items
@@ -152,9 +161,10 @@ def convert_on_beam(
             options,
             classes,
             t0,
+            write=lambda ds, chosen: export_on_beam(
+                ds, None, options.output, runner, extra, records=chosen
+            ),
             check=lambda ds: check_on_beam(ds, runner, extra),
         )
     finally:
-        for batch in batches:
-            if os.path.exists(batch.staging):
-                os.remove(batch.staging)
+        remove_stagings([b.staging for b in batches])

@@ -173,3 +173,19 @@ def test_name_patterns(tmp_path, source):
             export(ds, range(60), ExportOptions(str(tmp_path / "{split}.tfrecord"), shards=2))
         with pytest.raises(ExportError, match="bad name pattern"):
             export(ds, range(6), ExportOptions(str(tmp_path / "{nope}.tfrecord")))
+
+
+def test_a_temporary_that_is_a_source_is_exported_not_cleaned(tmp_path):
+    """A staging file (named as a temporary of this process) exported into its own
+    folder is read, not removed as stale; another stale temporary is removed."""
+    staging = tmp_path / f".out.{os.getpid()}.0{TMP_SUFFIX}"
+    write_records(staging, [b"a", b"bc"])
+    stale = tmp_path / f".old.{os.getpid()}.1{TMP_SUFFIX}"
+    stale.write_bytes(b"left by a failed export")
+    with Dataset([str(staging)]) as ds:
+        ds.index()
+        from tfr_viewer.core.write.export import plan_export
+
+        plan = plan_export(ds, [0, 1], ExportOptions(str(tmp_path / "out.tfrecord")))
+    assert staging.exists() and not stale.exists()
+    assert [len(t.records) for t in plan.tasks] == [2]

@@ -13,6 +13,7 @@ are classes, and the new files are run through the data-quality checks.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import time
@@ -22,11 +23,14 @@ from dataclasses import dataclass, field
 
 from ..decode.detect import image_format, image_info
 from ..io import CancelToken, Dataset
+from ..io.remote import is_url
+from . import bucket_output
+from .bucket_output import beside, folder_of
 from .convert_encode import Reencode, reencode_image
 from .convert_layouts import ImageFacts, keys_of
 from .convert_sources import Listing, Skipped
 from .convert_stage import ConvertBatch, Staged, StageOptions, stage_batch
-from .export import TMP_SUFFIX, ExportOptions, export
+from .export import TMP_SUFFIX, ExportOptions, ExportSummary, export
 
 Progress = Callable[[int, int], None]
 
@@ -118,6 +122,11 @@ def write_label_files(folder: str, classes: Mapping[int, str]) -> tuple[str, ...
     labels = "".join(f"{name}\n" for _, name in items)
     written = []
     for name, text in (("label_map.pbtxt", pbtxt), ("labels.txt", labels)):
+        if is_url(folder):  # an object appears whole when its upload ends
+            target = f"{folder}/{name}"
+            bucket_output.write_text(target, text)
+            written.append(target)
+            continue
         target = os.path.join(folder, name)
         tmp = f"{target}.{os.getpid()}.part"
         with open(tmp, "w", encoding="utf-8") as out:
@@ -167,10 +176,13 @@ def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, di
     _check_renames(options.layout, options.renames, detection)
     shift = 1 if options.layout == "odapi" and min(listing.classes, default=1) == 0 else 0
     classes = {i + shift: name for i, name in listing.classes.items()}
-    folder = os.path.dirname(os.path.abspath(options.output.out))
-    os.makedirs(folder, exist_ok=True)
+    folder = folder_of(options.output.out)
+    if not is_url(folder):
+        os.makedirs(folder, exist_ok=True)
+    # source ids are paths relative to the output's folder (or, for a bucket, to here)
+    relative_to = os.getcwd() if is_url(folder) else folder
     stage = StageOptions(
-        options.layout, options.renames, options.reencode, detection, shift, folder
+        options.layout, options.renames, options.reencode, detection, shift, relative_to
     )
     return stage, classes
 
@@ -178,9 +190,19 @@ def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, di
 def staging_path(options: ConvertOptions, k: int) -> str:
     """Batch ``k``'s staging file: named as export's temporaries are, so that a killed
     run's file is cleaned up too."""
-    out = os.path.abspath(options.output.out)
-    name = f".{os.path.basename(out)}.convert.{os.getpid()}.{k}{TMP_SUFFIX}"
-    return os.path.join(os.path.dirname(out), name)
+    out = options.output.out.rstrip("/")
+    name = out.rsplit("/", 1)[-1] if is_url(out) else os.path.basename(os.path.abspath(out))
+    return beside(out, f".{name}.convert.{os.getpid()}.{k}{TMP_SUFFIX}")
+
+
+def remove_stagings(paths: list[str]) -> None:
+    """Remove the staging files that exist (local files or objects)."""
+    for path in paths:
+        with contextlib.suppress(OSError):  # RemoteError is one too
+            if is_url(path):
+                bucket_output.remove(path)
+            elif os.path.exists(path):
+                os.remove(path)
 
 
 def chosen_records(listing: Listing, staged: list[Staged]) -> tuple[list[int], list[Skipped]]:
@@ -216,11 +238,13 @@ def finish(
     t0: float,
     *,
     cancel: CancelToken | None = None,
+    write: Callable[[Dataset, list[int]], ExportSummary] | None = None,
     check: Callable[[Dataset], list] | None = None,
 ) -> ConvertSummary:
     """Export the chosen records of the staging files (in batch order), write the label
-    files and check the new files (``check`` takes them header-indexed, and gives their
-    findings; the local checks without it)."""
+    files and check the new files. ``write`` and ``check`` take their datasets
+    header-indexed (a job verifies them on its workers); without them, the export and
+    the checks run here."""
     chosen, skipped = chosen_records(listing, staged)
     if not chosen:
         raise ValueError(
@@ -228,9 +252,12 @@ def finish(
             + (f"; the first: {skipped[0].path}: {skipped[0].reason})" if skipped else ")")
         )
     with Dataset(stagings) as ds:
-        ds.index(verify=True)
-        summary = export(ds, chosen, options.output, cancel=cancel)
-    folder = os.path.dirname(os.path.abspath(options.output.out))
+        ds.index(verify=write is None)
+        if write is None:
+            summary = export(ds, chosen, options.output, cancel=cancel)
+        else:
+            summary = write(ds, chosen)
+    folder = folder_of(options.output.out)
     label_files = write_label_files(folder, classes) if classes and options.label_files else ()
     severities: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
@@ -272,8 +299,7 @@ def convert(
         staged = stage_batch(batch, cancel=cancel, progress=progress)
         summary = finish(listing, staged, [batch.staging], options, classes, t0, cancel=cancel)
     finally:
-        if os.path.exists(batch.staging):
-            os.remove(batch.staging)
+        remove_stagings([batch.staging])
     if progress is not None:
         progress(len(listing.items), len(listing.items))
     return summary

@@ -88,13 +88,15 @@ def stage_batch(
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Staged]:
     """Read, check and stage every item of ``batch``, in order."""
+    from .bucket_output import local_copy
     from .convert import inspect_image
 
     opt = batch.options
     out: list[Staged] = []
     with (
+        local_copy(batch.staging) as staging,  # uploaded when it is a URL
         ThreadPoolExecutor(os.cpu_count() or 1, "tfr-convert") as pool,
-        RecordWriter(batch.staging) as writer,
+        RecordWriter(staging) as writer,
     ):
         paths = (i.path for i in batch.items)
         for k, image in enumerate(pool.map(lambda p: inspect_image(p, opt.reencode), paths)):

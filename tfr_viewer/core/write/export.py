@@ -158,13 +158,15 @@ def planned_names(options: ExportOptions, count: int) -> list[str]:
     return files
 
 
-def clean_stale_temporaries(folder: str) -> list[str]:
-    """Remove temporary files of exports whose process is gone; return their paths."""
+def clean_stale_temporaries(folder: str, keep: frozenset[str] = frozenset()) -> list[str]:
+    """Remove temporary files of exports whose process is gone, except those in
+    ``keep`` (real paths: a conversion's staging files, which it exports); return the
+    paths removed."""
     removed = []
     for name in os.listdir(folder or "."):
         m = _TMP_RE.match(name)
-        if m and not _alive(int(m["pid"])):
-            path = os.path.join(folder, name)
+        path = os.path.join(folder, name)
+        if m and not _alive(int(m["pid"])) and os.path.realpath(path) not in keep:
             try:
                 os.remove(path)
                 removed.append(path)
@@ -227,9 +229,23 @@ def refuse_url(target: str) -> None:
         )
 
 
-def _check_targets(ds: Dataset, targets: Sequence[str], overwrite: bool) -> None:
+def _check_targets(
+    ds: Dataset, targets: Sequence[str], overwrite: bool, remote: bool = False
+) -> None:
+    from ..io.remote import is_url
+    from . import bucket_output
+
     sources = {os.path.realpath(f.path) for f in ds.files}
     for target in targets:
+        if remote and is_url(target):
+            if target in {f.path for f in ds.files}:
+                raise ExportError(f"{target}: refusing to overwrite a source; choose another name")
+            if not overwrite and bucket_output.exists(target):
+                raise ExportError(
+                    f"{target} exists already; choose another name, or allow replacing it "
+                    "(--overwrite)"
+                )
+            continue
         refuse_url(target)
         if os.path.realpath(target) in sources:
             raise ExportError(
@@ -287,11 +303,19 @@ class ExportPlan:
 
 
 def plan_export(
-    ds: Dataset, records: Sequence[int] | np.ndarray, options: ExportOptions
+    ds: Dataset,
+    records: Sequence[int] | np.ndarray,
+    options: ExportOptions,
+    *,
+    remote: bool = False,
 ) -> ExportPlan:
     """Plan an export of ``records`` (global numbers, in this order) of an indexed,
     verified dataset: damaged records are left out, names and targets are checked
-    (:class:`ExportError`), and temporaries left by killed exports are removed."""
+    (:class:`ExportError`), and temporaries left by killed exports are removed. With
+    ``remote``, targets may be URLs (:mod:`.bucket_output`: for jobs on a cluster)."""
+    from ..io.remote import is_url
+    from .bucket_output import beside
+
     chosen = np.asarray(records, dtype=np.int64)
     keep = ds.undamaged(chosen)
     try:
@@ -304,16 +328,15 @@ def plan_export(
             f"the name pattern {options.out!r} gives several files the same "
             "name; add {shard} (and {split} when splitting)"
         )
-    _check_targets(ds, names, options.overwrite)
-    for folder in {os.path.dirname(os.path.abspath(t)) for t in names}:
-        clean_stale_temporaries(folder)
+    _check_targets(ds, names, options.overwrite, remote)
+    sources = frozenset(os.path.realpath(f.path) for f in ds.files if not is_url(f.path))
+    for folder in {os.path.dirname(os.path.abspath(t)) for t in names if not is_url(t)}:
+        clean_stale_temporaries(folder, sources)
     paths = tuple(f.path for f in ds.files)
     tasks = []
     for n, (target, part) in enumerate(files):
-        temp = os.path.join(
-            os.path.dirname(os.path.abspath(target)),
-            f".{os.path.basename(target)}.{os.getpid()}.{n}{TMP_SUFFIX}",
-        )
+        name = target.rstrip("/").rsplit("/", 1)[-1] if is_url(target) else os.path.basename(target)
+        temp = beside(target, f".{name}.{os.getpid()}.{n}{TMP_SUFFIX}")
         numbers, offsets, lengths, _ = ds.frame_facts(part)
         tasks.append(
             FileTask(n, target, temp, paths, part, numbers, offsets, lengths, options.compression)
@@ -330,9 +353,25 @@ def write_file(
 ) -> int:
     """Write ``task`` to its temporary file and verify it (every CRC, the count);
     ``readers(file_number)`` reads a frame of a source. The bytes written; raises
-    :class:`ExportError`. ``tick()`` is called after every 1,024 records."""
+    :class:`ExportError`. ``tick()`` is called after every 1,024 records. A URL is
+    written and verified on local disk, then uploaded."""
+    from .bucket_output import local_copy
+
+    with local_copy(task.temp) as local:
+        written = _write_local(task, local, readers, payloads, tick)
+        _verify(local, len(task.records))
+    return written
+
+
+def _write_local(
+    task: FileTask,
+    path: str,
+    readers: Callable[[int], Callable[[int, int], bytes]],
+    payloads: Mapping[int, bytes] | None,
+    tick: Callable[[], None] | None,
+) -> int:
     read = {}
-    with disk_errors(task.target), RecordWriter(task.temp, task.compression) as writer:
+    with disk_errors(task.target), RecordWriter(path, task.compression) as writer:
         for done, (i, number, offset, length) in enumerate(
             zip(
                 task.records.tolist(),
@@ -352,9 +391,7 @@ def write_file(
             if tick is not None and done % 1024 == 0:
                 tick()
         writer.close(sync=True)
-        written = os.path.getsize(task.temp)
-    _verify(task.temp, len(task.records))
-    return written
+        return os.path.getsize(path)
 
 
 def write_task(task: FileTask) -> int:
@@ -371,15 +408,27 @@ def write_task(task: FileTask) -> int:
 
 def commit(tasks: Sequence[FileTask]) -> None:
     """Move every written temporary into place (all were verified)."""
+    from ..io.remote import is_url
+    from . import bucket_output
+
     for task in tasks:
-        os.replace(task.temp, task.target)
+        if is_url(task.temp):
+            bucket_output.move(task.temp, task.target)
+        else:
+            os.replace(task.temp, task.target)
 
 
 def discard(tasks: Sequence[FileTask]) -> None:
     """Remove what temporaries exist (after a failure or cancel)."""
+    from ..io.remote import is_url
+    from . import bucket_output
+
     for task in tasks:
-        with contextlib.suppress(OSError):
-            os.remove(task.temp)
+        with contextlib.suppress(OSError):  # RemoteError is one too
+            if is_url(task.temp):
+                bucket_output.remove(task.temp)
+            else:
+                os.remove(task.temp)
 
 
 def summary_of(ep: ExportPlan, written: int, t0: float) -> ExportSummary:
