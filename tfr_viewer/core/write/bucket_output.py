@@ -21,6 +21,13 @@ def folder_of(target: str) -> str:
     return os.path.dirname(os.path.abspath(target))
 
 
+def name_of(target: str) -> str:
+    """The file name of ``target`` (the last part of a URL's path)."""
+    if is_url(target):
+        return target.rstrip("/").rsplit("/", 1)[-1]
+    return os.path.basename(os.path.abspath(target))
+
+
 def beside(target: str, name: str) -> str:
     """``name`` in the folder of ``target``."""
     folder = folder_of(target)

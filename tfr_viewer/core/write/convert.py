@@ -14,20 +14,18 @@ are classes, and the new files are run through the data-quality checks.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ..decode.detect import image_format, image_info
 from ..io import CancelToken, Dataset
 from ..io.remote import is_url
 from . import bucket_output
-from .bucket_output import beside, folder_of
-from .convert_encode import Reencode, reencode_image
-from .convert_layouts import ImageFacts, keys_of
+from .bucket_output import beside, folder_of, name_of
+from .convert_encode import Reencode
+from .convert_layouts import keys_of
 from .convert_sources import Listing, Skipped
 from .convert_stage import ConvertBatch, Staged, StageOptions, stage_batch
 from .export import TMP_SUFFIX, ExportOptions, ExportSummary, export
@@ -58,40 +56,6 @@ class ConvertSummary:
     findings: Mapping[str, int]  # severity -> count, from the checks of the new files
     finding_kinds: Mapping[str, int]
     seconds: float
-
-
-def _ends_whole(data: bytes, fmt: str) -> bool:
-    """Whether the bytes reach the format's end marker (JPEG EOI, PNG IEND): a file cut
-    short does not. Other formats are taken as they are."""
-    if fmt == "jpeg":
-        return data.rstrip(b"\x00")[-2:] == b"\xff\xd9"
-    if fmt == "png":
-        return b"IEND" in data[-32:]
-    return True
-
-
-def inspect_image(path: str, reencode: Reencode | None = None) -> ImageFacts | Skipped:
-    """Read one image file and its header (and re-encode it when asked), or say why it
-    cannot be used."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        return Skipped(path, f"cannot read the file: {exc.strerror or exc}")
-    if not data:
-        return Skipped(path, "an empty file")
-    fmt = image_format(data[:32])
-    if fmt is None:
-        head = data[:8].hex(" ")
-        return Skipped(path, f"not an image (its first bytes are {head})")
-    info = image_info(data)
-    if info is None:
-        return Skipped(path, f"a damaged {fmt.upper()}: its header cannot be read")
-    if not _ends_whole(data, fmt):
-        return Skipped(path, f"a damaged {fmt.upper()}: the file is cut short (no end marker)")
-    digest = hashlib.sha256(data).hexdigest()
-    facts = ImageFacts(path, data, fmt, info.width, info.height, info.mode, digest)
-    return facts if reencode is None else reencode_image(facts, reencode)
 
 
 def _check_renames(layout: str, renames: Mapping[str, str], boxes: bool) -> None:
@@ -190,9 +154,8 @@ def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, di
 def staging_path(options: ConvertOptions, k: int) -> str:
     """Batch ``k``'s staging file: named as export's temporaries are, so that a killed
     run's file is cleaned up too."""
-    out = options.output.out.rstrip("/")
-    name = out.rsplit("/", 1)[-1] if is_url(out) else os.path.basename(os.path.abspath(out))
-    return beside(out, f".{name}.convert.{os.getpid()}.{k}{TMP_SUFFIX}")
+    out = options.output.out
+    return beside(out, f".{name_of(out)}.convert.{os.getpid()}.{k}{TMP_SUFFIX}")
 
 
 def remove_stagings(paths: list[str]) -> None:

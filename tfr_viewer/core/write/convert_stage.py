@@ -6,13 +6,15 @@ its images (:class:`Staged`), by :func:`~.convert.convert`'s finish."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from ..decode.detect import image_format, image_info
 from ..io import Cancelled, CancelToken, RecordWriter
-from .convert_encode import Reencode
+from .convert_encode import Reencode, reencode_image
 from .convert_layouts import Boxes, ImageFacts, payload_for
 from .convert_sources import Skipped, SourceItem
 
@@ -57,6 +59,40 @@ class Staged:
         return self.sha256 is not None and self.box_problem is None
 
 
+def _ends_whole(data: bytes, fmt: str) -> bool:
+    """Whether the bytes reach the format's end marker (JPEG EOI, PNG IEND): a file cut
+    short does not. Other formats are taken as they are."""
+    if fmt == "jpeg":
+        return data.rstrip(b"\x00")[-2:] == b"\xff\xd9"
+    if fmt == "png":
+        return b"IEND" in data[-32:]
+    return True
+
+
+def inspect_image(path: str, reencode: Reencode | None = None) -> ImageFacts | Skipped:
+    """Read one image file and its header (and re-encode it when asked), or say why it
+    cannot be used."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        return Skipped(path, f"cannot read the file: {exc.strerror or exc}")
+    if not data:
+        return Skipped(path, "an empty file")
+    fmt = image_format(data[:32])
+    if fmt is None:
+        head = data[:8].hex(" ")
+        return Skipped(path, f"not an image (its first bytes are {head})")
+    info = image_info(data)
+    if info is None:
+        return Skipped(path, f"a damaged {fmt.upper()}: its header cannot be read")
+    if not _ends_whole(data, fmt):
+        return Skipped(path, f"a damaged {fmt.upper()}: the file is cut short (no end marker)")
+    digest = hashlib.sha256(data).hexdigest()
+    facts = ImageFacts(path, data, fmt, info.width, info.height, info.mode, digest)
+    return facts if reencode is None else reencode_image(facts, reencode)
+
+
 def normalised(item: SourceItem, image: ImageFacts) -> Boxes | Skipped:
     """The item's boxes as fractions of the image's real size, or why it is refused (a
     box outside the image, or with min above max)."""
@@ -89,7 +125,6 @@ def stage_batch(
 ) -> list[Staged]:
     """Read, check and stage every item of ``batch``, in order."""
     from .bucket_output import local_copy
-    from .convert import inspect_image
 
     opt = batch.options
     out: list[Staged] = []

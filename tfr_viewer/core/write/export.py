@@ -314,7 +314,7 @@ def plan_export(
     (:class:`ExportError`), and temporaries left by killed exports are removed. With
     ``remote``, targets may be URLs (:mod:`.bucket_output`: for jobs on a cluster)."""
     from ..io.remote import is_url
-    from .bucket_output import beside
+    from .bucket_output import beside, name_of
 
     chosen = np.asarray(records, dtype=np.int64)
     keep = ds.undamaged(chosen)
@@ -335,8 +335,7 @@ def plan_export(
     paths = tuple(f.path for f in ds.files)
     tasks = []
     for n, (target, part) in enumerate(files):
-        name = target.rstrip("/").rsplit("/", 1)[-1] if is_url(target) else os.path.basename(target)
-        temp = beside(target, f".{name}.{os.getpid()}.{n}{TMP_SUFFIX}")
+        temp = beside(target, f".{name_of(target)}.{os.getpid()}.{n}{TMP_SUFFIX}")
         numbers, offsets, lengths, _ = ds.frame_facts(part)
         tasks.append(
             FileTask(n, target, temp, paths, part, numbers, offsets, lengths, options.compression)
