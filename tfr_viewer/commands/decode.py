@@ -7,13 +7,15 @@ import json
 import os
 import sys
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from ..core.decode import decode, payload_json, write_json
-from ..core.io import Dataset
 from ..core.text import plural
 from ..errors import UsageError
 from .progress import index_with_progress
-from .render import render_payload
+
+if TYPE_CHECKING:
+    from ..core.io import Dataset, RecordStatus
 
 
 def show_record(ds: Dataset, index: int) -> dict[str, object]:
@@ -21,17 +23,36 @@ def show_record(ds: Dataset, index: int) -> dict[str, object]:
     as numpy arrays: write it with ``write_json``)."""
     payload, status = ds.read_verified(index)
     ref = ds.ref(index)
+    return record_json(index, ref.file, ref.offset, ref.length, status, payload)
+
+
+def record_json(
+    index: int, file: str, offset: int, length: int, status: RecordStatus, payload: bytes
+) -> dict[str, object]:
+    """The ``show --json`` object of a record read from ``file`` (numeric values may be
+    numpy arrays: write it with ``write_json``)."""
     out: dict[str, object] = {
         "index": index,
-        "file": ref.file,
-        "offset": ref.offset,
-        "length": ref.length,
+        "file": file,
+        "offset": offset,
+        "length": length,
         "status": status.kind,
     }
     decoded = decode(payload)
     out.update(payload_json(decoded, lazy=True))
     out["decoder"] = decoded.decoder
     return out
+
+
+def cached_record(index: int, paths: list[str]) -> dict[str, object] | None:
+    """``show``'s object for record ``index`` read straight from the index cache (no
+    index is built, numpy is not loaded), or None when the cache cannot tell."""
+    from ..core.io import cached_record, expand
+
+    found = cached_record.find(expand(paths), index)
+    if found is None:
+        return None
+    return record_json(index, found.file, found.offset, found.length, found.status, found.payload)
 
 
 def _is_number(word: str) -> bool:
@@ -62,12 +83,20 @@ def _print_record(record: dict[str, object], as_json: bool, indent: int | None) 
         write_json(record, sys.stdout.write, indent)
         sys.stdout.write("\n")
     else:
+        from .render import render_payload
+
         for line in render_payload(record):
             print(line)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     index, paths = index_and_paths(args.words)
+    record = cached_record(index, paths)
+    if record is not None:
+        _print_record(record, args.json, indent=2)
+        return 0
+    from ..core.io import Dataset
+
     with Dataset.open(paths) as ds:
         index_with_progress(ds, verify=False, until=index)
         if index >= len(ds):
@@ -80,6 +109,8 @@ def cmd_head(args: argparse.Namespace) -> int:
     """The first ``-n`` records as ``show`` gives them; JSON Lines with ``--json``."""
     if args.n < 0:
         raise UsageError("-n must be 0 or more")
+    from ..core.io import Dataset
+
     with Dataset.open(args.paths) as ds:
         if args.n:
             index_with_progress(ds, verify=False, until=args.n - 1)
@@ -106,6 +137,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
         return infer_schema_file(args)
     if args.output:
         raise UsageError("-o is for --infer: `schema --infer -o SCHEMA.json PATH...`")
+    from ..core.io import Dataset
+
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=False)
         if not len(ds):

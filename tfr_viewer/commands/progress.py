@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
-from ..core.io import Dataset
+if TYPE_CHECKING:
+    from ..core.io import Dataset
 
 
 class _Line:

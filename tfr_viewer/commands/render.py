@@ -6,8 +6,6 @@ import base64
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
-
 from ..core.decode import hexdump
 from ..core.text import shortest_floats
 
@@ -31,7 +29,7 @@ def _bytes_text(v: dict[str, Any]) -> str:
 def _values(feature: dict[str, Any]) -> str:
     values = feature["values"]
     first = values[:_MAX_VALUES]
-    if isinstance(first, np.ndarray):
+    if not isinstance(first, list):  # a numpy array, for large features
         first = shortest_floats(first) if feature["kind"] == "float" else first.tolist()
     shown = [_bytes_text(v) if feature["kind"] == "bytes" else repr(v) for v in first]
     more = f", ... ({len(values)} values)" if len(values) > _MAX_VALUES else ""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+import struct
 from typing import Any
 
-import numpy as np
+_F32 = struct.Struct("<f")
+_U32 = struct.Struct("<I")
 
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:
@@ -13,22 +16,71 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     return f"{count:,} {word}"
 
 
+def as_float32(value: float) -> float:
+    """``value`` rounded to the nearest float32 (to an infinity beyond its range)."""
+    try:
+        return _F32.unpack(_F32.pack(value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def _nearest(x: float, digits: int) -> float | None:
+    """The decimal of ``digits`` significant digits nearest ``x``, if it reads back."""
+    y = float(f"{x:.{digits - 1}e}")
+    return y if as_float32(y) == x else None
+
+
+def shortest_float32(value: float) -> float:
+    """The float32 nearest ``value`` as the Python float whose repr is the shortest text
+    that reads back as that float32 (``0.1``, not ``0.10000000149011612``), the nearest
+    one when several are as short: what numpy prints, without numpy."""
+    x = as_float32(value)
+    if x == 0 or not math.isfinite(x):
+        return x
+    if _U32.unpack(_F32.pack(x))[0] & 0x7FFFFF:
+        # Float32s are evenly spaced around x, so the nearest decimal of some length
+        # reads back whenever any of that length does, and so does every longer one:
+        # search the length (9 digits always suffice).
+        lo, hi = 1, 9
+        while lo < hi:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if _nearest(x, mid) is not None else (mid + 1, hi)
+        return _nearest(x, lo) or x
+    # A power of two: the float32s below are twice as close as those above, so the
+    # nearest decimal may miss where its neighbour above reads back.
+    for digits in range(1, 10):
+        found = _nearest(x, digits)
+        if found is not None:
+            return found
+        mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+        scale = int(exponent) - digits + 1
+        nearest = int(mantissa.replace(".", ""))
+        for m in sorted((nearest - 1, nearest + 1), key=lambda m: abs(m * 10.0**scale - x)):
+            y = float(f"{m}e{scale}")
+            if as_float32(y) == x:
+                return y
+    return x
+
+
 def float_text(value: float) -> str:
-    """The shortest text that reads back as the same float32 (``0.1``, not
-    ``0.10000000149011612``), spelled as Python and JSON spell it: the same text as
-    :func:`shortest_floats` and the JSON output give."""
-    return repr(float(str(np.float32(value))))
+    """The shortest text that reads back as the same float32, spelled as Python and
+    JSON spell it: the same text as :func:`shortest_floats` and the JSON output give."""
+    return repr(shortest_float32(value))
 
 
 def shortest_floats(values: object) -> list[float]:
     """Float32 values as Python floats whose repr is the shortest text that reads back
     as the same float32 (vectorised: numpy prints float32 with the shortest digits)."""
+    import numpy as np
+
     arr = np.asarray(values, dtype=np.float32)
     return arr.astype(str).astype(np.float64).tolist()
 
 
 def value_text(v: Any) -> str:
     """One element: text for bytes, the shortest round-trip text for float32."""
+    import numpy as np
+
     if isinstance(v, bytes):
         return v.decode("utf-8", "replace")[:200]
     if isinstance(v, np.float32 | np.float16):

@@ -10,8 +10,10 @@ a person; Pillow's own decompression-bomb check is replaced by this one.
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_PIXELS = 120_000_000  # 120 megapixels: larger headers are reported, not decoded
 PREVIEW_SIDE = 4096  # previews are at most this many pixels a side
@@ -54,6 +56,8 @@ def _open(data: bytes):
 
 
 def _rgba(img) -> np.ndarray:
+    import numpy as np
+
     try:
         rgba = img.convert("RGBA")
     except (OSError, ValueError, SyntaxError) as exc:
@@ -88,6 +92,8 @@ def thumbnail(data: bytes, size: int) -> np.ndarray:
 
 def raw_pixels(data: bytes, shape: tuple[int, int, int]) -> np.ndarray:
     """RGBA pixels from a raw uint8 buffer of (height, width, depth) with depth 1, 3 or 4."""
+    import numpy as np
+
     h, w, d = shape
     if len(data) != h * w * d or d not in (1, 3, 4):
         raise ImageError(f"{len(data)} bytes are not {h}×{w}×{d} pixels")
@@ -104,6 +110,8 @@ def raw_pixels(data: bytes, shape: tuple[int, int, int]) -> np.ndarray:
 def array_to_rgba(values: np.ndarray) -> np.ndarray | None:
     """An image from a 2-D or 3-D (1, 3 or 4 channels) numeric array, scaled to 0..255;
     None when the array does not look like an image."""
+    import numpy as np
+
     if values.ndim == 3 and values.shape[-1] not in (1, 3, 4) or values.ndim not in (2, 3):
         return None
     if values.size == 0 or values.dtype.kind not in "uifb":

@@ -9,10 +9,12 @@ read back the same, NaN and infinities as ``json.dumps`` writes them.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 BLOCK = 1 << 16
 _SPECIAL = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
@@ -34,6 +36,12 @@ def _array_items(arr: np.ndarray) -> list[str]:
     return [str(v) for v in arr.tolist()]
 
 
+def _numeric_array(obj: Any) -> bool:
+    """A numpy array of numbers or booleans (none exists while numpy is not loaded)."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(obj, np.ndarray) and obj.dtype.kind in "fiub"
+
+
 def write_json(obj: Any, write: Callable[[str], object], indent: int | None = None) -> None:
     """Write ``obj`` as JSON through ``write``."""
     _write(obj, write, indent, 0)
@@ -43,7 +51,7 @@ def _write(obj: Any, write: Callable[[str], object], indent: int | None, level: 
     pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
     end = "" if indent is None else "\n" + " " * (indent * level)
     sep = ", " if indent is None else ","
-    if isinstance(obj, np.ndarray) and obj.dtype.kind in "fiub":
+    if _numeric_array(obj):
         flat = obj.ravel()
         if not len(flat):
             write("[]")

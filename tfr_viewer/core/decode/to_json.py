@@ -5,12 +5,11 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-import numpy as np
-
-from ..text import shortest_floats
+from ..text import shortest_float32, shortest_floats
 from .detect import detect, image_info
 from .images import too_large
 from .payloads.types import (
+    LAZY_NUMBERS,
     BytesPayload,
     Decoded,
     ExamplePayload,
@@ -47,18 +46,28 @@ def bytes_value(data: bytes) -> dict[str, Any]:
     return out
 
 
+# Features with at most this many numbers are written from Python values (no numpy);
+# larger ones go through numpy, in blocks. Both give the same text.
+SMALL_FEATURE = LAZY_NUMBERS
+
+
 def feature_json(fd: FeatureData, lazy: bool = False) -> dict[str, Any]:
-    """``{kind, values}``; with ``lazy``, numeric values stay numpy arrays (float32,
-    int64) for :func:`~.json_stream.write_json` to write in blocks."""
+    """``{kind, values}``; with ``lazy``, numeric values of more than
+    :data:`SMALL_FEATURE` stay numpy arrays (float32, int64) for
+    :func:`~.json_stream.write_json` to write in blocks."""
     values: Any
     if fd.kind == "bytes":
         values = [bytes_value(v) for v in fd.values]
-    elif lazy:
+    elif fd.kind not in ("float", "int64"):
+        values = []
+    elif lazy and len(fd) > SMALL_FEATURE:
+        import numpy as np
+
         values = np.asarray(fd.values, dtype=np.float32 if fd.kind == "float" else np.int64)
     elif fd.kind == "float":
-        values = shortest_floats(fd.values)
+        values = [shortest_float32(v) for v in fd.items()] if lazy else shortest_floats(fd.values)
     else:
-        values = [int(v) for v in fd.values]
+        values = [int(v) for v in fd.items()]
     return {"kind": fd.kind, "values": values}
 
 
@@ -71,6 +80,8 @@ SHOWN_OF_LARGE = 1_000
 
 
 def _tensor_values(t: TensorPayload) -> Any:
+    import numpy as np
+
     values = t.values
     if values.size > MAX_TENSOR_JSON:
         values = values.ravel()[:SHOWN_OF_LARGE]

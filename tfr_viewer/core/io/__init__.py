@@ -1,34 +1,41 @@
 """Reading the bytes: sources (plain, GZIP, ZLIB), frames, the index scan and its
-resynchronisation, verification, problems, and many shards presented as one dataset."""
+resynchronisation, verification, problems, and many shards presented as one dataset.
+
+Names are imported on first use, so that a command that reads one record through
+:mod:`.cached_record` does not load the dataset, its index and numpy.
+"""
 
 from __future__ import annotations
 
-from .dataset import Dataset, RecordRef
-from .framing import HEADER_SIZE, Compression, RecordWriter, encode_frame, write_records
-from .paths import PathError, expand
-from .records import STATUS_HELP, Cancelled, CancelToken, GarbageRegion, Problem, RecordStatus
-from .sources import CompressedSource, Source, SourceError
+import importlib
+from typing import Any
 
-__all__ = [
-    "CancelToken",
-    "GarbageRegion",
-    "Problem",
-    "STATUS_HELP",
-    "Cancelled",
-    "CompressedSource",
-    "Compression",
-    "Dataset",
-    "HEADER_SIZE",
-    "GarbageRegion",
-    "PathError",
-    "Problem",
-    "RecordRef",
-    "RecordStatus",
-    "RecordWriter",
-    "Source",
-    "SourceError",
-    "STATUS_HELP",
-    "encode_frame",
-    "expand",
-    "write_records",
-]
+_WHERE = {
+    "Dataset": "dataset",
+    "RecordRef": "dataset",
+    "HEADER_SIZE": "framing",
+    "Compression": "framing",
+    "RecordWriter": "framing",
+    "encode_frame": "framing",
+    "write_records": "framing",
+    "PathError": "paths",
+    "expand": "paths",
+    "STATUS_HELP": "records",
+    "Cancelled": "records",
+    "CancelToken": "records",
+    "GarbageRegion": "records",
+    "Problem": "records",
+    "RecordStatus": "records",
+    "CompressedSource": "sources",
+    "Source": "sources",
+    "SourceError": "sources",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)

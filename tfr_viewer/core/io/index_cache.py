@@ -1,107 +1,42 @@
 """A persistent cache of complete file indexes, so a second look at a big file does not
 scan it again.
 
-Entries live in the platform's cache directory (``$XDG_CACHE_HOME/tfr-viewer/index`` on
-Linux, ``~/Library/Caches/tfr-viewer/index`` on macOS, ``%LOCALAPPDATA%\\tfr-viewer\\
-Cache\\index`` on Windows; ``TFR_VIEWER_CACHE_DIR`` overrides). An entry is keyed by the
-file's real path, size, modification time and inode, and is used only while all four
-still match. Only files of at least ``TFR_VIEWER_CACHE_MIN_BYTES`` (default 8 MB) are
-cached; the whole cache is kept under ``TFR_VIEWER_CACHE_MB`` (default 2048), the least
-recently used entries going first. ``TFR_VIEWER_NO_CACHE=1`` (the CLI's ``--no-cache``)
-turns it off. A damaged or unreadable entry is ignored and rebuilt, never trusted.
-
-An entry is one file: a magic line, the length of a JSON header, the header (identity,
-flags, the name, type and size of each array) and the raw arrays, all covered by a
-CRC32C at the end. Offsets are kept only where a frame does not follow the one before,
-so an entry is about 5 bytes a record and loads with one read.
+Where entries live, how they are named and keyed (the file's real path, size,
+modification time and inode) and their format are in :mod:`.cache_entry`. Only files
+of at least ``TFR_VIEWER_CACHE_MIN_BYTES`` (default 8 MB) are cached; the whole cache
+is kept under ``TFR_VIEWER_CACHE_MB`` (default 2048), the least recently used entries
+going first. A damaged or unreadable entry is ignored and rebuilt, never trusted.
+Offsets are kept only where a frame does not follow the one before, so an entry is
+about 5 bytes a record and loads with one read.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
-import zlib
 from pathlib import Path
 
 import numpy as np
 from google_crc32c import value as crc32c
 
+from .cache_entry import (
+    EXTRA,
+    MAGIC,
+    SUFFIX,
+    cache_dir,
+    enabled,
+    entry_path,
+    identity,
+    int_env,
+    parse,
+    worth_keeping,
+)
 from .file_index import FileIndex
 from .framing import FRAME_OVERHEAD
 from .index import IndexChunk
 from .records import GarbageRegion
 
-VERSION = 2
-SUFFIX = ".tfrindex"
-EXTRA = ".tfrextra"  # other per-file results (statistics), kept by the same rules
-MAGIC = b"tfr-viewer index\n"
-
-
-def cache_dir() -> Path:
-    """Where entries are kept (not created here)."""
-    override = os.environ.get("TFR_VIEWER_CACHE_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
-        return base / "tfr-viewer" / "Cache" / "index"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "tfr-viewer" / "index"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tfr-viewer" / "index"
-
-
-def enabled() -> bool:
-    return os.environ.get("TFR_VIEWER_NO_CACHE", "").strip() in ("", "0")
-
-
-def _int_env(name: str, default: int) -> int:
-    try:
-        return int(os.environ.get(name, default))
-    except ValueError:
-        return default
-
-
-def _identity(path: str) -> dict | None:
-    """What must still match for an entry to be used; None when it cannot be told (a
-    missing file, a remote object whose server gives no version tag)."""
-    from .remote import is_url
-
-    if is_url(path):
-        from .remote import stat
-
-        found = stat(path)
-        if found.tag is None:
-            return None
-        return {"url": path, "size": found.size, "tag": found.tag, "version": VERSION}
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return {
-        "path": os.path.realpath(path),
-        "size": st.st_size,
-        "mtime_ns": st.st_mtime_ns,
-        "inode": st.st_ino,
-        "version": VERSION,
-    }
-
-
-def _worth_keeping(identity: dict | None) -> bool:
-    """Local files from ``TFR_VIEWER_CACHE_MIN_BYTES`` on; remote ones always (every
-    scan of them costs requests)."""
-    if identity is None:
-        return False
-    return "url" in identity or identity["size"] >= _int_env("TFR_VIEWER_CACHE_MIN_BYTES", 8 << 20)
-
-
-def _entry(identity: dict) -> Path:
-    """The entry's name: a digest of the identity (a collision only costs a rescan,
-    since the identity stored inside is compared on load)."""
-    key = json.dumps(identity, sort_keys=True).encode()
-    digest = f"{zlib.crc32(key):08x}{crc32c(key):08x}{zlib.adler32(key):08x}"
-    return cache_dir() / (digest + SUFFIX)
+__all__ = ["SUFFIX", "cache_dir", "enabled", "entry_for", "load", "store", "trim"]
 
 
 def _encode(meta: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -114,19 +49,14 @@ def _encode(meta: dict, arrays: dict[str, np.ndarray]) -> bytes:
 
 def _decode(data: bytes) -> tuple[dict, dict[str, np.ndarray]] | None:
     """The header and arrays of an entry, or None when it is not a whole, intact one."""
-    if len(data) < len(MAGIC) + 12 or not data.startswith(MAGIC):
+    parsed = parse(data)
+    if parsed is None:
         return None
-    if crc32c(data[:-4]) != int.from_bytes(data[-4:], "little"):
-        return None
-    at = len(MAGIC) + 8
-    end = at + int.from_bytes(data[len(MAGIC) : at], "little")
-    meta = json.loads(data[at:end])
-    arrays = {}
-    for name, dtype, size in meta["arrays"]:
-        arrays[name] = np.frombuffer(data, dtype=np.dtype(dtype), count=int(size), offset=end)
-        end += arrays[name].nbytes
-    if end != len(data) - 4:
-        return None
+    meta, layout = parsed
+    arrays = {
+        name: np.frombuffer(data, dtype=np.dtype(dtype), count=size, offset=at)
+        for name, dtype, size, at in layout
+    }
     return meta, arrays
 
 
@@ -155,8 +85,8 @@ def _unpack(arrays: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 def entry_for(path: str) -> Path | None:
     """Where the entry of ``path`` as it is now would be kept."""
-    identity = _identity(path)
-    return None if identity is None else _entry(identity)
+    ident = identity(path)
+    return None if ident is None else entry_path(ident)
 
 
 def load(path: str, verified: bool) -> tuple[FileIndex, int | None] | None:
@@ -164,17 +94,17 @@ def load(path: str, verified: bool) -> tuple[FileIndex, int | None] | None:
     stream size, or None."""
     if not enabled():
         return None
-    identity = _identity(path)
-    if not _worth_keeping(identity):
+    ident = identity(path)
+    if not worth_keeping(ident):
         return None
-    entry = _entry(identity)
+    entry = entry_path(ident)
     try:
         with open(entry, "rb") as f:
             decoded = _decode(f.read())
         if decoded is None:
             return None
         meta, arrays = decoded
-        if meta.get("identity") != identity or (verified and not meta["verified"]):
+        if meta.get("identity") != ident or (verified and not meta["verified"]):
             return None
         os.utime(entry)  # recently used
         garbage = arrays["garbage"].reshape(-1, 3)
@@ -202,11 +132,11 @@ def store(path: str, index: FileIndex, stream_size: int | None) -> Path | None:
     (off, too small, or the cache folder cannot be written: caching is best effort)."""
     if not enabled() or not index.complete:
         return None
-    identity = _identity(path)
-    if not _worth_keeping(identity):
+    ident = identity(path)
+    if not worth_keeping(ident):
         return None
     meta = {
-        "identity": identity,
+        "identity": ident,
         "verified": index.verified,
         "position": index.position,
         "stream_error": index.stream_error,
@@ -223,7 +153,7 @@ def store(path: str, index: FileIndex, stream_size: int | None) -> Path | None:
             "garbage": garbage.ravel(),
         },
     )
-    return _write(_entry(identity), data)
+    return _write(entry_path(ident), data)
 
 
 def _write(entry: Path, data: bytes) -> Path | None:
@@ -235,7 +165,7 @@ def _write(entry: Path, data: bytes) -> Path | None:
         with open(tmp, "wb") as out:
             out.write(data)
         os.replace(tmp, entry)
-        trim(_int_env("TFR_VIEWER_CACHE_MB", 2048) << 20)
+        trim(int_env("TFR_VIEWER_CACHE_MB", 2048) << 20)
     except OSError:
         return None
     return entry
@@ -253,9 +183,8 @@ def _read(entry: Path) -> tuple[dict, dict[str, np.ndarray]] | None:
         return None
 
 
-def _extra_entry(kind: str, identity: dict) -> Path:
-    key = json.dumps({**identity, "kind": kind}, sort_keys=True).encode()
-    return cache_dir() / f"{zlib.crc32(key):08x}{crc32c(key):08x}{zlib.adler32(key):08x}{EXTRA}"
+def _extra_entry(kind: str, ident: dict) -> Path:
+    return entry_path({**ident, "kind": kind}, EXTRA)
 
 
 def store_extra(kind: str, path: str, meta: dict, arrays: dict[str, np.ndarray]) -> Path | None:
@@ -263,22 +192,22 @@ def store_extra(kind: str, path: str, meta: dict, arrays: dict[str, np.ndarray])
     format's version), under the same rules as indexes; best effort."""
     if not enabled():
         return None
-    identity = _identity(path)
-    if not _worth_keeping(identity):
+    ident = identity(path)
+    if not worth_keeping(ident):
         return None
-    data = _encode({"identity": identity, "kind": kind, "meta": meta}, arrays)
-    return _write(_extra_entry(kind, identity), data)
+    data = _encode({"identity": ident, "kind": kind, "meta": meta}, arrays)
+    return _write(_extra_entry(kind, ident), data)
 
 
 def load_extra(kind: str, path: str) -> tuple[dict, dict[str, np.ndarray]] | None:
     """What :func:`store_extra` kept for ``path`` as it is now, or None."""
     if not enabled():
         return None
-    identity = _identity(path)
-    if identity is None:
+    ident = identity(path)
+    if ident is None:
         return None
-    found = _read(_extra_entry(kind, identity))
-    if found is None or found[0].get("identity") != identity or found[0].get("kind") != kind:
+    found = _read(_extra_entry(kind, ident))
+    if found is None or found[0].get("identity") != ident or found[0].get("kind") != kind:
         return None
     return found[0]["meta"], found[1]
 

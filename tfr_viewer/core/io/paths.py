@@ -13,7 +13,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from .remote import is_url
-from .sources import RemoteError, looks_like_tfrecord
+from .sniff import looks_like_tfrecord
+from .source_errors import RemoteError
 
 SHARD_RE = re.compile(r"^(?P<prefix>.*)-(?P<index>\d{5})-of-(?P<total>\d{5})(?P<suffix>[^/]*)$")
 _RECORD_NAME_RE = re.compile(r"(\.tfrec(ord)?s?)(\.gz|\.zz|\.z|\.zlib)?$|-\d{5}-of-\d{5}", re.I)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from google.protobuf.unknown_fields import UnknownFieldSet
 
 from .types import FeatureData, Features
@@ -30,8 +29,7 @@ def feature_data(feature: Any) -> FeatureData:
     kind = _LIST_FIELDS[which]
     if kind == "bytes":
         return FeatureData(kind, list(values))
-    dtype = np.float32 if kind == "float" else np.int64
-    return FeatureData(kind, np.array(values, dtype=dtype))
+    return FeatureData.numbers(kind, values)
 
 
 def feature_strict(feature: Any) -> bool:

@@ -8,14 +8,16 @@ values mean zeros. bfloat16 is widened to float32 by shifting its 16 bits.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from google.protobuf.message import DecodeError
 
 from .. import proto
 from .features import has_unknown
 from .types import TensorPayload
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NAME = "tensor"
 MAX_ELEMENTS = 1 << 31
@@ -26,25 +28,33 @@ MAX_ELEMENTS = 1 << 31
 MAX_EXPANDED = 1 << 16
 EXPANSION_PER_BYTE = 16
 
-# DataType enum value -> (name, numpy dtype of the stored values, typed value field)
-DTYPES: dict[int, tuple[str, Any, str]] = {
-    1: ("float32", np.dtype("<f4"), "float_val"),
-    2: ("float64", np.dtype("<f8"), "double_val"),
-    3: ("int32", np.dtype("<i4"), "int_val"),
-    4: ("uint8", np.dtype("u1"), "int_val"),
-    5: ("int16", np.dtype("<i2"), "int_val"),
-    6: ("int8", np.dtype("i1"), "int_val"),
-    7: ("string", np.dtype(object), "string_val"),
-    8: ("complex64", np.dtype("<c8"), "scomplex_val"),
-    9: ("int64", np.dtype("<i8"), "int64_val"),
-    10: ("bool", np.dtype("?"), "bool_val"),
-    14: ("bfloat16", np.dtype("<u2"), "half_val"),
-    17: ("uint16", np.dtype("<u2"), "int_val"),
-    18: ("complex128", np.dtype("<c16"), "dcomplex_val"),
-    19: ("float16", np.dtype("<f2"), "half_val"),
-    22: ("uint32", np.dtype("<u4"), "uint32_val"),
-    23: ("uint64", np.dtype("<u8"), "uint64_val"),
+# DataType enum value -> (name, numpy type code of the stored values, typed value field).
+# Codes, not numpy dtypes: checking that a payload is a tensor does not load numpy.
+DTYPES: dict[int, tuple[str, str, str]] = {
+    1: ("float32", "<f4", "float_val"),
+    2: ("float64", "<f8", "double_val"),
+    3: ("int32", "<i4", "int_val"),
+    4: ("uint8", "u1", "int_val"),
+    5: ("int16", "<i2", "int_val"),
+    6: ("int8", "i1", "int_val"),
+    7: ("string", "O", "string_val"),
+    8: ("complex64", "<c8", "scomplex_val"),
+    9: ("int64", "<i8", "int64_val"),
+    10: ("bool", "?", "bool_val"),
+    14: ("bfloat16", "<u2", "half_val"),
+    17: ("uint16", "<u2", "int_val"),
+    18: ("complex128", "<c16", "dcomplex_val"),
+    19: ("float16", "<f2", "half_val"),
+    22: ("uint32", "<u4", "uint32_val"),
+    23: ("uint64", "<u8", "uint64_val"),
 }
+
+
+def _itemsize(code: str) -> int:
+    """Bytes per element of a type code (``<c16``: 16; ``?``: 1; ``O``, never stored
+    as content: 1)."""
+    digits = code.lstrip("<|").lstrip("fiucb?O")
+    return int(digits) if digits else 1
 
 
 def _shape(msg: Any) -> tuple[int, ...] | None:
@@ -76,10 +86,10 @@ def parse_strict(data: bytes) -> tuple[Any, tuple[int, ...]] | None:
     count = math.prod(shape)
     if count > MAX_ELEMENTS:
         return None
-    name, dtype, field = DTYPES[msg.dtype]
+    name, code, field = DTYPES[msg.dtype]
     content = msg.tensor_content
     if content:
-        if name == "string" or len(content) != count * dtype.itemsize:
+        if name == "string" or len(content) != count * _itemsize(code):
             return None
     else:
         typed = len(getattr(msg, field))
@@ -91,6 +101,8 @@ def parse_strict(data: bytes) -> tuple[Any, tuple[int, ...]] | None:
 
 def _typed_values(msg: Any, name: str, dtype: Any, field: str, count: int) -> np.ndarray:
     """Values from the typed field; half_val holds 16-bit patterns, returned as uint16."""
+    import numpy as np
+
     raw = getattr(msg, field)
     if field == "half_val":
         dtype = np.dtype("<u2")
@@ -113,11 +125,14 @@ def _typed_values(msg: Any, name: str, dtype: Any, field: str, count: int) -> np
 
 
 def decode(data: bytes) -> TensorPayload:
+    import numpy as np
+
     parsed = parse_strict(data)
     if parsed is None:
         raise ValueError("not a valid serialized tensor (TensorProto)")
     msg, shape = parsed
-    name, dtype, field = DTYPES[msg.dtype]
+    name, code, field = DTYPES[msg.dtype]
+    dtype = np.dtype(code)
     count = math.prod(shape)
     if msg.tensor_content:  # as many bytes as values: bounded by the record's size
         values = np.frombuffer(msg.tensor_content, dtype=dtype).copy()
@@ -139,6 +154,8 @@ def decode(data: bytes) -> TensorPayload:
 
 def _widen(name: str, values: np.ndarray, from_content: bool) -> np.ndarray:
     """bfloat16 bit patterns to float32; float16 typed values from their bit patterns."""
+    import numpy as np
+
     if name == "bfloat16":
         return (values.astype(np.uint32) << 16).view(np.float32)
     if name == "float16" and not from_content:

@@ -2,23 +2,82 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 KINDS = ("bytes", "float", "int64")
+LAZY_NUMBERS = 4096  # numeric features up to this long are decoded without numpy
 
 
-@dataclass(frozen=True)
 class FeatureData:
     """One Feature: ``kind`` is bytes|float|int64 (``none`` when unset) and ``values`` a
-    numpy array (int64 or float32) or a list of bytes."""
+    numpy array (int64 or float32) or a list of bytes.
 
-    kind: str
-    values: np.ndarray | list[bytes]
+    A decoder gives numeric values with :meth:`numbers`, and their array is built on the
+    first use of ``values``: showing a record as text or JSON (:meth:`items`) does not
+    load numpy. Treat it as immutable."""
+
+    __slots__ = ("kind", "_values", "_pending")
+
+    def __init__(self, kind: str, values: np.ndarray | list[bytes]) -> None:
+        self.kind = kind
+        self._values = values
+        self._pending: list | None = None
+
+    @classmethod
+    def numbers(cls, kind: str, items: Sequence[float] | Sequence[int]) -> FeatureData:
+        """A ``float`` or ``int64`` feature from a sequence of Python numbers (floats
+        already float32 values, as protobuf gives them). Up to :data:`LAZY_NUMBERS` are
+        kept as a list until ``values`` is used; more become the array at once, never a
+        list of millions of Python objects."""
+        out = cls(kind, [])
+        if len(items) <= LAZY_NUMBERS:
+            out._pending = list(items)
+        else:
+            import numpy as np
+
+            out._values = np.array(items, dtype=np.float32 if kind == "float" else np.int64)
+        return out
+
+    @property
+    def values(self) -> np.ndarray | list[bytes]:
+        if self._pending is not None:
+            import numpy as np
+
+            dtype = np.float32 if self.kind == "float" else np.int64
+            self._values, self._pending = np.array(self._pending, dtype=dtype), None
+        return self._values
+
+    def items(self) -> list:
+        """The values as Python objects (bytes, float, int), without numpy when the
+        array has not been built."""
+        if self._pending is not None:
+            return list(self._pending)
+        values = self._values
+        return values.tolist() if hasattr(values, "tolist") else list(values)
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self._pending if self._pending is not None else self._values)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FeatureData):
+            return NotImplemented
+        return (self.kind, self.values) == (other.kind, other.values)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"FeatureData(kind={self.kind!r}, values={self.values!r})"
+
+    def __getstate__(self) -> tuple:
+        return self.kind, self._values, self._pending
+
+    def __setstate__(self, state: tuple) -> None:
+        self.kind, self._values, self._pending = state
 
 
 Features = dict[str, FeatureData]
