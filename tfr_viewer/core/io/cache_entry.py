@@ -27,7 +27,6 @@ VERSION = 2
 SUFFIX = ".tfrindex"
 EXTRA = ".tfrextra"  # other per-file results (statistics), kept by the same rules
 MAGIC = b"tfr-viewer index\n"
-_ITEM_SIZES = {"u1": 1, "i1": 1, "u2": 2, "i2": 2, "u4": 4, "i4": 4, "u8": 8, "i8": 8}
 
 
 def cache_dir() -> Path:
@@ -96,6 +95,17 @@ def entry_path(key: dict, suffix: str = SUFFIX) -> Path:
     return cache_dir() / (digest + suffix)
 
 
+def _item_size(dtype: str) -> int | None:
+    """Bytes per element of a numpy type string (``<u4``, ``|b1``, ``<f8``, ``|S16``,
+    ``<U3``), or None for one an entry never holds."""
+    code = dtype.lstrip("<>|=")
+    if code == "?":
+        return 1
+    if len(code) < 2 or code[0] not in "biufcSUV" or not code[1:].isdigit():
+        return None
+    return int(code[1:]) * (4 if code[0] == "U" else 1)
+
+
 def parse(data: bytes) -> tuple[dict, list[tuple[str, str, int, int]]] | None:
     """The header of a whole, intact entry and where its arrays lie, as ``(name, dtype,
     count, byte offset)``; None when ``data`` is not one (wrong magic, CRC, sizes)."""
@@ -108,7 +118,7 @@ def parse(data: bytes) -> tuple[dict, list[tuple[str, str, int, int]]] | None:
     meta = json.loads(data[at:end])
     layout = []
     for name, dtype, size in meta["arrays"]:
-        item = _ITEM_SIZES.get(str(dtype)[1:])
+        item = _item_size(str(dtype))
         if item is None or int(size) < 0:
             return None
         layout.append((name, str(dtype), int(size), end))
