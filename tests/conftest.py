@@ -16,6 +16,11 @@ os.environ["TFR_VIEWER_CACHE_DIR"] = tempfile.mkdtemp(prefix="tfr-viewer-cache-"
 # Launches in the tests never hand their files to an app the user has running.
 os.environ["TFR_VIEWER_INSTANCE"] = f"tfr-viewer-tests-{os.getpid()}"
 
+# Where the compiled core is not built, the pure-Python path is the only one, and the
+# warning that says so on every command would only be noise in the tests' outputs.
+if not __import__("tfr_viewer.core.fast", fromlist=["available"]).available():
+    os.environ.setdefault("TFR_VIEWER_PURE_PYTHON", "1")
+
 # the loopback servers and files of the remote-URL tests
 pytest_plugins = ["tests.remote_data"]
 

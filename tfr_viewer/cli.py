@@ -391,6 +391,15 @@ def _unknown_arguments(sub: argparse.ArgumentParser, extra: list[str]) -> int:
     return EXIT_USAGE
 
 
+def _warn_fallback() -> None:
+    """One line on stderr when the compiled core is missing (see ``fast``)."""
+    from .core.fast import fallback_warning
+
+    warning = fallback_warning()
+    if warning:
+        print(f"tfr-viewer: warning: {warning}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the exit code."""
     if getattr(sys, "frozen", False):
@@ -433,6 +442,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _unknown_arguments(parser.commands[args.command], extra)
     if getattr(args, "no_cache", False):
         os.environ["TFR_VIEWER_NO_CACHE"] = "1"
+    if args.command != "open":  # the window shows it in its status bar
+        _warn_fallback()
     try:
         return _handler(args.command)(args)
     except BrokenPipeError:

@@ -23,6 +23,11 @@ else:
     _missing = ""
 
 _forced_off = os.environ.get(ENV, "").strip() not in ("", "0")
+WARNING = (
+    "the compiled core is not built, so this runs on the slower pure-Python path; "
+    "reinstall tfr-viewer with a C compiler to build it, or set {env}=1 to choose "
+    "the pure-Python path and hide this warning"
+)
 _active: ModuleType | None = None if _forced_off else _module
 
 
@@ -52,3 +57,12 @@ def describe() -> str:
     if _module is not None:
         return f"pure Python (the compiled core is built but {ENV} is set)"
     return f"pure Python (the compiled core is {_missing}; reinstall with a C compiler)"
+
+
+def fallback_warning() -> str | None:
+    """What to tell the user when the compiled core is missing and they did not choose
+    the pure-Python path (``pip`` shows a build's own warning only with ``-v``, so the
+    command line and the window say it each time they start); None otherwise."""
+    if _module is not None or _forced_off:
+        return None
+    return WARNING.format(env=ENV)

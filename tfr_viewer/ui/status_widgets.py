@@ -1,10 +1,12 @@
 """The status bar's permanent widgets: record count, problem count (a button that opens
-the list of problems), progress and Cancel."""
+the list of problems), progress and Cancel, and a note when the compiled core is missing
+and the slower pure-Python path runs."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
+from ..core.fast import fallback_warning
 from ..core.text import plural
 
 
@@ -21,7 +23,12 @@ class StatusWidgets:
         self.progress.hide()
         self.cancel = QPushButton("Cancel", status)
         self.cancel.hide()
-        for widget in (self.counts, self.problems, self.progress, self.cancel):
+        self.slow = QLabel("pure-Python path", status)
+        self.slow.setStyleSheet("color: #b54708")
+        warning = fallback_warning()
+        self.slow.setToolTip(f"Slower than usual: {warning}." if warning else "")
+        self.slow.setVisible(warning is not None)
+        for widget in (self.counts, self.problems, self.progress, self.cancel, self.slow):
             status.addPermanentWidget(widget)
 
 

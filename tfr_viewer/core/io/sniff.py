@@ -58,5 +58,3 @@ def sniff(path: str) -> Compression:
     """The compression of the file at ``path``."""
     with open(path, "rb") as f:
         return detect_compression(f.read(SNIFF_BYTES))
-
-
