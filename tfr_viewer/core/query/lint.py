@@ -1,5 +1,6 @@
 """Warnings for filters that compile but would silently match nothing: a key that no
-record in a sample has, a bare word where a quoted text was meant, or a comparison of
+record in a sample has, a key with slashes written without quotes (``image/height``
+parses as a division), a bare word where a quoted text was meant, or a comparison of
 kinds that never match (a bytes feature with a number, a number feature with text)."""
 
 from __future__ import annotations
@@ -51,6 +52,44 @@ def _keys_used(tree: ast.AST) -> list[tuple[str, ast.AST]]:
     return out
 
 
+def _slashed(node: ast.AST) -> str | None:
+    """The key that names joined by ``/`` spell (``image/object/bbox/xmin`` parses as
+    divisions of four names), or None when ``node`` is not such a chain."""
+    if isinstance(node, ast.Name) and node.id != "f" and node.id not in _CONSTANTS:
+        return node.id
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left, right = _slashed(node.left), _slashed(node.right)
+        if left is not None and right is not None:
+            return f"{left}/{right}"
+    return None
+
+
+def _unquoted_keys(tree: ast.AST, kinds: Mapping[str, str]) -> tuple[list[str], set[int]]:
+    """Warnings for divisions of names that are meant as one key, and the ids of the
+    nodes they cover (so their parts are not reported as missing keys). A division of
+    features that all exist is left alone: it may be meant."""
+    warnings: list[str] = []
+    covered: set[int] = set()
+    for node in ast.walk(tree):
+        if id(node) in covered or not isinstance(node, ast.BinOp):
+            continue
+        key = _slashed(node)
+        if key is None:
+            continue
+        names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
+        if all(name in kinds for name in names):
+            continue
+        covered.update(id(n) for n in ast.walk(node))
+        if key in kinds:
+            warnings.append(
+                f"`{key}` without quotes is read as a division; a key with slashes goes "
+                f"in quotes: {_shown(key)}"
+            )
+        else:
+            warnings.append(f"no record in the sample has `{key}`{_did_you_mean(key, kinds)}")
+    return warnings, covered
+
+
 def _shown(key: str) -> str:
     return key if key.isidentifier() else f'f["{key}"]'
 
@@ -74,7 +113,7 @@ def lint_filter(text: str, kinds: Mapping[str, str]) -> list[str]:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    warnings: list[str] = []
+    warnings, covered = _unquoted_keys(tree, kinds)
     unknown: set[str] = set()
     quoted_hint: set[str] = set()
     for node in ast.walk(tree):
@@ -107,8 +146,8 @@ def lint_filter(text: str, kinds: Mapping[str, str]) -> list[str]:
                             f"{_shown(key)} holds numbers ({kind}), so it never equals the "
                             f"text {value!r}; compare with a number: {_shown(key)} == {value}"
                         )
-    for key, _node in _keys_used(tree):
-        if key in kinds or key in unknown or key in quoted_hint:
+    for key, node in _keys_used(tree):
+        if key in kinds or key in unknown or key in quoted_hint or id(node) in covered:
             continue
         unknown.add(key)
         hint = _did_you_mean(key, kinds)
