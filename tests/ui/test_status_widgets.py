@@ -12,12 +12,12 @@ def test_the_pure_python_note_shows_only_when_the_core_is_missing(qtbot, monkeyp
     bar = QStatusBar()
     qtbot.addWidget(bar)
     monkeypatch.setattr(fast, "_module", None)
-    monkeypatch.setattr(fast, "_forced_off", False)
+    monkeypatch.delenv(fast.ENV, raising=False)
     missing = StatusWidgets(bar)
     assert not missing.slow.isHidden()
     assert "reinstall tfr-viewer with a C compiler" in missing.slow.toolTip()
-    monkeypatch.setattr(fast, "_forced_off", True)  # the user chose the pure-Python path
+    monkeypatch.setenv(fast.ENV, "1")  # the user chose the pure-Python path
     assert StatusWidgets(bar).slow.isHidden()
     monkeypatch.setattr(fast, "_module", object())  # built
-    monkeypatch.setattr(fast, "_forced_off", False)
+    monkeypatch.delenv(fast.ENV)
     assert StatusWidgets(bar).slow.isHidden()

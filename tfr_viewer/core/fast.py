@@ -22,7 +22,13 @@ except ImportError as exc:  # not built: no compiler at install time
 else:
     _missing = ""
 
-_forced_off = os.environ.get(ENV, "").strip() not in ("", "0")
+
+def _chosen() -> bool:
+    """Whether the environment asks for the pure-Python path."""
+    return os.environ.get(ENV, "").strip() not in ("", "0")
+
+
+_forced_off = _chosen()
 WARNING = (
     "the compiled core is not built, so this runs on the slower pure-Python path; "
     "reinstall tfr-viewer with a C compiler to build it, or set {env}=1 to choose "
@@ -63,6 +69,6 @@ def fallback_warning() -> str | None:
     """What to tell the user when the compiled core is missing and they did not choose
     the pure-Python path (``pip`` shows a build's own warning only with ``-v``, so the
     command line and the window say it each time they start); None otherwise."""
-    if _module is not None or _forced_off:
+    if _module is not None or _chosen():
         return None
     return WARNING.format(env=ENV)
