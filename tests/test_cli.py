@@ -54,6 +54,15 @@ def test_info_json(capsys, good, tmp_path):
     assert second["compression"] == "gzip" and second["records"] == 3
 
 
+def test_list_and_count_warn_about_empty_files_their_scan_finds(capsys, tmp_path, good):
+    empty = tmp_path / "empty.tfrecord"
+    empty.write_bytes(b"")
+    for argv in (["list"], ["count"], ["count", "--filter", "length > 0"]):
+        code, out, err = run(capsys, *argv, str(empty), str(good))
+        assert code == 0 and out.strip(), argv
+        assert err == f"warning: {empty}: is empty (0 records)\n", argv
+
+
 def test_info_reports_an_empty_file(capsys, tmp_path):
     empty = tmp_path / "empty.tfrecord"
     empty.write_bytes(b"")

@@ -98,3 +98,31 @@ def test_export_other_formats(tmp_path, capsys):
     assert len(names) == 24 and names[0] == "record-0.jpg"  # boxes are not image classes
     assert main(["export", src, "-o", str(tmp_path / "a.jsonl"), "--format", "jsonl"]) == 0
     assert len((tmp_path / "a.jsonl").read_text().splitlines()) == 24
+
+
+def test_export_says_what_is_missing_and_when_nothing_goes_out(tmp_path, capsys):
+    for i in (0, 2):  # member 00001 of the set is missing
+        path = tmp_path / f"train-{i:05d}-of-00003"
+        path.write_bytes(b"".join(encode_frame(p) for p in PAYLOADS[:3]))
+    (tmp_path / "train-empty.tfrecord").write_bytes(b"")
+    out = tmp_path / "out.tfrecord"
+    assert main(["export", str(tmp_path / "train-*"), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "1 of 3 shards missing (00001)" in err and "train-empty.tfrecord: is empty" in err
+    assert tf_read([str(out)]) == PAYLOADS[:3] * 2
+
+    one = tmp_path / "one.tfrecord"
+    one.write_bytes(b"".join(encode_frame(p) for p in PAYLOADS[:3]))
+    empty = tmp_path / "out-none.tfrecord"
+    args = ["export", str(one), "-o", str(empty)]
+    assert main([*args, "--filter", "length > 1000"]) == 0
+    assert "warning: no record matches the filter, so the output holds none" in (
+        capsys.readouterr().err
+    )
+    assert tf_read([str(empty)]) == []
+    assert main([*args, "--filter", "length > 1000", "--overwrite", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["warnings"] == [
+        "no record matches the filter, so the output holds none"
+    ]
+    assert captured.err == ""  # with --json the warnings are in the output

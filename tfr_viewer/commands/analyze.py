@@ -12,14 +12,7 @@ from typing import Any
 from ..core.io import Dataset
 from ..core.text import plural
 from ..errors import UsageError
-from .progress import TaskProgress, index_with_progress
-
-
-def _warn(ds: Dataset, as_json: bool) -> None:
-    """The dataset's warnings (empty files, missing shards) on stderr."""
-    if not as_json:
-        for w in ds.warnings:
-            print(f"warning: {w}", file=sys.stderr)
+from .progress import TaskProgress, index_with_progress, print_warnings
 
 
 def _number(v: float | None) -> str:
@@ -95,15 +88,15 @@ def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
         from ..beam.commands import stats_on_beam
 
         index_with_progress(ds, verify=False)
-        _warn(ds, args.json)
+        print_warnings(ds, args.json)
         return stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
     if jobs > 1:
         index_with_progress(ds, verify=False)
-        _warn(ds, args.json)
+        print_warnings(ds, args.json)
         with TaskProgress("statistics", 0, unit="splits") as progress:
             return pooled_stats(ds, jobs, progress.update)
     index_with_progress(ds, verify=True)
-    _warn(ds, args.json)
+    print_warnings(ds, args.json)
     with TaskProgress("statistics", len(ds)) as progress:
         return dataset_stats(ds, progress=progress.update)
 
@@ -162,10 +155,10 @@ def _findings(ds: Dataset, args: argparse.Namespace, options: dict[str, Any]) ->
         from ..beam.commands import check_on_beam
 
         index_with_progress(ds, verify=False)
-        _warn(ds, args.json)
+        print_warnings(ds, args.json)
         return check_on_beam(ds, args.runner, getattr(args, "pipeline_args", []), **options)
     index_with_progress(ds, verify=True)
-    _warn(ds, args.json)
+    print_warnings(ds, args.json)
     with TaskProgress("checking", len(ds)) as progress:
         return check_dataset(ds, progress=progress.update, **options)
 

@@ -109,3 +109,13 @@ def warn_about_filter(ds: Dataset, text: str) -> None:
     index_with_progress(ds, verify=False, until=sample - 1)
     for warning in lint_filter(text, sample_kinds(ds, sample)):
         print(f"warning: filter: {warning}", file=sys.stderr)
+
+
+def print_warnings(ds: Dataset, as_json: bool, skip: int = 0) -> int:
+    """Print the dataset's warnings (empty files, missing shards) from number ``skip`` on,
+    on stderr; none with ``--json``, whose output carries them. Returns how many there
+    are now, so that a command that streams can print those its scan found later."""
+    if not as_json:
+        for warning in ds.warnings[skip:]:
+            print(f"warning: {warning}", file=sys.stderr)
+    return len(ds.warnings)

@@ -15,19 +15,13 @@ from ..core.io.index import IndexChunk
 from ..core.query import Filter, block_of, compile_filter
 from ..core.text import plural
 from ..errors import EXIT_USAGE, UsageError
-from .progress import index_with_progress, warn_about_filter
+from .progress import index_with_progress, print_warnings, warn_about_filter
 
 _KINDS = [s.kind for s in RecordStatus]
 
 
 def _open(paths: list[str]) -> Dataset:
     return Dataset.open(paths)
-
-
-def _warn(ds: Dataset, as_json: bool) -> None:
-    if not as_json:
-        for w in ds.warnings:
-            print(f"warning: {w}", file=sys.stderr)
 
 
 def _report_transfer(ds: Dataset) -> None:
@@ -79,7 +73,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 out["transfer"] = transfer
             print(json.dumps(out, indent=2))
         else:
-            _warn(ds, False)
+            print_warnings(ds, False)
             for reason in invalid:
                 print(f"tfr-viewer info: {reason}", file=sys.stderr)
             width = max(len(str(f["path"])) for f in files)
@@ -125,7 +119,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 out["transfer"] = transfer
             print(json.dumps(out, indent=2))
         else:
-            _warn(ds, False)
+            print_warnings(ds, False)
             for p in problems:
                 print(f"{p.kind}: {p.message}")
             verdict = "OK" if not problems else plural(len(problems), "problem")
@@ -158,7 +152,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         raise UsageError("--limit must be 0 or more")
     flt = compile_filter(args.filter) if args.filter else None
     with _open(args.paths) as ds:
-        _warn(ds, args.json)
+        shown = print_warnings(ds, args.json)
         if args.filter:
             warn_about_filter(ds, args.filter)
         if args.limit == 0:
@@ -173,6 +167,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             if left == 0:
                 break
         out.flush()
+        print_warnings(ds, args.json, shown)  # those the scan found (empty files)
         return 0
 
 
@@ -200,13 +195,14 @@ def cmd_count(args: argparse.Namespace) -> int:
     """The number of records: a header pass, or a verifying pass through a filter."""
     flt = compile_filter(args.filter) if args.filter else None
     with _open(args.paths) as ds:
-        _warn(ds, args.json)
+        shown = print_warnings(ds, args.json)
         if flt is None:
             index_with_progress(ds, verify=False)
             count = len(ds)
         else:
             warn_about_filter(ds, args.filter)
             count = sum(len(keep) for *_, keep in _matching(ds, flt))
+        print_warnings(ds, args.json, shown)  # those the scan found (empty files)
         if args.json:
             out = {"count": count, "records": len(ds), "files": len(ds.files)}
             if flt is not None:

@@ -14,7 +14,7 @@ from ..core.query import compile_filter, filter_dataset
 from ..core.text import plural
 from ..core.write import ExportError, ExportOptions, export, parse_split
 from ..errors import EXIT_PROBLEMS, UsageError
-from .progress import index_with_progress, warn_about_filter
+from .progress import index_with_progress, print_warnings, warn_about_filter
 
 
 def export_options(args: argparse.Namespace) -> ExportOptions:
@@ -39,7 +39,9 @@ def export_options(args: argparse.Namespace) -> ExportOptions:
     )
 
 
-def _report(summary, as_json: bool, lost: list | None = None) -> None:  # noqa: ANN001
+def _report(  # noqa: ANN001
+    summary, as_json: bool, lost: list | None = None, warnings: list[str] | None = None
+) -> None:
     if as_json:
         out = {
             "files": list(summary.files),
@@ -51,6 +53,8 @@ def _report(summary, as_json: bool, lost: list | None = None) -> None:  # noqa: 
         }
         if lost is not None:
             out["lost"] = lost
+        if warnings is not None:
+            out["warnings"] = warnings
         print(json.dumps(out, indent=2))
         return
     for path, count in summary.per_file.items():
@@ -70,6 +74,7 @@ def _export_on_beam(ds: Dataset, options: ExportOptions, args: argparse.Namespac
     if args.filter:
         compile_filter(args.filter)  # a bad expression is refused before any work
     index_with_progress(ds, verify=False)
+    print_warnings(ds, args.json)
     try:
         extra = getattr(args, "pipeline_args", [])
         summary = export_on_beam(ds, args.filter, options, args.runner, extra)
@@ -94,6 +99,13 @@ def cmd_export(args: argparse.Namespace) -> int:
             records = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         else:
             records = np.arange(len(ds), dtype=np.int64)
+        warnings = list(ds.warnings)
+        if not len(records):
+            what = "no record matches the filter" if args.filter else "the input holds no record"
+            warnings.append(f"{what}, so the output holds none")
+        if not args.json:
+            for warning in warnings:
+                print(f"warning: {warning}", file=sys.stderr)
         if args.format != "tfrecord":
             return _export_other(ds, records, args)
         try:
@@ -101,7 +113,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ExportError as exc:
             print(f"tfr-viewer export: {exc}", file=sys.stderr)
             return 2
-        _report(summary, args.json)
+        _report(summary, args.json, warnings=warnings)
         return 0
 
 
