@@ -184,6 +184,12 @@ def test_filters_that_cannot_match_are_warned_about(qtbot, window, samples):
     with qtbot.waitSignal(bar.rows_changed):
         qtbot.keyClick(bar.edit, Qt.Key.Key_Return)
     assert 'quote it: f["image/object/class/text"] == "circle"' in bar.problem.text()
+    bar.edit.setText("image/height > 100")
+    with qtbot.waitSignal(bar.rows_changed):
+        qtbot.keyClick(bar.edit, Qt.Key.Key_Return)
+    assert 'is read as a division; a key with slashes goes in quotes: f["image/height"]' in (
+        bar.problem.text()
+    )
     bar.edit.setText("label == 1 && label == 2")
     qtbot.keyClick(bar.edit, Qt.Key.Key_Return)
     assert "write `and` / `or`" in bar.problem.text()
