@@ -63,6 +63,31 @@ def test_list_and_count_warn_about_empty_files_their_scan_finds(capsys, tmp_path
         assert err == f"warning: {empty}: is empty (0 records)\n", argv
 
 
+def test_every_command_says_when_a_file_is_not_a_tfrecord(capsys, tmp_path, good):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a shopping list, not records\n")
+    reason = f"{notes}: not a TFRecord file"
+    for argv in (
+        ["list"],
+        ["count"],
+        ["head", "-n", "20"],
+        ["stats"],
+        ["count", "--filter", "length > 0"],
+    ):
+        code, out, err = run(capsys, *argv, str(good), str(notes))
+        assert code == 0 and out.strip(), argv
+        assert err.startswith(f"warning: {reason}") and err.count("\n") == 1, (argv, err)
+    out_file = tmp_path / "out.tfrecord"
+    code, _, err = run(capsys, "export", str(notes), "-o", str(out_file))
+    assert code == 0 and f"warning: {reason}" in err and "the output holds none" in err
+    for argv in (["show", "0"], ["schema"]):
+        code, out, err = run(capsys, *argv, str(notes))
+        assert code == 2 and out == "", argv
+        assert "the dataset has 0 records\n" + reason in err, (argv, err)
+    code, _, err = run(capsys, "count", "--json", str(notes))
+    assert code == 0 and err == ""  # JSON output carries no warnings on stderr
+
+
 def test_info_reports_an_empty_file(capsys, tmp_path):
     empty = tmp_path / "empty.tfrecord"
     empty.write_bytes(b"")

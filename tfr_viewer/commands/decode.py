@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..core.decode import decode, payload_json, write_json
 from ..core.text import plural
 from ..errors import UsageError
-from .progress import index_with_progress
+from .progress import index_with_progress, print_warnings
 
 if TYPE_CHECKING:
     from ..core.io import Dataset, RecordStatus
@@ -100,9 +100,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     with Dataset.open(paths) as ds:
         index_with_progress(ds, verify=False, until=index)
         if index >= len(ds):
-            raise UsageError(f"record {index} does not exist: the dataset has {len(ds)}")
+            raise UsageError(_no_record(ds, f"record {index} does not exist"))
         _print_record(show_record(ds, index), args.json, indent=2)
         return 0
+
+
+def _no_record(ds: Dataset, what: str) -> str:
+    """``what`` and the size of the whole scanned dataset, with the reasons when files
+    in it are not TFRecords or empty."""
+    reasons = ds.not_tfrecord() or ([] if len(ds) else ds.warnings)
+    return "\n".join([f"{what}: the dataset has {plural(len(ds), 'record')}", *reasons])
 
 
 def cmd_head(args: argparse.Namespace) -> int:
@@ -118,6 +125,8 @@ def cmd_head(args: argparse.Namespace) -> int:
             _print_record(show_record(ds, index), args.json, indent=None)
             if not args.json:
                 print()
+        if len(ds) < args.n:  # every file was scanned: say what held nothing
+            print_warnings(ds, args.json)
         return 0
 
 
@@ -142,7 +151,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=False)
         if not len(ds):
-            raise UsageError("the dataset holds no records, so there is no schema to infer")
+            raise UsageError(_no_record(ds, "there is no schema to infer"))
         records = None
         if args.sample is not None and args.sample < len(ds):
             step = len(ds) / args.sample

@@ -111,11 +111,15 @@ def warn_about_filter(ds: Dataset, text: str) -> None:
         print(f"warning: filter: {warning}", file=sys.stderr)
 
 
-def print_warnings(ds: Dataset, as_json: bool, skip: int = 0) -> int:
-    """Print the dataset's warnings (empty files, missing shards) from number ``skip`` on,
-    on stderr; none with ``--json``, whose output carries them. Returns how many there
-    are now, so that a command that streams can print those its scan found later."""
+def print_warnings(ds: Dataset, as_json: bool, shown: set[str] | None = None) -> set[str]:
+    """Print on stderr the dataset's warnings (empty files, missing shards) and why a
+    completely scanned file is not a TFRecord at all, except those in ``shown``; none
+    with ``--json``, whose output carries the warnings. Returns what has been printed,
+    so that a command that streams can print what its scan found later."""
+    shown = set() if shown is None else shown
     if not as_json:
-        for warning in ds.warnings[skip:]:
-            print(f"warning: {warning}", file=sys.stderr)
-    return len(ds.warnings)
+        for warning in [*ds.warnings, *ds.not_tfrecord()]:
+            if warning not in shown:
+                shown.add(warning)
+                print(f"warning: {warning}", file=sys.stderr)
+    return shown

@@ -167,7 +167,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             if left == 0:
                 break
         out.flush()
-        print_warnings(ds, args.json, shown)  # those the scan found (empty files)
+        print_warnings(ds, args.json, shown)  # what the scan found (empty files, not TFRecords)
         return 0
 
 
@@ -202,7 +202,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         else:
             warn_about_filter(ds, args.filter)
             count = sum(len(keep) for *_, keep in _matching(ds, flt))
-        print_warnings(ds, args.json, shown)  # those the scan found (empty files)
+        print_warnings(ds, args.json, shown)  # what the scan found (empty files, not TFRecords)
         if args.json:
             out = {"count": count, "records": len(ds), "files": len(ds.files)}
             if flt is not None:

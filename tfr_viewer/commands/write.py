@@ -99,7 +99,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             records = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         else:
             records = np.arange(len(ds), dtype=np.int64)
-        warnings = list(ds.warnings)
+        warnings = [*ds.warnings, *ds.not_tfrecord()]
         if not len(records):
             what = "no record matches the filter" if args.filter else "the input holds no record"
             warnings.append(f"{what}, so the output holds none")
