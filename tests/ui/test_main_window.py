@@ -109,6 +109,24 @@ def test_drop_and_recent(qtbot, window, samples):
     assert window.recent_menu.actions()
 
 
+def test_warnings_about_the_files_stay_in_the_status_bar(qtbot, window, samples, tmp_path):
+    notes, empty = tmp_path / "notes.txt", tmp_path / "empty.tfrecord"
+    notes.write_text("not records\n")
+    empty.write_bytes(b"")
+    good = samples / "sequences.tfrecord"
+    open_and_wait(qtbot, window, [good, notes, empty])
+    button = window.warnings_button
+    assert not button.isHidden() and button.text() == "2 warnings"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    box = window.warnings_box
+    assert box is not None and box.isVisible() and box.text().startswith("2 warnings")
+    assert f"{empty}: is empty (0 records)" in box.informativeText()
+    assert f"{notes}: not a TFRecord file" in box.informativeText()
+    box.close()
+    open_and_wait(qtbot, window, [good])  # a clean dataset: no warnings left over
+    assert button.isHidden()
+
+
 def test_a_missing_path_is_reported_not_raised(window, tmp_path):
     assert not window.open_paths([str(tmp_path / "nope.tfrecord")])
     assert "nope.tfrecord" in window.statusBar().currentMessage()

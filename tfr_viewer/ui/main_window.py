@@ -45,7 +45,7 @@ from .panels.gallery import Gallery
 from .panels.pending_edits import PendingEdits
 from .record_view import RecordTableView
 from .remote_actions import RemoteActions
-from .status_widgets import StatusWidgets
+from .status_widgets import StatusWidgets, show_warnings
 from .table_order import TableOrder
 from .viewers.preview import PreviewPane
 from .window_indexing import WindowIndexing
@@ -142,6 +142,8 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.navigator = Navigator(self)
         bar = StatusWidgets(self.statusBar())
         self.counts, self.problems_button = bar.counts, bar.problems
+        self.warnings_button, self.warnings_box = bar.warnings, None
+        self.warnings_button.clicked.connect(lambda: self.show_warnings())
         self.progress, self.cancel_button = bar.progress, bar.cancel
         self.problems_button.clicked.connect(lambda: self.navigator.show_problems())
         self.cancel_button.clicked.connect(self.cancel_indexing)
@@ -201,8 +203,7 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.gallery.set_dataset(dataset, self.model)
         self.edit_actions.attach(dataset)
         self.recent.remember(specs)
-        for warning in dataset.warnings:
-            self.statusBar().showMessage(f"warning: {warning}", 15000)
+        show_warnings(self.warnings_button, dataset.warnings)
         # remote files: a header-only scan (Verify CRCs reads them whole, on request)
         remote = any(is_url(f.path) for f in dataset.files)
         indexer = self.indexer = Indexer(dataset, self, verify=not remote)
@@ -243,6 +244,7 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.clear_panes()
         self.counts.clear()
         self.problems_button.hide()
+        self.warnings_button.hide()
         self.pending.set_edits([], str)
         self.remote.cancel()
         self.remote.reset()
@@ -407,6 +409,15 @@ class MainWindow(WindowIndexing, QMainWindow):
         from .dialogs.about_dialog import AboutDialog
 
         AboutDialog(self).exec()
+
+    def show_warnings(self) -> None:
+        """The warnings about the open files, in a box whose text can be copied."""
+        texts = self.warnings_button.toolTip().splitlines()
+        box = self.warnings_box = QMessageBox(QMessageBox.Icon.Warning, "Warnings", "", parent=self)
+        box.setText(f"{plural(len(texts), 'warning')} about the open files:")
+        box.setInformativeText("\n\n".join(texts))
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.open()
 
     def show_error(self, title: str, text: str) -> None:
         if os.environ.get("QT_QPA_PLATFORM") == "offscreen":

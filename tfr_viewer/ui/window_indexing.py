@@ -11,7 +11,7 @@ from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sam
 from ..core.io import Compression, Dataset
 from ..core.text import plural
 from .indexer import IndexState
-from .status_widgets import show_problem_count
+from .status_widgets import show_problem_count, show_warnings
 
 
 class WindowIndexing:
@@ -70,8 +70,7 @@ class WindowIndexing:
             self.counts.setText("indexing failed")
             if not self.remote.indexing_failed(message):
                 self.show_error("Indexing stopped", message)
-        for reason in ds.not_tfrecord():
-            self.statusBar().showMessage(reason, 30000)
+        show_warnings(self.warnings_button, [*ds.warnings, *ds.not_tfrecord()])
         self.remote.update_verify_button()
         self.remote.refresh_transfer()
         try:
