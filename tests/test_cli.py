@@ -73,6 +73,8 @@ def test_every_command_says_when_a_file_is_not_a_tfrecord(capsys, tmp_path, good
         ["head", "-n", "20"],
         ["stats"],
         ["count", "--filter", "length > 0"],
+        ["index"],
+        ["compare", str(good), "--against"],
     ):
         code, out, err = run(capsys, *argv, str(good), str(notes))
         assert code == 0 and out.strip(), argv

@@ -282,6 +282,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     with Dataset.open(args.paths) as da, Dataset.open(args.against) as db:
         index_with_progress(da, verify=True)
         index_with_progress(db, verify=True)
+        shown = print_warnings(da, args.json)
+        print_warnings(db, args.json, shown)
         with TaskProgress("comparing", len(da) + len(db)) as progress:
             out = compare(da, db, threshold=args.threshold, progress=progress.update)
     if args.json:

@@ -14,7 +14,7 @@ from ..core.io import Compression, Dataset, RecordStatus, index_cache
 from ..core.io.framing import FRAME_OVERHEAD
 from ..core.io.remote import is_url
 from ..core.text import plural
-from .progress import index_with_progress
+from .progress import index_with_progress, print_warnings
 
 
 def write_tfindex(path: str, offsets: np.ndarray, lengths: np.ndarray) -> None:
@@ -34,6 +34,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     """Index every file with both CRCs checked; report where each index was kept."""
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
+        print_warnings(ds, args.json)
         files = []
         failed = False
         for f in ds.files:
