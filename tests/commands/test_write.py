@@ -116,13 +116,25 @@ def test_export_says_what_is_missing_and_when_nothing_goes_out(tmp_path, capsys)
     empty = tmp_path / "out-none.tfrecord"
     args = ["export", str(one), "-o", str(empty)]
     assert main([*args, "--filter", "length > 1000"]) == 0
-    assert "warning: no record matches the filter, so the output holds none" in (
+    assert "warning: no intact record matches the filter, so the output holds none" in (
         capsys.readouterr().err
     )
     assert tf_read([str(empty)]) == []
     assert main([*args, "--filter", "length > 1000", "--overwrite", "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["warnings"] == [
-        "no record matches the filter, so the output holds none"
+        "no intact record matches the filter, so the output holds none"
     ]
     assert captured.err == ""  # with --json the warnings are in the output
+    jsonl = tmp_path / "none.jsonl"
+    argv = ["export", str(one), "-o", str(jsonl), "--format", "jsonl", "--json"]
+    assert main([*argv, "--filter", "length > 1000"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["written"] == 0 and result["warnings"] == [
+        "no intact record matches the filter, so the output holds none"
+    ]
+    damaged = tmp_path / "damaged.tfrecord"
+    frame = encode_frame(b"x" * 40)
+    damaged.write_bytes(frame[:-1] + bytes([frame[-1] ^ 1]))  # its data CRC is wrong
+    assert main(["export", str(damaged), "-o", str(tmp_path / "d.tfrecord")]) == 0
+    assert "warning: no record is intact, so the output holds none" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from ..core.query import compile_filter, filter_dataset
 from ..core.text import plural
 from ..core.write import ExportError, ExportOptions, export, parse_split
 from ..errors import EXIT_PROBLEMS, UsageError
-from .progress import index_with_progress, print_warnings, warn_about_filter
+from .progress import index_with_progress, warn_about_filter
 
 
 def export_options(args: argparse.Namespace) -> ExportOptions:
@@ -74,15 +74,28 @@ def _export_on_beam(ds: Dataset, options: ExportOptions, args: argparse.Namespac
     if args.filter:
         compile_filter(args.filter)  # a bad expression is refused before any work
     index_with_progress(ds, verify=False)
-    print_warnings(ds, args.json)
     try:
         extra = getattr(args, "pipeline_args", [])
         summary = export_on_beam(ds, args.filter, options, args.runner, extra)
     except ExportError as exc:
         print(f"tfr-viewer export: {exc}", file=sys.stderr)
         return 2
-    _report(summary, args.json)
+    _report(summary, args.json, warnings=_warnings(ds, summary.records, args))
     return 0
+
+
+def _warnings(ds: Dataset, written: int, args: argparse.Namespace) -> list[str]:
+    """The export's warnings: the dataset's (empty files, missing shards), files that are
+    not TFRecords, and an output that holds no record. Printed on stderr unless the
+    output is JSON, which carries them."""
+    warnings = [*ds.warnings, *ds.not_tfrecord()]
+    if not written:
+        what = "no intact record matches the filter" if args.filter else "no record is intact"
+        warnings.append(f"{what}, so the output holds none")
+    if not args.json:
+        for warning in warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+    return warnings
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -99,13 +112,6 @@ def cmd_export(args: argparse.Namespace) -> int:
             records = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         else:
             records = np.arange(len(ds), dtype=np.int64)
-        warnings = [*ds.warnings, *ds.not_tfrecord()]
-        if not len(records):
-            what = "no record matches the filter" if args.filter else "the input holds no record"
-            warnings.append(f"{what}, so the output holds none")
-        if not args.json:
-            for warning in warnings:
-                print(f"warning: {warning}", file=sys.stderr)
         if args.format != "tfrecord":
             return _export_other(ds, records, args)
         try:
@@ -113,7 +119,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ExportError as exc:
             print(f"tfr-viewer export: {exc}", file=sys.stderr)
             return 2
-        _report(summary, args.json, warnings=warnings)
+        _report(summary, args.json, warnings=_warnings(ds, summary.records, args))
         return 0
 
 
@@ -148,6 +154,7 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
         "format": args.format,
         "written": count,
         "skipped_damaged": len(records) - len(intact),
+        "warnings": _warnings(ds, count, args),
     }
     print(
         json.dumps(result, indent=2)
