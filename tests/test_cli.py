@@ -86,8 +86,9 @@ def test_every_command_says_when_a_file_is_not_a_tfrecord(capsys, tmp_path, good
         code, out, err = run(capsys, *argv, str(notes))
         assert code == 2 and out == "", argv
         assert "the dataset has 0 records\n" + reason in err, (argv, err)
-    code, _, err = run(capsys, "count", "--json", str(notes))
-    assert code == 0 and err == ""  # JSON output carries no warnings on stderr
+    code, out, err = run(capsys, "count", "--json", str(notes))
+    assert code == 0 and err == ""  # the JSON output carries the warnings
+    assert json.loads(out)["warnings"][0].startswith(reason)
 
 
 def test_info_reports_an_empty_file(capsys, tmp_path):

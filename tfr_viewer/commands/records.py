@@ -204,7 +204,12 @@ def cmd_count(args: argparse.Namespace) -> int:
             count = sum(len(keep) for *_, keep in _matching(ds, flt))
         print_warnings(ds, args.json, shown)  # what the scan found (empty files, not TFRecords)
         if args.json:
-            out = {"count": count, "records": len(ds), "files": len(ds.files)}
+            out = {
+                "count": count,
+                "records": len(ds),
+                "files": len(ds.files),
+                "warnings": [*ds.warnings, *ds.not_tfrecord()],
+            }
             if flt is not None:
                 out["filter"] = args.filter
             print(json.dumps(out))
