@@ -91,6 +91,14 @@ def test_every_command_says_when_a_file_is_not_a_tfrecord(capsys, tmp_path, good
     assert json.loads(out)["warnings"][0].startswith(reason)
 
 
+def test_info_and_verify_give_a_file_that_is_not_a_tfrecord_once(capsys, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a shopping list, not records\n")
+    for argv, code in ((["info"], 2), (["verify"], 1)):
+        got, out, err = run(capsys, *argv, str(notes))
+        assert got == code and (out + err).count("not a TFRecord file") == 1, (argv, out, err)
+
+
 def test_info_reports_an_empty_file(capsys, tmp_path):
     empty = tmp_path / "empty.tfrecord"
     empty.write_bytes(b"")

@@ -118,7 +118,7 @@ def print_warnings(ds: Dataset, as_json: bool, shown: set[str] | None = None) ->
     so that a command that streams can print what its scan found later."""
     shown = set() if shown is None else shown
     if not as_json:
-        for warning in [*ds.warnings, *ds.not_tfrecord()]:
+        for warning in ds.file_warnings():
             if warning not in shown:
                 shown.add(warning)
                 print(f"warning: {warning}", file=sys.stderr)

@@ -73,7 +73,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 out["transfer"] = transfer
             print(json.dumps(out, indent=2))
         else:
-            print_warnings(ds, False)
+            print_warnings(ds, False, set(invalid))  # those are printed as errors below
             for reason in invalid:
                 print(f"tfr-viewer info: {reason}", file=sys.stderr)
             width = max(len(str(f["path"])) for f in files)
@@ -119,11 +119,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 out["transfer"] = transfer
             print(json.dumps(out, indent=2))
         else:
-            print_warnings(ds, False)
+            invalid = ds.not_tfrecord()
+            print_warnings(ds, False, set(invalid))  # those are printed below
             for p in problems:
                 print(f"{p.kind}: {p.message}")
             verdict = "OK" if not problems else plural(len(problems), "problem")
-            for reason in ds.not_tfrecord():
+            for reason in invalid:
                 print(reason)
             print(f"{plural(len(ds), 'record')} in {plural(len(ds.files), 'file')}: {verdict}")
             _report_transfer(ds)
@@ -208,7 +209,7 @@ def cmd_count(args: argparse.Namespace) -> int:
                 "count": count,
                 "records": len(ds),
                 "files": len(ds.files),
-                "warnings": [*ds.warnings, *ds.not_tfrecord()],
+                "warnings": ds.file_warnings(),
             }
             if flt is not None:
                 out["filter"] = args.filter

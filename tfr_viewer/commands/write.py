@@ -88,7 +88,7 @@ def _warnings(ds: Dataset, written: int, args: argparse.Namespace) -> list[str]:
     """The export's warnings: the dataset's (empty files, missing shards), files that are
     not TFRecords, and an output that holds no record. Printed on stderr unless the
     output is JSON, which carries them."""
-    warnings = [*ds.warnings, *ds.not_tfrecord()]
+    warnings = ds.file_warnings()
     if not written:
         what = "no intact record matches the filter" if args.filter else "no record is intact"
         warnings.append(f"{what}, so the output holds none")

@@ -70,7 +70,7 @@ class WindowIndexing:
             self.counts.setText("indexing failed")
             if not self.remote.indexing_failed(message):
                 self.show_error("Indexing stopped", message)
-        show_warnings(self.warnings_button, [*ds.warnings, *ds.not_tfrecord()])
+        show_warnings(self.warnings_button, ds.file_warnings())
         self.remote.update_verify_button()
         self.remote.refresh_transfer()
         try:

@@ -382,6 +382,11 @@ class Dataset:
                 out.append(reason)
         return out
 
+    def file_warnings(self) -> list[str]:
+        """The warnings (empty files, missing shards), then why each completely scanned
+        file that holds bytes but no frame is not a TFRecord at all."""
+        return [*self.warnings, *self.not_tfrecord()]
+
     def problems(self, records: bool = True) -> list[Problem]:
         """Every problem found so far, in file and offset order, with global numbers
         (``records`` False: only the regions that belong to no record)."""
