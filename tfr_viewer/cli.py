@@ -202,11 +202,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
     p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR")
     _output_options(p)
+    from .core.write.writers import NAMES
+
     p.add_argument(
         "--format",
         default="tfrecord",
-        choices=["tfrecord", "jsonl", "csv", "images"],
-        help="tfrecord (default); jsonl, csv, or images into the folder OUT",
+        choices=NAMES,
+        help="tfrecord (default); jsonl, csv, images into the folder OUT, parquet "
+        "(tfr-viewer[parquet]), or webdataset tar shards (OUT with %%05d)",
+    )
+    p.add_argument(
+        "--shard-records",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="with --format webdataset: records a shard (default 10000)",
     )
     p.add_argument(
         "--boxes",
@@ -316,6 +326,11 @@ def cmd_open(args: argparse.Namespace) -> int:
         raise UsageError("--select must be 0 or more")
     if args.screenshot and not args.paths:
         raise UsageError("--screenshot needs a PATH to open")
+    if args.screenshot:  # refused before the window opens, and again when written
+        from .core.io import expand
+        from .core.write.output import check_target, input_ids
+
+        check_target(args.screenshot, input_ids(expand(args.paths)), True, role="screenshot")
     from .ui.app import run
 
     return run(args.paths, args.select, args.screenshot, args.new_instance)
@@ -345,7 +360,7 @@ _USER_ERRORS = (
     ("tfr_viewer.core.io.paths", "PathError"),
     ("tfr_viewer.core.io.sources", "SourceError"),
     ("tfr_viewer.core.query.language", "QueryError"),
-    ("tfr_viewer.core.write.export", "ExportError"),
+    ("tfr_viewer.core.write.output", "ExportError"),
     ("tfr_viewer.core.analyze.label_map", "LabelMapError"),
     ("tfr_viewer.core.analyze.anomalies", "SchemaError"),
     ("tfr_viewer.core.write.convert_sources", "SourceError"),

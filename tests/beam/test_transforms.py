@@ -217,7 +217,8 @@ def test_export_on_beam_into_a_bucket(remote_root, tmp_path, no_cache):
 
     from tfr_viewer.beam.commands import export_on_beam
     from tfr_viewer.core.io import Dataset
-    from tfr_viewer.core.write import ExportError, ExportOptions, export
+    from tfr_viewer.core.write import ExportError, ExportOptions
+    from tfr_viewer.core.write.export import export
 
     paths = [str(remote_root / n) for n in NAMES]
     with Dataset(paths) as ds:

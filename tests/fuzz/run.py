@@ -19,7 +19,8 @@ from tests.fuzz.cases import case
 from tfr_viewer.core.decode import decode, payload_json
 from tfr_viewer.core.io import Dataset
 from tfr_viewer.core.query import compile_filter, filter_dataset
-from tfr_viewer.core.write import ExportOptions, export
+from tfr_viewer.core.write import ExportOptions
+from tfr_viewer.core.write.export import export
 
 CORPUS = Path(__file__).parent / "corpus"
 FILTER = compile_filter('label > 0 or match(f["k"], "^(v|v)*$") or len(x) / 0 > 1')

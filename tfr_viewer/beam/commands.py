@@ -99,9 +99,9 @@ def export_on_beam(
     plan = plan_export(ds, records, options, remote=True)
     try:
         written = dict(run(plan.tasks, ExportShards(), runner, extra)) if plan.tasks else {}
-        commit(plan.tasks)
+        commit(plan)
     except BaseException:
-        discard(plan.tasks)
+        discard(plan)
         raise
     return summary_of(plan, sum(written.values()), t0)
 

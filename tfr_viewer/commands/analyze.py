@@ -211,14 +211,17 @@ def infer_schema_file(args: argparse.Namespace) -> int:
 
     if not args.output:
         raise UsageError("--infer needs -o FILE: `schema --infer -o SCHEMA.json PATH...`")
-    if os.path.exists(args.output) and not args.overwrite:
-        raise UsageError(f"{args.output} exists; give --overwrite to replace it")
+    from ..core.write.output import check_target, input_ids
+
     with Dataset.open(args.paths) as ds:
+        inputs = [f.path for f in ds.files]
+        # refused before the statistics are computed, and again when written
+        check_target(args.output, input_ids(inputs), args.overwrite, role="schema")
         stats = _statistics(ds, args)
     schema = anomalies.infer(stats)
     if not schema["features"]:
         raise UsageError("no record is a tf.train.Example with features: no schema to infer")
-    anomalies.save(schema, args.output)
+    anomalies.save(schema, args.output, inputs, args.overwrite)
     print(
         f"wrote {args.output}: {plural(len(schema['features']), 'feature')} from "
         f"{plural(stats.records, 'record')}; check other data with "

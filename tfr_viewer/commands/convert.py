@@ -50,7 +50,8 @@ def _to_images(args: argparse.Namespace) -> int:
 def _to_parquet(args: argparse.Namespace) -> int:
     """``convert DATASET -o out.parquet``: one Parquet file of the Examples' features."""
     from ..core.io import Dataset
-    from ..core.write.parquet import export_parquet, require_pyarrow
+    from ..core.write.parquet import require_pyarrow
+    from ..core.write.writers import write
     from .progress import index_with_progress
 
     require_pyarrow()  # before reading anything: say at once what to install
@@ -58,8 +59,13 @@ def _to_parquet(args: argparse.Namespace) -> int:
         index_with_progress(ds, verify=True)
         records = ds.undamaged(range(len(ds)))
         with TaskProgress("writing Parquet", len(records)) as progress:
-            path, rows, columns = export_parquet(
-                ds, records, args.output, overwrite=args.overwrite, progress=progress.update
+            path, rows, columns = write(
+                "parquet",
+                ds,
+                records,
+                args.output,
+                overwrite=args.overwrite,
+                progress=progress.update,
             )
     left_out = len(records) - rows
     damaged = len(ds) - len(records)
@@ -86,14 +92,15 @@ def _to_parquet(args: argparse.Namespace) -> int:
 def _to_webdataset(args: argparse.Namespace) -> int:
     """``convert DATASET -o shards-%05d.tar --webdataset``."""
     from ..core.io import Dataset
-    from ..core.write.webdataset import export_webdataset
+    from ..core.write.writers import write
     from .progress import index_with_progress
 
     with Dataset.open([args.source]) as ds:
         index_with_progress(ds, verify=True)
         records = ds.undamaged(range(len(ds))).tolist()
         with TaskProgress("writing shards", len(records)) as progress:
-            files, written, without = export_webdataset(
+            files, written, without = write(
+                "webdataset",
                 ds,
                 records,
                 args.output,
@@ -152,6 +159,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         _renames(args.rename),
         reencode,
         check=not args.no_check,
+        inputs=tuple(p for p in (args.source, args.label_map) if p),
     )
     try:
         if getattr(args, "runner", None):

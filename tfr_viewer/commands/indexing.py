@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 import numpy as np
@@ -17,17 +16,19 @@ from ..core.text import plural
 from .progress import index_with_progress, print_warnings
 
 
-def write_tfindex(path: str, offsets: np.ndarray, lengths: np.ndarray) -> None:
-    """One line per record, ``start_offset total_frame_length``, written atomically."""
+def write_tfindex(
+    path: str, offsets: np.ndarray, lengths: np.ndarray, inputs: list[str] | None = None
+) -> None:
+    """One line per record, ``start_offset total_frame_length``, written through the
+    output layer (a derived file: replaced when it exists, never over one of ``inputs``)."""
+    from ..core.write.output import save_file
+
     lines = np.char.add(
         np.char.add(offsets.astype(np.uint64).astype(str), " "),
         (lengths.astype(np.uint64) + FRAME_OVERHEAD).astype(str),
     )
-    tmp = path + ".part"
-    with open(tmp, "w", encoding="ascii") as out:
-        if len(lines):
-            out.write("\n".join(lines.tolist()) + "\n")
-    os.replace(tmp, path)
+    text = "\n".join(lines.tolist()) + "\n" if len(lines) else ""
+    save_file(path, text.encode("ascii"), inputs=inputs or [], overwrite=True, role="index")
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -48,7 +49,7 @@ def cmd_index(args: argparse.Namespace) -> int:
                 "cache": entry,
             }
             if args.tfindex:
-                item["tfindex"] = _tfindex(f, source.compression)
+                item["tfindex"] = _tfindex(f, source.compression, [g.path for g in ds.files])
                 failed = failed or item["tfindex"] is None
             files.append(item)
         if args.json:
@@ -63,7 +64,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         return 1 if failed else 0
 
 
-def _tfindex(f, compression: Compression) -> str | None:
+def _tfindex(f, compression: Compression, inputs: list[str]) -> str | None:
     """Write ``PATH.tfindex`` listing the intact records; None (with a message) when it
     cannot be used or written."""
     if compression is not Compression.NONE:
@@ -85,7 +86,7 @@ def _tfindex(f, compression: Compression) -> str | None:
     keep = statuses == RecordStatus.OK
     target = f.path + ".tfindex"
     try:
-        write_tfindex(target, f.index.offsets()[keep], f.index.lengths()[keep])
+        write_tfindex(target, f.index.offsets()[keep], f.index.lengths()[keep], inputs)
     except OSError as exc:
         print(f"tfr-viewer index: {target}: cannot write ({exc.strerror or exc})", file=sys.stderr)
         return None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 import numpy as np
@@ -12,9 +11,10 @@ import numpy as np
 from ..core.io import Compression, Dataset
 from ..core.query import compile_filter, filter_dataset
 from ..core.text import plural
-from ..core.write import ExportError, ExportOptions, export, parse_split
+from ..core.write import ExportError, ExportOptions, parse_split
+from ..core.write.export import export
 from ..errors import EXIT_PROBLEMS, UsageError
-from .progress import index_with_progress, warn_about_filter
+from .progress import TaskProgress, index_with_progress, warn_about_filter
 
 
 def export_options(args: argparse.Namespace) -> ExportOptions:
@@ -114,52 +114,47 @@ def cmd_export(args: argparse.Namespace) -> int:
             records = np.arange(len(ds), dtype=np.int64)
         if args.format != "tfrecord":
             return _export_other(ds, records, args)
-        try:
-            summary = export(ds, records, options)
-        except ExportError as exc:
-            print(f"tfr-viewer export: {exc}", file=sys.stderr)
-            return 2
+        summary = export(ds, records, options)
         _report(summary, args.json, warnings=_warnings(ds, summary.records, args))
         return 0
 
 
 def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) -> int:
-    from ..core.write import formats as export_formats
+    """``--format`` other than tfrecord: through the registry of writers (and so the
+    output layer's checks)."""
+    from ..core.write.writers import write
 
     intact = ds.undamaged(records).tolist()
     if getattr(args, "boxes", None) and args.format != "images":
         raise UsageError("--boxes goes with --format images")
-    if os.path.lexists(args.output) and not args.overwrite:
-        raise UsageError(
-            f"{args.output} exists already; choose another name, or allow replacing it "
-            "(--overwrite)"
+    options = {"boxes": getattr(args, "boxes", None)} if args.format == "images" else {}
+    if args.format == "webdataset":
+        options = {"per_shard": getattr(args, "shard_records", None) or 10_000}
+    with TaskProgress(f"writing {args.format}", len(intact)) as progress:
+        result = write(
+            args.format,
+            ds,
+            intact,
+            args.output,
+            overwrite=args.overwrite,
+            progress=progress.update,
+            **options,
         )
-    if args.overwrite and args.format == "images" and os.path.isdir(args.output):
-        raise UsageError(f"{args.output}: an image folder is never replaced; remove it first")
-    try:
-        if args.format == "jsonl":
-            count = export_formats.export_jsonl(ds, intact, args.output)
-        elif args.format == "csv":
-            export_formats.export_csv(ds, intact, args.output)
-            count = len(intact)
-        else:
-            count = export_formats.export_images(
-                ds, intact, args.output, boxes=getattr(args, "boxes", None)
-            )
-    except OSError as exc:
-        print(f"tfr-viewer export: {exc}", file=sys.stderr)
-        return 2
-    result = {
+    count = result if isinstance(result, int) else result[1]
+    out = {
         "output": args.output,
         "format": args.format,
         "written": count,
         "skipped_damaged": len(records) - len(intact),
         "warnings": _warnings(ds, count, args),
     }
+    if isinstance(result, tuple) and isinstance(result[0], list):
+        out["files"] = result[0]
+    what = {"images": "images", "parquet": "rows", "webdataset": "samples"}
     print(
-        json.dumps(result, indent=2)
+        json.dumps(out, indent=2)
         if args.json
-        else f"{args.output}: {count} {'images' if args.format == 'images' else 'records'}"
+        else f"{args.output}: {count} {what.get(args.format, 'records')}"
     )
     return 0
 
@@ -184,11 +179,7 @@ def cmd_recover(args: argparse.Namespace) -> int:
                 print(json.dumps({"files": [], "records": 0, "lost": lost, "message": msg}))
             print(f"tfr-viewer recover: {msg}", file=sys.stderr)
             return EXIT_PROBLEMS
-        try:
-            summary = export(ds, np.arange(len(ds), dtype=np.int64), options)
-        except ExportError as exc:
-            print(f"tfr-viewer recover: {exc}", file=sys.stderr)
-            return 2
+        summary = export(ds, np.arange(len(ds), dtype=np.int64), options)
         _report(summary, args.json, lost)
         if not args.json:
             garbage = len(problems) - summary.skipped_damaged

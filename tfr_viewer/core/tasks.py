@@ -147,22 +147,18 @@ def export_task(conn: Connection) -> None:
 
 
 def format_export_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, records, payloads, fmt, out)`` with ``fmt`` one of
-    jsonl, csv, images. Messages: ``("progress", done, total)``, then
-    ``("written", count)`` or ``("error", text)``."""
-    from .write import formats as export_formats
+    """Receive ``(paths, columns, records, payloads, fmt, out)`` with ``fmt`` a format of
+    :mod:`.write.writers` that writes edits; ``out`` may be replaced (the window asked).
+    Messages: ``("progress", done, total)``, then ``("written", count)`` or
+    ``("error", text)``."""
+    from .write.writers import write
 
     paths, columns, records, payloads, fmt, out = conn.recv()
 
     def job(ds: Dataset) -> None:
-        read = lambda i: payloads.get(i) or ds.read(i)  # noqa: E731
+        read = lambda i: payloads[i] if i in payloads else ds.read(i)  # noqa: E731
         progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
-        if fmt == "csv":
-            export_formats.export_csv(ds, records, out, progress=progress, read=read)
-            count = len(records)
-        else:
-            write = export_formats.export_jsonl if fmt == "jsonl" else export_formats.export_images
-            count = write(ds, records, out, progress=progress, read=read)
+        count = write(fmt, ds, records, out, overwrite=True, read=read, progress=progress)
         conn.send(("written", count))
 
     _on_dataset(conn, paths, columns, job)

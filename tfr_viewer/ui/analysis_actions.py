@@ -158,6 +158,7 @@ class AnalysisActions:
             self.classes.set_classes(result)
         else:
             meta = {"records": len(ds) if ds else 0, "files": len(ds.files) if ds else 0}
+            panel.inputs = [f.path for f in ds.files] if ds else []
             panel.set_findings(result, meta)
 
     # -- the window's dataset --------------------------------------------------------
@@ -220,6 +221,8 @@ class AnalysisActions:
             self.stats_dock.raise_()
         else:
             meta = {"records": report.get("records", 0), "files": report.get("files", 0)}
+            ds = self.w.dataset
+            self.findings.inputs = [path, *(f.path for f in ds.files)] if ds else [path]
             self.findings.set_findings(report["findings"], meta)
             self.findings_dock.show()
             self.findings_dock.raise_()

@@ -74,11 +74,24 @@ class Screenshot(QObject):
         QTimer.singleShot(300, self._save)  # let layouts and the image view settle
 
     def _save(self) -> None:
+        from PySide6.QtCore import QBuffer, QIODevice
+
+        from ..core.write.output import save_file
+
         QApplication.processEvents()
         image = self.window.grab()
-        if image.isNull() or not image.save(self.path, "PNG"):
-            print(f"tfr-viewer open: cannot write {self.path}", file=sys.stderr)
-            QApplication.exit(1)
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        try:
+            if image.isNull() or not image.save(buffer, "PNG"):
+                raise OSError("the window could not be drawn")
+            ds = self.window.dataset
+            inputs = [f.path for f in ds.files] if ds is not None else []
+            # a screenshot replaces an older one, never a file that is open
+            save_file(self.path, bytes(buffer.data()), inputs=inputs, overwrite=True)
+        except OSError as exc:
+            print(f"tfr-viewer open: cannot write {self.path}: {exc}", file=sys.stderr)
+            QApplication.exit(2)
             return
         self.code = 0
         QApplication.exit(0)

@@ -11,12 +11,15 @@ from PySide6.QtWidgets import QFileDialog
 
 from ..core.tasks import format_export_task
 from ..core.text import plural
-from ..core.write import ExportError, ExportOptions, export
+from ..core.write import ExportError, ExportOptions
+from ..core.write.export import export
+from ..core.write.writers import WRITERS
 from .dialogs.export_dialog import ExportDialog
 from .host import EditHost, EditState
 from .process_task import ProcessTask
 
-FORMATS = (("jsonl", "&JSON Lines…"), ("csv", "&CSV…"), ("images", "&Images into a Folder…"))
+# the formats that write the rows with their edits, besides TFRecord (Export…)
+FORMATS = tuple((w.name, w.title) for w in WRITERS if w.edits and w.name != "tfrecord")
 
 
 class ExportActions(QObject):
@@ -76,7 +79,8 @@ class ExportActions(QObject):
             if fmt == "images":
                 out, _ = QFileDialog.getSaveFileName(w, "New folder for the images")
             else:
-                out, _ = QFileDialog.getSaveFileName(w, f"Export as {fmt}", filter=f"*.{fmt}")
+                ext = next(x.extension for x in WRITERS if x.name == fmt)
+                out, _ = QFileDialog.getSaveFileName(w, f"Export as {fmt}", filter=f"*{ext}")
             if not out:
                 return None
         ds = w.dataset

@@ -118,7 +118,9 @@ def test_coco_json(images, tmp_path):
         listing, ConvertOptions(ExportOptions(str(tmp_path / "coco.tfrecord")), "odapi")
     )
     _check_rows(summary.files)
-    tfds = convert(listing, ConvertOptions(ExportOptions(str(tmp_path / "tfds.tfrecord")), "tfds"))
+    tfds = convert(
+        listing, ConvertOptions(ExportOptions(str(tmp_path / "tfds" / "tfds.tfrecord")), "tfds")
+    )
     rows = _parsed(list(tfds.files))
     first = rows[0]["objects/bbox"].values.numpy().reshape(-1, 4)
     assert np.allclose(

@@ -87,7 +87,7 @@ def test_max_shard_size_and_names(tmp_path, source):
 def test_refuses_to_overwrite_a_source_and_skips_damaged(tmp_path, source):
     with Dataset([str(source)]) as ds:
         ds.index()
-        with pytest.raises(ExportError, match="open as a source"):
+        with pytest.raises(ExportError, match="an input of this command"):
             export(ds, range(3), ExportOptions(str(source)))
     frames = [encode_frame(p) for p in PAYLOADS[:10]]
     bad = bytearray(frames[4])
@@ -176,16 +176,25 @@ def test_name_patterns(tmp_path, source):
 
 
 def test_a_temporary_that_is_a_source_is_exported_not_cleaned(tmp_path):
-    """A staging file (named as a temporary of this process) exported into its own
-    folder is read, not removed as stale; another stale temporary is removed."""
-    staging = tmp_path / f".out.{os.getpid()}.0{TMP_SUFFIX}"
+    """A staging file (named as a temporary of a process that is gone) exported into its
+    own folder is read, not removed as stale; another stale temporary is removed."""
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    dead = int(gone.stdout)
+    staging = tmp_path / f".out.{dead}.0{TMP_SUFFIX}"
     write_records(staging, [b"a", b"bc"])
-    stale = tmp_path / f".old.{os.getpid()}.1{TMP_SUFFIX}"
+    stale = tmp_path / f".old.{dead}.1{TMP_SUFFIX}"
     stale.write_bytes(b"left by a failed export")
     with Dataset([str(staging)]) as ds:
         ds.index()
-        from tfr_viewer.core.write.export import plan_export
+        from tfr_viewer.core.write.export import discard, plan_export
 
         plan = plan_export(ds, [0, 1], ExportOptions(str(tmp_path / "out.tfrecord")))
+        discard(plan)
     assert staging.exists() and not stale.exists()
     assert [len(t.records) for t in plan.tasks] == [2]
+    assert sorted(os.listdir(tmp_path)) == [staging.name]

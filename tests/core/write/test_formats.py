@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from tfr_viewer.core.io.dataset import Dataset
-from tfr_viewer.core.write.formats import export_csv, export_images, export_jsonl
+from tfr_viewer.core.write.output import ExportError
+from tfr_viewer.core.write.writers import write
 
 SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
 
@@ -25,22 +26,22 @@ def tutorial():
 
 def test_images_go_to_per_class_folders(tmp_path, tutorial):
     folder = tmp_path / "images"
-    assert export_images(tutorial, range(30), str(folder)) == 30
+    assert write("images", tutorial, range(30), str(folder)) == 30
     classes = sorted(os.listdir(folder))
     assert set(classes) <= {"0", "1", "2"} and len(classes) >= 2
     files = [f for c in classes for f in os.listdir(folder / c)]
     assert len(files) == 30 and all(f.endswith(".png") for f in files)
     first = folder / classes[0] / sorted(os.listdir(folder / classes[0]))[0]
     assert first.read_bytes()[:4] == b"\x89PNG"
-    with pytest.raises(FileExistsError):
-        export_images(tutorial, range(2), str(folder))
+    with pytest.raises(ExportError, match="never replaced"):
+        write("images", tutorial, range(2), str(folder), overwrite=True)
 
 
 def test_jsonl_matches_show(tmp_path, tutorial):
     from tfr_viewer.commands.decode import show_record
 
     path = tmp_path / "out.jsonl"
-    assert export_jsonl(tutorial, [3, 5], str(path)) == 2
+    assert write("jsonl", tutorial, [3, 5], str(path)) == 2
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     from tfr_viewer.core.decode.json_stream import dumps
 
@@ -50,7 +51,8 @@ def test_jsonl_matches_show(tmp_path, tutorial):
 
 def test_csv_of_scalar_features(tmp_path, tutorial):
     path = tmp_path / "out.csv"
-    columns = export_csv(tutorial, range(30), str(path))
+    assert write("csv", tutorial, range(30), str(path)) == 30
+    columns = next(csv.reader(path.open()))
     assert columns[:3] == ["index", "file", "offset"]
     assert "label" in columns and "image_raw" in columns
     rows = list(csv.DictReader(path.open()))
@@ -64,7 +66,8 @@ def test_csv_writes_list_features_as_json_arrays(tmp_path):
     path = tmp_path / "out.csv"
     with Dataset([str(SAMPLES / "shapes_odapi.tfrecord")]) as ds:
         ds.index()
-        columns = export_csv(ds, range(len(ds)), str(path))
+        write("csv", ds, range(len(ds)), str(path))
+        columns = next(csv.reader(path.open()))
         examples = [tf().train.Example.FromString(ds.read(i)) for i in range(len(ds))]
     assert "image/object/bbox/xmin" in columns and "image/object/class/text" in columns
     rows = list(csv.DictReader(path.open()))

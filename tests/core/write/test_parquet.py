@@ -11,7 +11,8 @@ import pytest
 
 from tests.tf_oracle import tf, tf_read, tf_write
 from tfr_viewer.core.io import Dataset
-from tfr_viewer.core.write.parquet import ParquetError, export_parquet, require_pyarrow
+from tfr_viewer.core.write.parquet import ParquetError, require_pyarrow
+from tfr_viewer.core.write.writers import write
 
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is the optional parquet extra")
 
@@ -57,7 +58,7 @@ def test_parquet_values_equal_what_tensorflow_parses(tmp_path):
     out = tmp_path / "data.parquet"
     with Dataset([str(path)]) as ds:
         ds.index()
-        _, rows, columns = export_parquet(ds, range(len(ds)), str(out))
+        _, rows, columns = write("parquet", ds, range(len(ds)), str(out))
     assert rows == 50
     assert columns["id"] == ("int64", True) and columns["score"] == ("float32", True)
     assert columns["name"] == ("string", True) and columns["blob"] == ("binary", True)

@@ -17,7 +17,6 @@ category).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -65,15 +64,15 @@ def infer(stats: Stats) -> dict[str, Any]:
     return {"format": FORMAT, "version": 1, "records": stats.records, "features": features}
 
 
-def save(schema: dict[str, Any], path: str) -> None:
-    """Write ``schema`` to ``path`` atomically (a temporary file beside it, then a rename)."""
-    tmp = Path(f"{path}.{os.getpid()}.part")
-    try:
-        tmp.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", "utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise SchemaError(f"cannot write the schema to {path}: {exc}") from None
+def save(
+    schema: dict[str, Any], path: str, inputs: list[str] | None = None, overwrite: bool = False
+) -> None:
+    """Write ``schema`` to ``path`` through the output layer (never over one of
+    ``inputs``; an existing file only with ``overwrite``). Raises ExportError."""
+    from ..write.output import save_file
+
+    text = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    save_file(path, text.encode("utf-8"), inputs=inputs or [], overwrite=overwrite, role="schema")
 
 
 def load(path: str) -> dict[str, Any]:

@@ -90,21 +90,27 @@ class _ZlibWriter:
 
 
 class RecordWriter:
-    """Writes frames to ``path`` with the given compression. Use as a context manager.
+    """Writes frames to ``path`` (or an open binary file, which it closes) with the given
+    compression. Use as a context manager.
 
     ``write`` frames a payload; ``write_frame`` copies an already framed record verbatim
-    (the fast path for exports of unedited records). The caller owns atomicity.
+    (the fast path for exports of unedited records). The caller owns atomicity: the
+    program's outputs pass an open temporary of :mod:`..write.output`.
     """
 
     def __init__(
         self,
-        path: str | os.PathLike[str],
+        path: str | os.PathLike[str] | BinaryIO,
         compression: Compression | str = Compression.NONE,
         level: int = 6,
     ) -> None:
         self.compression = Compression.parse(compression)
-        self.path = os.fspath(path)
-        self._raw: BinaryIO = open(self.path, "wb")  # noqa: SIM115 - closed in close()
+        if hasattr(path, "write"):
+            self._raw: BinaryIO = path  # type: ignore[assignment]
+            self.path = str(getattr(path, "name", ""))
+        else:
+            self.path = os.fspath(path)  # type: ignore[arg-type]
+            self._raw = open(self.path, "wb")  # noqa: SIM115 - closed in close()
         self._out: BinaryIO | _ZlibWriter | gzip.GzipFile
         if self.compression is Compression.GZIP:
             import gzip

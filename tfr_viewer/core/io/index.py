@@ -22,7 +22,7 @@ from ..fast import native
 from .framing import FOOTER_SIZE, FRAME_OVERHEAD, HEADER_SIZE, decode_header, mask
 from .records import CancelToken, GarbageRegion, RecordStatus
 from .resync import find_next_frame
-from .sources import RemoteError, Source, SourceError
+from .sources import FileChanged, RemoteError, Source, SourceError
 
 CHUNK_RECORDS = 1 << 16
 _WINDOW = 32 << 20  # bytes read at a time from compressed streams
@@ -98,9 +98,6 @@ class _Scanner:
 
     # -- windows -------------------------------------------------------------------
     def window_at(self, pos: int, need: int = _WINDOW) -> _Window:
-        arr = self.source.array()
-        if arr is not None:
-            return _Window(0, self.source.mapping(), arr, True)  # type: ignore[attr-defined]
         want = max(_WINDOW, min(need, _MAX_WINDOW))
         old = self._window
         keep = 0
@@ -120,8 +117,8 @@ class _Scanner:
             self._buffer.move(0, pos - old.base, keep)  # type: ignore[union-attr]
         try:
             n = keep + self.source.readinto_at(pos + keep, memoryview(self._buffer)[keep:want])
-        except RemoteError:
-            raise  # the network, not the file: the caller reports it and may retry
+        except (RemoteError, FileChanged):
+            raise  # not damage in the file: the caller reports it (a retry may work)
         except SourceError as exc:
             self.stream_error = str(exc)
             n = keep

@@ -159,12 +159,11 @@ def store(path: str, index: FileIndex, stream_size: int | None) -> Path | None:
 def _write(entry: Path, data: bytes) -> Path | None:
     """Put an entry in place atomically and keep the cache under its size; None when the
     folder cannot be written (caching is best effort)."""
-    tmp = entry.with_name(f"{entry.name}.{os.getpid()}.part")
+    from ..write.output import write_atomic
+
     try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as out:
-            out.write(data)
-        os.replace(tmp, entry)
+        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        write_atomic(str(entry), data, mode=0o600)
         trim(int_env("TFR_VIEWER_CACHE_MB", 2048) << 20)
     except OSError:
         return None

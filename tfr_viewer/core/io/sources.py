@@ -1,7 +1,7 @@
 """Open a TFRecord file as random-access bytes of its uncompressed stream.
 
-Compression is detected from the content, never from the name. Plain files are memory
-mapped; GZIP and ZLIB files are read through rapidgzip, which keeps seek points as it
+Compression is detected from the content, never from the name. Plain files are read
+with ``pread``; GZIP and ZLIB files are read through rapidgzip, which keeps seek points as it
 decodes, so any offset can be read again quickly after one pass. Every rapidgzip reader
 is owned by a :class:`CompressedSource` and closed deterministically (``close``, the
 context manager, or at interpreter exit at the latest), because rapidgzip aborts the
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import mmap
 import os
 import threading
 from abc import ABC, abstractmethod
@@ -25,9 +24,10 @@ from .framing import Compression
 from .inflate import Inflated, Input, check_stream, inflate, open_input
 from .sequential import SequentialStream, prefers_sequential
 from .sniff import detect_compression, looks_like_tfrecord, sniff
-from .source_errors import RemoteError, SourceError
+from .source_errors import FileChanged, RemoteError, SourceError
 
 __all__ = [
+    "FileChanged",
     "RemoteError",
     "SourceError",
     "detect_compression",
@@ -99,51 +99,68 @@ class Source(ABC):
 
 
 class PlainSource(Source):
-    """A memory-mapped uncompressed file."""
+    """An uncompressed file, read with ``pread`` from one descriptor. Nothing is memory
+    mapped, so a file that shrinks while it is read raises :class:`FileChanged` (a
+    mapping would kill the process with SIGBUS), and memory holds only what is read."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.compression = Compression.NONE
-        self._file = open(path, "rb")  # noqa: SIM115 - closed in close()
-        self.compressed_size = self.size = os.fstat(self._file.fileno()).st_size
-        self._mm: mmap.mmap | None = None
-        self._released = 0  # bytes at the start already dropped by release()
-        self._array: np.ndarray = np.zeros(0, dtype=np.uint8)
+        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        self.compressed_size = self.size = os.fstat(self._fd).st_size
         self._closed = False
-        if self.size:
-            self._mm = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
-            if hasattr(self._mm, "madvise") and hasattr(mmap, "MADV_SEQUENTIAL"):
-                self._mm.madvise(mmap.MADV_SEQUENTIAL)
-            self._array = np.frombuffer(self._mm, dtype=np.uint8)
+        if hasattr(os, "posix_fadvise"):
+            with contextlib.suppress(OSError):
+                os.posix_fadvise(self._fd, 0, 0, os.POSIX_FADV_SEQUENTIAL)
+
+    def _changed(self) -> FileChanged:
+        try:
+            now: int | None = os.fstat(self._fd).st_size
+        except OSError:
+            now = None
+        return FileChanged.of(self.path, now)
 
     def read_at(self, offset: int, n: int) -> bytes:
         self._check_open()
-        if self._mm is None or offset >= self.size or n <= 0:
+        n = min(n, self.size - offset)
+        if n <= 0 or offset < 0:
             return b""
-        return self._mm[offset : offset + n]
+        data = os.pread(self._fd, n, offset)
+        if len(data) < n:
+            data += self._read_rest(offset + len(data), n - len(data))
+        return data
 
-    def array(self) -> np.ndarray:
+    def _read_rest(self, offset: int, n: int) -> bytes:
+        parts = []
+        while n > 0:
+            got = os.pread(self._fd, n, offset)
+            if not got:
+                raise self._changed()
+            parts.append(got)
+            offset += len(got)
+            n -= len(got)
+        return b"".join(parts)
+
+    def readinto_at(self, offset: int, buf: Any) -> int:
         self._check_open()
-        return self._array
+        view = memoryview(buf).cast("B")
+        n = min(len(view), self.size - offset)
+        done = 0
+        while done < n:
+            got = os.preadv(self._fd, [view[done:n]], offset + done)
+            if got <= 0:
+                raise self._changed()
+            done += got
+        return max(done, 0)
 
     def release(self, upto: int) -> None:
-        # Drop scanned pages from this mapping (they stay in the page cache), so a scan
-        # of a huge file does not grow the process's resident size.
-        if self._mm is None or not hasattr(mmap, "MADV_DONTNEED"):
-            return
-        end = min(upto, self.size) // mmap.PAGESIZE * mmap.PAGESIZE
-        if end > self._released:  # only the pages not dropped yet
-            self._mm.madvise(mmap.MADV_DONTNEED, self._released, end - self._released)
-            self._released = end
+        # Scanned bytes are not needed again soon: let the page cache drop them first.
+        if hasattr(os, "posix_fadvise") and upto > 0:
+            with contextlib.suppress(OSError):
+                os.posix_fadvise(self._fd, 0, min(upto, self.size), os.POSIX_FADV_DONTNEED)
 
     def reader(self) -> Callable[[int, int], bytes]:
-        mm = self.mapping()
-        return lambda offset, n: mm[offset : offset + n]
-
-    def mapping(self) -> mmap.mmap | bytes:
-        """The whole file as an object that slices to bytes (the mmap itself)."""
-        self._check_open()
-        return self._mm if self._mm is not None else b""
+        return self.read_at
 
     @property
     def closed(self) -> bool:
@@ -153,14 +170,7 @@ class PlainSource(Source):
         if self._closed:
             return
         self._closed = True
-        self._array = np.zeros(0, dtype=np.uint8)
-        if self._mm is not None:
-            try:
-                self._mm.close()
-            except BufferError:
-                # A caller still holds a view; the mapping is released with it.
-                pass
-        self._file.close()
+        os.close(self._fd)
 
 
 _LIVE: set[CompressedSource] = set()

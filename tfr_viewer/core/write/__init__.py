@@ -1,33 +1,38 @@
-"""Making new files: the edits overlay, building Examples, export (atomic, verified,
-sharded, compressed) and the JSON Lines / CSV / image-folder formats."""
+"""Making new files: the edits overlay, building Examples, the one output layer every
+file goes through (:mod:`.output`), export (atomic, verified, sharded, compressed) and
+the registry of the other formats (:mod:`.writers`).
+
+Names are imported on first use, so that the command line can read the registry of
+formats without loading numpy. The export function is imported from its module
+(``from .export import export``): the package's attribute ``export`` is that module.
+"""
 
 from __future__ import annotations
 
-from .build import build_example, build_sequence_example
-from .changes import describe_change
-from .edits import EditError, EditSet, RecordState
-from .export import (
-    ExportError,
-    ExportOptions,
-    clean_stale_temporaries,
-    existing_outputs,
-    export,
-    parse_split,
-    plan,
-)
+import importlib
+from typing import Any
 
-__all__ = [
-    "existing_outputs",
-    "describe_change",
-    "EditError",
-    "EditSet",
-    "ExportError",
-    "ExportOptions",
-    "RecordState",
-    "build_example",
-    "build_sequence_example",
-    "clean_stale_temporaries",
-    "export",
-    "parse_split",
-    "plan",
-]
+_WHERE = {
+    "build_example": "build",
+    "build_sequence_example": "build",
+    "describe_change": "changes",
+    "EditError": "edits",
+    "EditSet": "edits",
+    "RecordState": "edits",
+    "ExportOptions": "export",
+    "parse_split": "export",
+    "plan": "export",
+    "ExportError": "output",
+    "OutputJob": "output",
+    "clean_stale_temporaries": "output",
+    "existing_outputs": "output",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)

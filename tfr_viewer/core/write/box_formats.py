@@ -63,7 +63,7 @@ class BoxWriter:
                 f"  <size>\n    <width>{width}</width>\n    <height>{height}</height>\n"
                 f"  </size>\n{objects}</annotation>\n"
             )
-            with open(stem + ".xml", "w", encoding="utf-8") as f:
+            with open(stem + ".xml", "x", encoding="utf-8") as f:
                 f.write(xml)
         elif self.kind == "yolo":
             lines = []
@@ -101,10 +101,10 @@ class BoxWriter:
         if self.kind == "yolo":
             order = {cid: n for n, cid in enumerate(sorted(self.classes))}
             for image in self.images:
-                with open(image["stem"] + ".txt", "w", encoding="utf-8") as f:
+                with open(image["stem"] + ".txt", "x", encoding="utf-8") as f:
                     for label, cx, cy, w, h in image["lines"]:
                         f.write(f"{order.get(label, 0)} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}\n")
-            with open(os.path.join(self.root, "classes.txt"), "w", encoding="utf-8") as f:
+            with open(os.path.join(self.root, "classes.txt"), "x", encoding="utf-8") as f:
                 f.writelines(f"{self.classes[c]}\n" for c in sorted(self.classes))
         elif self.kind == "coco":
             doc = {
@@ -112,5 +112,5 @@ class BoxWriter:
                 "annotations": self.annotations,
                 "categories": [{"id": c, "name": n} for c, n in sorted(self.classes.items())],
             }
-            with open(os.path.join(self.root, "annotations.json"), "w", encoding="utf-8") as f:
+            with open(os.path.join(self.root, "annotations.json"), "x", encoding="utf-8") as f:
                 json.dump(doc, f)

@@ -28,7 +28,8 @@ from .convert_encode import Reencode
 from .convert_layouts import keys_of
 from .convert_sources import Listing, Skipped
 from .convert_stage import ConvertBatch, Staged, StageOptions, stage_batch
-from .export import TMP_SUFFIX, ExportOptions, ExportSummary, export
+from .export import ExportOptions, ExportSummary, export
+from .output import TMP_SUFFIX, OutputJob, check_target, create_temporary, input_ids
 
 Progress = Callable[[int, int], None]
 
@@ -44,6 +45,7 @@ class ConvertOptions:
     reencode: Reencode | None = None  # None: the original bytes
     label_files: bool = True
     check: bool = True
+    inputs: tuple[str, ...] = ()  # files the conversion reads (the source, a label map)
 
 
 @dataclass(frozen=True)
@@ -78,26 +80,50 @@ def _quoted(name: str) -> str:
     return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def write_label_files(folder: str, classes: Mapping[int, str]) -> tuple[str, ...]:
+LABEL_FILES = ("label_map.pbtxt", "labels.txt")
+
+
+def label_texts(classes: Mapping[int, str]) -> dict[str, str]:
     """``label_map.pbtxt`` (the Object Detection API's) and ``labels.txt`` (one name a
-    line, in id order) in ``folder``, each written atomically."""
+    line, in id order), by file name."""
     items = sorted(classes.items())
     pbtxt = "".join(f"item {{\n  id: {i}\n  name: {_quoted(name)}\n}}\n" for i, name in items)
-    labels = "".join(f"{name}\n" for _, name in items)
+    return {"label_map.pbtxt": pbtxt, "labels.txt": "".join(f"{name}\n" for _, name in items)}
+
+
+def write_label_files(
+    folder: str, classes: Mapping[int, str], job: OutputJob | None = None
+) -> tuple[str, ...]:
+    """The label files in ``folder``: into a bucket directly, or as targets of ``job``
+    (planned, checked and written there; the caller commits)."""
     written = []
-    for name, text in (("label_map.pbtxt", pbtxt), ("labels.txt", labels)):
+    for name, text in label_texts(classes).items():
         if is_url(folder):  # an object appears whole when its upload ends
             target = f"{folder}/{name}"
             bucket_output.write_text(target, text)
-            written.append(target)
-            continue
-        target = os.path.join(folder, name)
-        tmp = f"{target}.{os.getpid()}.part"
-        with open(tmp, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, target)
+        else:
+            assert job is not None, "local label files go through an output job"
+            target = job.plan(os.path.join(folder, name), role="label file")
+            job.write_text(target, text)
         written.append(target)
     return tuple(written)
+
+
+def _inputs(listing: Listing, options: ConvertOptions) -> list[str]:
+    return [*options.inputs, *(item.path for item in listing.items)]
+
+
+def _check_early(listing: Listing, options: ConvertOptions, classes: Mapping[int, str]) -> None:
+    """Refuse outputs that the output layer would refuse, before any image is read:
+    the plain output name and the label files (the full check runs when writing)."""
+    out = options.output
+    inputs = input_ids(_inputs(listing, options))
+    if not is_url(out.out) and "{" not in out.out and not out.shards and not out.split:
+        check_target(out.out, inputs, out.overwrite)
+    folder = folder_of(out.out)
+    if classes and options.label_files and not is_url(folder):
+        for name in LABEL_FILES:
+            check_target(os.path.join(folder, name), inputs, out.overwrite, role="label file")
 
 
 DETECTION = ("box_csv", "voc", "coco")
@@ -140,6 +166,7 @@ def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, di
     _check_renames(options.layout, options.renames, detection)
     shift = 1 if options.layout == "odapi" and min(listing.classes, default=1) == 0 else 0
     classes = {i + shift: name for i, name in listing.classes.items()}
+    _check_early(listing, options, classes)
     folder = folder_of(options.output.out)
     if not is_url(folder):
         os.makedirs(folder, exist_ok=True)
@@ -152,10 +179,14 @@ def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, di
 
 
 def staging_path(options: ConvertOptions, k: int) -> str:
-    """Batch ``k``'s staging file: named as export's temporaries are, so that a killed
-    run's file is cleaned up too."""
+    """Batch ``k``'s staging file, made (empty) by the output layer as a temporary of
+    the output, so that a killed run's file is cleaned up too."""
     out = options.output.out
-    return beside(out, f".{name_of(out)}.convert.{os.getpid()}.{k}{TMP_SUFFIX}")
+    if is_url(out):
+        return beside(out, f".{name_of(out)}.convert.{os.getpid()}.{k}{TMP_SUFFIX}")
+    path, fd = create_temporary(out)
+    os.close(fd)
+    return path
 
 
 def remove_stagings(paths: list[str]) -> None:
@@ -214,14 +245,18 @@ def finish(
             f"no image could be converted ({len(skipped)} skipped"
             + (f"; the first: {skipped[0].path}: {skipped[0].reason})" if skipped else ")")
         )
-    with Dataset(stagings) as ds:
+    folder = folder_of(options.output.out)
+    labelled = bool(classes) and options.label_files
+    inputs = _inputs(listing, options)
+    with OutputJob.over(inputs, options.output.overwrite) as job, Dataset(stagings) as ds:
         ds.index(verify=write is None)
-        if write is None:
-            summary = export(ds, chosen, options.output, cancel=cancel)
+        if write is None:  # the records and the label files are committed together
+            label_files = write_label_files(folder, classes, job) if labelled else ()
+            summary = export(ds, chosen, options.output, cancel=cancel, inputs=inputs, job=job)
         else:
             summary = write(ds, chosen)
-    folder = folder_of(options.output.out)
-    label_files = write_label_files(folder, classes) if classes and options.label_files else ()
+            label_files = write_label_files(folder, classes, job) if labelled else ()
+        job.commit()
     severities: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     if options.check:

@@ -17,6 +17,7 @@ from ..io import Cancelled, CancelToken, RecordWriter
 from .convert_encode import Reencode, reencode_image
 from .convert_layouts import Boxes, ImageFacts, payload_for
 from .convert_sources import Skipped, SourceItem
+from .output import open_temporary
 
 TOLERANCE = 0.5  # pixels a box may stray past the image (rounding in annotation tools)
 
@@ -131,7 +132,7 @@ def stage_batch(
     with (
         local_copy(batch.staging) as staging,  # uploaded when it is a URL
         ThreadPoolExecutor(os.cpu_count() or 1, "tfr-convert") as pool,
-        RecordWriter(staging) as writer,
+        RecordWriter(open_temporary(staging)) as writer,
     ):
         paths = (i.path for i in batch.items)
         for k, image in enumerate(pool.map(lambda p: inspect_image(p, opt.reencode), paths)):

@@ -1,33 +1,26 @@
 """Write a subset of a dataset to new TFRecord files, atomically and verified.
 
-Every output is written to a temporary file in the target folder, re-read and checked
-(every CRC and the record count), and only when all outputs are good are they moved
-into place with ``os.replace``. Cancelling or failing leaves no partial files, and
-temporary files left by a killed export are removed by the next export into the same
-folder. Source files are never written, and an output may not replace a source.
-Unedited records are copied frame and all, byte for byte.
+Every output goes through the output layer (:mod:`.output`): its target is checked
+(never a source, never a device, FIFO or folder, replaced only when allowed), it is
+written to a temporary file in the target folder, re-read and checked (every CRC and
+the record count), and only when all outputs are good are they moved into place
+together. Cancelling or failing leaves no partial files, and temporary files left by a
+killed export are removed by the next export into the same folder. Unedited records
+are copied frame and all, byte for byte.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
-import re
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..io import Cancelled, CancelToken, Compression, Dataset, RecordWriter, encode_frame
-
-TMP_SUFFIX = ".tfr-viewer-tmp"
-_TMP_RE = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.\d+" + re.escape(TMP_SUFFIX) + "$")
-
-
-class ExportError(OSError):
-    """An export that cannot be done; the message says why and what to do."""
+from .output import TMP_SUFFIX, ExportError, OutputJob, disk_errors, input_ids, open_temporary
 
 
 @dataclass(frozen=True)
@@ -49,6 +42,7 @@ class ExportSummary:
     skipped_damaged: int
     seconds: float
     per_file: dict[str, int] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
 
 
 def parse_split(text: str) -> tuple[tuple[str, float], ...]:
@@ -91,9 +85,15 @@ def _groups(records: np.ndarray, options: ExportOptions) -> list[tuple[str | Non
     ]
 
 
+def shard_count(options: ExportOptions, records: int) -> int:
+    """The files ``--shards N`` makes of ``records`` records: never more than there are
+    records (one empty file when there are none)."""
+    return min(options.shards or 1, max(records, 1))
+
+
 def _shards(ds: Dataset, records: np.ndarray, options: ExportOptions) -> list[np.ndarray]:
     if options.shards:
-        return [part for part in np.array_split(records, options.shards)]
+        return list(np.array_split(records, shard_count(options, len(records))))
     if options.max_shard_bytes:
         sizes = np.array([ds.ref(int(i)).length + 16 for i in records], dtype=np.int64)
         out, start, total = [], 0, 0
@@ -147,7 +147,9 @@ def planned_names(options: ExportOptions, count: int) -> list[str]:
         return [f"{b}-NNNNN-of-NNNNN" for b in base]
     files = []
     for name, group in _groups(np.arange(count), options):
-        shards = np.array_split(group, options.shards) if options.shards else [group]
+        shards = (
+            np.array_split(group, shard_count(options, len(group))) if options.shards else [group]
+        )
         if "{" in options.out:
             files += [_pattern(options.out, name, k, len(shards)) for k in range(len(shards))]
         elif len(shards) == 1 and not options.shards:
@@ -156,112 +158,6 @@ def planned_names(options: ExportOptions, count: int) -> list[str]:
             target = _named(options.out, name)
             files += [f"{target}-{k:05d}-of-{len(shards):05d}" for k in range(len(shards))]
     return files
-
-
-def clean_stale_temporaries(folder: str, keep: frozenset[str] = frozenset()) -> list[str]:
-    """Remove temporary files of exports whose process is gone, except those in
-    ``keep`` (real paths: a conversion's staging files, which it exports); return the
-    paths removed."""
-    removed = []
-    for name in os.listdir(folder or "."):
-        m = _TMP_RE.match(name)
-        path = os.path.join(folder, name)
-        if m and not _alive(int(m["pid"])) and os.path.realpath(path) not in keep:
-            try:
-                os.remove(path)
-                removed.append(path)
-            except OSError:
-                pass
-    return removed
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-
-
-@contextlib.contextmanager
-def disk_errors(target: str) -> Iterator[None]:
-    """A full disk (or quota, or file-size limit) while writing becomes one ExportError
-    line; other OS errors say which file they hit."""
-    try:
-        yield
-    except ExportError:
-        raise
-    except OSError as exc:
-        folder = os.path.dirname(os.path.abspath(target))
-        if exc.errno in _FULL:
-            what = {errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large"}.get(
-                exc.errno, "no space left on the device"
-            )
-            raise ExportError(
-                f"{what} in {folder} while writing {target}; nothing was written — free "
-                "some space or choose another folder"
-            ) from None
-        raise ExportError(
-            f"cannot write {target}: {exc.strerror or exc}; nothing was written"
-        ) from None
-
-
-def existing_outputs(targets: Sequence[str]) -> list[str]:
-    """The outputs among ``targets`` that exist already."""
-    return [t for t in targets if os.path.lexists(t)]
-
-
-def refuse_url(target: str) -> None:
-    """Outputs are written to local files only: a URL is refused with what to do."""
-    from ..io.remote import is_url
-
-    if is_url(target):
-        raise ExportError(
-            f"{target}: writing to a URL is not supported; write to a local folder, then "
-            "upload the files (for example with gcloud storage cp or aws s3 cp)"
-        )
-
-
-def _check_targets(
-    ds: Dataset, targets: Sequence[str], overwrite: bool, remote: bool = False
-) -> None:
-    from ..io.remote import is_url
-    from . import bucket_output
-
-    sources = {os.path.realpath(f.path) for f in ds.files}
-    for target in targets:
-        if remote and is_url(target):
-            if target in {f.path for f in ds.files}:
-                raise ExportError(f"{target}: refusing to overwrite a source; choose another name")
-            if not overwrite and bucket_output.exists(target):
-                raise ExportError(
-                    f"{target} exists already; choose another name, or allow replacing it "
-                    "(--overwrite)"
-                )
-            continue
-        refuse_url(target)
-        if os.path.realpath(target) in sources:
-            raise ExportError(
-                f"{target}: refusing to overwrite a file that is open as a "
-                "source; choose another output name"
-            )
-        folder = os.path.dirname(os.path.abspath(target))
-        if not os.path.isdir(folder):
-            raise ExportError(f"{target}: the folder {folder} does not exist")
-    existing = existing_outputs(targets)
-    if existing and not overwrite:
-        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
-        raise ExportError(
-            f"{existing[0]}{more} exists already; choose another name, or allow replacing "
-            "it (--overwrite)"
-        )
 
 
 def _verify(path: str, expected: int) -> None:
@@ -293,13 +189,42 @@ class FileTask:
     compression: Compression
 
 
-@dataclass(frozen=True)
+@dataclass
 class ExportPlan:
-    """The output files of an export, checked and ready to write."""
+    """The output files of an export, checked, their temporaries made: ``job`` holds
+    the local ones (None for outputs in a bucket)."""
 
     tasks: list[FileTask]
     chosen: int  # records asked for
     kept: int  # of those, the intact ones
+    job: OutputJob | None = None
+    warnings: tuple[str, ...] = ()
+
+
+def _capped(options: ExportOptions, records: np.ndarray) -> tuple[str, ...]:
+    if not options.shards:
+        return ()
+    sizes = [len(g) for _, g in _groups(records, options)]
+    if all(options.shards <= max(n, 1) for n in sizes):
+        return ()
+    return (
+        f"--shards {options.shards:,} asks for more files than there are records "
+        f"({', '.join(f'{n:,}' for n in sizes)}); each file holds at least one record, so "
+        "fewer files were written",
+    )
+
+
+def _check_bucket_targets(ds: Dataset, names: Sequence[str], overwrite: bool) -> None:
+    from . import bucket_output
+
+    sources = {f.path for f in ds.files}
+    for target in names:
+        if target in sources:
+            raise ExportError(f"{target}: refusing to overwrite a source; choose another name")
+        if not overwrite and bucket_output.exists(target):
+            raise ExportError(
+                f"{target} exists already; choose another name, or allow replacing it (--overwrite)"
+            )
 
 
 def plan_export(
@@ -308,39 +233,63 @@ def plan_export(
     options: ExportOptions,
     *,
     remote: bool = False,
+    inputs: Sequence[str] = (),
+    keep: frozenset[str] = frozenset(),
+    job: OutputJob | None = None,
 ) -> ExportPlan:
     """Plan an export of ``records`` (global numbers, in this order) of an indexed,
-    verified dataset: damaged records are left out, names and targets are checked
-    (:class:`ExportError`), and temporaries left by killed exports are removed. With
-    ``remote``, targets may be URLs (:mod:`.bucket_output`: for jobs on a cluster)."""
+    verified dataset: damaged records are left out, every target is checked by the
+    output layer (:mod:`.output`; the dataset's files and ``inputs`` may not be
+    written), temporaries left by killed exports are removed (but those in ``keep``)
+    and the new temporaries are made. Raises :class:`ExportError`. With ``remote``,
+    targets may be URLs (:mod:`.bucket_output`: for jobs on a cluster). Discard the
+    plan (:func:`discard`) unless it is committed. With ``job``, the local targets join
+    that job (which then also holds other files of the work) and its owner commits."""
     from ..io.remote import is_url
     from .bucket_output import beside, name_of
 
     chosen = np.asarray(records, dtype=np.int64)
-    keep = ds.undamaged(chosen)
+    kept = ds.undamaged(chosen)
     try:
-        files = plan(ds, keep, options)
+        files = plan(ds, kept, options)
     except ValueError as exc:
         raise ExportError(str(exc)) from None
     names = [t for t, _ in files]
-    if len(set(names)) != len(names):
-        raise ExportError(
-            f"the name pattern {options.out!r} gives several files the same "
-            "name; add {shard} (and {split} when splitting)"
-        )
-    _check_targets(ds, names, options.overwrite, remote)
+    urls = [t for t in names if remote and is_url(t)]
+    if urls:
+        if len(set(urls)) != len(urls):
+            raise ExportError(
+                f"the name pattern {options.out!r} gives several files the same "
+                "name; add {shard} (and {split} when splitting)"
+            )
+        _check_bucket_targets(ds, urls, options.overwrite)
+    local = [t for t in names if t not in set(urls)]
+    own = job is None
+    if job is None:
+        job = OutputJob.over([f.path for f in ds.files] + list(inputs), options.overwrite)
+    else:
+        job.inputs = job.inputs | input_ids(f.path for f in ds.files)
+    job.plan_all(local)
     sources = frozenset(os.path.realpath(f.path) for f in ds.files if not is_url(f.path))
-    for folder in {os.path.dirname(os.path.abspath(t)) for t in names if not is_url(t)}:
-        clean_stale_temporaries(folder, sources)
+    job.clean_folders(sources | keep)
     paths = tuple(f.path for f in ds.files)
     tasks = []
-    for n, (target, part) in enumerate(files):
-        temp = beside(target, f".{name_of(target)}.{os.getpid()}.{n}{TMP_SUFFIX}")
-        numbers, offsets, lengths, _ = ds.frame_facts(part)
-        tasks.append(
-            FileTask(n, target, temp, paths, part, numbers, offsets, lengths, options.compression)
-        )
-    return ExportPlan(tasks, len(chosen), len(keep))
+    try:
+        for n, (target, part) in enumerate(files):
+            if target in urls:
+                temp = beside(target, f".{name_of(target)}.{os.getpid()}.{n}{TMP_SUFFIX}")
+            else:
+                temp = job.temporary(target)
+            numbers, offsets, lengths, _ = ds.frame_facts(part)
+            tasks.append(
+                FileTask(
+                    n, target, temp, paths, part, numbers, offsets, lengths, options.compression
+                )
+            )
+    except BaseException:
+        job.discard()
+        raise
+    return ExportPlan(tasks, len(chosen), len(kept), job if own else None, _capped(options, kept))
 
 
 def write_file(
@@ -370,7 +319,7 @@ def _write_local(
     tick: Callable[[], None] | None,
 ) -> int:
     read = {}
-    with disk_errors(task.target), RecordWriter(path, task.compression) as writer:
+    with disk_errors(task.target), RecordWriter(open_temporary(path), task.compression) as writer:
         for done, (i, number, offset, length) in enumerate(
             zip(
                 task.records.tolist(),
@@ -405,29 +354,30 @@ def write_task(task: FileTask) -> int:
             source.close()
 
 
-def commit(tasks: Sequence[FileTask]) -> None:
-    """Move every written temporary into place (all were verified)."""
+def commit(ep: ExportPlan) -> None:
+    """Move every written, verified temporary into place: the local ones all or none
+    (:meth:`.output.OutputJob.commit`), then the objects in a bucket."""
     from ..io.remote import is_url
     from . import bucket_output
 
-    for task in tasks:
+    if ep.job is not None:
+        ep.job.commit()
+    for task in ep.tasks:
         if is_url(task.temp):
             bucket_output.move(task.temp, task.target)
-        else:
-            os.replace(task.temp, task.target)
 
 
-def discard(tasks: Sequence[FileTask]) -> None:
+def discard(ep: ExportPlan) -> None:
     """Remove what temporaries exist (after a failure or cancel)."""
     from ..io.remote import is_url
     from . import bucket_output
 
-    for task in tasks:
-        with contextlib.suppress(OSError):  # RemoteError is one too
-            if is_url(task.temp):
+    if ep.job is not None:
+        ep.job.discard()
+    for task in ep.tasks:
+        if is_url(task.temp):
+            with contextlib.suppress(OSError):  # RemoteError is one too
                 bucket_output.remove(task.temp)
-            else:
-                os.remove(task.temp)
 
 
 def summary_of(ep: ExportPlan, written: int, t0: float) -> ExportSummary:
@@ -439,6 +389,7 @@ def summary_of(ep: ExportPlan, written: int, t0: float) -> ExportSummary:
         ep.chosen - ep.kept,
         time.perf_counter() - t0,
         {t.target: len(t.records) for t in ep.tasks},
+        ep.warnings,
     )
 
 
@@ -450,15 +401,20 @@ def export(
     payloads: Mapping[int, bytes] | None = None,
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
+    inputs: Sequence[str] = (),
+    keep: frozenset[str] = frozenset(),
+    job: OutputJob | None = None,
 ) -> ExportSummary:
     """Write ``records`` (global numbers, in this order) of an indexed dataset.
 
     ``payloads`` replaces the payload of edited records. Damaged records are skipped
     and counted. Raises :class:`ExportError`, or :class:`Cancelled` when cancelled; in
-    both cases no output file exists afterwards.
+    both cases no output file exists afterwards. ``inputs`` are other files of the
+    work that may not be written; ``keep`` temporaries the stale cleaner leaves; with
+    ``job``, the files join it and are committed by its owner (see :func:`plan_export`).
     """
     t0 = time.perf_counter()
-    ep = plan_export(ds, records, options)
+    ep = plan_export(ds, records, options, inputs=inputs, keep=keep, job=job)
     done, written = 0, 0
 
     def tick() -> None:
@@ -477,9 +433,9 @@ def export(
                 task, lambda n: ds.files[n].open().reader(), payloads=payloads, tick=tick
             )
             done = sum(len(t.records) for t in ep.tasks[: task.number + 1])
-        commit(ep.tasks)
+        commit(ep)
     except BaseException:
-        discard(ep.tasks)
+        discard(ep)
         raise
     if progress is not None:
         progress(ep.kept, ep.kept)

@@ -1,17 +1,18 @@
 """Exports to other formats: images into a folder, JSON Lines, CSV of scalar features.
 
-Like TFRecord exports these are atomic: a file is written under a temporary name and
-moved into place; an image folder is filled under a temporary name and renamed.
+Each writer plans its targets in an :class:`~.output.OutputJob` and fills their
+temporaries; the job's owner (:func:`.writers.write`) commits them, so these exports are
+atomic and checked like TFRecord exports. Names made from data (class names, feature
+keys) go through the output layer's safe names and cannot leave the folder or collide.
 """
 
 from __future__ import annotations
 
 import base64
 import csv
+import io
 import json
 import os
-import re
-import shutil
 from collections.abc import Callable, Sequence
 
 from ..decode import (
@@ -26,11 +27,10 @@ from ..decode import (
 )
 from ..io import Cancelled, CancelToken, Dataset
 from ..text import float_text
-from .export import disk_errors, refuse_url
+from .output import ExportError, NameMap, OutputJob, disk_errors, safe_name
 
 Progress = Callable[[int, int], None] | None
 Reader = Callable[[int], bytes] | None  # payload of a record (edits applied), else ds.read
-_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def _features(payload: bytes) -> dict:
@@ -44,48 +44,32 @@ def _tick(cancel: CancelToken | None, progress: Progress, done: int, total: int)
         progress(done, total)
 
 
-def _atomic_file(path: str, write: Callable[[str], None]) -> None:
-    tmp = os.path.join(
-        os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{os.getpid()}.tmp"
-    )
-    try:
-        with disk_errors(path):
-            write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
 def export_jsonl(
     ds: Dataset,
     records: Sequence[int],
     path: str,
+    job: OutputJob,
     *,
     cancel: CancelToken | None = None,
     progress: Progress = None,
     read: Reader = None,
 ) -> int:
     """One ``show --json`` object per line."""
-    refuse_url(path)
-
-    def write(tmp: str) -> None:
-        with open(tmp, "w", encoding="utf-8") as f:
-            for n, i in enumerate(records):
-                _tick(cancel, progress, n, len(records))
-                ref = ds.ref(i)
-                row = {
-                    "index": i,
-                    "file": ref.file,
-                    "offset": ref.offset,
-                    "length": ref.length,
-                    "status": ref.status.kind,
-                }
-                row.update(payload_json(decode((read or ds.read)(i)), lazy=True))
-                write_json(row, f.write)
-                f.write("\n")
-
-    _atomic_file(path, write)
+    job.plan(path)
+    with disk_errors(path), io.TextIOWrapper(job.create(path), encoding="utf-8") as f:
+        for n, i in enumerate(records):
+            _tick(cancel, progress, n, len(records))
+            ref = ds.ref(i)
+            row = {
+                "index": i,
+                "file": ref.file,
+                "offset": ref.offset,
+                "length": ref.length,
+                "status": ref.status.kind,
+            }
+            row.update(payload_json(decode((read or ds.read)(i)), lazy=True))
+            write_json(row, f.write)
+            f.write("\n")
     return len(records)
 
 
@@ -130,33 +114,32 @@ def export_csv(
     ds: Dataset,
     records: Sequence[int],
     path: str,
+    job: OutputJob,
     *,
     cancel: CancelToken | None = None,
     progress: Progress = None,
     read: Reader = None,
-) -> list[str]:
-    """A CSV with index, file, offset and every feature; returns the columns."""
-    refuse_url(path)
+) -> int:
+    """A CSV with index, file, offset and every feature; returns the rows written."""
+    job.plan(path)
     keys = feature_keys(ds, records, read=read)
-
-    def write(tmp: str) -> None:
-        with open(tmp, "w", newline="", encoding="utf-8") as f:
-            out = csv.writer(f)
-            out.writerow(["index", "file", "offset", *keys])
-            for n, i in enumerate(records):
-                _tick(cancel, progress, n, len(records))
-                ref = ds.ref(i)
-                feats = _features((read or ds.read)(i))
-                out.writerow([i, ref.file, ref.offset, *(csv_cell(feats.get(k)) for k in keys)])
-
-    _atomic_file(path, write)
-    return ["index", "file", "offset", *keys]
+    raw = job.create(path)
+    with disk_errors(path), io.TextIOWrapper(raw, encoding="utf-8", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["index", "file", "offset", *keys])
+        for n, i in enumerate(records):
+            _tick(cancel, progress, n, len(records))
+            ref = ds.ref(i)
+            feats = _features((read or ds.read)(i))
+            out.writerow([i, ref.file, ref.offset, *(csv_cell(feats.get(k)) for k in keys)])
+    return len(records)
 
 
 def export_images(
     ds: Dataset,
     records: Sequence[int],
     folder: str,
+    job: OutputJob,
     *,
     cancel: CancelToken | None = None,
     progress: Progress = None,
@@ -166,48 +149,47 @@ def export_images(
     """Every encoded image, as ``record-N.ext``, in per-class subfolders when the
     record has a class label (text preferred). ``folder`` must not exist yet. With
     ``boxes`` (voc, yolo or coco), the images' boxes are written beside them too
-    (:mod:`.box_formats`)."""
-    refuse_url(folder)
+    (:mod:`.box_formats`). Class names and keys become safe names; two that would
+    share a name are refused."""
     from .box_formats import BoxWriter
 
-    if os.path.exists(folder):
-        raise FileExistsError(f"{folder} already exists; choose a new folder name")
-    tmp = folder.rstrip("/") + f".{os.getpid()}.tmp"
+    job.plan(folder, folder=True)
+    tmp = job.temporary_folder(folder)
     box_writer = BoxWriter(boxes, tmp) if boxes else None
-    os.makedirs(tmp)
+    classes = NameMap("class names")
+    keys = NameMap("feature keys")
     written = 0
-    try:
-        for n, i in enumerate(records):
-            _tick(cancel, progress, n, len(records))
-            for ann in recognise(_features((read or ds.read)(i))):
-                if ann.raw_shape is not None:
-                    continue
-                label = ann.label_text or (str(ann.label) if ann.label is not None else "")
-                sub = os.path.join(tmp, _SAFE.sub("_", label)) if label else tmp
-                os.makedirs(sub, exist_ok=True)
-                ext = image_format(ann.data) or "bin"
-                suffix = (
-                    f"-{ann.key.replace('/', '_')}-{ann.index}"
-                    if ann.index or (ann.key not in ("image/encoded", "image", "image_raw"))
-                    else ""
-                )
-                name = f"record-{i}{suffix}.{'jpg' if ext == 'jpeg' else ext}"
-                target = os.path.join(sub, name)
-                with disk_errors(folder), open(target, "wb") as f:
-                    f.write(ann.data)
-                written += 1
-                if box_writer is not None:
-                    info = image_info(ann.data)
-                    if info is not None:
-                        with disk_errors(folder):
-                            box_writer.add(
-                                target, info.width, info.height, ann.boxes, ann.normalized
-                            )
-        if box_writer is not None:
+    for n, i in enumerate(records):
+        _tick(cancel, progress, n, len(records))
+        for ann in recognise(_features((read or ds.read)(i))):
+            if ann.raw_shape is not None:
+                continue
+            label = ann.label_text or (str(ann.label) if ann.label is not None else "")
+            sub = os.path.join(tmp, classes.name(label)) if label else tmp
             with disk_errors(folder):
-                box_writer.finish()
-        os.rename(tmp, folder)
-    finally:
-        if os.path.exists(tmp):
-            shutil.rmtree(tmp, ignore_errors=True)
+                os.makedirs(sub, exist_ok=True)
+            ext = image_format(ann.data) or "bin"
+            suffix = (
+                f"-{keys.name(ann.key)}-{ann.index}"
+                if ann.index or (ann.key not in ("image/encoded", "image", "image_raw"))
+                else ""
+            )
+            name = safe_name(f"record-{i}{suffix}.{'jpg' if ext == 'jpeg' else ext}")
+            target = os.path.join(sub, name)
+            try:
+                with disk_errors(folder), open(target, "xb") as f:
+                    f.write(ann.data)
+            except FileExistsError:
+                raise ExportError(
+                    f"two images of record {i} would both be written as {name}; nothing was written"
+                ) from None
+            written += 1
+            if box_writer is not None:
+                info = image_info(ann.data)
+                if info is not None:
+                    with disk_errors(folder):
+                        box_writer.add(target, info.width, info.height, ann.boxes, ann.normalized)
+    if box_writer is not None:
+        with disk_errors(folder):
+            box_writer.finish()
     return written

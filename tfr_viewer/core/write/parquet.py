@@ -6,12 +6,12 @@ key a list column, null where a record lacks the key. int64 stays int64, floats 
 float32 (as TensorFlow stores them), bytes are binary, or string when every value is
 UTF-8 text. Images stay encoded bytes. Only Examples flatten to columns: a dataset of
 SequenceExamples, tensors or other payloads is refused with a message that says so.
-The file is written block by block to a temporary file and moved into place at the end.
+The file is written block by block to a temporary of the output layer's job
+(:mod:`.output`), whose owner moves it into place at the end.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,7 +20,7 @@ import numpy as np
 from ..io import Cancelled, CancelToken, Dataset
 from ..io.payload_block import iter_blocks
 from ..query.extract import extract
-from .export import disk_errors, refuse_url
+from .output import OutputJob, disk_errors
 
 Progress = Callable[[int, int], None] | None
 _ARROW = {"int64": "int64", "float": "float32", "bytes": "binary"}
@@ -119,20 +119,18 @@ def export_parquet(
     ds: Dataset,
     records: Sequence[int],
     out: str,
+    job: OutputJob,
     *,
-    overwrite: bool = False,
     cancel: CancelToken | None = None,
     progress: Progress = None,
 ) -> tuple[str, int, dict[str, tuple[str, bool]]]:
-    """Write ``records`` (intact Examples) of an indexed dataset to ``out``; returns the
-    path, the rows written and the columns (key: arrow type, scalar). Records that are
-    not Examples are left out."""
-    refuse_url(out)
+    """Write ``records`` (intact Examples) of an indexed dataset to ``out`` (a target
+    of ``job``); returns the path, the rows written and the columns (key: arrow type,
+    scalar). Records that are not Examples are left out."""
     pa = require_pyarrow()
     import pyarrow.parquet as pq
 
-    if os.path.exists(out) and not overwrite:
-        raise ParquetError(f"{out} exists already; choose another name, or --overwrite")
+    job.plan(out)
     chosen = np.asarray(records, dtype=np.int64)
     columns = plan_columns(ds, chosen)
     keys = list(columns)
@@ -140,36 +138,28 @@ def export_parquet(
     schema = pa.schema(
         [(k, kinds[a] if scalar else pa.large_list(kinds[a])) for k, (a, scalar) in columns.items()]
     )
-    tmp = f"{out}.{os.getpid()}.part"
     rows = skipped = 0
-    try:
-        with disk_errors(out), pq.ParquetWriter(tmp, schema) as writer:
-            for positions, block in iter_blocks(ds, chosen):
-                if cancel is not None and cancel.cancelled:
-                    raise Cancelled()
-                status, found = extract(block, keys)
-                lists = [
-                    _list_column(pa, columns[k][0], found[k].rag, found[k].present) for k in keys
-                ]
-                # rows in the order asked for, Examples only (a scalar key is in each)
-                keep = (status == 0) & (block.starts >= 0)
-                for k in keys:
-                    if columns[k][1]:
-                        keep &= found[k].present & (found[k].rag.lengths() == 1)
-                order = np.argsort(positions, kind="stable")
-                order = order[keep[order]]
-                picked = pa.array(order)
-                arrays = []
-                for k, column in zip(keys, lists, strict=True):
-                    column = column.take(picked)
-                    arrays.append(column.flatten() if columns[k][1] else column)
-                writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
-                rows += len(order)
-                skipped += block.rows - len(order)
-                if progress is not None:
-                    progress(rows + skipped, len(chosen))
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with disk_errors(out), job.create(out) as raw, pq.ParquetWriter(raw, schema) as writer:
+        for positions, block in iter_blocks(ds, chosen):
+            if cancel is not None and cancel.cancelled:
+                raise Cancelled()
+            status, found = extract(block, keys)
+            lists = [_list_column(pa, columns[k][0], found[k].rag, found[k].present) for k in keys]
+            # rows in the order asked for, Examples only (a scalar key is in each)
+            keep = (status == 0) & (block.starts >= 0)
+            for k in keys:
+                if columns[k][1]:
+                    keep &= found[k].present & (found[k].rag.lengths() == 1)
+            order = np.argsort(positions, kind="stable")
+            order = order[keep[order]]
+            picked = pa.array(order)
+            arrays = []
+            for k, column in zip(keys, lists, strict=True):
+                column = column.take(picked)
+                arrays.append(column.flatten() if columns[k][1] else column)
+            writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
+            rows += len(order)
+            skipped += block.rows - len(order)
+            if progress is not None:
+                progress(rows + skipped, len(chosen))
     return out, rows, columns

@@ -3,21 +3,22 @@ with ``KEY.jpg`` (or the image's own format), ``KEY.cls`` (the class id as text)
 ``KEY.json`` (every other feature) for each record that holds an image.
 
 ``pattern`` names the shards with a ``%d``-style field (``shards-%05d.tar``); without
-one, everything goes into one tar. Every shard is written to a temporary file, read back
-and counted, and moved into place only when all are good, as export does.
+one, everything goes into one tar. Every shard is a target of the output layer's job
+(:mod:`.output`: two shards that a pattern gives one name are refused before anything is
+written), written to its temporary, read back and counted; the job's owner moves them
+into place only when all are good, as export does.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import os
 import tarfile
 from collections.abc import Callable, Sequence
 
 from ..decode import decode, features_of, image_format, recognise
 from ..io import Cancelled, CancelToken, Dataset
-from .export import disk_errors, refuse_url
+from .output import OutputJob, disk_errors, open_temporary
 
 Progress = Callable[[int, int], None] | None
 PER_SHARD = 10_000
@@ -68,14 +69,14 @@ def export_webdataset(
     ds: Dataset,
     records: Sequence[int],
     pattern: str,
+    job: OutputJob,
     *,
     per_shard: int = PER_SHARD,
-    overwrite: bool = False,
     cancel: CancelToken | None = None,
     progress: Progress = None,
 ) -> tuple[list[str], int, int]:
-    """Write the shards; returns ``(files, samples written, records without an image)``."""
-    refuse_url(pattern)
+    """Write the shards as targets of ``job``; returns ``(files, samples written,
+    records without an image)``."""
     if per_shard < 1:
         raise WebDatasetError("a shard must hold at least one record")
     sharded = "%" in pattern
@@ -84,47 +85,38 @@ def export_webdataset(
         groups = [list(records)]
     try:
         targets = [pattern % n if sharded else pattern for n in range(len(groups))]
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise WebDatasetError(
             f"bad shard pattern {pattern!r} ({exc}); write e.g. shards-%05d.tar"
         ) from None
-    taken = [t for t in targets if os.path.exists(t)]
-    if taken and not overwrite:
-        raise WebDatasetError(f"{taken[0]} exists already; choose another name, or --overwrite")
-    temps: list[str] = []
+    job.plan_all(targets)
     written = without = done = 0
-    try:
-        for target, group in zip(targets, groups, strict=True):
-            tmp = f"{target}.{os.getpid()}.part"
-            temps.append(tmp)
-            os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
-            count = 0
-            with disk_errors(target), tarfile.open(tmp, "w", format=tarfile.GNU_FORMAT) as tar:
-                for i in group:
-                    key = f"{int(i):09d}"
-                    files = sample_of(ds.read(int(i)), key)
-                    if files is None:
-                        without += 1
-                    else:
-                        for ext, data in files.items():
-                            _add(tar, f"{key}.{ext}", data)
-                        count += 1
-                    done += 1
-                    if done % 256 == 0:
-                        if cancel is not None and cancel.cancelled:
-                            raise Cancelled()
-                        if progress is not None:
-                            progress(done, len(records))
-            with tarfile.open(tmp) as check:
-                keys = {m.name.split(".", 1)[0] for m in check.getmembers()}
-            if len(keys) != count:
-                raise WebDatasetError(f"{target}: read back {len(keys)} samples, wrote {count}")
-            written += count
-        for tmp, target in zip(temps, targets, strict=True):
-            os.replace(tmp, target)
-        temps = []
-    finally:
-        for tmp in temps:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+    for target, group in zip(targets, groups, strict=True):
+        temp = job.temporary(target)
+        count = 0
+        with (
+            disk_errors(target),
+            open_temporary(temp) as raw,
+            tarfile.open(fileobj=raw, mode="w", format=tarfile.GNU_FORMAT) as tar,
+        ):
+            for i in group:
+                key = f"{int(i):09d}"
+                files = sample_of(ds.read(int(i)), key)
+                if files is None:
+                    without += 1
+                else:
+                    for ext, data in files.items():
+                        _add(tar, f"{key}.{ext}", data)
+                    count += 1
+                done += 1
+                if done % 256 == 0:
+                    if cancel is not None and cancel.cancelled:
+                        raise Cancelled()
+                    if progress is not None:
+                        progress(done, len(records))
+        with tarfile.open(temp) as check:
+            keys = {m.name.split(".", 1)[0] for m in check.getmembers()}
+        if len(keys) != count:
+            raise WebDatasetError(f"{target}: read back {len(keys)} samples, wrote {count}")
+        written += count
     return targets, written, without

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from ...core.analyze.findings import SEVERITIES
 from ...core.text import plural
+from ...core.write.output import save_file
 from ..models.findings_model import COLUMNS, FindingsFilter, FindingsModel
 from .task_strip import TaskStrip
 
@@ -77,6 +78,7 @@ class FindingsPanel(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.table, 1)
         self.meta: dict[str, Any] = {}
+        self.inputs: list[str] = []  # the files the findings are about: never written
         self._fill_choices()
 
     # -- state -------------------------------------------------------------------
@@ -163,7 +165,7 @@ class FindingsPanel(QWidget):
             return
         try:
             self.export(path)
-        except OSError as exc:
+        except OSError as exc:  # ExportError is one
             self.count.setText(f"cannot write {path}: {exc}")
 
     def export(self, path: str) -> None:
@@ -175,8 +177,6 @@ class FindingsPanel(QWidget):
             "findings": findings,
             "counts": {s: counts.get(s, 0) for s in SEVERITIES},
         }
-        tmp = f"{path}.{os.getpid()}.part"
-        with open(tmp, "w", encoding="utf-8") as out:
-            json.dump(doc, out, indent=2)
-            out.write("\n")
-        os.replace(tmp, path)
+        text = json.dumps(doc, indent=2) + "\n"
+        # the file dialog asked before replacing a file; the dataset's files never are
+        save_file(path, text.encode("utf-8"), inputs=self.inputs, overwrite=True)

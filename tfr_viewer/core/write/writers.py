@@ -1,0 +1,106 @@
+"""The registry of output formats: one entry per format, read by the command line's
+``--format`` choices, ``convert``'s output modes, the window's Export Rows menu and its
+background task. Adding a format is one module and one entry here.
+
+Every format but ``tfrecord`` (written by :func:`.export.export`, which shards, splits and
+verifies) is run by :func:`write`: it makes the output layer's job over the dataset's
+files (:mod:`.output`), lets the format fill its targets, and commits them all or none.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..io import CancelToken, Dataset
+
+
+@dataclass(frozen=True)
+class Writer:
+    """One output format. ``counts`` names what :func:`write` returns a count of;
+    ``edits``: the format writes edited payloads (it takes ``read``); ``extra``: the
+    optional part of tfr-viewer it needs, if any."""
+
+    name: str
+    title: str  # the window's menu text
+    extension: str  # a file name's suffix; empty for a folder
+    folder: bool
+    counts: str
+    function: str  # "module:function" under this package; empty for tfrecord
+    edits: bool = True
+    extra: str | None = None
+
+
+WRITERS: tuple[Writer, ...] = (
+    Writer("tfrecord", "&TFRecord…", ".tfrecord", False, "records", ""),
+    Writer("jsonl", "&JSON Lines…", ".jsonl", False, "records", "formats:export_jsonl"),
+    Writer("csv", "&CSV…", ".csv", False, "records", "formats:export_csv"),
+    Writer("images", "&Images into a Folder…", "", True, "images", "formats:export_images"),
+    Writer(
+        "parquet",
+        "&Parquet…",
+        ".parquet",
+        False,
+        "rows",
+        "parquet:export_parquet",
+        edits=False,
+        extra="parquet",
+    ),
+    Writer(
+        "webdataset",
+        "&WebDataset Shards…",
+        ".tar",
+        False,
+        "samples",
+        "webdataset:export_webdataset",
+        edits=False,
+    ),
+)
+BY_NAME = {w.name: w for w in WRITERS}
+NAMES = tuple(BY_NAME)
+
+
+def writer(name: str) -> Writer:
+    """The format called ``name``; ValueError names the known ones."""
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"unknown format {name!r}: one of {', '.join(NAMES)}") from None
+
+
+def _function(w: Writer) -> Callable[..., Any]:
+    module, _, name = w.function.partition(":")
+    return getattr(importlib.import_module(f".{module}", __package__), name)
+
+
+def write(
+    name: str,
+    ds: Dataset,
+    records: Sequence[int],
+    out: str,
+    *,
+    overwrite: bool = False,
+    read: Callable[[int], bytes] | None = None,
+    cancel: CancelToken | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    **options: Any,
+) -> Any:
+    """Write ``records`` of an indexed dataset as format ``name`` to ``out``, through
+    one output job (checked, atomic, all or none); returns what the format returns.
+    ``read`` gives edited payloads (formats with ``edits`` only); ``options`` are the
+    format's own (``boxes`` for images, ``per_shard`` for WebDataset)."""
+    w = writer(name)
+    if not w.function:
+        raise ValueError("TFRecord files are written by export.export")
+    kwargs: dict[str, Any] = {"cancel": cancel, "progress": progress, **options}
+    if w.edits:
+        kwargs["read"] = read
+    from .output import OutputJob
+
+    with OutputJob.over([f.path for f in ds.files], overwrite) as job:
+        result = _function(w)(ds, records, out, job, **kwargs)
+        job.commit()
+    return result
