@@ -148,3 +148,67 @@ def test_edit_in_the_feature_tree(qtbot, window, samples):
     assert label_of(window.edit_actions.payload(3)) == 11
     row = next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "label")
     assert model.data(model.index(row, 3)) == "11"
+
+
+def _action(menu, text):
+    from PySide6.QtWidgets import QMenu
+
+    for action in menu.actions():
+        if action.text().replace("&", "") == text:
+            return action
+        if action.menu() is not None and isinstance(action.menu(), QMenu):
+            found = _action(action.menu(), text)
+            if found is not None:
+                return found
+    return None
+
+
+def _export_through_the_dialog(qtbot, window, scope: str, out) -> None:
+    _action(window.file_menu, "Export…").trigger()
+    dialog = window.edit_actions.exports.last_dialog
+    from tfr_viewer.ui.dialogs.export_dialog import SCOPES
+
+    dialog.scope_group.button(SCOPES.index(scope)).click()
+    dialog.output.setText(str(out))
+    dialog.run_button.click()
+    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    dialog.close()
+
+
+def test_deletions_are_unsaved_until_a_whole_export_leaves_them_out(
+    qtbot, window, samples, tmp_path
+):
+    """Deleting rows marks the window modified; exporting only the selected row keeps
+    the mark and the discard question; a whole export that leaves them out clears it."""
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    table = window.table
+    flags = table.selectionModel().SelectionFlag
+    table.selectRow(1)
+    for row in range(2, 6):
+        table.selectionModel().select(window.model.index(row, 0), flags.Select | flags.Rows)
+    _action(window.edit_menu, "Delete Records").trigger()
+    assert window.edit_actions.editor.edits.deleted_records() == [1, 2, 3, 4, 5]
+    assert window.isWindowModified()
+    table.selectRow(8)
+    _export_through_the_dialog(qtbot, window, "selected", tmp_path / "one.tfrecord")
+    assert len(tf_read(tmp_path / "one.tfrecord")) == 1
+    assert window.isWindowModified()  # the deletions were not applied by that export
+    window.edit_actions.discard_answer = False  # the question comes, and is refused
+    assert not window.open_paths([str(samples / "sequences.tfrecord")])
+    assert not window.close()
+    assert window.dataset.files[0].path.endswith("classes_tutorial.tfrecord")
+    _export_through_the_dialog(qtbot, window, "all", tmp_path / "all.tfrecord")
+    assert len(tf_read(tmp_path / "all.tfrecord")) == 25
+    assert not window.isWindowModified()
+    assert window.open_paths([str(samples / "sequences.tfrecord")])  # asks nothing now
+
+
+def test_an_edit_left_out_of_the_export_stays_unsaved(qtbot, window, samples, tmp_path):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    window.select_record(2)
+    window.edit_actions.edit_value("label", "9")
+    window.table.selectRow(7)
+    _export_through_the_dialog(qtbot, window, "selected", tmp_path / "one.tfrecord")
+    assert window.isWindowModified()
+    _export_through_the_dialog(qtbot, window, "edited", tmp_path / "edited.tfrecord")
+    assert not window.isWindowModified()

@@ -134,8 +134,8 @@ def export_task(conn: Connection) -> None:
     """Receive ``(paths, columns, records, options, payloads)`` and export. Messages:
     ``("progress", done, total)``, then ``("summary", ExportSummary)`` or
     ``("error", text)``. If the parent terminates this process, the temporary files
-    are removed by :func:`~.export.clean_stale_temporaries`."""
-    from .write import export
+    are removed by :func:`~.output.clean_stale_temporaries`."""
+    from .write.export import export
 
     paths, columns, records, options, payloads = conn.recv()
 

@@ -75,7 +75,7 @@ class EditActions(QObject):
         return self.editor.payload(record) if self.editor else self.window.dataset.read(record)
 
     def dirty(self) -> bool:
-        """Edits exist that no export has written since they were made."""
+        """Edits or deletions exist that no export has applied since they were made."""
         return (
             self.editor is not None
             and bool(self.editor.edits)
@@ -89,13 +89,18 @@ class EditActions(QObject):
         return self.editor.edits.payloads if self.editor is not None else {}
 
     def exported(self, records: np.ndarray) -> None:
-        """An export of ``records`` succeeded: when it holds every edited record, the
-        edits count as saved (deleted records are left out of exports by design)."""
-        if self.editor is None:
+        """An export of ``records`` succeeded. The edits count as saved only when it
+        applied every pending one: every edited record was written, and, when records
+        are deleted, it was a whole-dataset export that left exactly those out."""
+        ds = self.window.dataset
+        if self.editor is None or ds is None:
             return
         edits = self.editor.edits
-        pending = set(edits.edited_records()) - set(edits.deleted_records())
-        if pending <= set(np.asarray(records).tolist()):
+        deleted = set(edits.deleted_records())
+        written = set(np.asarray(records).tolist())
+        pending = set(edits.edited_records()) - deleted
+        whole = not deleted or (len(written) == len(ds) - len(deleted) and not written & deleted)
+        if pending <= written and whole:
             self._exported = self._generation
             self.window.update_title()
 

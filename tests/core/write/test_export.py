@@ -87,7 +87,7 @@ def test_max_shard_size_and_names(tmp_path, source):
 def test_refuses_to_overwrite_a_source_and_skips_damaged(tmp_path, source):
     with Dataset([str(source)]) as ds:
         ds.index()
-        with pytest.raises(ExportError, match="an input of this command"):
+        with pytest.raises(ExportError, match="a source of this command"):
             export(ds, range(3), ExportOptions(str(source)))
     frames = [encode_frame(p) for p in PAYLOADS[:10]]
     bad = bytearray(frames[4])

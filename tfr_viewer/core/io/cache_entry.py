@@ -5,8 +5,9 @@ checked, without numpy: :mod:`.index_cache` builds indexes from entries, and
 Entries live in the platform's cache directory (``$XDG_CACHE_HOME/tfr-viewer/index`` on
 Linux, ``~/Library/Caches/tfr-viewer/index`` on macOS, ``%LOCALAPPDATA%\\tfr-viewer\\
 Cache\\index`` on Windows; ``TFR_VIEWER_CACHE_DIR`` overrides). An entry is keyed by the
-file's real path, size, modification time and inode, and is used only while all four
-still match. ``TFR_VIEWER_NO_CACHE=1`` (the CLI's ``--no-cache``) turns the cache off.
+file's real path, size, modification and change times and inode, and is used only
+while all of them still match. ``TFR_VIEWER_NO_CACHE=1`` (the CLI's ``--no-cache``)
+turns the cache off.
 
 An entry is one file: a magic line, the length of a JSON header, the header (identity,
 flags, the name, type and size of each array) and the raw arrays, all covered by a
@@ -74,6 +75,7 @@ def identity(path: str) -> dict | None:
         "path": os.path.realpath(path),
         "size": st.st_size,
         "mtime_ns": st.st_mtime_ns,
+        "ctime_ns": st.st_ctime_ns,  # changes with every write, even if mtime is put back
         "inode": st.st_ino,
         "version": VERSION,
     }
@@ -115,14 +117,19 @@ def parse(data: bytes) -> tuple[dict, list[tuple[str, str, int, int]]] | None:
         return None
     at = len(MAGIC) + 8
     end = at + int.from_bytes(data[len(MAGIC) : at], "little")
-    meta = json.loads(data[at:end])
-    layout = []
-    for name, dtype, size in meta["arrays"]:
-        item = _item_size(str(dtype))
-        if item is None or int(size) < 0:
-            return None
-        layout.append((name, str(dtype), int(size), end))
-        end += item * int(size)
+    try:
+        meta = json.loads(data[at:end])
+        layout = []
+        for name, dtype, size in meta["arrays"]:
+            item = _item_size(str(dtype))
+            if item is None or int(size) < 0:
+                return None
+            layout.append((str(name), str(dtype), int(size), end))
+            end += item * int(size)
+    except (ValueError, TypeError, KeyError, RecursionError):
+        return None  # an intact CRC over a header that is not ours
+    if not isinstance(meta, dict):
+        return None
     if end != len(data) - 4:
         return None
     return meta, layout

@@ -20,7 +20,14 @@ import sys
 from dataclasses import dataclass
 
 from . import cache_entry
-from .framing import FOOTER_SIZE, FRAME_OVERHEAD, HEADER_SIZE, Compression, masked_crc
+from .framing import (
+    FOOTER_SIZE,
+    FRAME_OVERHEAD,
+    HEADER_SIZE,
+    Compression,
+    decode_header,
+    masked_crc,
+)
 from .records import RecordStatus
 from .remote import is_url
 from .sniff import sniff
@@ -92,14 +99,14 @@ def _entry(path: str) -> _Entry | None:
             return None
         found = _Entry(data, parsed[1])
         os.utime(entry)  # recently used, as a load of the index marks it
-    except (OSError, ValueError, KeyError, TypeError):
+    except Exception:  # noqa: BLE001 - a cache entry is never trusted, nor fatal
         return None
     return found
 
 
 def find(paths: list[str], index: int) -> CachedRecord | None:
     """Global record ``index`` of the files ``paths`` (already expanded), read and with
-    its data CRC checked if the entry had not; None when the entries cannot tell (see
+    its CRCs checked (the entries hold no verdicts); None when the entries cannot tell (see
     the module's contract)."""
     if sys.byteorder != "little" or not cache_entry.enabled() or index < 0:
         return None
@@ -118,15 +125,14 @@ def _read(path: str, found: _Entry, index: int, local: int) -> CachedRecord | No
     offset, length, status = found.frame(local)
     if status.damaged:
         return None  # its readable length depends on the records and garbage after it
-    checked = status is RecordStatus.UNVERIFIED
-    try:
+    try:  # the cache holds offsets, never verdicts: the CRCs are checked here
         with open(path, "rb") as f:
-            f.seek(offset if checked else offset + HEADER_SIZE)
-            data = f.read(HEADER_SIZE + length + FOOTER_SIZE if checked else length)
+            f.seek(offset)
+            data = f.read(HEADER_SIZE + length + FOOTER_SIZE)
     except (OSError, OverflowError, ValueError):
         return None
-    if not checked:
-        return CachedRecord(index, path, local, offset, length, status, data)
+    if decode_header(data[:HEADER_SIZE].ljust(HEADER_SIZE, b"\0")) != (length, True):
+        return None  # the entry does not describe the file: the dataset decides
     payload, footer = data[HEADER_SIZE:-FOOTER_SIZE], data[-FOOTER_SIZE:]
     whole = len(data) == HEADER_SIZE + length + FOOTER_SIZE
     ok = whole and masked_crc(payload) == int.from_bytes(footer, "little")

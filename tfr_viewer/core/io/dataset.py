@@ -39,6 +39,7 @@ class DatasetFile:
     index: FileIndex = field(default_factory=FileIndex)
     source: Source | None = None
     seek_points: bool = False  # see :func:`~.sources.open_source`
+    identity: dict | None = None  # the file's identity when its scan began (local files)
 
     def open(self) -> Source:
         if self.source is None or self.source.closed:
@@ -149,6 +150,8 @@ class Dataset:
                     continue
             else:
                 cached = index_cache.load(f.path, verify)
+                # taken before the scan: an entry is kept only if nothing changed since
+                f.identity = None if is_url(f.path) else index_cache.identity(f.path)
             if cached is not None:
                 f.index, stream_size = cached
                 if stream_size is not None:
@@ -163,7 +166,7 @@ class Dataset:
             if cancel is not None and cancel.cancelled:
                 return
             self.finish_file(number, verified=verify)
-            index_cache.store(f.path, f.index, source.size)
+            index_cache.store(f.path, f.index, source.size, f.identity)
 
     def begin_file(self, number: int, reset: bool = True) -> None:
         """Start indexing file ``number`` (all earlier files must be complete). Used by
@@ -191,7 +194,7 @@ class Dataset:
             if cancel is not None and cancel.cancelled:
                 return
             if f.index.verified and self.keeps_cache:
-                index_cache.store(f.path, f.index, f.open().size)
+                index_cache.store(f.path, f.index, f.open().size, f.identity)
 
     def index(self, *, verify: bool = True, cancel: CancelToken | None = None) -> Dataset:
         """Index everything (see :meth:`scan`) and return self."""

@@ -32,11 +32,12 @@ from .cache_entry import (
     worth_keeping,
 )
 from .file_index import FileIndex
-from .framing import FRAME_OVERHEAD
+from .framing import FRAME_OVERHEAD, HEADER_SIZE, Compression, decode_header
 from .index import IndexChunk
-from .records import GarbageRegion
+from .records import GarbageRegion, RecordStatus
+from .sniff import sniff
 
-__all__ = ["SUFFIX", "cache_dir", "enabled", "entry_for", "load", "store", "trim"]
+__all__ = ["SUFFIX", "cache_dir", "enabled", "entry_for", "identity", "load", "store", "trim"]
 
 
 def _encode(meta: dict, arrays: dict[str, np.ndarray]) -> bytes:
@@ -90,50 +91,99 @@ def entry_for(path: str) -> Path | None:
 
 
 def load(path: str, verified: bool) -> tuple[FileIndex, int | None] | None:
-    """The cached complete index of ``path`` (verified if asked) and the uncompressed
-    stream size, or None."""
-    if not enabled():
+    """The cached complete index of ``path`` and the uncompressed stream size, or None.
+
+    The cache holds offsets, never verdicts: a verifying scan (``verified``) always
+    reads the bytes, and a loaded index has every payload ``UNVERIFIED`` (its CRC is
+    checked when the record is read or verified). An entry is used only when it
+    parses, its identity matches the file and it fits the file (:func:`_fits`);
+    anything else is rebuilt, never raised."""
+    if verified or not enabled():
         return None
-    ident = identity(path)
-    if not worth_keeping(ident):
-        return None
-    entry = entry_path(ident)
     try:
+        ident = identity(path)
+        if not worth_keeping(ident):
+            return None
+        entry = entry_path(ident)  # type: ignore[arg-type]
         with open(entry, "rb") as f:
             decoded = _decode(f.read())
         if decoded is None:
             return None
         meta, arrays = decoded
-        if meta.get("identity") != ident or (verified and not meta["verified"]):
+        if meta.get("identity") != ident:
             return None
-        os.utime(entry)  # recently used
         garbage = arrays["garbage"].reshape(-1, 3)
         regions = tuple(GarbageRegion(int(o), int(s), int(b)) for o, s, b in garbage.tolist())
         offsets, lengths = _unpack(arrays)
-        chunk = IndexChunk(
-            0,
-            offsets,
-            lengths,
-            arrays["status"].copy(),  # statuses change when records are re-verified
-            regions,
-            int(meta["position"]),
-            meta["stream_error"],
-        )
-    except (OSError, ValueError, KeyError, TypeError):
+        status = arrays["status"].astype(np.uint8)  # a copy: statuses change when verified
+        if len(status) != len(offsets):
+            return None
+        payload_verdict = (status == RecordStatus.OK) | (status == RecordStatus.BAD_DATA_CRC)
+        status[payload_verdict] = RecordStatus.UNVERIFIED
+        stream_size = meta.get("stream_size")
+        position = int(meta["position"])
+        if not _fits(path, ident, stream_size, position, offsets, lengths, status):  # type: ignore[arg-type]
+            return None
+        chunk = IndexChunk(0, offsets, lengths, status, regions, position, meta["stream_error"])
+        index = FileIndex()
+        index.add(chunk)
+        index.finish(verified=False)
+        os.utime(entry)  # recently used
+    except Exception:  # noqa: BLE001 - a cache entry is never trusted, nor fatal
         return None
-    index = FileIndex()
-    index.add(chunk)
-    index.finish(verified=bool(meta["verified"]))
-    return index, meta.get("stream_size")
+    return index, stream_size
 
 
-def store(path: str, index: FileIndex, stream_size: int | None) -> Path | None:
+SAMPLED_HEADERS = 16
+
+
+def _fits(
+    path: str,
+    ident: dict,
+    stream_size: int | None,
+    position: int,
+    offsets: np.ndarray,
+    lengths: np.ndarray,
+    status: np.ndarray,
+) -> bool:
+    """Whether an entry can describe ``path``: the scan reached the end of the stream,
+    every whole frame lies inside it, and, for a local uncompressed file, a sample of
+    headers read now give the entry's lengths with a good length CRC."""
+    if stream_size is None or position != stream_size:
+        return False
+    whole = status != RecordStatus.TRUNCATED
+    ends = offsets[whole] + np.uint64(FRAME_OVERHEAD) + lengths[whole]
+    if len(ends) and int(ends.max()) > stream_size:
+        return False
+    if "path" not in ident or stream_size != ident["size"] or not len(offsets):
+        return True  # compressed or remote: the CRC of each read settles the rest
+    if sniff(path) is not Compression.NONE:
+        return True
+    headed = np.flatnonzero(status != RecordStatus.BAD_LENGTH_CRC)
+    picks = headed[np.linspace(0, len(headed) - 1, min(len(headed), SAMPLED_HEADERS)).astype(int)]
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        for i in picks.tolist():
+            length, ok = decode_header(
+                os.pread(fd, HEADER_SIZE, int(offsets[i])).ljust(HEADER_SIZE)
+            )
+            if not ok or length != int(lengths[i]):
+                return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def store(
+    path: str, index: FileIndex, stream_size: int | None, before: dict | None = None
+) -> Path | None:
     """Save a complete index of ``path``; returns the entry, or None when not cached
-    (off, too small, or the cache folder cannot be written: caching is best effort)."""
+    (off, too small, the file changed since ``before`` — its identity when the scan
+    began — or the cache folder cannot be written: caching is best effort)."""
     if not enabled() or not index.complete:
         return None
     ident = identity(path)
-    if not worth_keeping(ident):
+    if not worth_keeping(ident) or (before is not None and ident != before):
         return None
     meta = {
         "identity": ident,

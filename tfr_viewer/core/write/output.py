@@ -122,8 +122,8 @@ def check_target(
         st = link  # a dangling symlink: the link itself is replaced
     if (st.st_dev, st.st_ino) in inputs:
         raise ExportError(
-            f"{target}: refusing to write over an input of this command (it is the same "
-            "file, by another name); choose another output name"
+            f"{target}: refusing to write over a source of this command (it is the same "
+            "file as one that is read, whatever its name); choose another output name"
         )
     if folder:
         raise ExportError(
