@@ -80,15 +80,18 @@ def _export_on_beam(ds: Dataset, options: ExportOptions, args: argparse.Namespac
     except ExportError as exc:
         print(f"tfr-viewer export: {exc}", file=sys.stderr)
         return 2
-    _report(summary, args.json, warnings=_warnings(ds, summary.records, args))
+    _report(summary, args.json, warnings=_warnings(ds, summary.records, args, summary.warnings))
     return 0
 
 
-def _warnings(ds: Dataset, written: int, args: argparse.Namespace) -> list[str]:
+def _warnings(
+    ds: Dataset, written: int, args: argparse.Namespace, own: tuple[str, ...] = ()
+) -> list[str]:
     """The export's warnings: the dataset's (empty files, missing shards), files that are
-    not TFRecords, and an output that holds no record. Printed on stderr unless the
+    not TFRecords, the export's ``own`` (fewer shards than asked), and an output that
+    holds no record. Printed on stderr unless the
     output is JSON, which carries them."""
-    warnings = ds.file_warnings()
+    warnings = ds.file_warnings() + list(own)
     if not written:
         what = "no intact record matches the filter" if args.filter else "no record is intact"
         warnings.append(f"{what}, so the output holds none")
@@ -115,7 +118,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.format != "tfrecord":
             return _export_other(ds, records, args)
         summary = export(ds, records, options)
-        _report(summary, args.json, warnings=_warnings(ds, summary.records, args))
+        _report(summary, args.json, warnings=_warnings(ds, summary.records, args, summary.warnings))
         return 0
 
 

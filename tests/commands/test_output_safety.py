@@ -1,0 +1,283 @@
+"""Every command that writes, against every way of naming a source as its output, and
+the other attacks on outputs: device nodes and FIFOs, folders, label maps that must
+survive, colliding shard names, names made from data, huge shard counts."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.tf_oracle import tf_read
+from tfr_viewer.cli import main
+from tfr_viewer.core.write import build_example
+from tfr_viewer.core.write.output import TMP_SUFFIX
+
+SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
+
+# each writer as a command line: (source, output) -> argv
+WRITERS = {
+    "export": lambda s, o: ["export", s, "-o", o, "--overwrite"],
+    "export --filter": lambda s, o: ["export", s, "-o", o, "--filter", "label == 1", "--overwrite"],
+    "export jsonl": lambda s, o: ["export", s, "-o", o, "--format", "jsonl", "--overwrite"],
+    "export csv": lambda s, o: ["export", s, "-o", o, "--format", "csv", "--overwrite"],
+    "export parquet": lambda s, o: ["export", s, "-o", o, "--format", "parquet", "--overwrite"],
+    "export webdataset": lambda s, o: [
+        "export",
+        s,
+        "-o",
+        o,
+        "--format",
+        "webdataset",
+        "--overwrite",
+    ],
+    "export images": lambda s, o: ["export", s, "-o", o, "--format", "images", "--overwrite"],
+    "convert --webdataset": lambda s, o: ["convert", s, "-o", o, "--webdataset", "--overwrite"],
+    "convert --images": lambda s, o: ["convert", s, "-o", o, "--images", "--overwrite"],
+    "recover": lambda s, o: ["recover", s, "-o", o, "--overwrite"],
+    "schema --infer": lambda s, o: ["schema", "--infer", "-o", o, s, "--overwrite"],
+}
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _namings(tmp_path: Path, src: Path) -> dict[str, str]:
+    """Ways of naming ``src`` other than its own path."""
+    (tmp_path / "sub").mkdir(exist_ok=True)
+    link = tmp_path / "link.tfrecord"
+    hard = tmp_path / "hard.tfrecord"
+    if not link.exists():
+        os.symlink(src, link)
+        os.link(src, hard)
+    return {
+        "same path": str(src),
+        "./ relative": f"./{src.name}",
+        "sub/..": str(tmp_path / "sub" / ".." / src.name),
+        "symlink": str(link),
+        "hard link": str(hard),
+    }
+
+
+def _one_line_refusal(capsys) -> str:  # noqa: ANN001
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line and not line.startswith("warning:")]
+    assert "Traceback" not in err
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_no_writer_replaces_a_source_by_any_name(tmp_path, monkeypatch, capsys, writer):
+    src = tmp_path / "src.tfrecord"
+    shutil.copy(SAMPLES / "classes_tutorial.tfrecord", src)
+    before = _digest(src)
+    monkeypatch.chdir(tmp_path)
+    for how, out in _namings(tmp_path, src).items():
+        code = main(WRITERS[writer](str(src), out))
+        line = _one_line_refusal(capsys)
+        assert code == 2, (how, line)
+        assert "source" in line or "never replaced" in line, (how, line)
+        assert _digest(src) == before, how
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(TMP_SUFFIX)]
+
+
+def test_a_bind_mount_of_the_sources_folder_is_caught(tmp_path, capsys):
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("a bind mount needs root")
+    data, view = tmp_path / "data", tmp_path / "view"
+    data.mkdir()
+    view.mkdir()
+    src = data / "src.tfrecord"
+    shutil.copy(SAMPLES / "classes_tutorial.tfrecord", src)
+    if subprocess.run(["mount", "--bind", str(data), str(view)], capture_output=True).returncode:
+        pytest.skip("bind mounts are not permitted here")
+    try:
+        before = _digest(src)
+        for writer in ("export --filter", "export jsonl", "recover"):
+            assert main(WRITERS[writer](str(src), str(view / "src.tfrecord"))) == 2
+            assert "source" in _one_line_refusal(capsys)
+        assert _digest(src) == before
+    finally:
+        subprocess.run(["umount", str(view)], check=False)
+
+
+@pytest.mark.parametrize("kind", ["char device", "fifo", "folder"])
+def test_special_files_as_outputs_are_refused_and_kept(tmp_path, capsys, kind):
+    src = SAMPLES / "classes_tutorial.tfrecord"
+    target = tmp_path / "target"
+    if kind == "char device":
+        if os.geteuid() != 0:
+            pytest.skip("mknod needs root")
+        os.mknod(target, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # a twin of /dev/null, here
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.mkdir()
+    mode = os.lstat(target).st_mode
+    for writer in ("export", "export jsonl", "recover", "convert --webdataset", "schema --infer"):
+        assert main(WRITERS[writer](str(src), str(target))) == 2, writer
+        line = _one_line_refusal(capsys)
+        assert "--overwrite" not in line and str(target) in line, line
+    assert os.lstat(target).st_mode == mode
+    assert sorted(os.listdir(tmp_path)) == ["target"]
+
+
+def test_the_screenshot_never_replaces_the_file_it_shows(tmp_path):
+    src = tmp_path / "src.tfrecord"
+    shutil.copy(SAMPLES / "classes_tutorial.tfrecord", src)
+    before = _digest(src)
+    run = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "open", str(src), "--screenshot", str(src)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert run.returncode == 2 and "source" in run.stderr and "Traceback" not in run.stderr
+    assert _digest(src) == before
+
+
+def _labelled_images(tmp_path: Path) -> Path:
+    from PIL import Image
+
+    root = tmp_path / "images"
+    for name in ("cat", "dog"):
+        (root / name).mkdir(parents=True)
+        for k in range(2):
+            Image.new("RGB", (8, 8), (k * 90, 40, 200 if name == "cat" else 0)).save(
+                root / name / f"{k}.png"
+            )
+    return root
+
+
+def test_a_label_map_and_labels_txt_survive_a_conversion(tmp_path, capsys):
+    root = _labelled_images(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    label_map = out / "label_map.pbtxt"
+    label_map.write_text("item {\n  id: 1\n  name: 'cat'\n}\nitem {\n  id: 2\n  name: 'dog'\n}\n")
+    kept = label_map.read_text()
+    argv = ["convert", str(root), "-o", str(out / "x.tfrecord"), "--label-map", str(label_map)]
+    assert main(argv) == 2
+    assert "source" in _one_line_refusal(capsys)
+    assert main([*argv, "--overwrite"]) == 2  # an input is never replaced
+    _one_line_refusal(capsys)
+    assert label_map.read_text() == kept and sorted(os.listdir(out)) == ["label_map.pbtxt"]
+    other = tmp_path / "other"
+    other.mkdir()
+    labels = other / "labels.txt"
+    labels.write_text("mine\n")
+    assert main(["convert", str(root), "-o", str(other / "y.tfrecord")]) == 2
+    assert "labels.txt exists already" in _one_line_refusal(capsys)
+    assert labels.read_text() == "mine\n" and os.listdir(other) == ["labels.txt"]
+
+
+def test_shards_that_a_pattern_names_alike_are_refused_before_writing(tmp_path, capsys):
+    src = SAMPLES / "classes_tutorial.tfrecord"
+    out = tmp_path / "shard%.0s.tar"
+    argv = ["convert", str(src), "-o", str(out), "--webdataset", "--shard-records", "1"]
+    assert main(argv) == 2
+    assert "same name" in _one_line_refusal(capsys)
+    assert os.listdir(tmp_path) == []
+
+
+def test_class_names_from_the_data_cannot_leave_the_folder(tmp_path, capsys):
+    import io
+
+    from PIL import Image
+
+    from tfr_viewer.core.io.framing import write_records
+
+    png = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(png, "PNG")
+    payloads = []
+    for text in ("..", "../../x", "/abs", "a\nb"):
+        payloads.append(
+            build_example(
+                {
+                    "image/encoded": [png.getvalue()],
+                    "image/class/text": [text.encode()],
+                    "image/object/bbox/xmin": [0.1],
+                    "image/object/bbox/xmax": [0.5],
+                    "image/object/bbox/ymin": [0.1],
+                    "image/object/bbox/ymax": [0.5],
+                    "image/object/class/label": [1],
+                    "image/object/class/text": [text.encode()],
+                }
+            )
+        )
+    work = tmp_path / "work"
+    work.mkdir()
+    src = work / "data.tfrecord"
+    write_records(src, payloads)
+    existing = work / "record-0.png"
+    existing.write_bytes(b"mine")
+    out = work / "out"
+    code = main(["export", str(src), "-o", str(out), "--format", "images", "--boxes", "yolo"])
+    assert code == 0, capsys.readouterr().err
+    assert existing.read_bytes() == b"mine"
+    assert sorted(os.listdir(work)) == ["data.tfrecord", "out", "record-0.png"]
+    written = [p for p in out.rglob("*") if p.is_file()]
+    assert all(out in p.parents for p in written)
+    assert len([p for p in written if p.suffix == ".png"]) == 4
+
+
+def test_more_shards_than_records_are_capped_with_a_warning(tmp_path):
+    src = tmp_path / "three.tfrecord"
+    from tfr_viewer.core.io.framing import write_records
+
+    write_records(src, [b"a", b"b", b"c"])
+
+    def limit() -> None:  # 2 GB of address space: one allocation per shard would fail
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tfr_viewer",
+            "export",
+            str(src),
+            "-o",
+            str(tmp_path / "o"),
+            "--shards",
+            "99999999",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+    )
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert len(summary["files"]) == 3 and summary["records"] == 3
+    assert any("--shards 99,999,999" in w for w in summary["warnings"])
+    assert tf_read(sorted(summary["files"])) == [b"a", b"b", b"c"]
+
+
+def test_a_missing_output_folder_is_made_and_an_existing_one_refused(tmp_path, capsys):
+    src = SAMPLES / "classes_tutorial.tfrecord"
+    out = tmp_path / "new" / "deeper" / "x.tfrecord"
+    assert main(["export", str(src), "-o", str(out)]) == 0
+    assert len(tf_read(out)) == 30
+    capsys.readouterr()
+    for argv in (
+        ["export", str(src), "-o", str(tmp_path / "new") + "/", "--overwrite"],
+        ["export", str(src), "-o", str(tmp_path / "new"), "--overwrite"],
+        ["recover", str(src), "-o", str(tmp_path / "new"), "--overwrite"],
+    ):
+        assert main(argv) == 2
+        line = _one_line_refusal(capsys)
+        assert "folder" in line and "--overwrite" not in line, line
