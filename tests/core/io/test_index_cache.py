@@ -43,17 +43,25 @@ def _index(path, verify=True):
         return f.offsets(), f.lengths(), f.statuses(), list(f.garbage), f.verified
 
 
+def _unverified(statuses: np.ndarray) -> np.ndarray:
+    """``statuses`` as a loaded entry gives them: payload verdicts back to UNVERIFIED."""
+    out = statuses.copy()
+    out[(out == 0) | (out == 2)] = 4
+    return out
+
+
 def test_a_second_open_reads_the_cache_and_gives_the_same_index(tmp_path, monkeypatch, cache):
     path = tmp_path / "a.tfrecord"
     write_records(path, [bytes([i % 256]) * i for i in range(300)])
     scans = _scans(monkeypatch)
     first = _index(path)
     assert len(scans) == 1 and len(list(cache.glob("*" + index_cache.SUFFIX))) == 1
-    second = _index(path)
+    second = _index(path, verify=False)
     assert len(scans) == 1
-    for a, b in zip(first[:3], second[:3], strict=True):
+    for a, b in zip(first[:2], second[:2], strict=True):
         assert np.array_equal(a, b)
-    assert first[3:] == second[3:]
+    assert np.array_equal(_unverified(first[2]), second[2])  # offsets, never verdicts
+    assert first[3] == second[3] and second[4] is False
 
 
 def test_damage_and_garbage_survive_the_cache(tmp_path, monkeypatch):
@@ -75,23 +83,25 @@ def test_damage_and_garbage_survive_the_cache(tmp_path, monkeypatch):
     )
     first = _index(path)
     scans = _scans(monkeypatch)
-    second = _index(path)
+    second = _index(path, verify=False)
     assert scans == []
     assert second[3] == first[3] and len(first[3]) >= 1
-    for a, b in zip(first[:3], second[:3], strict=True):
+    for a, b in zip(first[:2], second[:2], strict=True):
         assert a.dtype == b.dtype and np.array_equal(a, b)
-    assert {1, 2, 3} <= set(first[2].tolist())
+    assert np.array_equal(_unverified(first[2]), second[2])
+    assert {1, 2, 3} <= set(first[2].tolist()) and {1, 3} <= set(second[2].tolist())
 
 
-def test_a_header_only_entry_does_not_answer_a_verifying_open(tmp_path, monkeypatch):
+def test_a_verifying_open_always_reads_the_bytes(tmp_path, monkeypatch):
     path = tmp_path / "h.tfrecord"
     write_records(path, [b"abc"] * 10)
     _index(path, verify=False)
     scans = _scans(monkeypatch)
     assert _index(path, verify=True)[4] is True
-    assert len(scans) == 1
-    assert _index(path, verify=False)[4] is True  # the verified entry now answers both
-    assert len(scans) == 1
+    assert _index(path, verify=True)[4] is True
+    assert len(scans) == 2  # a verdict is never taken from the cache
+    assert _index(path, verify=False)[4] is False  # offsets from it, payloads unverified
+    assert len(scans) == 2
 
 
 def test_a_changed_file_is_scanned_again(tmp_path, monkeypatch):

@@ -123,7 +123,7 @@ def find(paths: list[str], index: int) -> CachedRecord | None:
 
 def _read(path: str, found: _Entry, index: int, local: int) -> CachedRecord | None:
     offset, length, status = found.frame(local)
-    if status.damaged:
+    if status in (RecordStatus.BAD_LENGTH_CRC, RecordStatus.TRUNCATED):
         return None  # its readable length depends on the records and garbage after it
     try:  # the cache holds offsets, never verdicts: the CRCs are checked here
         with open(path, "rb") as f:
