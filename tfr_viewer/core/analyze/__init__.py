@@ -6,8 +6,7 @@ load the payload decoders that the sample needs.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazy_names import lazy_names
 
 _WHERE = {
     "SAMPLE": "sample",
@@ -21,9 +20,4 @@ _WHERE = {
 
 __all__ = sorted(_WHERE)
 
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f".{module}", __name__), name)
+__getattr__ = lazy_names(__name__, _WHERE)

@@ -7,8 +7,7 @@ Names are imported on first use, so that a command that reads one record through
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazy_names import lazy_names
 
 _WHERE = {
     "Dataset": "dataset",
@@ -33,9 +32,4 @@ _WHERE = {
 
 __all__ = sorted(_WHERE)
 
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f".{module}", __name__), name)
+__getattr__ = lazy_names(__name__, _WHERE)
