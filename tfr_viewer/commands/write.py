@@ -11,7 +11,7 @@ import numpy as np
 from ..core.io import Compression, Dataset
 from ..core.query import compile_filter, filter_dataset
 from ..core.text import plural
-from ..core.write import ExportError, ExportOptions, parse_split
+from ..core.write import ExportOptions, parse_split
 from ..core.write.export import export
 from ..errors import EXIT_PROBLEMS, UsageError
 from .progress import TaskProgress, index_with_progress, warn_about_filter
@@ -74,12 +74,8 @@ def _export_on_beam(ds: Dataset, options: ExportOptions, args: argparse.Namespac
     if args.filter:
         compile_filter(args.filter)  # a bad expression is refused before any work
     index_with_progress(ds, verify=False)
-    try:
-        extra = getattr(args, "pipeline_args", [])
-        summary = export_on_beam(ds, args.filter, options, args.runner, extra)
-    except ExportError as exc:
-        print(f"tfr-viewer export: {exc}", file=sys.stderr)
-        return 2
+    extra = getattr(args, "pipeline_args", [])
+    summary = export_on_beam(ds, args.filter, options, args.runner, extra)  # ExportError: exit 2
     _report(summary, args.json, warnings=_warnings(ds, summary.records, args, summary.warnings))
     return 0
 

@@ -388,11 +388,8 @@ class OutputJob:
         """Create the temporary of a planned file target; returns its path (empty)."""
         entry = self._entry(target)
         if entry.temp is None:
-            self._make_folder(target)
-            with disk_errors(target):
-                entry.temp, fd = create_temporary(target)
-            os.close(fd)
-        return entry.temp
+            self.create(target).close()
+        return entry.temp  # type: ignore[return-value]
 
     def create(self, target: str) -> BinaryIO:
         """The temporary of a planned file target, open for writing in binary."""
@@ -455,9 +452,7 @@ class OutputJob:
                 with contextlib.suppress(OSError):
                     if backup is not None:
                         os.replace(backup, e.target)
-                    elif e.folder:
-                        os.rename(e.target, e.temp)  # type: ignore[arg-type]
-                    else:
+                    else:  # new: back to its temporary, which discard removes
                         os.rename(e.target, e.temp)  # type: ignore[arg-type]
             raise
         for _, backup in done:
