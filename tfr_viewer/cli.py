@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -415,6 +416,30 @@ def _warn_fallback() -> None:
         print(f"tfr-viewer: warning: {warning}", file=sys.stderr)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the command's own process so its output jobs clean up."""
+
+
+def _terminate_like_an_interrupt() -> None:
+    """SIGTERM ends a command as Ctrl+C does: every output job discards its temporaries
+    on the way out, and the exit code is 143. A forked worker gets the default, at once."""
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return  # an embedding program has its own handler
+    owner = os.getpid()
+
+    def handler(signum: int, _frame: object) -> None:
+        if os.getpid() != owner:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise Terminated
+
+    try:
+        signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave the signal as it is
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the exit code."""
     if getattr(sys, "frozen", False):
@@ -459,10 +484,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ["TFR_VIEWER_NO_CACHE"] = "1"
     if args.command != "open":  # the window shows it in its status bar
         _warn_fallback()
+        _terminate_like_an_interrupt()
     try:
         return _handler(args.command)(args)
     except BrokenPipeError:
         return EXIT_OK
+    except Terminated:
+        print("tfr-viewer: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("tfr-viewer: interrupted", file=sys.stderr)
         return 130

@@ -281,3 +281,47 @@ def test_a_missing_output_folder_is_made_and_an_existing_one_refused(tmp_path, c
         assert main(argv) == 2
         line = _one_line_refusal(capsys)
         assert "folder" in line and "--overwrite" not in line, line
+
+
+@pytest.fixture(scope="module")
+def many_records(tmp_path_factory):
+    from tfr_viewer.core.io.framing import RecordWriter
+
+    src = tmp_path_factory.mktemp("many") / "many.tfrecord"
+    with RecordWriter(str(src)) as writer:
+        for i in range(60_000):
+            writer.write(build_example({"label": [i], "text": [b"x" * 64]}))
+    return src
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "says"),
+    [("SIGTERM", 143, "tfr-viewer: terminated"), ("SIGINT", 130, "tfr-viewer: interrupted")],
+)
+def test_a_signal_during_an_export_leaves_no_temporary_and_no_output(
+    many_records, tmp_path, name, code, says
+):
+    """A command stopped by SIGTERM (a CI timeout, `kill`) or Ctrl+C discards its
+    temporary at once and exits with one line, wherever the signal lands (it once
+    crashed the process inside the protobuf runtime); the output name stays free."""
+    import signal
+    import time
+
+    for attempt, delay in enumerate((0.0, 0.15, 0.3, 0.45)):
+        out = tmp_path / f"out{attempt}" / "rows.jsonl"
+        argv = ["export", str(many_records), "-o", str(out), "--format", "jsonl"]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tfr_viewer", *argv], stderr=subprocess.PIPE, text=True
+        )
+        deadline = time.monotonic() + 60
+        while not list(out.parent.glob(f"*{TMP_SUFFIX}")) and proc.poll() is None:
+            assert time.monotonic() < deadline, "no temporary appeared"
+            time.sleep(0.01)
+        time.sleep(delay)
+        assert proc.poll() is None, "the export ended before the signal"
+        proc.send_signal(getattr(signal, name))
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == code, err
+        assert err.strip() == says
+        assert not out.exists()
+        assert not out.parent.exists() or not list(out.parent.iterdir())

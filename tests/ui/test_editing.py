@@ -212,3 +212,29 @@ def test_an_edit_left_out_of_the_export_stays_unsaved(qtbot, window, samples, tm
     assert window.isWindowModified()
     _export_through_the_dialog(qtbot, window, "edited", tmp_path / "edited.tfrecord")
     assert not window.isWindowModified()
+
+
+def test_a_file_cut_short_while_open_keeps_the_window_and_its_edits(
+    qtbot, window, samples, tmp_path
+):
+    """The open file is truncated behind the window's back: choosing a record past
+    the new end says what happened in the status bar; the edits stay pending."""
+    import shutil
+
+    source = tmp_path / "shrinking.tfrecord"
+    shutil.copyfile(samples / "classes_tutorial.tfrecord", source)
+    open_and_wait(qtbot, window, [source])
+    window.select_record(2)
+    assert window.edit_actions.edit_value("label", "9")
+    size = source.stat().st_size
+    with open(source, "r+b") as f:
+        f.truncate(size // 2)
+    window.select_record(24)
+    message = window.statusBar().currentMessage()
+    assert message.startswith("record 24:"), message
+    assert "changed while it was being read" in message
+    assert window.isWindowModified()
+    assert label_of(window.edit_actions.payload(2)) == 9
+    window.select_record(1)  # a record still inside the file is shown again
+    assert window.current == 1
+    assert window.tree_model.rowCount() > 0

@@ -1,15 +1,14 @@
 """Convert parsed Features messages to :class:`FeatureData`, strictly.
 
 Protobuf parsing is lenient: fields with an unknown number or a mismatched wire type
-are kept as unknown fields instead of failing. :func:`has_unknown` finds them, so that a
-payload that is not really an Example is never shown as an (empty) one.
+are kept as unknown fields instead of failing. :func:`has_unknown` finds them anywhere
+in a parsed message, so that a payload that is not really an Example is never shown as
+an (empty) one.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from google.protobuf.unknown_fields import UnknownFieldSet
 
 from .types import FeatureData, Features
 
@@ -17,7 +16,16 @@ _LIST_FIELDS = {"bytes_list": "bytes", "float_list": "float", "int64_list": "int
 
 
 def has_unknown(msg: Any) -> bool:
-    return len(UnknownFieldSet(msg)) > 0
+    """True when ``msg`` or any message inside it carries unknown fields. Those are
+    dropped from ``msg`` on the way (the caller refuses such a message anyway).
+
+    The size before and after dropping them differs exactly when there were some; this
+    stays in the runtime's C code (its ``UnknownFieldSet`` crashes the process when a
+    signal such as Ctrl+C arrives while one is built).
+    """
+    size = msg.ByteSize()
+    msg.DiscardUnknownFields()
+    return bool(msg.ByteSize() != size)
 
 
 def feature_data(feature: Any) -> FeatureData:
@@ -32,22 +40,7 @@ def feature_data(feature: Any) -> FeatureData:
     return FeatureData.numbers(kind, values)
 
 
-def feature_strict(feature: Any) -> bool:
-    """True when a Feature and its list carry no unknown fields."""
-    if has_unknown(feature):
-        return False
-    which = feature.WhichOneof("kind")
-    return which is None or not has_unknown(getattr(feature, which))
-
-
 def features_data(features: Any) -> Features:
     """A Features message as an ordered dict, keys sorted."""
     fmap = features.feature
     return {key: feature_data(fmap[key]) for key in sorted(fmap)}
-
-
-def features_strict(features: Any) -> bool:
-    if has_unknown(features):
-        return False
-    fmap = features.feature
-    return all(feature_strict(fmap[key]) for key in fmap)

@@ -1,9 +1,10 @@
 """Any other protobuf message, shown like ``protoc --decode_raw``.
 
-The bytes are parsed by the protobuf runtime into a message with no declared fields, so
-every field arrives as an unknown field with its number, wire type and data. A
-length-delimited value becomes a nested message when it parses as one and is not
-readable text. Depth and field count are bounded.
+The protobuf runtime first checks that the bytes are a message (quickly, in C); then
+:mod:`..wire` reads its fields with their numbers, wire types and data, refusing what
+the runtime lets through but the format forbids (field number 0). A length-delimited
+value becomes a nested message when it parses as one and is not readable text. Depth
+and field count are bounded.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from google.protobuf.message import DecodeError
-from google.protobuf.unknown_fields import UnknownFieldSet
 
 from .. import proto
+from ..wire import LENGTH, START_GROUP, WireError, WireField, read_fields
 from .text import looks_like_text
 from .types import ProtobufPayload, ProtoField
 
@@ -24,14 +25,15 @@ PREVIEW_BYTES = 4096
 WIRE_TYPES = {0: "varint", 1: "fixed64", 2: "bytes", 3: "group", 5: "fixed32"}
 
 
-def _parse(data: bytes) -> Any | None:
-    msg = proto.RawMessage()
+def _parse(data: bytes, budget: _Budget) -> list[WireField] | None:
+    """The fields of ``data`` (at most the budget's), or None if it is not a message."""
     try:
-        msg.ParseFromString(data)
-    except DecodeError:
+        proto.RawMessage().ParseFromString(data)
+        fields = read_fields(data, max(budget.left, 1))
+    except (DecodeError, WireError):
         return None
-    fields = UnknownFieldSet(msg)
-    return fields if len(fields) else None
+    budget.truncated |= fields.truncated
+    return fields.items or None
 
 
 class _Budget:
@@ -42,18 +44,17 @@ class _Budget:
 
 def _fields(fields: Any, depth: int, budget: _Budget) -> tuple[ProtoField, ...]:
     out = []
-    for f in fields:
+    for number, wire, data in fields:
         if budget.left <= 0:
             budget.truncated = True
             break
         budget.left -= 1
-        number, wire, data = f.field_number, f.wire_type, f.data
-        if wire == 3:
+        if wire == START_GROUP:
             out.append(ProtoField(number, wire, fields=_fields(data, depth + 1, budget)))
-        elif wire == 2:
+        elif wire == LENGTH:
             nested = None
             if depth < MAX_DEPTH and data and not looks_like_text(data):
-                nested = _parse(data)
+                nested = _parse(data, budget)
             elif depth >= MAX_DEPTH:
                 budget.truncated = True
             if nested is not None:
@@ -72,12 +73,12 @@ def _fields(fields: Any, depth: int, budget: _Budget) -> tuple[ProtoField, ...]:
 
 
 def bid(data: bytes) -> int:
-    return 40 if data and _parse(data) is not None else 0
+    return 40 if data and _parse(data, _Budget()) is not None else 0
 
 
 def decode(data: bytes) -> ProtobufPayload:
-    fields = _parse(data)
+    budget = _Budget()
+    fields = _parse(data, budget)
     if fields is None:
         raise ValueError("not a protobuf message")
-    budget = _Budget()
     return ProtobufPayload(_fields(fields, 0, budget), budget.truncated)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from google.protobuf.message import DecodeError
 
 from .. import proto
-from .features import feature_data, feature_strict, features_data, features_strict, has_unknown
+from .features import feature_data, features_data, has_unknown
 from .types import SequenceExamplePayload
 
 NAME = "sequence_example"
@@ -25,15 +25,6 @@ def parse_strict(data: bytes) -> object | None:
         return None
     if has_unknown(msg) or not msg.HasField("feature_lists"):
         return None
-    if msg.HasField("context") and not features_strict(msg.context):
-        return None
-    lists = msg.feature_lists
-    if has_unknown(lists):
-        return None
-    for key in lists.feature_list:
-        flist = lists.feature_list[key]
-        if has_unknown(flist) or not all(feature_strict(f) for f in flist.feature):
-            return None
     return msg
 
 

@@ -59,11 +59,11 @@ def _itemsize(code: str) -> int:
 
 def _shape(msg: Any) -> tuple[int, ...] | None:
     shape = msg.tensor_shape
-    if shape.unknown_rank or has_unknown(shape):
+    if shape.unknown_rank:
         return None
     dims = []
     for d in shape.dim:
-        if d.size < 0 or has_unknown(d):
+        if d.size < 0:
             return None
         dims.append(int(d.size))
     return tuple(dims)
