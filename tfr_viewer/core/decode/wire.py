@@ -5,7 +5,8 @@ triples: an ``int`` for varint, fixed64 and fixed32 fields, ``bytes`` for
 length-delimited ones, and a tuple of triples for a group. It accepts exactly the
 well-formed messages: field numbers from 1 to 2^29 - 1, varints of at most ten bytes
 (bits past the 64th dropped, as protobuf's runtimes do), lengths inside the data,
-groups closed by their own number, and no stray end-group. Anything else raises :class:`WireError` with the byte offset.
+groups closed by their own number, and no stray end-group. Anything else raises
+:class:`WireError` with the byte offset.
 
 At most ``limit`` fields are returned (groups' fields count); past it the rest of the
 data is not read and ``truncated`` is set. Groups nest at most :data:`MAX_GROUP_DEPTH`
