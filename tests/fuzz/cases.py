@@ -15,7 +15,7 @@ from tfr_viewer.core.write import build_example
 KINDS = ("frames", "payloads", "gzip", "zlib", "images", "tensors")
 
 
-def _varint(n: int) -> bytes:
+def varint(n: int) -> bytes:
     out = bytearray()
     while True:
         byte, n = n & 0x7F, n >> 7
@@ -36,11 +36,11 @@ def _payload(rng: random.Random) -> bytes:
             inner = build_example({"nested": [inner]})
         return inner
     if pick == 2:  # a field whose varint length claims far more than is there
-        return b"\x0a" + _varint(rng.choice([2**31, 2**40, 2**63, 2**64 - 1])) + b"x" * 8
+        return b"\x0a" + varint(rng.choice([2**31, 2**40, 2**63, 2**64 - 1])) + b"x" * 8
     if pick == 3:  # invalid UTF-8 in a key
         key = bytes(rng.randrange(128, 256) for _ in range(4))
         entry = b"\x0a" + bytes([len(key)]) + key + b"\x12\x04\x1a\x02\x08\x01"
-        return b"\x0a" + _varint(len(entry) + 2) + b"\x0a" + _varint(len(entry)) + entry
+        return b"\x0a" + varint(len(entry) + 2) + b"\x0a" + varint(len(entry)) + entry
     if pick == 4:
         return tensor_claiming(rng.choice([2**20, 2**31, 2**26, 7]), rng.choice([1, 2, 7, 9, 14]))
     if pick == 5:
@@ -48,14 +48,14 @@ def _payload(rng: random.Random) -> bytes:
     if pick == 6:  # deep raw protobuf nesting
         data = b"\x08\x01"
         for _ in range(rng.randrange(1, 200)):
-            data = b"\x0a" + _varint(len(data)) + data
+            data = b"\x0a" + varint(len(data)) + data
         return data
     if pick == 7:
         return build_example({"f": [float("nan"), float("inf"), -0.0, 3.4e38]})
     return rng.randbytes(rng.randrange(0, 300))
 
 
-def _mutate(rng: random.Random, data: bytes) -> bytes:
+def mutate(rng: random.Random, data: bytes) -> bytes:
     data = bytearray(data)
     for _ in range(rng.randrange(1, 6)):
         if not data:
@@ -85,7 +85,7 @@ def _image_record(rng: random.Random) -> bytes:
     side = rng.choice([1, 64, 19_999, 50_000, 65_500])
     image = (png_header if rng.random() < 0.5 else jpeg_header)(side, rng.choice([1, side]))
     if rng.random() < 0.5:
-        image = _mutate(rng, image)
+        image = mutate(rng, image)
     return build_example({"image/encoded": [image], "image/height": [side], "image/width": [side]})
 
 
@@ -94,14 +94,14 @@ def case(seed: int, index: int) -> tuple[str, bytes]:
     rng = random.Random(seed * 1_000_003 + index)
     kind = KINDS[index % len(KINDS)]
     if kind == "frames":
-        return kind, _mutate(rng, _frames(rng, rng.randrange(1, 12)))
+        return kind, mutate(rng, _frames(rng, rng.randrange(1, 12)))
     if kind == "payloads":
         return kind, _frames(rng, rng.randrange(1, 6))
     if kind in ("gzip", "zlib"):
         raw = _frames(rng, rng.randrange(1, 12))
         packed = gzip.compress(raw) if kind == "gzip" else zlib.compress(raw)
         if rng.random() < 0.7:
-            packed = _mutate(rng, packed)
+            packed = mutate(rng, packed)
         return kind, packed
     if kind == "images":
         return kind, b"".join(encode_frame(_image_record(rng)) for _ in range(rng.randrange(1, 3)))

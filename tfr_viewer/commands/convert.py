@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from ..core.text import plural
 from ..core.write import ExportError
@@ -47,28 +48,36 @@ def _to_images(args: argparse.Namespace) -> int:
     return cmd_export(args)
 
 
-def _to_parquet(args: argparse.Namespace) -> int:
-    """``convert DATASET -o out.parquet``: one Parquet file of the Examples' features."""
+def _write_intact(args: argparse.Namespace, name: str, doing: str, **options: Any) -> Any:
+    """Every intact record of ``args.source`` through the writer ``name``, with a progress
+    line saying ``doing``; returns ``(writer's result, intact records, damaged records)``."""
     from ..core.io import Dataset
-    from ..core.write.parquet import require_pyarrow
     from ..core.write.writers import write
     from .progress import index_with_progress
 
-    require_pyarrow()  # before reading anything: say at once what to install
     with Dataset.open([args.source]) as ds:
         index_with_progress(ds, verify=True)
         records = ds.undamaged(range(len(ds)))
-        with TaskProgress("writing Parquet", len(records)) as progress:
-            path, rows, columns = write(
-                "parquet",
+        with TaskProgress(doing, len(records)) as progress:
+            result = write(
+                name,
                 ds,
                 records,
                 args.output,
                 overwrite=args.overwrite,
                 progress=progress.update,
+                **options,
             )
-    left_out = len(records) - rows
-    damaged = len(ds) - len(records)
+        return result, len(records), len(ds) - len(records)
+
+
+def _to_parquet(args: argparse.Namespace) -> int:
+    """``convert DATASET -o out.parquet``: one Parquet file of the Examples' features."""
+    from ..core.write.parquet import require_pyarrow
+
+    require_pyarrow()  # before reading anything: say at once what to install
+    (path, rows, columns), intact, damaged = _write_intact(args, "parquet", "writing Parquet")
+    left_out = intact - rows
     if args.json:
         out = {
             "file": path,
@@ -91,24 +100,9 @@ def _to_parquet(args: argparse.Namespace) -> int:
 
 def _to_webdataset(args: argparse.Namespace) -> int:
     """``convert DATASET -o shards-%05d.tar --webdataset``."""
-    from ..core.io import Dataset
-    from ..core.write.writers import write
-    from .progress import index_with_progress
-
-    with Dataset.open([args.source]) as ds:
-        index_with_progress(ds, verify=True)
-        records = ds.undamaged(range(len(ds))).tolist()
-        with TaskProgress("writing shards", len(records)) as progress:
-            files, written, without = write(
-                "webdataset",
-                ds,
-                records,
-                args.output,
-                per_shard=args.shard_records,
-                overwrite=args.overwrite,
-                progress=progress.update,
-            )
-    damaged = len(ds) - len(records)
+    (files, written, without), _, damaged = _write_intact(
+        args, "webdataset", "writing shards", per_shard=args.shard_records
+    )
     if args.json:
         out = {
             "files": files,

@@ -9,6 +9,7 @@ import pytest
 from google.protobuf.message import DecodeError
 from google.protobuf.unknown_fields import UnknownFieldSet
 
+from tests.fuzz.cases import mutate, varint
 from tfr_viewer.core.decode import proto
 from tfr_viewer.core.decode.wire import MAX_GROUP_DEPTH, WireError, read_fields, read_varint
 
@@ -46,9 +47,9 @@ def _random_message(rng: random.Random, depth: int = 0) -> bytes:
     for _ in range(rng.randrange(0, 6)):
         number = rng.choice([1, 2, 15, 16, 2047, 2048, (1 << 29) - 1, rng.randrange(1, 1000)])
         wire = rng.choice([0, 1, 2, 3, 5] if depth < 4 else [0, 1, 2, 5])
-        out += _varint(number << 3 | wire)
+        out += varint(number << 3 | wire)
         if wire == 0:
-            out += _varint(
+            out += varint(
                 rng.choice([0, 1, 127, 128, (1 << 63), (1 << 64) - 1, rng.randrange(1 << 40)])
             )
         elif wire == 1:
@@ -61,35 +62,10 @@ def _random_message(rng: random.Random, depth: int = 0) -> bytes:
                 if rng.random() < 0.3
                 else rng.randbytes(rng.randrange(0, 20))
             )
-            out += _varint(len(body)) + body
+            out += varint(len(body)) + body
         else:
-            out += _random_message(rng, depth + 1) + _varint(number << 3 | 4)
+            out += _random_message(rng, depth + 1) + varint(number << 3 | 4)
     return bytes(out)
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def _mutate(rng: random.Random, data: bytes) -> bytes:
-    data = bytearray(data)
-    for _ in range(rng.randrange(1, 4)):
-        if not data:
-            break
-        choice = rng.randrange(3)
-        i = rng.randrange(len(data))
-        if choice == 0:
-            data[i] = rng.randrange(256)
-        elif choice == 1:
-            del data[i:]
-        else:
-            data.insert(i, rng.randrange(256))
-    return bytes(data)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -107,7 +83,7 @@ def test_damaged_messages_are_refused_when_upb_refuses_them(seed):
     rng = random.Random(100 + seed)
     accepted = refused = 0
     for _ in range(3000):
-        data = _mutate(rng, _random_message(rng)) if rng.random() < 0.8 else rng.randbytes(12)
+        data = mutate(rng, _random_message(rng)) if rng.random() < 0.8 else rng.randbytes(12)
         ours, theirs = _ours(data), _upb(data)
         if ours is not None:
             accepted += 1
