@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from google_crc32c import extend as crc32c_extend
 from google_crc32c import value as crc32c
 
 from .cache_entry import (
@@ -31,7 +34,7 @@ from .cache_entry import (
     parse,
     worth_keeping,
 )
-from .file_index import FileIndex
+from .file_index import BLOCK, FileIndex
 from .framing import FRAME_OVERHEAD, HEADER_SIZE, Compression, decode_header
 from .index import IndexChunk
 from .records import GarbageRegion, RecordStatus
@@ -40,12 +43,45 @@ from .sniff import sniff
 __all__ = ["SUFFIX", "cache_dir", "enabled", "entry_for", "identity", "load", "store", "trim"]
 
 
-def _encode(meta: dict, arrays: dict[str, np.ndarray]) -> bytes:
-    parts = [np.ascontiguousarray(a) for a in arrays.values()]
-    layout = [[name, a.dtype.str, len(a)] for name, a in zip(arrays, parts, strict=True)]
+@dataclass(frozen=True)
+class Blocks:
+    """A column made piece by piece while it is written: ``count`` values of ``dtype``."""
+
+    dtype: np.dtype
+    count: int
+    pieces: Callable[[], Iterator[np.ndarray]]
+
+
+Column = np.ndarray | list[np.ndarray] | Blocks
+
+
+def _encoded(meta: dict, arrays: dict[str, Column]) -> Iterator[bytes]:
+    """An entry as consecutive pieces, the CRC last. A column given as :class:`Blocks`
+    is made while it is written, so no copy of a whole index is ever held."""
+    columns = {
+        name: a
+        if isinstance(a, Blocks)
+        else Blocks(a[0].dtype, sum(map(len, a)), a.__iter__)
+        if isinstance(a, list)
+        else Blocks(a.dtype, len(a), [a].__iter__)
+        for name, a in arrays.items()
+    }
+    layout = [[name, np.dtype(c.dtype).str, c.count] for name, c in columns.items()]
     head = json.dumps({**meta, "arrays": layout}).encode()
-    body = MAGIC + len(head).to_bytes(8, "little") + head + b"".join(p.tobytes() for p in parts)
-    return body + crc32c(body).to_bytes(4, "little")
+    first = MAGIC + len(head).to_bytes(8, "little") + head
+    crc = crc32c(first)
+    yield first
+    for column in columns.values():
+        for piece in column.pieces():
+            data = np.ascontiguousarray(piece, dtype=column.dtype).tobytes()
+            crc = crc32c_extend(crc, data)
+            yield data
+    yield crc.to_bytes(4, "little")
+
+
+def _encode(meta: dict, arrays: dict[str, Column]) -> bytes:
+    """An entry as one ``bytes``."""
+    return b"".join(_encoded(meta, arrays))
 
 
 def _decode(data: bytes) -> tuple[dict, dict[str, np.ndarray]] | None:
@@ -61,19 +97,31 @@ def _decode(data: bytes) -> tuple[dict, dict[str, np.ndarray]] | None:
     return meta, arrays
 
 
-def _pack(offsets: np.ndarray, lengths: np.ndarray) -> dict[str, np.ndarray]:
+def _pack(index: FileIndex) -> dict[str, Column]:
     """Lengths (4 bytes each when they fit) and the offsets as the few places where a
-    frame does not start right after the one before (garbage, resynchronisation)."""
-    steps = np.zeros(len(offsets), dtype=np.uint64)
-    steps[1:] = offsets[:-1] + np.uint64(FRAME_OVERHEAD) + lengths[:-1]
-    gaps = offsets - steps  # wraps modulo 2**64, as the sum in _unpack does
-    at = np.flatnonzero(gaps)
-    small = not len(lengths) or int(lengths.max()) < 1 << 32
-    return {
-        "lengths": lengths.astype(np.uint32 if small else np.uint64),
-        "gap_at": at.astype(np.int64),
-        "gap": gaps[at],
-    }
+    frame does not start right after the one before (garbage, resynchronisation), made
+    block by block."""
+    blocks = range(0, len(index), BLOCK)
+    small = all(int(index.lengths(lo, lo + BLOCK).max()) < 1 << 32 for lo in blocks)
+    gap_at: list[np.ndarray] = [np.zeros(0, np.int64)]
+    gap: list[np.ndarray] = [np.zeros(0, np.uint64)]
+    expected = np.uint64(0)  # where the next frame starts if it follows the one before
+    for lo in blocks:
+        offsets, sizes = index.offsets(lo, lo + BLOCK), index.lengths(lo, lo + BLOCK)
+        steps = np.empty(len(offsets), dtype=np.uint64)
+        steps[0] = expected
+        steps[1:] = offsets[:-1] + np.uint64(FRAME_OVERHEAD) + sizes[:-1]
+        gaps = offsets - steps  # wraps modulo 2**64, as the sum in _unpack does
+        at = np.flatnonzero(gaps)
+        gap_at.append((at + lo).astype(np.int64))
+        gap.append(gaps[at])
+        expected = offsets[-1] + np.uint64(FRAME_OVERHEAD) + sizes[-1]
+    lengths = Blocks(
+        np.dtype(np.uint32 if small else np.uint64),
+        len(index),
+        lambda: (index.lengths(lo, lo + BLOCK) for lo in blocks),
+    )
+    return {"lengths": lengths, "gap_at": gap_at, "gap": gap}
 
 
 def _unpack(arrays: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -195,18 +243,15 @@ def store(
     garbage = np.array(
         [(g.offset, g.size, g.before_record) for g in index.garbage], dtype=np.int64
     ).reshape(-1, 3)
-    data = _encode(
-        meta,
-        {
-            **_pack(index.offsets(), index.lengths()),
-            "status": index.statuses(),
-            "garbage": garbage.ravel(),
-        },
+    blocks = range(0, len(index), BLOCK)
+    statuses = Blocks(
+        np.dtype(np.uint8), len(index), lambda: (index.statuses(lo, lo + BLOCK) for lo in blocks)
     )
+    data = _encoded(meta, {**_pack(index), "status": statuses, "garbage": garbage.ravel()})
     return _write(entry_path(ident), data)
 
 
-def _write(entry: Path, data: bytes) -> Path | None:
+def _write(entry: Path, data: bytes | Iterator[bytes]) -> Path | None:
     """Put an entry in place atomically and keep the cache under its size; None when the
     folder cannot be written (caching is best effort)."""
     from ..write.output import write_atomic
@@ -244,7 +289,7 @@ def store_extra(kind: str, path: str, meta: dict, arrays: dict[str, np.ndarray])
     ident = identity(path)
     if not worth_keeping(ident):
         return None
-    data = _encode({"identity": ident, "kind": kind, "meta": meta}, arrays)
+    data = _encoded({"identity": ident, "kind": kind, "meta": meta}, dict(arrays))
     return _write(_extra_entry(kind, ident), data)
 
 

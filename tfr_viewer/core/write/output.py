@@ -285,13 +285,15 @@ def _alive(pid_text: str) -> bool:
     return True
 
 
-def write_atomic(target: str, data: bytes, mode: int = 0o644) -> None:
-    """Put ``data`` at ``target`` at once (a temporary beside it, then a rename), with no
-    checks of the target: for files the program owns (cache entries). Raises OSError."""
+def write_atomic(target: str, data: bytes | Iterable[bytes], mode: int = 0o644) -> None:
+    """Put ``data`` (bytes, or pieces of them in order) at ``target`` at once (a
+    temporary beside it, then a rename), with no checks of the target: for files the
+    program owns (cache entries). Raises OSError."""
     path, fd = create_temporary(target)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(data)
+            for piece in [data] if isinstance(data, bytes) else data:
+                out.write(piece)
         os.chmod(path, mode)
         os.replace(path, target)
     except BaseException:
