@@ -73,8 +73,12 @@ class Dataset:
 
     @classmethod
     def open(cls, specs: Iterable[str], *, seek_points: bool = False) -> Dataset:
-        """Resolve files, globs, folders and ``name@N`` specs (see :mod:`.paths`)."""
-        return cls(expand(specs), seek_points=seek_points)
+        """Resolve files, globs, folders and ``name@N`` specs (see :mod:`.paths`); what
+        a folder leaves out is among the warnings."""
+        notes: list[str] = []
+        ds = cls(expand(specs, notes), seek_points=seek_points)
+        ds.warnings.extend(notes)
+        return ds
 
     @classmethod
     def from_arrays(cls, paths: list[str], columns: list[tuple], verified: bool = True) -> Dataset:

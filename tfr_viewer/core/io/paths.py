@@ -1,7 +1,10 @@
 """Expand what a user names (files, globs, folders, ``name@N`` shard specs) into files.
 
 Shard sets follow TensorFlow's ``name-00000-of-00008`` convention; missing members
-are reported as warnings, never silently ignored.
+are reported as warnings, never silently ignored. Files that sit beside shards but are
+not records (:data:`SIDECARS`: indexes, label maps, metadata, text) are left out of a
+folder or a pattern whatever their names, so ``train-00000-of-00004.tfindex`` is never
+taken for a shard; a file named on its own is always read.
 """
 
 from __future__ import annotations
@@ -20,6 +23,12 @@ SHARD_RE = re.compile(r"^(?P<prefix>.*)-(?P<index>\d{5})-of-(?P<total>\d{5})(?P<
 _RECORD_NAME_RE = re.compile(r"(\.tfrec(ord)?s?)(\.gz|\.zz|\.z|\.zlib)?$|-\d{5}-of-\d{5}", re.I)
 _SPEC_RE = re.compile(r"^(?P<base>.+)@(?P<count>\d+)$")
 _GLOB_CHARS = set("*?[")
+# Suffixes of the files kept beside TFRecords that are never records themselves.
+SIDECARS = frozenset(
+    ".tfindex .idx .index .tfrindex .json .jsonl .pbtxt .txt .csv .tsv .md .rst .yaml .yml"
+    " .toml .cfg .ini .py .sh .log .lock .sha256 .md5 .crc .xml .html .parquet .tar .zip"
+    " .png .jpg .jpeg .gif .bmp .webp .tif .tiff".split()
+)
 
 
 class PathError(OSError):
@@ -42,22 +51,47 @@ def _is_record_file(path: str) -> bool:
         return False
 
 
-def _folder_files(folder: str) -> list[str]:
-    """The TFRecord files of a folder, found by name or content; all files if none is."""
+def is_sidecar(path: str) -> bool:
+    """A file kept beside TFRecords that is not one (by its last suffix)."""
+    return os.path.splitext(path.rsplit("/", 1)[-1])[1].lower() in SIDECARS
+
+
+def _without_sidecars(paths: list[str]) -> list[str]:
+    """``paths`` less the sidecars, unless nothing else is there (then the user named
+    exactly those)."""
+    records = [p for p in paths if not is_sidecar(p)]
+    return records or paths
+
+
+def _folder_files(folder: str, notes: list[str]) -> list[str]:
+    """The TFRecord files of a folder, found by name or content, sidecars left out; the
+    other files if none is. Files left out that are neither are named in ``notes``."""
     entries = [
         os.path.join(folder, name)
         for name in os.listdir(folder)
         if not name.startswith(".") and os.path.isfile(os.path.join(folder, name))
     ]
-    found = [p for p in entries if _is_record_file(p)]
-    return found or entries
+    candidates = _without_sidecars(entries)
+    found = [p for p in candidates if _is_record_file(p)]
+    others = sorted((p for p in candidates if p not in found), key=natural_key)
+    if found and others:
+        names = ", ".join(os.path.basename(p) for p in others[:5])
+        more = f" and {len(others) - 5} more" if len(others) > 5 else ""
+        notes.append(
+            f"{folder}: left out {len(others)} file{'s' if len(others) > 1 else ''} that "
+            f"{'are' if len(others) > 1 else 'is'} not TFRecord ({names}{more}); name a file "
+            "to read it anyway"
+        )
+    return found or candidates
 
 
-def expand(specs: Iterable[str]) -> list[str]:
-    """Resolve each spec to files, in natural order, without duplicates.
+def expand(specs: Iterable[str], notes: list[str] | None = None) -> list[str]:
+    """Resolve each spec to files, in natural order, without duplicates. What a folder
+    leaves out that is neither a TFRecord nor a sidecar is said in ``notes``.
 
     Raises :class:`PathError` naming the first spec that matches nothing.
     """
+    notes = [] if notes is None else notes
     out: list[str] = []
     seen: set[str] = set()
     for spec in specs:
@@ -72,7 +106,7 @@ def expand(specs: Iterable[str]) -> list[str]:
         spec = os.path.expanduser(spec)
         m = _SPEC_RE.match(spec)
         if os.path.isdir(spec):
-            found = _folder_files(spec)
+            found = _folder_files(spec, notes)
             if not found:
                 raise PathError(f"{spec}: the folder holds no files")
         elif os.path.exists(spec):
@@ -84,7 +118,7 @@ def expand(specs: Iterable[str]) -> list[str]:
             if not found:
                 raise PathError(f"{spec}: no shard of {m['base']}-NNNNN-of-{count:05d} exists")
         elif _GLOB_CHARS & set(spec):
-            found = [p for p in glob.glob(spec) if os.path.isfile(p)]
+            found = _without_sidecars([p for p in glob.glob(spec) if os.path.isfile(p)])
             if not found:
                 raise PathError(f"{spec}: the pattern matches no file")
         else:
@@ -121,6 +155,7 @@ def _expand_url(spec: str) -> list[str]:
         elif _is_glob(spec, path):
             listed = call(spec, "listing", lambda: fs.glob(path, detail=True))
             found = [p for p, info in listed.items() if info.get("type") != "directory"]
+            found = _without_sidecars(found)
             if not found:
                 raise PathError(f"{spec}: the pattern matches no object")
         else:
@@ -130,7 +165,9 @@ def _expand_url(spec: str) -> list[str]:
                 folder = info.get("type") == "directory"
             if folder:
                 listed = call(spec, "listing", lambda: fs.ls(path, detail=True))
-                files = [e["name"] for e in listed if e.get("type") != "directory"]
+                files = _without_sidecars(
+                    [e["name"] for e in listed if e.get("type") != "directory"]
+                )
                 named = [p for p in files if _RECORD_NAME_RE.search(p.rsplit("/", 1)[-1])]
                 found = named or files
                 if not found:
