@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import Counter
 from typing import Any
 
+from ..core import json_text
 from ..core.io import Dataset
 from ..core.text import plural
 from ..errors import UsageError
@@ -108,7 +108,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         stats = _statistics(ds, args)
         out = stats.to_json()
         if args.json:
-            json.dump(out, sys.stdout, indent=2)
+            json_text.dump(out, sys.stdout, indent=2)
             sys.stdout.write("\n")
         else:
             print_stats(out)
@@ -186,7 +186,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 "fail_on": args.fail_on,
                 "failed": failed,
             }
-            json.dump(out, sys.stdout, indent=2)
+            json_text.dump(out, sys.stdout, indent=2)
             sys.stdout.write("\n")
             return 1 if failed else 0
         for f in findings:
@@ -290,7 +290,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         with TaskProgress("comparing", len(da) + len(db)) as progress:
             out = compare(da, db, threshold=args.threshold, progress=progress.update)
     if args.json:
-        json.dump(out, sys.stdout, indent=2)
+        json_text.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         print_comparison(out)

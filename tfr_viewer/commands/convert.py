@@ -4,10 +4,10 @@ of file names and labels."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from ..core import json_text
 from ..core.text import plural
 from ..core.write import ExportError
 from ..errors import UsageError
@@ -86,7 +86,7 @@ def _to_parquet(args: argparse.Namespace) -> int:
             "not_examples": left_out,
             "skipped_damaged": damaged,
         }
-        json.dump(out, sys.stdout, indent=2)
+        json_text.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
     print(path)
@@ -110,7 +110,7 @@ def _to_webdataset(args: argparse.Namespace) -> int:
             "without_image": without,
             "skipped_damaged": damaged,
         }
-        json.dump(out, sys.stdout, indent=2)
+        json_text.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
     for path in files:
@@ -177,7 +177,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
             "finding_kinds": summary.finding_kinds,
             "seconds": round(summary.seconds, 3),
         }
-        json.dump(out, sys.stdout, indent=2)
+        json_text.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
     for s in summary.skipped:

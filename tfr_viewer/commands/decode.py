@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from ..core.decode import decode, payload_json, write_json
+from ..core import json_text
+from ..core.decode import decode, payload_json
+from ..core.json_text import write_json
 from ..core.text import plural
 from ..errors import UsageError
 from .progress import index_with_progress, print_warnings
@@ -166,7 +167,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
                 f"{_payload_types(ds)}. Use `show` or `head` to see them"
             )
         if args.json:
-            print(json.dumps(schema.to_json(), indent=2))
+            print(json_text.dumps(schema.to_json(), indent=2))
         else:
             sys.stdout.write(schema.python())
         for conflict in schema.conflicts():

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
 
+from ..core import json_text
 from ..core.io import Compression, Dataset, RecordStatus, index_cache
 from ..core.io.framing import FRAME_OVERHEAD
 from ..core.io.remote import is_url
@@ -53,7 +53,7 @@ def cmd_index(args: argparse.Namespace) -> int:
                 failed = failed or item["tfindex"] is None
             files.append(item)
         if args.json:
-            print(json.dumps({"records": len(ds), "files": files}, indent=2))
+            print(json_text.dumps({"records": len(ds), "files": files}, indent=2))
         else:
             for item in files:
                 where = item["cache"] or "not cached (small file, or --no-cache)"

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Iterator
 
 import numpy as np
 
+from ..core import json_text
 from ..core.io import Dataset, RecordStatus
 from ..core.io.index import IndexChunk
 from ..core.query import Filter, block_of, compile_filter
@@ -71,7 +71,7 @@ def cmd_info(args: argparse.Namespace) -> int:
             }
             if (transfer := ds.transfer()) is not None:
                 out["transfer"] = transfer
-            print(json.dumps(out, indent=2))
+            print(json_text.dumps(out, indent=2))
         else:
             print_warnings(ds, False, set(invalid))  # those are printed as errors below
             for reason in invalid:
@@ -117,7 +117,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             }
             if (transfer := ds.transfer()) is not None:
                 out["transfer"] = transfer
-            print(json.dumps(out, indent=2))
+            print(json_text.dumps(out, indent=2))
         else:
             invalid = ds.not_tfrecord()
             print_warnings(ds, False, set(invalid))  # those are printed below
@@ -178,7 +178,7 @@ def _lines(path: str, base: int, chunk: IndexChunk, keep: np.ndarray, as_json: b
     if not len(keep):
         return ""
     if as_json:
-        name = json.dumps(path).replace("%", "%%")
+        name = json_text.dumps(path).replace("%", "%%")
         line = f'{{"index": %d, "file": {name}, "offset": %d, "length": %d, "status": "%s"}}\n'
     else:
         line = os.path.basename(path).replace("%", "%%").join(["%d\t", "\t%d\t%d\t%s\n"])
@@ -213,7 +213,7 @@ def cmd_count(args: argparse.Namespace) -> int:
             }
             if flt is not None:
                 out["filter"] = args.filter
-            print(json.dumps(out))
+            print(json_text.dumps(out))
         else:
             print(count)
         return 0

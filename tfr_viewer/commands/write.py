@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
 
+from ..core import json_text
 from ..core.io import Compression, Dataset
 from ..core.query import compile_filter, filter_dataset
 from ..core.text import plural
@@ -55,7 +55,7 @@ def _report(  # noqa: ANN001
             out["lost"] = lost
         if warnings is not None:
             out["warnings"] = warnings
-        print(json.dumps(out, indent=2))
+        print(json_text.dumps(out, indent=2))
         return
     for path, count in summary.per_file.items():
         print(f"{path}: {plural(count, 'record')}")
@@ -151,7 +151,7 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
         out["files"] = result[0]
     what = {"images": "images", "parquet": "rows", "webdataset": "samples"}
     print(
-        json.dumps(out, indent=2)
+        json_text.dumps(out, indent=2)
         if args.json
         else f"{args.output}: {count} {what.get(args.format, 'records')}"
     )
@@ -175,7 +175,7 @@ def cmd_recover(args: argparse.Namespace) -> int:
             what = "no record is intact" if len(ds) else "no record was found"
             msg = f"{what} ({plural(len(problems), 'problem')}); nothing was written"
             if args.json:
-                print(json.dumps({"files": [], "records": 0, "lost": lost, "message": msg}))
+                print(json_text.dumps({"files": [], "records": 0, "lost": lost, "message": msg}))
             print(f"tfr-viewer recover: {msg}", file=sys.stderr)
             return EXIT_PROBLEMS
         summary = export(ds, np.arange(len(ds), dtype=np.int64), options)

@@ -43,7 +43,7 @@ def test_jsonl_matches_show(tmp_path, tutorial):
     path = tmp_path / "out.jsonl"
     assert write("jsonl", tutorial, [3, 5], str(path)) == 2
     rows = [json.loads(line) for line in path.read_text().splitlines()]
-    from tfr_viewer.core.decode.json_stream import dumps
+    from tfr_viewer.core.json_text import dumps
 
     want = {k: v for k, v in json.loads(dumps(show_record(tutorial, 5))).items() if k != "decoder"}
     assert rows[1] == want

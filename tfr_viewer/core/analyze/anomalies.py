@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import json_text
 from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn
 from .stats import Stats
 
@@ -71,7 +72,7 @@ def save(
     ``inputs``; an existing file only with ``overwrite``). Raises ExportError."""
     from ..write.output import save_file
 
-    text = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+    text = json_text.dumps(schema, indent=2, ensure_ascii=False) + "\n"
     save_file(path, text.encode("utf-8"), inputs=inputs or [], overwrite=overwrite, role="schema")
 
 

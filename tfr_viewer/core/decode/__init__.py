@@ -24,7 +24,6 @@ _WHERE = {
     "decode_preview": "images",
     "raw_pixels": "images",
     "too_large": "images",
-    "write_json": "json_stream",
     "ImageAnnotation": "layouts",
     "KeyMap": "layouts",
     "recognise": "layouts",

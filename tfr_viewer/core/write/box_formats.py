@@ -8,10 +8,10 @@ says so) with their class id and text; VOC and COCO get pixels, YOLO fractions.
 
 from __future__ import annotations
 
-import json
 import os
 from xml.sax.saxutils import escape
 
+from .. import json_text
 from ..decode.layouts import Box
 
 FORMATS = ("voc", "yolo", "coco")
@@ -113,4 +113,4 @@ class BoxWriter:
                 "categories": [{"id": c, "name": n} for c, n in sorted(self.classes.items())],
             }
             with open(os.path.join(self.root, "annotations.json"), "x", encoding="utf-8") as f:
-                json.dump(doc, f)
+                json_text.dump(doc, f)

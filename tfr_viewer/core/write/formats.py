@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import csv
 import io
-import json
 import os
 from collections.abc import Callable, Sequence
 
@@ -23,9 +22,9 @@ from ..decode import (
     image_info,
     payload_json,
     recognise,
-    write_json,
 )
 from ..io import Cancelled, CancelToken, Dataset
+from ..json_text import dumps, write_json
 from ..text import float_text
 from .output import ExportError, NameMap, OutputJob, disk_errors, safe_name
 
@@ -107,7 +106,7 @@ def csv_cell(fd: FeatureData | None) -> object:
     if fd is None:
         return ""
     values = [_csv_value(v, fd.kind) for v in fd.values]
-    return values[0] if len(values) == 1 else json.dumps(values, ensure_ascii=False)
+    return values[0] if len(values) == 1 else dumps(values, ensure_ascii=False)
 
 
 def export_csv(

@@ -12,10 +12,10 @@ into place only when all are good, as export does.
 from __future__ import annotations
 
 import io
-import json
 import tarfile
 from collections.abc import Callable, Sequence
 
+from .. import json_text
 from ..decode import decode, features_of, image_format, recognise
 from ..io import Cancelled, CancelToken, Dataset
 from .output import OutputJob, disk_errors, open_temporary
@@ -54,7 +54,7 @@ def sample_of(payload: bytes, key: str) -> dict[str, bytes] | None:
     if image.label is not None:
         files["cls"] = str(image.label).encode()
     rest = {k: _json_value(fd.kind, fd.values) for k, fd in features.items() if k != image.key}
-    files["json"] = json.dumps({"__key__": key, **rest}, sort_keys=True).encode()
+    files["json"] = json_text.dumps({"__key__": key, **rest}, sort_keys=True).encode()
     return files
 
 

@@ -4,7 +4,6 @@ Export JSON writes what ``check --json`` would."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from typing import Any
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core import json_text
 from ...core.analyze.findings import SEVERITIES
 from ...core.text import plural
 from ...core.write.output import save_file
@@ -177,6 +177,6 @@ class FindingsPanel(QWidget):
             "findings": findings,
             "counts": {s: counts.get(s, 0) for s in SEVERITIES},
         }
-        text = json.dumps(doc, indent=2) + "\n"
+        text = json_text.dumps(doc, indent=2) + "\n"
         # the file dialog asked before replacing a file; the dataset's files never are
         save_file(path, text.encode("utf-8"), inputs=self.inputs, overwrite=True)

@@ -1,0 +1,141 @@
+"""Every JSON text the program writes: strict JSON, written as it goes.
+
+Strict: a float that is not finite is written as the string ``"NaN"``, ``"Infinity"``
+or ``"-Infinity"`` (as protobuf's JSON mapping writes them), never as the bare words
+``json.dumps`` allows, which ``JSON.parse`` and ``jq`` refuse. Everything else is the
+text ``json.dumps`` writes (with ``indent`` when given).
+
+As it goes: numpy arrays are written as JSON lists in blocks, so that a record of ten
+million floats never becomes ten million Python objects or one giant string; float32
+with the fewest digits that read back the same.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    import numpy as np
+
+BLOCK = 1 << 16
+_SPECIAL = {"nan": '"NaN"', "inf": '"Infinity"', "-inf": '"-Infinity"'}
+NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def _spelled(text: str) -> str:
+    return _SPECIAL.get(text) or repr(float(text))
+
+
+def _array_items(arr: np.ndarray) -> list[str]:
+    """Each element as ``json.dumps`` writes the Python value ``to_json`` would give."""
+    if arr.dtype.kind == "f":
+        # numpy prints the shortest digits for the array's own precision; repr(float())
+        # then spells them as Python (and json) does: 123456790.0, not 1.2345679e+08.
+        texts = arr.astype(str).tolist()
+        return [t if "e" not in t and "n" not in t else _spelled(t) for t in texts]
+    if arr.dtype.kind == "b":
+        return ["true" if v else "false" for v in arr.tolist()]
+    return [str(v) for v in arr.tolist()]
+
+
+def _numeric_array(obj: Any) -> bool:
+    """A numpy array of numbers or booleans (none exists while numpy is not loaded)."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(obj, np.ndarray) and obj.dtype.kind in "fiub"
+
+
+def write_json(
+    obj: Any,
+    write: Callable[[str], object],
+    indent: int | None = None,
+    *,
+    sort_keys: bool = False,
+    ensure_ascii: bool = True,
+) -> None:
+    """Write ``obj`` as strict JSON through ``write``."""
+    _write(obj, _Writer(write, indent, sort_keys, ensure_ascii), 0)
+
+
+def _scalar(obj: Any, ensure_ascii: bool) -> str:
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return _SPECIAL[repr(float(obj))]
+    return json.dumps(obj, ensure_ascii=ensure_ascii)
+
+
+@dataclass(frozen=True)
+class _Writer:
+    write: Callable[[str], object]
+    indent: int | None
+    sort: bool
+    ascii_only: bool
+
+
+def _write(obj: Any, out: _Writer, level: int) -> None:
+    write, indent = out.write, out.indent
+    pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
+    end = "" if indent is None else "\n" + " " * (indent * level)
+    sep = ", " if indent is None else ","
+    if _numeric_array(obj):
+        flat = obj.ravel()
+        if not len(flat):
+            write("[]")
+            return
+        write("[")
+        for start in range(0, len(flat), BLOCK):
+            items = _array_items(flat[start : start + BLOCK])
+            write(("" if start == 0 else sep) + pad + (sep + pad).join(items))
+        write(end + "]")
+    elif isinstance(obj, dict):
+        if not obj:
+            write("{}")
+            return
+        write("{")
+        items = sorted(obj.items()) if out.sort else obj.items()
+        for i, (key, value) in enumerate(items):
+            name = json.dumps(str(key), ensure_ascii=out.ascii_only)
+            write(("" if i == 0 else sep) + pad + name + ": ")
+            _write(value, out, level + 1)
+        write(end + "}")
+    elif isinstance(obj, list | tuple):
+        if not obj:
+            write("[]")
+            return
+        write("[")
+        for i, value in enumerate(obj):
+            write(("" if i == 0 else sep) + pad)
+            _write(value, out, level + 1)
+        write(end + "]")
+    else:
+        write(_scalar(obj, out.ascii_only))
+
+
+def dumps(
+    obj: Any, indent: int | None = None, *, sort_keys: bool = False, ensure_ascii: bool = True
+) -> str:
+    """The text :func:`write_json` writes, as one string (for small objects)."""
+    parts: list[str] = []
+    write_json(obj, parts.append, indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
+    return "".join(parts)
+
+
+def dump(obj: Any, file: TextIO, indent: int | None = None) -> None:
+    """Write ``obj`` to ``file`` as strict JSON, as it goes."""
+    write_json(obj, file.write, indent)
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON as strict parsers do (bare ``NaN`` and ``Infinity`` are refused); the
+    strings this module writes for non-finite floats stay strings."""
+
+    def refuse(word: str) -> Any:
+        raise ValueError(f"{word} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
