@@ -25,6 +25,7 @@ _WHERE = {
     "GarbageRegion": "records",
     "Problem": "records",
     "RecordStatus": "records",
+    "record_words": "records",
     "CompressedSource": "sources",
     "Source": "sources",
     "SourceError": "sources",

@@ -22,7 +22,7 @@ from .index import IndexChunk
 from .paths import expand, shard_warnings
 from .problems import describe_problems, not_a_tfrecord
 from .read_ahead import ReadAhead, file_chunks
-from .records import CancelToken, Problem, RecordStatus
+from .records import CancelToken, Problem, RecordStatus, record_words
 from .remote import is_url
 from .remote_source import open_path
 from .sources import Source
@@ -260,7 +260,8 @@ class Dataset:
         """The complete frame (header, payload, footer) of an intact record, verbatim."""
         ref = self.ref(index)
         if ref.status.damaged:
-            raise ValueError(f"{ref.file}: record {ref.local} is {ref.status.kind}")
+            name = record_words(ref.index, ref.local, ref.file, len(self.files) > 1)
+            raise ValueError(f"{ref.file}: {name} is {ref.status.kind}")
         size = HEADER_SIZE + ref.length + FOOTER_SIZE
         return self.files[ref.file_number].open().read_at(ref.offset, size)
 
@@ -400,5 +401,7 @@ class Dataset:
         out: list[Problem] = []
         for number, f in enumerate(self.files):
             start = self._starts[number] if number < len(self._starts) else len(self)
-            out.extend(describe_problems(f.path, f.index, start, f.source, records))
+            out.extend(
+                describe_problems(f.path, f.index, start, f.source, records, len(self.files) > 1)
+            )
         return out

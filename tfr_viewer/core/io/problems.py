@@ -5,7 +5,7 @@ from __future__ import annotations
 from .file_index import FileIndex
 from .framing import FRAME_OVERHEAD, HEADER_SIZE, Compression
 from .inflate import TRAILING
-from .records import Problem, RecordStatus
+from .records import Problem, RecordStatus, record_words
 from .sources import Source
 
 _FIX = "run `tfr-viewer recover -o OUT` to save the intact records to a new file"
@@ -31,10 +31,16 @@ def not_a_tfrecord(path: str, index: FileIndex, source: Source | None) -> str | 
 
 
 def describe_problems(
-    path: str, index: FileIndex, start: int, source: Source | None, records: bool = True
+    path: str,
+    index: FileIndex,
+    start: int,
+    source: Source | None,
+    records: bool = True,
+    several_files: bool = False,
 ) -> list[Problem]:
-    """All problems of one file, ordered by offset. ``start`` is its first global number.
-    With ``records`` False, only the regions that belong to no record."""
+    """All problems of one file, ordered by offset. ``start`` is its first global number;
+    records are named by :func:`record_words` (``several_files``: the dataset has more
+    than this one). With ``records`` False, only the regions that belong to no record."""
     compressed = source is not None and source.compression is not Compression.NONE
     where = "uncompressed byte" if compressed else "byte"
     end = index.position
@@ -61,16 +67,15 @@ def describe_problems(
                     f"{max(0, avail - FRAME_OVERHEAD)} follow"
                     + (" before the next valid frame" if nxt is not None else "; truncated file")
                 )
-        msg = f"{path}: record {local} at {where} {offset}: {text}; {_FIX}"
+        name = record_words(start + local, local, path, several_files)
+        msg = f"{path}: {name} at {where} {offset}: {text}; {_FIX}"
         found.append((offset, Problem(path, start + local, offset, status.kind, msg, local)))
     for g in index.garbage:
-        between = (
-            f"before record {g.before_record}"
-            if g.before_record < len(index)
-            else "after the last record"
-        )
+        after = record_words(start + g.before_record, g.before_record, path, several_files)
+        between = f"before {after}" if g.before_record < len(index) else "after the last record"
         if g.before_record > 0 and g.before_record < len(index):
-            between = f"between records {g.before_record - 1} and {g.before_record}"
+            before = start + g.before_record - 1
+            between = f"between record {before} and {after}"
         elif not len(index):
             between = "the file holds no valid record"
         msg = (

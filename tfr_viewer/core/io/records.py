@@ -54,6 +54,15 @@ class GarbageRegion:
     before_record: int
 
 
+def record_words(number: int, local: int, file: str, several_files: bool) -> str:
+    """How every message names a record: by its global number and, in a dataset of
+    several files, by its number within its file too, in these words:
+    ``record 119 (record 20 of train-00001-of-00004)``."""
+    if not several_files:
+        return f"record {number}"
+    return f"record {number} (record {local} of {file.rstrip('/').rsplit('/', 1)[-1]})"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a file, located for a person and for scripts."""

@@ -18,7 +18,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from ...core.io import STATUS_HELP, Dataset, Problem, RecordRef, RecordStatus
+from ...core.io import STATUS_HELP, Dataset, Problem, RecordRef, RecordStatus, record_words
 from ...core.query.summaries import summary_texts
 from ...core.write import EditSet
 from ..style import status_colour, status_icon
@@ -317,7 +317,9 @@ class RecordTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             kind = "deleted" if deleted else ref.status.kind
-            where = f"{ref.file}\nrecord {ref.local} of its file, byte {ref.offset:,}"
+            several = len(self.dataset.files) > 1
+            name = record_words(ref.index, ref.local, ref.file, several)
+            where = f"{ref.file}\n{name}, byte {ref.offset:,}"
             return f"{STATUS_HELP.get(kind, '')}\n\n{where}" if column == "status" else where
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("#", "offset", "length"):
             return _RIGHT
