@@ -6,6 +6,8 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from ..errors import UsageError
+
 if TYPE_CHECKING:
     from ..core.io import Dataset
 
@@ -85,9 +87,13 @@ class TaskProgress(_Line):
         self._write(f"{self._verb}: {pct:3.0f}% ({done:,} of {total:,} {self._unit})")
 
 
-def index_with_progress(ds: Dataset, verify: bool, until: int | None = None) -> None:
+def index_with_progress(
+    ds: Dataset, verify: bool, until: int | None = None, *, other_files: bool = False
+) -> None:
     """Index ``ds`` with a progress line; with ``until``, stop as soon as global record
-    ``until`` is known (a header scan of only what is needed)."""
+    ``until`` is known (a header scan of only what is needed). A file that turns out not
+    to be a TFRecord at all is refused (:func:`refuse_other_files`) unless
+    ``other_files`` (the caller reports it itself)."""
     warned = False
     with ScanProgress(ds, "verifying" if verify else "indexing") as progress:
         for number, chunk in ds.scan(verify=verify):
@@ -97,6 +103,23 @@ def index_with_progress(ds: Dataset, verify: bool, until: int | None = None) -> 
                 warned = True
             if until is not None and len(ds) > until:
                 return
+    if not other_files:
+        refuse_other_files(ds)
+
+
+class NotATFRecord(UsageError):
+    """A file named as input that is not a TFRecord file at all (exit 2)."""
+
+
+def refuse_other_files(ds: Dataset) -> None:
+    """Raise :class:`NotATFRecord` when a completely scanned file of ``ds`` holds bytes
+    but no frame: every command calls it that, in one line, rather than reporting
+    damage that no command could repair."""
+    reasons = ds.foreign()
+    if reasons:
+        more = len(reasons) - 1
+        tail = f" (and {more} more of the files named are not TFRecords)" if more else ""
+        raise NotATFRecord(reasons[0] + tail)
 
 
 def warn_about_filter(ds: Dataset, text: str) -> None:

@@ -15,7 +15,7 @@ from ..core.io.index import IndexChunk
 from ..core.query import Filter, block_of, compile_filter
 from ..core.text import plural
 from ..errors import EXIT_USAGE, UsageError
-from .progress import index_with_progress, print_warnings, warn_about_filter
+from .progress import index_with_progress, print_warnings, refuse_other_files, warn_about_filter
 
 _KINDS = [s.kind for s in RecordStatus]
 
@@ -38,7 +38,7 @@ def _report_transfer(ds: Dataset) -> None:
 def cmd_info(args: argparse.Namespace) -> int:
     """Per file: compression, records, bytes, problems (header pass; payload CRCs unchecked)."""
     with _open(args.paths) as ds:
-        index_with_progress(ds, verify=False)
+        index_with_progress(ds, verify=False, other_files=True)  # named in the table
         files = []
         for f in ds.files:
             src = f.source
@@ -119,13 +119,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 out["transfer"] = transfer
             print(json_text.dumps(out, indent=2))
         else:
-            invalid = ds.not_tfrecord()
-            print_warnings(ds, False, set(invalid))  # those are printed below
+            print_warnings(ds, False)
             for p in problems:
                 print(f"{p.kind}: {p.message}")
             verdict = "OK" if not problems else plural(len(problems), "problem")
-            for reason in invalid:
-                print(reason)
             print(f"{plural(len(ds), 'record')} in {plural(len(ds.files), 'file')}: {verdict}")
             _report_transfer(ds)
         return 1 if problems else 0
@@ -168,7 +165,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             if left == 0:
                 break
         out.flush()
-        print_warnings(ds, args.json, shown)  # what the scan found (empty files, not TFRecords)
+        refuse_other_files(ds)
+        print_warnings(ds, args.json, shown)  # what the scan found (empty files)
         return 0
 
 

@@ -85,3 +85,43 @@ def test_interpreter_exits_cleanly_with_a_reader_left_open(tmp_path):
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "done"
+
+
+def test_a_file_that_says_it_is_empty_but_gives_data_is_not_a_tfrecord(
+    tmp_path, monkeypatch, capsys
+):
+    """Files the system makes up as they are read (/proc/cpuinfo) report 0 bytes: they
+    are called what they are, exit 2, never "0 records: OK"."""
+    import os
+
+    from tfr_viewer.cli import main
+
+    fake = tmp_path / "cpuinfo"
+    fake.write_text("processor\t: 0\nvendor_id\t: GenuineIntel\n")
+    real_fstat = os.fstat
+
+    def lying_fstat(fd):
+        st = real_fstat(fd)
+        if os.path.samefile(f"/proc/self/fd/{fd}", fake):
+            return os.stat_result(
+                (
+                    st.st_mode,
+                    st.st_ino,
+                    st.st_dev,
+                    st.st_nlink,
+                    st.st_uid,
+                    st.st_gid,
+                    0,
+                    st.st_atime,
+                    st.st_mtime,
+                    st.st_ctime,
+                )
+            )
+        return st
+
+    monkeypatch.setattr(os, "fstat", lying_fstat)
+    for command in ("verify", "info", "count"):
+        assert main([command, str(fake)]) == 2
+        err = capsys.readouterr().err
+        assert "not a TFRecord file: it says it holds 0 bytes" in err, err
+        assert "OK" not in err

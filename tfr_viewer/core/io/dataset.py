@@ -390,6 +390,17 @@ class Dataset:
                 out.append(reason)
         return out
 
+    def foreign(self) -> list[str]:
+        """Of :meth:`not_tfrecord`, the files whose bytes were all read and hold no frame:
+        files of another kind (a compressed stream that stops early is a damaged
+        TFRecord, reported as damage)."""
+        out = []
+        for f in self.files:
+            reason = None if f.index.stream_error else not_a_tfrecord(f.path, f.index, f.source)
+            if reason is not None:
+                out.append(reason)
+        return out
+
     def file_warnings(self) -> list[str]:
         """The warnings (empty files, missing shards), then why each completely scanned
         file that holds bytes but no frame is not a TFRecord at all."""

@@ -9,6 +9,20 @@ from .records import Problem, RecordStatus, record_words
 from .sources import Source
 
 _FIX = "run `tfr-viewer recover -o OUT` to save the intact records to a new file"
+_NOTHING_TO_SAVE = "no record of this file is intact, so nothing can be saved from it"
+
+
+def nothing_to_save(message: str) -> bool:
+    """The problem's file has no intact record (its advice says so)."""
+    return message.endswith("; " + _NOTHING_TO_SAVE)
+
+
+def without_advice(message: str) -> str:
+    """A problem's message without the advice it ends with."""
+    for advice in (_FIX, _NOTHING_TO_SAVE):
+        if message.endswith("; " + advice):
+            return message[: -len(advice) - 2]
+    return message
 
 
 def not_a_tfrecord(path: str, index: FileIndex, source: Source | None) -> str | None:
@@ -45,7 +59,10 @@ def describe_problems(
     where = "uncompressed byte" if compressed else "byte"
     end = index.position
     found: list[tuple[int, Problem]] = []
-    for local in index.damaged_records() if records else ():
+    damaged = list(index.damaged_records()) if records else []
+    intact = len(index) - (len(damaged) if records else sum(1 for _ in index.damaged_records()))
+    fix = _FIX if intact else _NOTHING_TO_SAVE
+    for local in damaged:
         offset = index.offset(local)
         length = index.length(local)
         status = index.status(local)
@@ -68,7 +85,7 @@ def describe_problems(
                     + (" before the next valid frame" if nxt is not None else "; truncated file")
                 )
         name = record_words(start + local, local, path, several_files)
-        msg = f"{path}: {name} at {where} {offset}: {text}; {_FIX}"
+        msg = f"{path}: {name} at {where} {offset}: {text}; {fix}"
         found.append((offset, Problem(path, start + local, offset, status.kind, msg, local)))
     for g in index.garbage:
         after = record_words(start + g.before_record, g.before_record, path, several_files)
@@ -80,7 +97,7 @@ def describe_problems(
             between = "the file holds no valid record"
         msg = (
             f"{path}: {g.size} bytes at {where} {g.offset} belong to no record ({between}); "
-            f"they were skipped; {_FIX}"
+            f"they were skipped; {fix}"
         )
         found.append(
             (

@@ -109,6 +109,12 @@ class PlainSource(Source):
         self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         self.compressed_size = self.size = os.fstat(self._fd).st_size
         self._closed = False
+        if self.size == 0 and os.pread(self._fd, 1, 0):
+            self.close()
+            raise SourceError(
+                f"{path}: not a TFRecord file: it says it holds 0 bytes, yet reading it gives "
+                "data (a file the system makes up as it is read, like those under /proc)"
+            )
         if hasattr(os, "posix_fadvise"):
             with contextlib.suppress(OSError):
                 os.posix_fadvise(self._fd, 0, 0, os.POSIX_FADV_SEQUENTIAL)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.io import STATUS_HELP, Problem
+from ...core.io.problems import nothing_to_save, without_advice
 
 COLUMNS = ("file", "record", "byte offset", "kind", "what is wrong", "what to do")
 _FIX = "run `tfr-viewer recover -o OUT`"
@@ -30,9 +31,10 @@ def split_message(problem: Problem) -> tuple[str, str]:
     prefix = f"{problem.file}: "
     if text.startswith(prefix):
         text = text[len(prefix) :]
-    what, sep, todo = text.partition("; run `tfr-viewer recover")
+    if nothing_to_save(text):
+        return without_advice(text), "Nothing can be saved: no record of this file is intact"
     advice = "File › Save Intact Records As… keeps every intact record (CLI: " + _FIX + ")"
-    return (what if sep else text), advice
+    return without_advice(text), advice
 
 
 class ProblemsDialog(QDialog):

@@ -1,0 +1,79 @@
+"""Advice that works: a file that is not a TFRecord is called that by every command, in
+one line with exit 2, and no message recommends a command that would do nothing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.tf_oracle import tf, tf_write
+from tfr_viewer.core.io.framing import encode_frame
+
+
+def _cli(*argv):
+    return subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", *map(str, argv)], capture_output=True, text=True
+    )
+
+
+@pytest.fixture
+def text_file(tmp_path):
+    path = tmp_path / "passwd"
+    path.write_text("root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534::/:/bin/false\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["info"],
+        ["verify"],
+        ["verify", "--json"],
+        ["count"],
+        ["list"],
+        ["head"],
+        ["show", "0"],
+        ["schema"],
+        ["stats"],
+        ["check"],
+        ["index"],
+        ["export", "-o", "{out}"],
+        ["recover", "-o", "{out}"],
+    ],
+)
+def test_every_command_calls_a_text_file_not_a_tfrecord(text_file, tmp_path, argv):
+    out = tmp_path / "out.tfrecord"
+    words = [w.format(out=out) for w in argv]
+    done = _cli(*words[:1], text_file, *words[1:])
+    assert done.returncode == 2, (argv, done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "not a TFRecord file" in lines[0], done.stderr
+    assert "recover -o" not in done.stderr
+    assert not out.exists()
+    with pytest.raises(Exception, match="corrupted record|truncated"):  # TensorFlow agrees
+        list(tf().data.TFRecordDataset(str(text_file)))
+
+
+def test_no_message_recommends_recover_where_nothing_is_intact(tmp_path):
+    frames = [bytearray(encode_frame(b"payload %d" % i)) for i in range(3)]
+    for frame in frames:
+        frame[-6] ^= 0xFF
+    allbad = tmp_path / "allbad.tfrecord"
+    allbad.write_bytes(b"".join(map(bytes, frames)))
+    verify = _cli("verify", allbad)
+    assert verify.returncode == 1
+    assert "recover" not in verify.stdout
+    assert verify.stdout.count("nothing can be saved from it") == 3
+    recover = _cli("recover", allbad, "-o", tmp_path / "r.tfrecord")
+    assert recover.returncode == 1
+    assert "recover" not in recover.stdout and "nothing was written" in recover.stderr
+    mixed = tf_write(tmp_path / "mixed.tfrecord", [b"good"])
+    mixed.write_bytes(mixed.read_bytes() + b"".join(map(bytes, frames)))
+    verify = _cli("verify", mixed)
+    assert verify.returncode == 1
+    assert "run `tfr-viewer recover -o OUT`" in verify.stdout  # here it saves a record
+    recover = _cli("recover", mixed, "-o", tmp_path / "r.tfrecord", "--json")
+    assert recover.returncode == 0
+    assert "recover -o" not in recover.stdout  # the lost records are listed, not advised on
