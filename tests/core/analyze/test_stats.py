@@ -197,3 +197,51 @@ def test_statistics_of_a_dataset_with_every_fault(tmp_path):
     assert boxes["count"] == RECORDS - 3 and boxes["max"] == 1
     classes = {(c["id"], c["text"]): c["count"] for c in out["object_classes"]["classes"]}
     assert classes[(0, "background")] == 1 and classes[(7, "circle")] == 1
+
+
+def test_statistics_are_a_function_of_the_data_only(tmp_path):
+    """A feature with more than 65,536 values (sampled for quantiles and histograms):
+    the same JSON, byte for byte, for the path spelled relatively, absolutely or from
+    its own folder, through a symlink, with --jobs 2, and with the cache cold or warm."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.tf_oracle import tf_write
+    from tfr_viewer.core.write import build_example
+
+    data = tmp_path / "data"
+    data.mkdir()
+    rng = np.random.default_rng(5)
+    payloads = [
+        build_example({"label": rng.integers(0, 10, 40).tolist(), "score": rng.random(3).tolist()})
+        for _ in range(4000)
+    ]  # 160,000 labels
+    tf_write(data / "big.tfrecord", payloads)
+    os.symlink(data / "big.tfrecord", tmp_path / "link.tfrecord")
+    env = {**os.environ, "TFR_VIEWER_CACHE_DIR": str(tmp_path / "cache")}
+    env["TFR_VIEWER_CACHE_MIN_BYTES"] = "0"
+
+    def stats(spec, cwd, *extra):
+        done = subprocess.run(
+            [sys.executable, "-m", "tfr_viewer", "stats", spec, "--json", *extra],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env={**env, "PYTHONPATH": os.getcwd()},
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    first = stats("data/big.tfrecord", tmp_path, "--no-cache")
+    runs = {
+        "absolute": stats(str(data / "big.tfrecord"), "/"),
+        "own folder": stats("big.tfrecord", data),
+        "symlink": stats("link.tfrecord", tmp_path),
+        "cached": stats("data/big.tfrecord", tmp_path),
+        "jobs 2": stats("./data/../data/big.tfrecord", tmp_path, "--jobs", "2"),
+    }
+    for how, text in runs.items():
+        assert text == first, how
+    label = json.loads(first)["features"]["label"]["numeric"]
+    assert label["count"] == 160_000

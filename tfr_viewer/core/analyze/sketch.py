@@ -6,7 +6,8 @@ extremes and category counts exactly; mean and standard deviation up to float ro
 (Chan's parallel formula); quantiles and histograms exactly while a key has at most
 :data:`SAMPLE_SIZE` values, and beyond that from a uniform sample that is the same
 however the data was split, because each value is sampled by a hash of where it is
-(file, record, position), not by the order in which it was seen.
+(its file's content, record, position), not by the order in which it was seen nor by how
+the file's path is spelled.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
+from google_crc32c import value as crc32c
 
 from .exact_sum import exact_moments, mean_of, std_of
 
@@ -36,13 +38,24 @@ def mix(x: np.ndarray) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
-def place_hashes(file: str, records: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """A hash per value from its file, record number in that file and position in the
-    record's list: the sample key, independent of how the data is split."""
-    seed = np.uint64(zlib.crc32(file.encode("utf-8", "surrogateescape")) << 20)
+SEED_BYTES = 1 << 16
+
+
+def file_seed(source: Any) -> int:
+    """A file's part of its values' sample keys: the CRC32C of the first
+    :data:`SEED_BYTES` of its (uncompressed) stream. A function of the data only: the
+    same for any spelling of the path, any working folder, a split in another process
+    or on another machine, and the cache."""
+    return int(crc32c(source.read_at(0, SEED_BYTES)))
+
+
+def place_hashes(seed: int, records: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """A hash per value from its file's :func:`file_seed`, record number in that file and
+    position in the record's list: the sample key, independent of how the data is
+    split."""
     with np.errstate(over="ignore"):
         keyed = (records.astype(np.uint64) << np.uint64(24)) + positions.astype(np.uint64)
-        return mix(keyed + seed)
+        return mix(keyed + np.uint64(seed << 20))
 
 
 class Numeric:
@@ -207,8 +220,6 @@ def bytes_hashes(values: list[bytes]) -> np.ndarray:
     """A 64-bit hash per bytes value, stable across runs and processes: the CRC32C of the
     whole value (the CPU's CRC instruction) beside a CRC-32 of its first 256 bytes and its
     length."""
-    from google_crc32c import value as crc32c
-
     out = np.fromiter(
         ((crc32c(v) << 32) | (zlib.crc32(v[:256]) ^ len(v)) & 0xFFFFFFFF for v in values),
         dtype=np.uint64,

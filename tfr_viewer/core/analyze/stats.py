@@ -25,7 +25,7 @@ from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn, extract
 from . import stats_cache
 from .roles import Roles
 from .schema import add_block
-from .sketch import bytes_hashes, place_hashes
+from .sketch import bytes_hashes, file_seed, place_hashes
 from .stats_data import FeatureStats, ImageStats, Stats
 
 __all__ = ["FeatureStats", "ImageStats", "Stats", "add_payloads", "dataset_stats", "file_stats"]
@@ -43,7 +43,7 @@ def _positions(rag_splits: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np
 
 
 def _add_column(
-    st: Stats, key: str, column: FeatureColumn, path: str, rows: np.ndarray, ok: np.ndarray
+    st: Stats, key: str, column: FeatureColumn, seed: int, rows: np.ndarray, ok: np.ndarray
 ) -> None:
     present = column.present & ok
     if not present.any():
@@ -54,7 +54,7 @@ def _add_column(
         if kind in KIND_NAMES and n:
             fs.kinds[KIND_NAMES[kind]] += n
     counts = np.diff(column.rag.splits)[present]
-    fs.value_counts.add(counts, place_hashes(path, rows[present], np.zeros(len(counts))))
+    fs.value_counts.add(counts, place_hashes(seed, rows[present], np.zeros(len(counts))))
     uniq, times = np.unique(counts, return_counts=True)
     fs.count_histogram.add_counts(dict(zip(uniq.tolist(), times.tolist(), strict=True)))
     values = column.rag.values
@@ -63,7 +63,7 @@ def _add_column(
     value_rows, value_pos = _positions(column.rag.splits, rows)
     keep = np.repeat(ok, np.diff(column.rag.splits))
     if values.dtype != object:
-        fs.numbers.add(values[keep], place_hashes(path, value_rows[keep], value_pos[keep]))
+        fs.numbers.add(values[keep], place_hashes(seed, value_rows[keep], value_pos[keep]))
         if values.dtype == np.int64 and not fs.ints.overflow:
             uniq, times = np.unique(values[keep], return_counts=True)
             fs.ints.add_counts(dict(zip(uniq.tolist(), times.tolist(), strict=True)))
@@ -73,11 +73,11 @@ def _add_column(
     numeric = ~is_bytes & keep
     if numeric.any():
         nums = values[numeric].astype(np.float64)
-        fs.numbers.add(nums, place_hashes(path, value_rows[numeric], value_pos[numeric]))
+        fs.numbers.add(nums, place_hashes(seed, value_rows[numeric], value_pos[numeric]))
     chosen = is_bytes & keep
     if chosen.any():
         _add_bytes(
-            st, key, fs, values[chosen].tolist(), path, value_rows[chosen], value_pos[chosen]
+            st, key, fs, values[chosen].tolist(), seed, value_rows[chosen], value_pos[chosen]
         )
 
 
@@ -89,14 +89,14 @@ def _add_bytes(
     key: str,
     fs: FeatureStats,
     values: list[bytes],
-    path: str,
+    seed: int,
     rows: np.ndarray,
     positions: np.ndarray,
 ) -> None:
     """Sizes, distinct values and text values of a column's bytes; images by header.
     Work per value is done once per distinct value where it can be (categorical text
     repeats), and only values that start like an image are looked at as one."""
-    hashes = place_hashes(path, rows, positions)
+    hashes = place_hashes(seed, rows, positions)
     sizes = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
     fs.sizes.add(sizes, hashes)
     found, sides = [], []
@@ -133,15 +133,16 @@ def _add_bytes(
         fs.images.height.add(wh[:, 1], hashes[found])
 
 
-def add_payloads(st: Stats, block: PayloadBlock, path: str, rows: np.ndarray) -> None:
-    """Add a block of payloads (``rows``: their record numbers within ``path``)."""
+def add_payloads(st: Stats, block: PayloadBlock, seed: int, rows: np.ndarray) -> None:
+    """Add a block of payloads (``rows``: their record numbers within their file, whose
+    :func:`~.sketch.file_seed` is ``seed``)."""
     add_block(st.schema, block)
     keys = sorted(st.schema.features)
     status, columns = extract(block, keys)
     ok = status == 0
     for key in keys:
-        _add_column(st, key, columns[key], path, rows, ok)
-    _add_layout(st, st.roles(), columns, path, rows, ok)
+        _add_column(st, key, columns[key], seed, rows, ok)
+    _add_layout(st, st.roles(), columns, seed, rows, ok)
 
 
 def _ints(column: FeatureColumn) -> np.ndarray:
@@ -150,7 +151,7 @@ def _ints(column: FeatureColumn) -> np.ndarray:
 
 
 def _add_layout(
-    st: Stats, roles: Roles, columns: dict[str, FeatureColumn], path: str, rows, ok
+    st: Stats, roles: Roles, columns: dict[str, FeatureColumn], seed: int, rows, ok
 ) -> None:
     """Class distribution and box figures, where the keys follow a known layout."""
     if roles.label and roles.label in columns:
@@ -166,7 +167,7 @@ def _add_layout(
         holder = np.any(images, axis=0) if images else np.any([c.present for c in sides], axis=0)
         per_image = same & holder
         st.boxes_per_image.add(
-            counts[per_image], place_hashes(path, rows[per_image], np.zeros(int(per_image.sum())))
+            counts[per_image], place_hashes(seed, rows[per_image], np.zeros(int(per_image.sum())))
         )
         # rows whose four lists differ in length (a fault `check` reports) are left out
         x0, y0, x1, y1 = (
@@ -175,7 +176,7 @@ def _add_layout(
         )
         keep = np.repeat(same, counts)
         value_rows, pos = _positions(sides[0].rag.splits, rows)
-        hashes = place_hashes(path, value_rows[keep], pos[keep])
+        hashes = place_hashes(seed, value_rows[keep], pos[keep])
         w, h = x1 - x0, y1 - y0
         st.box_area.add(w * h, hashes)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -236,10 +237,11 @@ def file_stats(
             return cached
     records = ds.undamaged(np.arange(start, start + total))
     st = Stats(files=1, records=total, damaged=total - len(records))
+    seed = file_seed(f.open())
     for positions, payloads in iter_blocks(ds, records, block):
         if cancel is not None and cancel.cancelled:
             return st  # part of the file: never cached
-        add_payloads(st, payloads, f.path, records[positions] - start)
+        add_payloads(st, payloads, seed, records[positions] - start)
         if progress is not None:
             progress(payloads.rows)
     if cacheable:
@@ -251,14 +253,15 @@ def split_stats(split: Split, block: int = 1 << 15) -> Stats:
     """The statistics of one split (:mod:`~..io.splits`), its payload CRCs checked first.
     Merged in any order, the splits of a dataset give exactly what :func:`dataset_stats`
     gives for its verified index: sums are exact, and each value's place in the sample is
-    hashed from its file and local record number, which a split keeps."""
+    hashed from its file's content and local record number, which a split keeps."""
     total = len(split)
     st = Stats(files=int(split.first == 0), records=total)
     with split.verified() as ds:
         records = ds.undamaged(np.arange(total))
         st.damaged = total - len(records)
+        seed = file_seed(ds.files[0].open())
         for positions, payloads in iter_blocks(ds, records, block):
-            add_payloads(st, payloads, split.path, records[positions] + split.first)
+            add_payloads(st, payloads, seed, records[positions] + split.first)
     return st
 
 

@@ -20,7 +20,7 @@ from .sketch import Categories, Distinct, Numeric
 from .stats_data import FeatureStats, ImageStats, Stats
 
 # the format, and the sampling that shaped it: another sample size is another entry
-KIND = f"stats-3-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
+KIND = f"stats-4-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
 
 
 class _Writer:
