@@ -10,15 +10,10 @@ from typing import Any
 
 from ..core import json_text
 from ..core.io import Dataset
+from ..core.text import number_text as num
 from ..core.text import plural
 from ..errors import UsageError
 from .progress import TaskProgress, index_with_progress, print_warnings
-
-
-def _number(v: float | None) -> str:
-    if v is None:
-        return "-"
-    return f"{v:.6g}"
 
 
 def _feature_line(key: str, f: dict[str, Any], width: int) -> str:
@@ -26,22 +21,22 @@ def _feature_line(key: str, f: dict[str, Any], width: int) -> str:
     span = (
         f"{counts['min']:.0f}"
         if counts["min"] == counts["max"]
-        else f"{_number(counts['min'])}-{_number(counts['max'])}"
+        else f"{num(counts['min'])}-{num(counts['max'])}"
     )
     head = f"{key:<{width}}  {f['kind']:<5}  {100 * f['presence']:5.1f}%  {span:>9}  "
     if "images" in f:
         img = f["images"]
         fmts = ", ".join(f"{k} {v}" for k, v in img["formats"].items())
         w, h = img["width"], img["height"]
-        size = f"{_number(w['min'])}-{_number(w['max'])} × {_number(h['min'])}-{_number(h['max'])}"
+        size = f"{num(w['min'])}-{num(w['max'])} × {num(h['min'])}-{num(h['max'])}"
         bad = f", {img['undecodable']} undecodable" if img["undecodable"] else ""
         return head + f"images: {fmts}; {size} px{bad}"
     if "numeric" in f:
         n = f["numeric"]
         extra = "".join(f", {n[k]} {k}" for k in ("nan", "inf") if n[k])
         return head + (
-            f"min {_number(n['min'])}  mean {_number(n['mean'])}  max {_number(n['max'])}"
-            f"  std {_number(n['std'])}{extra}"
+            f"min {num(n['min'])}  mean {num(n['mean'])}  max {num(n['max'])}"
+            f"  std {num(n['std'])}{extra}"
         )
     if "bytes" in f:
         b = f["bytes"]
@@ -72,8 +67,8 @@ def print_stats(out: dict[str, Any]) -> None:
     if "boxes" in out:
         per, area = out["boxes"]["per_image"], out["boxes"]["area"]
         print(
-            f"boxes: {_number(per['mean'])} per image (max {_number(per['max'])}), "
-            f"area median {_number(area['quantiles'].get('0.5'))}"
+            f"boxes: {num(per['mean'])} per image (max {num(per['max'])}), "
+            f"area median {num(area['quantiles'].get('0.5'))}"
         )
 
 

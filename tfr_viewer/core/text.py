@@ -68,6 +68,25 @@ def float_text(value: float) -> str:
     return repr(shortest_float32(value))
 
 
+def number_text(value: float | int | None, digits: int = 6) -> str:
+    """A figure as people read it: an integer (or a float with an integral value) in
+    plain digits, never ``1.357e+09`` nor ``240.0``; other floats with ``digits``
+    significant digits; ``-`` for none."""
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return str(value)
+    if math.isfinite(value) and value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    return f"{value:.{digits}g}"
+
+
+def value_or_float32_text(value: float | int) -> str:
+    """A statistic of a feature's values: an integer in plain digits, a float as the
+    shortest text that reads back as the same float32 (:func:`float_text`)."""
+    return str(value) if isinstance(value, int) else float_text(value)
+
+
 def shortest_floats(values: object) -> list[float]:
     """Float32 values as Python floats whose repr is the shortest text that reads back
     as the same float32 (vectorised: numpy prints float32 with the shortest digits)."""

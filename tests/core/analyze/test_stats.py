@@ -245,3 +245,47 @@ def test_statistics_are_a_function_of_the_data_only(tmp_path):
         assert text == first, how
     label = json.loads(first)["features"]["label"]["numeric"]
     assert label["count"] == 160_000
+
+
+def int_dataset(tmp_path):
+    """ids past 2**53, the int64 extremes and Unix times, written by TensorFlow."""
+    from tfr_viewer.core.write import build_example
+
+    ids = [2**53 + 1, 2**53 + 3, 2**62 + 7]
+    payloads = [
+        build_example({"id": [i], "extreme": [-(2**63), 2**63 - 1], "ts": [1357000000 + 240 * n]})
+        for n, i in enumerate(ids)
+    ]
+    return tf_write(tmp_path / "ints.tfrecord", payloads)
+
+
+def test_int64_statistics_stay_integers(tmp_path):
+    """min, max and quantiles are the int64 values TensorFlow parses, never rounded to
+    float64; the mean is exact before it is printed; the text has no 1.357e+09."""
+    path = int_dataset(tmp_path)
+    parsed = [
+        tf().train.Example.FromString(r.numpy()).features.feature
+        for r in tf().data.TFRecordDataset(str(path))
+    ]
+    tf_ids = [f["id"].int64_list.value[0] for f in parsed]
+    run = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "stats", str(path), "--json", "--no-cache"],
+        capture_output=True,
+        text=True,
+    )
+    features = json.loads(run.stdout)["features"]
+    ids = features["id"]["numeric"]
+    assert (ids["min"], ids["max"]) == (min(tf_ids), max(tf_ids))
+    assert all(isinstance(v, int) for v in ids["quantiles"].values())
+    assert set(ids["quantiles"].values()) <= set(tf_ids)
+    assert ids["quantiles"]["0.5"] == sorted(tf_ids)[1]
+    extreme = features["extreme"]["numeric"]
+    assert (extreme["min"], extreme["max"], extreme["mean"]) == (-(2**63), 2**63 - 1, -0.5)
+    text = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "stats", str(path), "--no-cache"],
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "e+" not in text, text
+    assert "min 1357000000  mean 1357000240  max 1357000480" in text
+    assert f"min {2**53 + 1}" in text

@@ -55,9 +55,42 @@ def exact_moments(values: np.ndarray) -> tuple[int, int]:
     return total, squares
 
 
-def mean_of(total: int, count: int) -> float:
-    """The correctly rounded mean of ``count`` values whose exact sum is ``total``."""
-    return float(Fraction(total, count) * Fraction(2) ** SUM_BASE)
+_LIMB = 21  # an int64 as a * 2**42 + b * 2**21 + c, with 0 <= b, c < 2**21
+_CHUNK = 1 << 18  # products of limbs are below 2**43: a chunk's sums fit in int64
+
+
+def exact_int_moments(values: np.ndarray) -> tuple[int, int]:
+    """:func:`exact_moments` of integer ``values`` (int64 or smaller), in the same units,
+    without rounding any of them to float64 first (2**53 + 1 stays itself)."""
+    values = np.asarray(values, dtype=np.int64)
+    mask = (1 << _LIMB) - 1
+    total = squares = 0
+    for start in range(0, len(values), _CHUNK):
+        v = values[start : start + _CHUNK]
+        a, b, c = v >> (2 * _LIMB), (v >> _LIMB) & mask, v & mask
+        sa, sb, sc = (int(x.sum()) for x in (a, b, c))
+        total += (sa << (2 * _LIMB)) + (sb << _LIMB) + sc
+        aa, ab = int((a * a).sum()), int((a * b).sum())
+        mid = int((2 * a * c + b * b).sum())
+        bc, cc = int((b * c).sum()), int((c * c).sum())
+        squares += (
+            (aa << (4 * _LIMB))
+            + (ab << (3 * _LIMB + 1))
+            + (mid << (2 * _LIMB))
+            + (bc << (_LIMB + 1))
+            + cc
+        )
+    return total << -SUM_BASE, squares << -SQUARE_BASE
+
+
+def mean_of(total: int, count: int) -> float | int:
+    """The mean of ``count`` values whose exact sum is ``total``: an ``int`` when it is
+    a whole number that a float would round (the mean of ids near 2**63), else the
+    correctly rounded float."""
+    exact = Fraction(total, count) * Fraction(2) ** SUM_BASE
+    if exact.denominator == 1 and float(exact) != exact:
+        return int(exact)
+    return float(exact)
 
 
 def std_of(total: int, squares: int, count: int) -> float:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from google_crc32c import value as crc32c
 
-from .exact_sum import exact_moments, mean_of, std_of
+from .exact_sum import exact_int_moments, exact_moments, mean_of, std_of
 
 SAMPLE_SIZE = 1 << 16  # values kept per key for quantiles and histograms
 TOP_LIMIT = 10_000  # distinct values counted exactly before a key counts as high-cardinality
@@ -60,37 +60,47 @@ def place_hashes(seed: int, records: np.ndarray, positions: np.ndarray) -> np.nd
 
 class Numeric:
     """Count, extremes, mean and spread, zeros, NaN and infinities of numbers, and a
-    hash-keyed sample for quantiles and the histogram."""
+    hash-keyed sample for quantiles and the histogram. While every value added is an
+    integer type, the figures stay integers (extremes, sums, quantiles, the sample):
+    an id of 2**53 + 1 is never rounded to a float."""
 
     def __init__(self) -> None:
         self.count = 0  # finite values
         self.total = 0  # their exact sum and sum of squares (see exact_sum)
         self.squares = 0
-        self.min = math.inf
-        self.max = -math.inf
+        self.min: float | int = math.inf
+        self.max: float | int = -math.inf
         self.zeros = 0
         self.nan = 0
         self.inf = 0
+        self.integers = True  # every value so far was of an integer type
         self._keys = np.zeros(0, dtype=np.uint64)
-        self._values = np.zeros(0, dtype=np.float64)
+        self._values: np.ndarray = np.zeros(0, dtype=np.int64)
 
     def add(self, values: np.ndarray, keys: np.ndarray) -> None:
         """Add ``values`` (any numeric dtype) with their sample keys (:func:`place_hashes`)."""
-        values = np.asarray(values, dtype=np.float64)
-        if not len(values):
-            return
-        finite = np.isfinite(values)
-        nan = np.isnan(values)
-        self.nan += int(nan.sum())
-        self.inf += int((~finite & ~nan).sum())
-        if not finite.all():
-            values, keys = values[finite], keys[finite]
+        values = np.asarray(values)
         if not len(values):
             return
         other = Numeric()
+        if values.dtype.kind in "iub":
+            values = values.astype(np.int64)
+            other.total, other.squares = exact_int_moments(values)
+            other.min, other.max = int(values.min()), int(values.max())
+        else:
+            values = values.astype(np.float64)
+            finite = np.isfinite(values)
+            nan = np.isnan(values)
+            self.nan += int(nan.sum())
+            self.inf += int((~finite & ~nan).sum())
+            if not finite.all():
+                values, keys = values[finite], keys[finite]
+            if not len(values):
+                return
+            other.integers = False
+            other.total, other.squares = exact_moments(values)
+            other.min, other.max = float(values.min()), float(values.max())
         other.count = len(values)
-        other.total, other.squares = exact_moments(values)
-        other.min, other.max = float(values.min()), float(values.max())
         other.zeros = int((values == 0).sum())
         other._keys, other._values = keys, values
         self.merge(other)
@@ -103,8 +113,10 @@ class Numeric:
         self.zeros += other.zeros
         self.nan += other.nan
         self.inf += other.inf
+        self.integers = self.integers and other.integers
         self._keys = np.concatenate([self._keys, other._keys])
-        self._values = np.concatenate([self._values, other._values])
+        dtype = np.int64 if self.integers else np.float64
+        self._values = np.concatenate([self._values.astype(dtype), other._values.astype(dtype)])
         if len(self._keys) > 4 * SAMPLE_SIZE:  # pruned now and then: the same sample
             self._prune()
 
@@ -129,11 +141,16 @@ class Numeric:
         if not self.count:
             return {"edges": [], "counts": [], "sampled": False}
         lo, hi = self.min, self.max
-        if lo.is_integer() and hi.is_integer() and hi - lo < bins and self._all_integers():
+        if (
+            float(lo).is_integer()
+            and float(hi).is_integer()
+            and hi - lo < bins
+            and (self.integers or self._all_integers())
+        ):
             edges = np.arange(lo, hi + 2) - 0.5
         else:
             edges = np.linspace(lo, hi if hi > lo else lo + 1, bins + 1)
-        counts, _ = np.histogram(self.sample(), edges)
+        counts, _ = np.histogram(self.sample().astype(np.float64), edges)
         if self.sampled:
             counts = np.round(counts * (self.count / len(self._values))).astype(np.int64)
         return {"edges": edges.tolist(), "counts": counts.tolist(), "sampled": self.sampled}
@@ -144,7 +161,9 @@ class Numeric:
 
     def to_json(self) -> dict[str, Any]:
         empty = not self.count
-        qs = np.quantile(self.sample(), QUANTILES).tolist() if not empty else []
+        # Integers: the value at each quantile (never a point between two of them).
+        method = "inverted_cdf" if self.integers else "linear"
+        qs = [] if empty else np.quantile(self.sample(), QUANTILES, method=method).tolist()
         return {
             "count": self.count,
             "min": None if empty else self.min,

@@ -20,7 +20,7 @@ from .sketch import Categories, Distinct, Numeric
 from .stats_data import FeatureStats, ImageStats, Stats
 
 # the format, and the sampling that shaped it: another sample size is another entry
-KIND = f"stats-4-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
+KIND = f"stats-5-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
 
 
 class _Writer:
@@ -30,8 +30,9 @@ class _Writer:
     def numeric(self, name: str, n: Numeric) -> dict[str, Any]:
         n.sample()  # only the sample is kept
         self.arrays[f"{name}.k"] = n._keys.astype(np.uint64)
-        self.arrays[f"{name}.v"] = n._values.astype(np.float64)
+        self.arrays[f"{name}.v"] = n._values.astype(np.int64 if n.integers else np.float64)
         return {
+            "integers": n.integers,
             "count": n.count,
             "total": n.total,
             "squares": n.squares,
@@ -64,10 +65,10 @@ def _read_categories(state: dict[str, Any], pairs: bool = False) -> Categories:
 
 def _read_numeric(state: dict[str, Any], arrays: dict[str, np.ndarray], name: str) -> Numeric:
     n = Numeric()
-    for field in ("count", "total", "squares", "min", "max", "zeros", "nan", "inf"):
+    for field in ("count", "total", "squares", "min", "max", "zeros", "nan", "inf", "integers"):
         setattr(n, field, state[field])
     n._keys = np.array(arrays[f"{name}.k"], dtype=np.uint64)
-    n._values = np.array(arrays[f"{name}.v"], dtype=np.float64)
+    n._values = np.array(arrays[f"{name}.v"], dtype=np.int64 if n.integers else np.float64)
     return n
 
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.text import float_text, plural
+from ...core.text import float_text, number_text, plural, value_or_float32_text
 from .task_strip import TaskStrip
 
 
@@ -85,7 +85,7 @@ def chart_of(key: str, f: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     elif numeric and numeric["count"] and numeric["min"] == numeric["max"]:
-        value = float_text(numeric["min"])
+        value = value_or_float32_text(numeric["min"])
         charts.append(
             {
                 "title": "values",
@@ -141,8 +141,9 @@ def summary_of(f: dict[str, Any]) -> str:
             return f"{head}; no finite values"
         extra = "".join(f", {n[k]:,} {k.upper()}" for k in ("nan", "inf") if n[k])
         return (
-            f"{head}; min {float_text(n['min'])}, mean {n['mean']:.4g}, max "
-            f"{float_text(n['max'])}, std {n['std']:.4g}, {n['zeros']:,} zeros{extra}"
+            f"{head}; min {value_or_float32_text(n['min'])}, mean {number_text(n['mean'], 4)}, "
+            f"max {value_or_float32_text(n['max'])}, std {number_text(n['std'], 4)}, "
+            f"{n['zeros']:,} zeros{extra}"
         )
     if "bytes" in f:
         b = f["bytes"]

@@ -10,6 +10,7 @@ import numpy as np
 
 from tests.tf_oracle import tf, tf_read, tf_write
 from tfr_viewer.cli import main
+from tfr_viewer.core.json_text import NON_FINITE
 
 KINDS = {"bytes_list": "bytes", "float_list": "float", "int64_list": "int64"}
 
@@ -46,8 +47,11 @@ def tf_examples():
     ]
 
 
-def same_float(a: float, b: float) -> bool:
-    """The same float32, and ``a`` written with the fewest digits that read back as it."""
+def same_float(a: float | str, b: float) -> bool:
+    """The same float32, and ``a`` written with the fewest digits that read back as it
+    (a non-finite ``a`` as the string strict JSON carries)."""
+    if isinstance(a, str):
+        a = NON_FINITE[a]
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     shortest = repr(float(str(np.float32(b))))
