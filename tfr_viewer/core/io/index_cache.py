@@ -55,17 +55,18 @@ class Blocks:
 Column = np.ndarray | list[np.ndarray] | Blocks
 
 
+def _blocks(column: Column) -> Blocks:
+    """Any column as :class:`Blocks` (a list of arrays has at least one, maybe empty)."""
+    if isinstance(column, Blocks):
+        return column
+    parts = column if isinstance(column, list) else [column]
+    return Blocks(parts[0].dtype, sum(map(len, parts)), parts.__iter__)
+
+
 def _encoded(meta: dict, arrays: dict[str, Column]) -> Iterator[bytes]:
     """An entry as consecutive pieces, the CRC last. A column given as :class:`Blocks`
     is made while it is written, so no copy of a whole index is ever held."""
-    columns = {
-        name: a
-        if isinstance(a, Blocks)
-        else Blocks(a[0].dtype, sum(map(len, a)), a.__iter__)
-        if isinstance(a, list)
-        else Blocks(a.dtype, len(a), [a].__iter__)
-        for name, a in arrays.items()
-    }
+    columns = {name: _blocks(a) for name, a in arrays.items()}
     layout = [[name, np.dtype(c.dtype).str, c.count] for name, c in columns.items()]
     head = json.dumps({**meta, "arrays": layout}).encode()
     first = MAGIC + len(head).to_bytes(8, "little") + head
