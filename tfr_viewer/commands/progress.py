@@ -115,7 +115,7 @@ def refuse_other_files(ds: Dataset) -> None:
     """Raise :class:`NotATFRecord` when a completely scanned file of ``ds`` holds bytes
     but no frame: every command calls it that, in one line, rather than reporting
     damage that no command could repair."""
-    reasons = ds.foreign()
+    reasons = ds.not_tfrecord(broken_streams=False)
     if reasons:
         more = len(reasons) - 1
         tail = f" (and {more} more of the files named are not TFRecords)" if more else ""

@@ -381,22 +381,15 @@ class Dataset:
         """How many such regions are known (cheap: no messages are built)."""
         return sum(len(f.index.garbage) + bool(f.index.stream_error) for f in self.files)
 
-    def not_tfrecord(self) -> list[str]:
-        """A message for each indexed file that holds bytes but no frame at all."""
+    def not_tfrecord(self, *, broken_streams: bool = True) -> list[str]:
+        """A message for each indexed file that holds bytes but no frame at all. With
+        ``broken_streams`` False, only files whose bytes were all read: files of another
+        kind (a compressed stream that stops early is a damaged TFRecord)."""
         out = []
         for f in self.files:
+            if f.index.stream_error and not broken_streams:
+                continue
             reason = not_a_tfrecord(f.path, f.index, f.source)
-            if reason is not None:
-                out.append(reason)
-        return out
-
-    def foreign(self) -> list[str]:
-        """Of :meth:`not_tfrecord`, the files whose bytes were all read and hold no frame:
-        files of another kind (a compressed stream that stops early is a damaged
-        TFRecord, reported as damage)."""
-        out = []
-        for f in self.files:
-            reason = None if f.index.stream_error else not_a_tfrecord(f.path, f.index, f.source)
             if reason is not None:
                 out.append(reason)
         return out
