@@ -83,7 +83,10 @@ class Numeric:
         if not len(values):
             return
         other = Numeric()
-        if values.dtype.kind in "iub":
+        exact = values.dtype.kind in "ib" or (
+            values.dtype.kind == "u" and int(values.max()) < 1 << 63
+        )
+        if exact:
             values = values.astype(np.int64)
             other.total, other.squares = exact_int_moments(values)
             other.min, other.max = int(values.min()), int(values.max())
