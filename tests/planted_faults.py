@@ -36,6 +36,34 @@ def _jpeg(pixels, quality: int = 90, **options) -> bytes:
     return out.getvalue()
 
 
+def _encoded(pixels, fmt: str, **options) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.fromarray(pixels).save(out, fmt, **options)
+    return out.getvalue()
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A well-formed PNG (every chunk whole, every CRC right) whose header claims
+    ``width`` × ``height`` pixels, with almost no pixel data."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\x00" * 64))
+        + chunk(b"IEND", b"")
+    )
+
+
 def clean_record(i: int) -> dict:
     label = 1 + i % 3
     w, h = _size(i)
@@ -97,6 +125,15 @@ def _plant(records: list[dict]) -> dict[tuple[str, int], str | None]:
     r[26]["image/encoded"] = [_jpeg(np.full(_size(26)[::-1] + (3,), (200, 120, 60), np.uint8))]
     blurred = Image.fromarray(_pixels(27)).filter(ImageFilter.GaussianBlur(3))
     r[27]["image/encoded"] = [_jpeg(np.asarray(blurred))]
+    r[28]["image/encoded"] = [_encoded(_pixels(28), "TIFF")]
+    r[28]["image/format"] = [b"tiff"]
+    r[29]["image/encoded"] = [png_claiming(20_000, 20_000)]
+    r[29]["image/width"], r[29]["image/height"] = [20_000], [20_000]
+    r[29]["image/format"] = [b"png"]
+    frames = [Image.fromarray(_pixels(30)), Image.fromarray(_pixels(31))]
+    gif = _encoded(_pixels(30), "GIF", save_all=True, append_images=frames[1:])
+    r[30]["image/encoded"] = [gif[: len(gif) - 40]]  # the second frame cut short
+    r[30]["image/format"] = [b"gif"]
     return {
         ("image_undecodable", 1): "image/encoded",
         ("image_size_mismatch", 2): "image/height",
@@ -130,6 +167,9 @@ def _plant(records: list[dict]) -> dict[tuple[str, int], str | None]:
         ("image_low_information", 26): "image/encoded",
         ("image_blurry", 26): "image/encoded",
         ("image_blurry", 27): "image/encoded",
+        ("image_format_unsupported", 28): "image/encoded",
+        ("image_too_large", 29): "image/encoded",
+        ("image_frames_dropped", 30): "image/encoded",
     }
 
 

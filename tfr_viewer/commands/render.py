@@ -14,12 +14,16 @@ _MAX_VALUES = 16
 
 def _bytes_text(v: dict[str, Any]) -> str:
     image = v.get("image")
-    if image:
-        note = f"; {image['note']}" if image.get("note") else ""
-        return (
-            f"<{image['format']} {image['width']}x{image['height']} {image['mode']}, "
-            f"{v['size']} bytes{note}>"
-        )
+    error = v.get("image_error")
+    if image or error:
+        if image:
+            head = f"{image['format']} {image['width']}x{image['height']} {image['mode']}"
+        else:
+            head = v["detected"]
+        note = f"; undecodable: {error}" if error else ""
+        if image and image.get("note"):
+            note += f"; {image['note']}"
+        return f"<{head}, {v['size']} bytes{note}>"
     if v["detected"] == "text" and "text" in v:
         text = v["text"]
         return repr(text if len(text) <= 80 else text[:77] + "...")

@@ -8,7 +8,7 @@ import zlib
 
 import numpy as np
 
-from tfr_viewer.core.analyze.image_quality import near_pairs, score_image
+from tfr_viewer.core.analyze.image_quality import judge_and_score, near_pairs
 
 
 def test_near_pairs_agree_with_comparing_every_pair():
@@ -40,7 +40,7 @@ def _png_header(width: int, height: int) -> bytes:
 
 
 def test_a_header_claiming_gigapixels_is_not_decoded():
-    assert score_image(_png_header(100_000, 40_000)) is None
+    assert judge_and_score(_png_header(100_000, 40_000))[1] is None
 
 
 def test_a_cut_image_is_not_scored_and_a_whole_one_is():
@@ -49,7 +49,7 @@ def test_a_cut_image_is_not_scored_and_a_whole_one_is():
     out = io.BytesIO()
     Image.new("RGB", (80, 60), (10, 200, 30)).save(out, "PNG")
     whole = out.getvalue()
-    scores = score_image(whole)
+    scores = judge_and_score(whole)[1]
     assert scores is not None and (scores.width, scores.height) == (80, 60)
     assert scores.scores["low_information"] == 0.0  # one colour
-    assert score_image(whole[: len(whole) // 2]) is None
+    assert judge_and_score(whole[: len(whole) // 2])[1] is None

@@ -111,9 +111,61 @@ def test_bad_files_are_skipped_with_their_reason(pets, tmp_path):
     assert set(reasons) == {"notes.jpg", "empty.jpg", "cut.jpg", "loop.jpg"}
     assert "not an image" in reasons["notes.jpg"]
     assert reasons["empty.jpg"] == "an empty file"
-    assert "cut short" in reasons["cut.jpg"]
+    assert "JPEG ends after" in reasons["cut.jpg"]
     assert "symbolic links" in reasons["loop.jpg"] or "loop" in reasons["loop.jpg"]
     assert summary.records == len(sources)
+
+
+def test_images_tensorflow_cannot_decode_are_skipped_and_named(tmp_path):
+    """Cut PNG, BMP and GIF files, a BMP whose header claims 60000×60000 pixels in 54
+    bytes, and a TIFF: each is named and skipped; every image written decodes in
+    TensorFlow; with re-encoding, the TIFF is kept as a JPEG."""
+    import struct
+
+    from PIL import Image
+
+    from tfr_viewer.core.write.convert_encode import Reencode
+
+    folder = tmp_path / "shapes" / "a"
+    folder.mkdir(parents=True)
+    pixels = (np.random.default_rng(1).random((40, 50, 3)) * 255).astype(np.uint8)
+    whole = {}
+    for fmt in ("PNG", "BMP", "GIF", "TIFF", "JPEG"):
+        buf = io.BytesIO()
+        Image.fromarray(pixels[::-1] if fmt == "TIFF" else pixels).save(buf, fmt)
+        whole[fmt] = buf.getvalue()
+    files = {
+        "cut.png": whole["PNG"][:-20],
+        "cut.bmp": whole["BMP"][: len(whole["BMP"]) // 2],
+        "cut.gif": whole["GIF"][: len(whole["GIF"]) // 2],
+        "huge.bmp": b"BM"
+        + struct.pack("<IHHI", 54, 0, 0, 54)
+        + struct.pack("<IiiHHIIiiII", 40, 60000, 60000, 1, 24, 0, 0, 2835, 2835, 0, 0),
+        "scan.tiff": whole["TIFF"],
+        "good.jpg": whole["JPEG"],
+        "good.png": whole["PNG"],
+    }
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    out = tmp_path / "out.tfrecord"
+    summary = convert(class_folders(str(folder.parent)), ConvertOptions(ExportOptions(str(out))))
+    reasons = {Path(s.path).name: s.reason for s in summary.skipped}
+    assert set(reasons) == {"cut.png", "cut.bmp", "cut.gif", "huge.bmp", "scan.tiff"}
+    assert reasons["cut.png"].startswith("PNG ends after")
+    assert reasons["huge.bmp"] == (
+        "BMP ends after 54 of the 10,800,000,054 bytes its header promises"
+    )
+    assert "cannot decode TIFF" in reasons["scan.tiff"]
+    assert summary.records == 2
+    for row in _parsed(list(summary.files)):
+        tf().io.decode_image(row["image_raw"])  # raises on an image TensorFlow refuses
+    again = tmp_path / "again" / "again.tfrecord"
+    reencoded = convert(
+        class_folders(str(folder.parent)),
+        ConvertOptions(ExportOptions(str(again)), reencode=Reencode(90)),
+    )
+    assert "scan.tiff" not in {Path(s.path).name for s in reencoded.skipped}
+    assert reencoded.records == 3
 
 
 def test_splits_and_shards_hold_every_image_once(pets, tmp_path):

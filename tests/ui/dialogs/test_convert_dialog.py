@@ -53,7 +53,7 @@ def test_new_dataset_from_images(qtbot, window, tmp_path):
         f"{out}-00001-of-00002",
     ]
     assert [s.reason for s in dialog.summary.skipped] == [
-        "not an image (its first bytes are 6e 6f 74 20 61 6e 20 69)"
+        "not an image: 12 bytes starting with `not an i`"
     ]
 
 

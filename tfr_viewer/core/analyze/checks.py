@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from ..decode.detect import image_format, image_info
+from ..decode.detect import image_info
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
 from ..io.splits import Split
@@ -34,7 +34,6 @@ from .image_checks import ImageChecks
 from .image_quality import Thresholds
 from .key_checks import EXAMPLES, KeyChecks
 from .roles import Roles
-from .stats import MIN_IMAGE_BYTES
 from .survey import Survey, survey
 
 TOLERANCE = 1.01  # the Object Detection API accepts normalised coordinates up to this
@@ -57,7 +56,7 @@ class _Pass:
     ) -> None:
         self.base = base
         self.schema_check = SchemaCheck(schema) if schema is not None else None
-        self.images = ImageChecks(limits)
+        self.images = ImageChecks(limits, note=self.note)
         self.label_map = label_map
         self.found: list[Finding] = []
         self.schema = known.schema
@@ -120,12 +119,8 @@ class _Pass:
             record = int(records[r])
             for i in range(int(splits[r]), int(splits[r + 1])):
                 v = values[i]
-                if not isinstance(v, bytes) or len(v) < MIN_IMAGE_BYTES:
-                    continue
-                fmt = image_format(v[:32])
-                if fmt is None:
-                    continue
-                self._check_image(roles, key, columns, record, r, v)
+                if isinstance(v, bytes):
+                    self._check_image(roles, key, columns, record, r, v)
 
     def _check_image(
         self,
@@ -136,22 +131,17 @@ class _Pass:
         r: int,
         value: bytes,
     ) -> None:
+        """Queue the image for its verdict (every value of an image key is decoded: one
+        that is no image is ``image_undecodable`` too), and check its header against the
+        stored size and format."""
         digest = hashlib.sha256(value).digest()
-        places = self.copies.setdefault(digest, [])
-        first = places[0][0] if places else record
-        places.append((record, self.ordinal, key))  # copies are reported once all are known
-        self.ordinal += 1
+        self.images.add(record, key, value, digest)
         info = image_info(value)
         if info is None:
-            self.note(
-                "image_undecodable",
-                f"the {len(value):,} bytes look like an image but its header cannot be read",
-                record,
-                feature=key,
-            )
             return
-        if first == record:  # a byte-identical copy scores the same: scored once
-            self.images.add(record, key, value, digest)
+        places = self.copies.setdefault(digest, [])
+        places.append((record, self.ordinal, key))  # copies are reported once all are known
+        self.ordinal += 1
         for side, stored_key, real in (
             ("height", roles.height, info.height),
             ("width", roles.width, info.width),
@@ -325,10 +315,7 @@ class _Pass:
 
     def part(self) -> CheckPart:
         """What the pass found, once every image is scored."""
-        try:
-            seen = self.images.scored()
-        finally:
-            self.images.close()
+        seen = self.images.scored()
         return CheckPart(
             base=self.base,
             found=self.found,

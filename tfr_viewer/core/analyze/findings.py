@@ -32,7 +32,26 @@ KINDS: dict[str, tuple[str, str]] = {
         "a FixedLenFeature of the common length fails on this record; fix the record or "
         "parse the key as a VarLenFeature",
     ),
-    "image_undecodable": ("error", "replace the image, or drop the record"),
+    "image_undecodable": (
+        "error",
+        "tf.io.decode_image fails on these bytes and stops the input pipeline; replace the "
+        "image, or drop the record",
+    ),
+    "image_format_unsupported": (
+        "warning",
+        "tf.io.decode_image reads JPEG, PNG, GIF, BMP and WebP only; re-encode the image "
+        "(`tfr-viewer convert --reencode`), or decode it with another library",
+    ),
+    "image_frames_dropped": (
+        "warning",
+        "TensorFlow decodes only the frames before the damage; replace the image if the "
+        "other frames matter",
+    ),
+    "image_too_large": (
+        "warning",
+        "not decoded: above the pixel budget; check that the size in the header is real, "
+        "and that your pipeline has the memory to decode it",
+    ),
     "image_size_mismatch": (
         "error",
         "the stored size is used to scale boxes and to reshape pixels; store the image's "

@@ -1,17 +1,17 @@
-"""The image-content checks of :mod:`.checks`: every image is scored once (in parallel,
-on a pool of threads: Pillow decodes without the GIL), and the findings that need the
+"""The image-content checks of :mod:`.checks`: every image is decoded once, which gives
+its verdict (:mod:`..decode.image_verdict`) and its scores (in parallel, on the pool of
+threads of :func:`..decode.image_verdict.image_pool`), and the findings that need the
 whole dataset (near-duplicates, odd sizes, grey among colour) come after the pass."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from .image_quality import ImageScores, Thresholds, flagged, near_pairs, score_image
+from ..decode.image_verdict import image_pool
+from .image_quality import ImageScores, Thresholds, flagged, judge_and_score, near_pairs
 
 Note = Callable[..., None]  # (kind, message, record, **where)
 _SWAPPING = {5, 6, 7, 8}  # EXIF orientations that turn the image by 90 degrees
@@ -29,18 +29,24 @@ class Seen:
 
 
 class ImageChecks:
-    """Collects images with :meth:`add`, scores them in batches, reports with
-    :meth:`finish`. The scores of other passes join with :meth:`take` (in record
-    order), and :meth:`drop` forgets images found to be later copies of others."""
+    """Collects images with :meth:`add`, judges and scores them in batches (reporting
+    what does not decode through ``note`` as it goes), reports the rest with
+    :meth:`finish`. The scores of other passes join with :meth:`take` (in record order),
+    and :meth:`drop` forgets images found to be later copies of others."""
 
-    def __init__(self, limits: Thresholds | None = None, batch: int = 256) -> None:
+    def __init__(
+        self, limits: Thresholds | None = None, batch: int = 256, note: Note | None = None
+    ) -> None:
         self.limits = limits or Thresholds()
         self.batch = batch
+        self.note = note
         self._pending: list[tuple[int, str, bytes, bytes]] = []
         self._seen: list[Seen] = []
-        self._pool: ThreadPoolExecutor | None = None
+        self._judged: dict[bytes, tuple[str, str] | None] = {}  # digest -> finding
 
-    def add(self, record: int, key: str, data: bytes, digest: bytes = b"") -> None:
+    def add(self, record: int, key: str, data: bytes, digest: bytes) -> None:
+        """Queue an image; a byte-identical copy of one already queued is judged by the
+        first copy's verdict, and scored only once."""
         self._pending.append((record, key, data, digest))
         if len(self._pending) >= self.batch:
             self.flush()
@@ -48,13 +54,23 @@ class ImageChecks:
     def flush(self) -> None:
         if not self._pending:
             return
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(os.cpu_count() or 1, "tfr-image-checks")
         pending, self._pending = self._pending, []
-        scored = self._pool.map(score_image, [data for _, _, data, _ in pending])
-        for (record, key, _, digest), scores in zip(pending, scored, strict=True):
-            if scores is not None:  # an undecodable image is its own finding already
-                self._seen.append(Seen(record, key, scores, digest))
+        fresh: dict[bytes, bytes] = {}
+        for _, _, data, digest in pending:
+            if digest not in self._judged:
+                fresh.setdefault(digest, data)
+        results = dict(
+            zip(fresh, image_pool().map(judge_and_score, list(fresh.values())), strict=True)
+        )
+        for record, key, _, digest in pending:
+            if digest in results:
+                verdict, scores = results.pop(digest)
+                self._judged[digest] = verdict.finding
+                if scores is not None:
+                    self._seen.append(Seen(record, key, scores, digest))
+            finding = self._judged[digest]
+            if finding is not None and self.note is not None:
+                self.note(finding[0], finding[1], record, feature=key)
 
     def scored(self) -> list[Seen]:
         """Every image scored so far (all of them, once pending ones are scored)."""
@@ -72,15 +88,13 @@ class ImageChecks:
             self._seen = [s for s in self._seen if (s.record, s.digest) not in copies]
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        """Score what is pending (kept for callers that end a pass)."""
+        self.flush()
 
     def finish(self, note: Note, exact: set[tuple[int, int]]) -> None:
         """Report every finding through ``note``; ``exact`` holds (first, later) record
         pairs already reported as byte-identical, which are not near-duplicates too."""
         self.flush()
-        self.close()
         seen = self._seen
         for s in seen:
             for issue, value, limit in flagged(s.scores, self.limits):

@@ -1,7 +1,8 @@
 """Image quality scores and a perceptual hash from encoded bytes, decoded once, small.
 
-Each image is decoded at a reduced size (JPEGs in Pillow's draft mode at 1/2 to 1/8
-scale, so a 640×480 JPEG never decodes in full) and shrunk to at most :data:`SIDE`
+Each image is decoded once, the decode that gives its verdict
+(:func:`..decode.image_verdict.judge`: JPEGs in Pillow's draft mode at 1/2 to 1/8 scale,
+every other format in full) and shrunk to at most :data:`SIDE`
 pixels a side; every score below is computed on that small image. The scores are
 cleanvision's (lower means more of the fault), with its thresholds as defaults:
 
@@ -19,13 +20,14 @@ whose hashes differ in at most :data:`NEAR_BITS` bits.
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-SIDE = 64  # the scores are computed on the image shrunk to this many pixels a side
+from ..decode.image_verdict import QUICK_SIDE, ImageVerdict, judge
+
+SIDE = QUICK_SIDE  # the scores are computed on the image shrunk to this many pixels a side
 NEAR_BITS = 4  # near-duplicate: difference hashes at most this many bits apart (of 64)
 
 
@@ -60,26 +62,11 @@ def _brightness(rgb: np.ndarray) -> np.ndarray:
     return np.sqrt(0.241 * r * r + 0.691 * g * g + 0.068 * b * b).ravel() / 255
 
 
-def _small(data: bytes):
-    """``(RGB image at most SIDE a side, full width, full height, EXIF orientation)``, or
-    None when the bytes do not decode or are too large to (:func:`..decode.images.too_large`)."""
-    from PIL import Image
-
-    from ..decode.images import too_large
-
-    Image.MAX_IMAGE_PIXELS = None  # the limit is ours, checked before decoding
-    try:
-        with Image.open(io.BytesIO(data)) as img:
-            width, height = img.size
-            if too_large(width, height) or not width or not height:
-                return None
-            orientation = int(img.getexif().get(0x0112, 1) or 1)
-            if img.format == "JPEG":
-                img.draft("RGB", (SIDE, SIDE))
-            img.thumbnail((SIDE, SIDE))
-            return img.convert("RGB"), width, height, orientation
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError, EOFError):
-        return None
+def _small(img) -> tuple:
+    """``(RGB image at most SIDE a side, EXIF orientation)`` of a decoded image."""
+    orientation = int(img.getexif().get(0x0112, 1) or 1)
+    img.thumbnail((SIDE, SIDE))
+    return img.convert("RGB"), orientation
 
 
 def _dhash(small) -> int:
@@ -90,20 +77,29 @@ def _dhash(small) -> int:
 
 
 def difference_hash(data: bytes) -> int | None:
-    """imagehash's 64-bit difference hash of encoded image bytes, or None."""
-    decoded = _small(data)
-    return None if decoded is None else _dhash(decoded[0])
+    """imagehash's 64-bit difference hash of encoded image bytes, or None when they do
+    not decode (:func:`..decode.image_verdict.judge`)."""
+    verdict, img = judge(data, side=SIDE, keep=True)
+    if img is None:
+        return None
+    with img:
+        return _dhash(_small(img)[0])
 
 
-def score_image(data: bytes) -> ImageScores | None:
-    """The scores of encoded image bytes, or None when they do not decode (or are too
-    large to, by :func:`..decode.images.too_large`)."""
+def judge_and_score(data: bytes) -> tuple[ImageVerdict, ImageScores | None]:
+    """The verdict on encoded image bytes (decoded in full, :func:`..decode.image_verdict.
+    judge`) and their scores, or None for scores when they do not decode."""
+    verdict, img = judge(data, side=SIDE, keep=True)
+    if img is None:
+        return verdict, None
+    with img:
+        small, orientation = _small(img)
+    return verdict, _scores(small, verdict.width, verdict.height, orientation)
+
+
+def _scores(small, width: int, height: int, orientation: int) -> ImageScores:
     from PIL import ImageFilter
 
-    decoded = _small(data)
-    if decoded is None:
-        return None
-    small, width, height, orientation = decoded
     rgb = np.asarray(small)
     bright = _brightness(rgb)
     grey = small.convert("L")

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..decode.detect import image_format, image_info
+from ..decode.detect import image_format
+from ..decode.image_verdict import QUICK_SIDE, verdicts
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
 from ..io.splits import Split, SplitRef, plan_refs
@@ -93,27 +94,31 @@ def _add_bytes(
     rows: np.ndarray,
     positions: np.ndarray,
 ) -> None:
-    """Sizes, distinct values and text values of a column's bytes; images by header.
+    """Sizes, distinct values and text values of a column's bytes; images decoded
+    (:func:`..decode.image_verdict.verdicts`), their size and mode from the header.
     Work per value is done once per distinct value where it can be (categorical text
     repeats), and only values that start like an image are looked at as one."""
     hashes = place_hashes(seed, rows, positions)
     sizes = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
     fs.sizes.add(sizes, hashes)
+    candidates = [
+        i
+        for i in np.flatnonzero(sizes >= MIN_IMAGE_BYTES).tolist()
+        if values[i][0] in _IMAGE_FIRST_BYTES and image_format(values[i][:32]) is not None
+    ]
+    images = set(candidates)
+    fs.images.others += len(values) - len(images)
     found, sides = [], []
-    images: set[int] = set()
-    for i in np.flatnonzero(sizes >= MIN_IMAGE_BYTES).tolist():
-        v = values[i]
-        if v[0] not in _IMAGE_FIRST_BYTES or image_format(v[:32]) is None:
-            continue
-        images.add(i)
-        info = image_info(v)
-        if info is None:
+    for i, verdict in zip(
+        candidates, verdicts([values[i] for i in candidates], QUICK_SIDE), strict=True
+    ):
+        if verdict.error is not None:
             fs.images.undecodable += 1
         else:
-            fs.images.formats.add([info.format])
-            fs.images.modes.add([info.mode])
+            fs.images.formats.add([verdict.format or "image"])
+            fs.images.modes.add([verdict.mode])
             found.append(i)
-            sides.append((info.width, info.height))
+            sides.append((verdict.width, verdict.height))
     rest = [v for i, v in enumerate(values) if i not in images] if images else values
     distinct = Counter(rest)
     fs.distinct.add_hashes(bytes_hashes([*distinct, *(values[i] for i in images)]))

@@ -20,7 +20,7 @@ from .sketch import Categories, Distinct, Numeric
 from .stats_data import FeatureStats, ImageStats, Stats
 
 # the format, and the sampling that shaped it: another sample size is another entry
-KIND = f"stats-5-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
+KIND = f"stats-6-{sketch.SAMPLE_SIZE}-{sketch.TOP_LIMIT}"
 
 
 class _Writer:
@@ -94,6 +94,7 @@ def to_state(st: Stats) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
                 "width": w.numeric(f"{p}.iw", fs.images.width),
                 "height": w.numeric(f"{p}.ih", fs.images.height),
                 "undecodable": fs.images.undecodable,
+                "others": fs.images.others,
             },
         }
     sc = st.schema
@@ -136,6 +137,7 @@ def from_state(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Stats:
             _read_numeric(img["width"], arrays, f"{p}.iw"),
             _read_numeric(img["height"], arrays, f"{p}.ih"),
             img["undecodable"],
+            img["others"],
         )
         st.features[key] = fs
     st.image_keys = set(meta["image_keys"])

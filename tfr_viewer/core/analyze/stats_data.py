@@ -14,13 +14,16 @@ from .sketch import Categories, Distinct, Numeric
 
 @dataclass
 class ImageStats:
-    """Figures of the image values of one key, from their headers."""
+    """Figures of the image values of one key: size, format and mode from the headers
+    of those that decode; ``undecodable`` counts those that do not, and ``others`` the
+    key's values that are no image at all (undecodable too, where the key holds images)."""
 
     formats: Categories = field(default_factory=Categories)
     modes: Categories = field(default_factory=Categories)
     width: Numeric = field(default_factory=Numeric)
     height: Numeric = field(default_factory=Numeric)
     undecodable: int = 0
+    others: int = 0
 
     def merge(self, other: ImageStats) -> None:
         self.formats.merge(other.formats)
@@ -28,15 +31,16 @@ class ImageStats:
         self.width.merge(other.width)
         self.height.merge(other.height)
         self.undecodable += other.undecodable
+        self.others += other.others
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "count": self.width.count + self.undecodable,
+            "count": self.width.count + self.undecodable + self.others,
             "formats": dict(self.formats.top(50)),
             "modes": dict(self.modes.top(50)),
             "width": self.width.to_json(),
             "height": self.height.to_json(),
-            "undecodable": self.undecodable,
+            "undecodable": self.undecodable + self.others,
         }
 
 

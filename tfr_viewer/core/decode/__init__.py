@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from .detect import IMAGE_FORMATS as IMAGE_FORMATS
+
 # eager: the function ``detect`` must win over the submodule of the same name, which
 # importing it would otherwise bind here (and every decode needs it anyway)
 from .detect import detect as detect
@@ -17,13 +19,16 @@ from .detect import image_format as image_format
 from .detect import image_info as image_info
 
 _WHERE = {
-    "MAX_PIXELS": "images",
+    "MAX_PIXELS": "image_verdict",
     "ImageError": "images",
     "array_to_rgba": "images",
     "decode_image": "images",
     "decode_preview": "images",
     "raw_pixels": "images",
-    "too_large": "images",
+    "too_large": "image_verdict",
+    "QUICK_SIDE": "image_verdict",
+    "ImageVerdict": "image_verdict",
+    "verdict_of": "image_verdict",
     "ImageAnnotation": "layouts",
     "KeyMap": "layouts",
     "recognise": "layouts",
@@ -47,7 +52,7 @@ _WHERE = {
     "payload_json": "to_json",
 }
 
-__all__ = sorted([*_WHERE, "detect", "image_format", "image_info"])
+__all__ = sorted([*_WHERE, "IMAGE_FORMATS", "detect", "image_format", "image_info"])
 
 
 def __getattr__(name: str) -> Any:

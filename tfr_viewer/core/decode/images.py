@@ -1,58 +1,24 @@
 """Decode image bytes to RGBA arrays with Pillow (a bounded preview, or a thumbnail).
 
-Images above :data:`MAX_PIXELS` are never decoded: their size is read from the header
-and reported as too large. Below it, previews are bounded to :data:`PREVIEW_SIDE` pixels
-a side: JPEGs decode at a reduced scale in Pillow's draft mode, other formats are
-reduced after decoding. Errors are raised as :class:`ImageError` with a message fit for
-a person; Pillow's own decompression-bomb check is replaced by this one.
+Images are decoded by :func:`.image_verdict.judge`, so a preview fails exactly where a
+check reports the image undecodable, with the same words (raised as
+:class:`ImageError`); images above its pixel budget are reported as too large, never
+decoded. Previews are bounded to :data:`PREVIEW_SIDE` pixels a side: JPEGs decode at a
+reduced scale in Pillow's draft mode, other formats are reduced after decoding.
 """
 
 from __future__ import annotations
 
-import io
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
 
-MAX_PIXELS = 120_000_000  # 120 megapixels: larger headers are reported, not decoded
 PREVIEW_SIDE = 4096  # previews are at most this many pixels a side
 
 
 class ImageError(ValueError):
     """Image bytes that cannot be decoded."""
-
-
-def too_large(width: int, height: int) -> str | None:
-    """Why an image of this size is not decoded, or None when it may be."""
-    if width * height <= MAX_PIXELS:
-        return None
-    return (
-        f"too large to decode: {width:,}×{height:,} is {width * height / 1e6:,.0f} "
-        f"megapixels, above the limit of {MAX_PIXELS / 1e6:,.0f}"
-    )
-
-
-def _open(data: bytes):
-    """The image, header read only; raises ImageError when it is too large."""
-    from PIL import Image, UnidentifiedImageError
-
-    Image.MAX_IMAGE_PIXELS = None  # the check is ours (too_large), made before decoding
-    try:
-        img = Image.open(io.BytesIO(data))
-    except UnidentifiedImageError:
-        head = data[:8].hex(" ")
-        raise ImageError(
-            f"the {len(data):,} bytes are not an image format Pillow reads (they start "
-            f"{head}); the image is damaged or not an image"
-        ) from None
-    except (OSError, ValueError, SyntaxError) as exc:
-        raise ImageError(f"not a decodable image ({exc})") from None
-    reason = too_large(img.width, img.height)
-    if reason is not None:
-        img.close()
-        raise ImageError(reason)
-    return img
 
 
 def _rgba(img) -> np.ndarray:
@@ -73,11 +39,14 @@ def decode_image(data: bytes) -> np.ndarray:
 def decode_preview(data: bytes, side: int = PREVIEW_SIDE) -> tuple[np.ndarray, int, int]:
     """RGBA pixels at most ``side`` a side, and the image's full width and height (to
     scale pixel coordinates by)."""
-    with _open(data) as img:
-        full = img.size
-        if max(full) > side:
-            if img.format == "JPEG":
-                img.draft("RGB", (side, side))  # decode at 1/2, 1/4 or 1/8 scale
+    from .image_verdict import judge
+
+    verdict, img = judge(data, side=side, keep=True)
+    if img is None:
+        raise ImageError(verdict.problem or "the image does not decode")
+    with img:
+        full = (verdict.width, verdict.height)  # a draft-mode JPEG is already smaller
+        if max(img.size) > side:
             try:
                 img.thumbnail((side, side))
             except (OSError, ValueError, SyntaxError) as exc:

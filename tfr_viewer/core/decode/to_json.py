@@ -6,8 +6,8 @@ import base64
 from typing import Any
 
 from ..text import shortest_float32, shortest_floats
-from .detect import detect, image_info
-from .images import too_large
+from .detect import IMAGE_FORMATS, detect
+from .image_verdict import QUICK_SIDE, verdict_of
 from .payloads.types import (
     LAZY_NUMBERS,
     BytesPayload,
@@ -24,24 +24,26 @@ from .payloads.types import (
 
 def bytes_value(data: bytes) -> dict[str, Any]:
     """``{size, detected, text?, base64}``; images also get ``image: {format, width,
-    height, mode}`` from their header."""
+    height, mode, note?}`` from their header (``note``: a warning of
+    :mod:`.image_verdict`), and ``image_error`` when they do not decode."""
     out: dict[str, Any] = {"size": len(data), "detected": detect(data)}
     try:
         out["text"] = data.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    if out["detected"] in ("jpeg", "png", "gif", "bmp", "webp", "tiff"):
-        info = image_info(data)
-        if info is not None:
+    if out["detected"] in IMAGE_FORMATS:
+        verdict = verdict_of(data, QUICK_SIDE)
+        if verdict.width:
             out["image"] = {
-                "format": info.format,
-                "width": info.width,
-                "height": info.height,
-                "mode": info.mode,
+                "format": verdict.format,
+                "width": verdict.width,
+                "height": verdict.height,
+                "mode": verdict.mode,
             }
-            note = too_large(info.width, info.height)
-            if note is not None:
-                out["image"]["note"] = note
+            if verdict.warning is not None:
+                out["image"]["note"] = verdict.warning
+        if verdict.error is not None:
+            out["image_error"] = verdict.error
     out["base64"] = base64.b64encode(data).decode("ascii")
     return out
 

@@ -1,13 +1,14 @@
 """Optional re-encoding of converted images to JPEG: a quality, a largest side, and a
-conversion to RGB. Images are decoded once (JPEGs in Pillow's draft mode straight at the
-scale the largest side needs) and never above the decode limit of
-:mod:`..decode.images`."""
+conversion to RGB. Images are decoded once, by the decode that gives their verdict
+(:mod:`..decode.image_verdict`: JPEGs in Pillow's draft mode straight at the scale the
+largest side needs, nothing above the decode limit of :mod:`..decode.images`)."""
 
 from __future__ import annotations
 
 import hashlib
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from .convert_layouts import ImageFacts
 from .convert_sources import Skipped
@@ -26,31 +27,20 @@ class Reencode:
             raise ValueError("the largest side must be at least 1 pixel")
 
 
-def reencode_image(facts: ImageFacts, options: Reencode) -> ImageFacts | Skipped:
-    """``facts`` with its image as a new JPEG (its size and mode as written), or why
-    the image cannot be decoded."""
-    from PIL import Image
-
-    from ..decode.images import too_large
-
-    reason = too_large(facts.width, facts.height)
-    if reason is not None:
-        return Skipped(facts.path, reason)
-    Image.MAX_IMAGE_PIXELS = None  # the limit is ours, checked above
+def reencode_image(facts: ImageFacts, options: Reencode, img: Any) -> ImageFacts | Skipped:
+    """``facts`` with its image as a new JPEG (its size and mode as written), made from
+    ``img``: the image decoded by :func:`..decode.image_verdict.judge` with ``side`` at
+    the largest side (a JPEG decoded straight at the scale it needs)."""
     try:
-        with Image.open(io.BytesIO(facts.data)) as img:
-            if options.max_side and img.format == "JPEG":
-                img.draft("RGB", (options.max_side, options.max_side))
-            img.load()
-            if options.max_side:
-                img.thumbnail((options.max_side, options.max_side))
-            if options.rgb or img.mode not in ("L", "RGB"):
-                img = img.convert("RGB")
-            out = io.BytesIO()
-            img.save(out, "JPEG", quality=options.quality)
-            width, height, mode = img.width, img.height, img.mode
+        if options.max_side:
+            img.thumbnail((options.max_side, options.max_side))
+        if options.rgb or img.mode not in ("L", "RGB"):
+            img = img.convert("RGB")
+        out = io.BytesIO()
+        img.save(out, "JPEG", quality=options.quality)
+        width, height, mode = img.width, img.height, img.mode
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
-        return Skipped(facts.path, f"the image cannot be decoded to re-encode it: {exc}")
+        return Skipped(facts.path, f"the image cannot be re-encoded: {exc}")
     data = out.getvalue()
     return ImageFacts(
         facts.path,

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from ..decode.detect import image_format, image_info
+from ..decode.image_verdict import TENSORFLOW_FORMATS, judge
 from ..io import Cancelled, CancelToken, RecordWriter
 from .convert_encode import Reencode, reencode_image
 from .convert_layouts import Boxes, ImageFacts, payload_for
@@ -60,19 +60,11 @@ class Staged:
         return self.sha256 is not None and self.box_problem is None
 
 
-def _ends_whole(data: bytes, fmt: str) -> bool:
-    """Whether the bytes reach the format's end marker (JPEG EOI, PNG IEND): a file cut
-    short does not. Other formats are taken as they are."""
-    if fmt == "jpeg":
-        return data.rstrip(b"\x00")[-2:] == b"\xff\xd9"
-    if fmt == "png":
-        return b"IEND" in data[-32:]
-    return True
-
-
 def inspect_image(path: str, reencode: Reencode | None = None) -> ImageFacts | Skipped:
-    """Read one image file and its header (and re-encode it when asked), or say why it
-    cannot be used."""
+    """Read one image file and decode it (:func:`..decode.image_verdict.judge`), and
+    re-encode it when asked; or say why it cannot be used: it does not decode, it is
+    above the pixel budget, or TensorFlow cannot decode its format and it is not
+    re-encoded."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -80,18 +72,19 @@ def inspect_image(path: str, reencode: Reencode | None = None) -> ImageFacts | S
         return Skipped(path, f"cannot read the file: {exc.strerror or exc}")
     if not data:
         return Skipped(path, "an empty file")
-    fmt = image_format(data[:32])
-    if fmt is None:
-        head = data[:8].hex(" ")
-        return Skipped(path, f"not an image (its first bytes are {head})")
-    info = image_info(data)
-    if info is None:
-        return Skipped(path, f"a damaged {fmt.upper()}: its header cannot be read")
-    if not _ends_whole(data, fmt):
-        return Skipped(path, f"a damaged {fmt.upper()}: the file is cut short (no end marker)")
+    side = reencode.max_side if reencode is not None else None
+    verdict, img = judge(data, side=side, keep=reencode is not None)
+    if verdict.error is not None or verdict.too_large:
+        return Skipped(path, f"{verdict.problem}")
+    if img is None and verdict.format not in TENSORFLOW_FORMATS:
+        return Skipped(path, f"{verdict.warning}; --jpeg-quality re-encodes it as JPEG")
+    fmt = verdict.format or "image"
     digest = hashlib.sha256(data).hexdigest()
-    facts = ImageFacts(path, data, fmt, info.width, info.height, info.mode, digest)
-    return facts if reencode is None else reencode_image(facts, reencode)
+    facts = ImageFacts(path, data, fmt, verdict.width, verdict.height, verdict.mode, digest)
+    if img is None:
+        return facts
+    with img:
+        return reencode_image(facts, reencode, img)  # type: ignore[arg-type]
 
 
 def normalised(item: SourceItem, image: ImageFacts) -> Boxes | Skipped:

@@ -12,6 +12,8 @@ import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from ...core.decode import (
+    IMAGE_FORMATS,
+    QUICK_SIDE,
     WIRE_TYPES,
     BytesPayload,
     Decoded,
@@ -24,7 +26,7 @@ from ...core.decode import (
     TextPayload,
     decode,
     detect,
-    image_info,
+    verdict_of,
 )
 from ...core.io import STATUS_HELP, Problem
 from ...core.text import dtype_text, float_text, plural, value_text
@@ -55,10 +57,11 @@ class Node:
 
 def _bytes_preview(v: bytes) -> tuple[str, str]:
     what = detect(v)
-    if what in ("jpeg", "png", "gif", "bmp", "webp", "tiff"):
-        info = image_info(v)
-        size = f" {info.width}×{info.height} {info.mode}" if info else " (unreadable header)"
-        return f"<{what}{size}, {len(v):,} bytes>", what
+    if what in IMAGE_FORMATS:
+        verdict = verdict_of(v, QUICK_SIDE)
+        size = f" {verdict.width}×{verdict.height} {verdict.mode}" if verdict.width else ""
+        problem = f"; {verdict.problem}" if verdict.problem else ""
+        return f"<{what}{size}, {len(v):,} bytes{problem}>", what
     if what == "text":
         text = v.decode("utf-8")
         return (text if len(text) <= 200 else text[:200] + "…"), what
