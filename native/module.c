@@ -9,6 +9,7 @@
 #include "columns.h"
 #include "crc32c.h"
 #include "frames.h"
+#include "tf_example.h"
 
 static int hardware_crc = 0;
 
@@ -335,6 +336,53 @@ out:
     return list;
 }
 
+
+/* tf_check(buf, starts, lengths) -> (codes, offsets): per payload, TensorFlow's parser's
+ * verdict (tf_example.h: the code, plus 0x80 when protobuf reads it otherwise) and the
+ * byte offset inside the payload where it fails (-1 when it does not); as bytes. Rows
+ * with a negative start are skipped (code 0). */
+static PyObject *py_tf_check(PyObject *self, PyObject *args) {
+    Py_buffer buf, starts, lengths;
+    if (!PyArg_ParseTuple(args, "y*y*y*", &buf, &starts, &lengths)) return NULL;
+    PyObject *result = NULL;
+    size_t rows = 0;
+    uint8_t *codes = NULL;
+    int64_t *offsets = NULL;
+    if (check_ranges(&buf, &starts, &lengths, &rows)) goto out;
+    codes = malloc(rows ? rows : 1);
+    offsets = malloc((rows ? rows : 1) * sizeof(int64_t));
+    if (!codes || !offsets) {
+        no_memory();
+        goto out;
+    }
+    int nomem = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    const int64_t *s = starts.buf, *n = lengths.buf;
+    for (size_t r = 0; r < rows && !nomem; r++) {
+        int differs = 0;
+        offsets[r] = -1;
+        codes[r] = 0;
+        if (s[r] < 0) continue;
+        int code = tf_example_check((const uint8_t *)buf.buf + s[r], (size_t)n[r], &offsets[r],
+                                    &differs);
+        if (code == TF_NOMEM) nomem = 1;
+        codes[r] = (uint8_t)(code | (differs ? 0x80 : 0));
+    }
+    Py_END_ALLOW_THREADS;
+    if (nomem) {
+        no_memory();
+        goto out;
+    }
+    result = Py_BuildValue("NN", as_bytes(codes, rows), as_bytes(offsets, rows * sizeof(int64_t)));
+out:
+    free(codes);
+    free(offsets);
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lengths);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"crc32c", (PyCFunction)(void (*)(void))py_crc32c, METH_VARARGS | METH_KEYWORDS,
      "crc32c(data, crc=0, impl='auto'): CRC32C of data, extending crc; impl is auto, "
@@ -346,6 +394,8 @@ static PyMethodDef methods[] = {
     {"extract_lists", py_extract_lists, METH_VARARGS,
      "extract_lists(buf, starts, lengths, keys) -> (row_status, columns)"},
     {"discover", py_discover, METH_VARARGS, "discover(buf, starts, lengths) -> (row_type, keys)"},
+    {"tf_check", py_tf_check, METH_VARARGS,
+     "tf_check(buf, starts, lengths) -> (codes, offsets): TensorFlow's parser's verdicts"},
     {"take_bytes", py_take_bytes, METH_VARARGS, "take_bytes(buf, spans) -> list of bytes"},
     {NULL, NULL, 0, NULL}};
 

@@ -204,11 +204,41 @@ def clean_dataset(path) -> None:
     tf_write(path, [example_of(clean_record(i)) for i in range(RECORDS)])
 
 
+def _with_entry(example: bytes, entry: bytes) -> bytes:
+    """``example`` (one features field) with ``entry`` added inside its features."""
+    length, shift, pos = 0, 0, 1
+    while True:
+        byte = example[pos]
+        length |= (byte & 0x7F) << shift
+        pos, shift = pos + 1, shift + 7
+        if byte < 0x80:
+            break
+    body = example[pos : pos + length] + entry
+    size = len(body)
+    head = bytearray()
+    while True:
+        head.append((size & 0x7F) | (0x80 if size > 0x7F else 0))
+        size >>= 7
+        if not size:
+            break
+    return b"\x0a" + bytes(head) + body + example[pos + length :]
+
+
+def _plant_wire(payloads: list[bytes]) -> dict[tuple[str, int], str | None]:
+    """Faults of the wire format, which TensorFlow's parser reads its own way."""
+    payloads[31] += b"\x08\x01"  # a field 1 that is no message: TensorFlow skips it
+    key = b"image/filename"  # an entry with a key and no value: TensorFlow refuses it
+    payloads[32] = _with_entry(payloads[32], b"\x0a" + bytes([len(key) + 2, 0x0A, len(key)]) + key)
+    return {("example_read_differently", 31): None, ("example_unparseable", 32): None}
+
+
 def planted_dataset(path) -> dict[tuple[str, int], str | None]:
     """The faulty dataset, record 18 damaged; ``{(kind, record): feature}`` planted."""
     path = Path(path)
     records = [clean_record(i) for i in range(RECORDS)]
     planted = _plant(records)
-    tf_write(path, [example_of(r) for r in records])
+    payloads = [example_of(r) for r in records]
+    planted.update(_plant_wire(payloads))
+    tf_write(path, payloads)
     _damage(path, 18)
     return planted

@@ -138,3 +138,28 @@ def test_many_records_of_one_fault_are_listed_up_to_a_bound(tmp_path, monkeypatc
     assert [f.record for f in found if f.record is not None] == [3, 9]
     (rest,) = [f for f in found if f.record is None]
     assert "1 more record" in rest.message and rest.feature == "image/filename"
+
+
+def test_the_parse_verdicts_are_tensorflows(datasets):
+    """Record 32 is refused by tf.io.parse_single_example, record 31 is read by it (and
+    refused by protobuf); every other record parses."""
+    from tests.tf_oracle import tf
+
+    _, faulty, _, _ = datasets
+    t = tf()
+    spec = {"image/format": t.io.VarLenFeature(t.string)}  # of one kind in every record
+    refused = []
+    with Dataset([str(faulty)]) as ds:
+        ds.index()
+        payloads = [ds.read(i) for i in range(len(ds)) if i != 18]  # 18 is damaged
+    for i, payload in enumerate(payloads[:18] + [b""] + payloads[18:]):
+        if not payload:
+            continue
+        try:
+            t.io.parse_single_example(payload, spec)
+        except (t.errors.InvalidArgumentError, UnicodeDecodeError):
+            refused.append(i)
+    findings = _check([faulty])
+    assert [f.record for f in findings if f.kind == "example_unparseable"] == refused == [32]
+    differently = [f for f in findings if f.kind == "example_read_differently"]
+    assert [f.record for f in differently] == [31] and "protobuf refuses" in differently[0].message

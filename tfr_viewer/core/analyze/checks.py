@@ -22,11 +22,14 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from ..decode import tf_example
 from ..decode.detect import image_info
+from ..decode.payloads.example import protobuf_reading
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
 from ..io.splits import Split
 from ..query.extract import FeatureColumn, extract
+from ..text import value_or_float32_text, value_text
 from .anomalies import SchemaCheck
 from .check_merge import CheckPart, finish_check
 from .findings import Finding
@@ -80,6 +83,8 @@ class _Pass:
             keys = sorted({*keys, *self.schema_check.keys()})
         status, columns = extract(block, keys)
         ok = (status == 0) & (block.starts >= 0)
+        if self.schema.features:  # a record TensorFlow refuses gets that finding alone
+            ok &= self._check_parse(records, block)
         anything = np.zeros(len(records), dtype=bool)
         for key, column in columns.items():
             present = column.present & ok
@@ -97,6 +102,48 @@ class _Pass:
         if roles.boxes and all(k in columns for k in roles.boxes):
             self._check_boxes(roles, columns, records, ok)
         self._check_classes(roles, columns, records, ok)
+
+    def _check_parse(self, records: np.ndarray, block: PayloadBlock) -> np.ndarray:
+        """Notes the records TensorFlow's parser refuses, or reads otherwise than
+        protobuf; returns whether each record is read by TensorFlow."""
+        codes, _ = tf_example.verdicts(block.buf, block.starts, block.lengths)
+        for r in np.flatnonzero(codes).tolist():
+            payload = block.payload(r)
+            reading = tf_example.read_example(payload)
+            record = int(records[r])
+            failure = reading.failure
+            if failure is not None:
+                self.note(
+                    "example_unparseable",
+                    f"TensorFlow's parser fails: {failure.message()}",
+                    record,
+                    feature=failure.feature,
+                )
+                continue
+            other = protobuf_reading(payload)
+            if other is None:
+                self.note(
+                    "example_read_differently",
+                    "protobuf refuses this record, which TensorFlow's parser reads (a field "
+                    "it skips, or features cut at the record's end)",
+                    record,
+                )
+                continue
+            for key, feature in reading.features.items():
+                theirs = other.get(key)
+                if theirs is None or (theirs.kind, theirs.items()) != (
+                    feature.kind,
+                    feature.items(),
+                ):
+                    self.note(
+                        "example_read_differently",
+                        f"feature {key!r}: TensorFlow reads its first list, {feature.kind} "
+                        f"[{_values_text(feature.items())}]; protobuf reads the bytes after it too",
+                        record,
+                        feature=key,
+                    )
+                    break
+        return (codes & (tf_example.DIFFERS - 1)) == 0
 
     def _scalar(self, columns: dict[str, FeatureColumn], key: str | None, r: int) -> object:
         if key is None or key not in columns:
@@ -348,6 +395,13 @@ class _Pass:
         finally:
             self.images.flush()
         return self.part()
+
+
+def _values_text(values: list) -> str:
+    shown = ", ".join(
+        value_or_float32_text(v) if not isinstance(v, bytes) else value_text(v) for v in values[:5]
+    )
+    return shown + (", …" if len(values) > 5 else "")
 
 
 def check_dataset(

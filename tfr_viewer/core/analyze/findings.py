@@ -15,6 +15,16 @@ KINDS: dict[str, tuple[str, str]] = {
         "the record's bytes are damaged; `tfr-viewer recover` writes the intact records "
         "to a new file",
     ),
+    "example_unparseable": (
+        "error",
+        "tf.io.parse_single_example fails on this record and stops the input pipeline; "
+        "write the record again, or drop it",
+    ),
+    "example_read_differently": (
+        "warning",
+        "TensorFlow's parser and protobuf read this record differently (the values shown "
+        "are TensorFlow's); write the record again with one list per feature",
+    ),
     "empty_shard": ("warning", "remove the file from the shard set, or write it again"),
     "empty_record": ("warning", "drop the record, or check the script that wrote it"),
     "kind_conflict": (

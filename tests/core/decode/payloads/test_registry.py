@@ -54,9 +54,41 @@ def test_examples_text_and_bytes_bid_in_order():
     assert choose(b"").NAME == "bytes"
 
 
-def test_an_example_with_an_unknown_field_is_not_an_example():
+def test_an_example_with_an_unknown_field_is_an_example_as_tensorflow_parses_it():
     data = build_example({"a": 1}) + b"\x10\x05"  # field 2 varint: not in Example
-    assert decode(data).decoder == "protobuf"
+    decoded = decode(data)
+    assert decoded.decoder == "example"
+    t = tf()
+    parsed = t.io.parse_single_example(data, {"a": t.io.VarLenFeature(t.int64)})
+    assert decoded.payload.features["a"].items() == parsed["a"].values.numpy().tolist()
+
+
+def test_an_example_tensorflow_reads_otherwise_shows_its_reading_with_a_note():
+    int5, float25 = b"\x1a\x03\x0a\x01\x05", b"\x12\x06\x0a\x04\x00\x00\x20\x40"
+    feature = int5 + float25  # protobuf: the float list replaces the int64 one
+    entry = b"\x0a\x01a\x12" + bytes([len(feature)]) + feature
+    data = b"\x0a" + bytes([len(entry) + 2]) + b"\x0a" + bytes([len(entry)]) + entry
+    payload = decode(data).payload
+    t = tf()
+    parsed = t.io.parse_single_example(data, {"a": t.io.VarLenFeature(t.int64)})
+    assert payload.features["a"].kind == "int64"
+    assert payload.features["a"].items() == parsed["a"].values.numpy().tolist() == [5]
+    assert "TensorFlow" in payload.note
+
+
+def test_an_example_tensorflow_refuses_says_where():
+    entry = b"\x0a\x03\x0a\x01b"  # a key-only entry: protobuf fills in the value
+    data = b"\x0a" + bytes([len(entry)]) + entry
+    payload = decode(data).payload
+    assert payload.type == "example"
+    assert "tf.io.parse_single_example refuses" in payload.note and "byte 2" in payload.note
+    t = tf()
+    try:
+        t.io.parse_single_example(data, {"b": t.io.VarLenFeature(t.int64)})
+    except t.errors.InvalidArgumentError:
+        pass
+    else:
+        raise AssertionError("TensorFlow parsed a key-only entry")
 
 
 def test_a_failing_decoder_falls_back_to_bytes_and_says_which():

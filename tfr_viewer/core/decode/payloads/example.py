@@ -1,12 +1,18 @@
-"""tf.train.Example: the most common payload; bids highest when it parses strictly."""
+"""tf.train.Example: the most common payload; bids highest when it parses strictly.
+
+What is shown is what TensorFlow's parser reads (:mod:`..tf_example`): where protobuf
+reads a payload otherwise (a second list after a feature's first, fields TensorFlow
+skips, keys that are not UTF-8), or TensorFlow's parser refuses it, a note says so.
+"""
 
 from __future__ import annotations
 
 from google.protobuf.message import DecodeError
 
 from .. import proto
-from .features import feature_data, features_data, has_unknown
-from .types import ExamplePayload
+from ..tf_example import TFReading, read_example
+from .features import features_data, has_unknown
+from .types import ExamplePayload, Features
 
 NAME = "example"
 
@@ -25,54 +31,54 @@ def parse_strict(data: bytes) -> object | None:
     return msg
 
 
-def parse_bytes_keyed(data: bytes) -> object | None:
-    """An Example whose feature keys are not all valid UTF-8 (protobuf refuses those;
-    TensorFlow's own parser reads them), parsed with bytes keys; else None."""
-    msg = proto.BytesKeyedExample()
-    try:
-        msg.ParseFromString(data)
-    except DecodeError:
-        return None
-    entries = msg.features.feature
-    if has_unknown(msg) or not len(entries):
-        return None
-    if all(_utf8(e.key) for e in entries):
-        return None  # valid keys: the strict parse failed for another reason
-    return msg
-
-
-def _utf8(key: bytes) -> bool:
-    try:
-        key.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+def _tensorflow_reads(reading: TFReading) -> bool:
+    """Whether TensorFlow's parser reads the payload as an Example with features."""
+    return reading.failure is None and reading.features_fields > 0 and bool(reading.features)
 
 
 def bid(data: bytes) -> int:
     if parse_strict(data) is not None:
         return 100
-    return 90 if data and parse_bytes_keyed(data) is not None else 0
+    # Below a SequenceExample (which TensorFlow would read as an Example of its context).
+    return 89 if data and _tensorflow_reads(read_example(data)) else 0
+
+
+def _note(reading: TFReading) -> str | None:
+    notes = []
+    if reading.bad_keys:
+        notes.append(
+            f"{len(reading.bad_keys)} feature key(s) are not valid UTF-8 "
+            f"({', '.join(reading.bad_keys[:3])}); TensorFlow's parser reads such an Example "
+            "(protobuf refuses it); the keys are shown with \\x escapes"
+        )
+    if reading.differs:
+        names = ", ".join(reading.differs[:3])
+        notes.append(
+            f"shown as TensorFlow reads it: protobuf reads {names} otherwise (bytes follow "
+            "the first list, which TensorFlow reads alone)"
+        )
+    elif reading.skipped_features:
+        notes.append("shown as TensorFlow reads it: protobuf reads the features otherwise")
+    return "; ".join(notes) or None
+
+
+def protobuf_reading(data: bytes) -> Features | None:
+    """The features as protobuf reads them, or None when it refuses the payload."""
+    msg = parse_strict(data)
+    return None if msg is None else features_data(msg.features)  # type: ignore[attr-defined]
 
 
 def decode(data: bytes) -> ExamplePayload:
-    """The Example; one whose feature keys are not all UTF-8 is read as TensorFlow's
-    parser reads it (protobuf refuses it), keys shown with ``\\x`` escapes and a note."""
+    """The Example as TensorFlow's parser reads it; one that parser refuses is shown as
+    protobuf reads it, with a note saying where TensorFlow's parser fails."""
+    reading = read_example(data)
+    if reading.failure is None and reading.features_fields:
+        return ExamplePayload(reading.features, _note(reading))
     msg = parse_strict(data)
-    if msg is not None:
-        return ExamplePayload(features_data(msg.features))  # type: ignore[attr-defined]
-    keyed = parse_bytes_keyed(data)
-    if keyed is None:
+    if msg is None or reading.failure is None:
         raise ValueError("not a valid tf.train.Example")
-    features, bad = {}, []
-    for entry in keyed.features.feature:  # type: ignore[attr-defined]
-        key = entry.key.decode("utf-8", "backslashreplace")
-        if not _utf8(entry.key):
-            bad.append(key)
-        features[key] = feature_data(entry.value)  # the last one wins, as in a map
     note = (
-        f"{len(bad)} feature key(s) are not valid UTF-8 ({', '.join(bad[:3])}); "
-        "TensorFlow's parser reads such an Example (protobuf refuses it); the keys are "
-        "shown with \\x escapes"
+        f"tf.io.parse_single_example refuses this record ({reading.failure.message()}); "
+        "shown as protobuf reads it"
     )
-    return ExamplePayload(dict(sorted(features.items())), note)
+    return ExamplePayload(features_data(msg.features), note)  # type: ignore[attr-defined]
