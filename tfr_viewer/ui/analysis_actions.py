@@ -265,7 +265,7 @@ class AnalysisActions:
         if not w.select_record(int(f["record"])):
             return
         if f.get("feature"):
-            index = w.tree_model.index_of_key(f["feature"])
+            index = w.tree_model.index_of_key(f["feature"], f.get("box"))
             if index.isValid():
                 w.tree.setCurrentIndex(index)
                 w.tree.scrollTo(index)

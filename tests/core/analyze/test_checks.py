@@ -163,3 +163,41 @@ def test_the_parse_verdicts_are_tensorflows(datasets):
     assert [f.record for f in findings if f.kind == "example_unparseable"] == refused == [32]
     differently = [f for f in findings if f.kind == "example_read_differently"]
     assert [f.record for f in differently] == [31] and "protobuf refuses" in differently[0].message
+
+
+def test_a_box_finding_names_the_key_that_is_wrong_and_its_box(tmp_path):
+    """Faults in the second box of each record, on every side: the finding names the
+    list whose value is wrong (or the odd list) and the box."""
+    records = [clean_record(i) for i in range(6)]
+    box = "image/object/bbox/"
+    for r in records:
+        for side, values in (("xmin", [0.1, 0.2]), ("ymin", [0.1, 0.2]), ("xmax", [0.5, 0.6])):
+            r[box + side] = values
+        r[box + "ymax"] = [0.5, 0.6]
+        r["image/object/class/label"] = [1, 1]
+        r["image/object/class/text"] = [b"square", b"square"]
+    records[0][box + "ymin"] = [0.1, 0.9]  # y inverted
+    records[1][box + "ymax"] = [0.5, 1.3]  # past 1
+    records[2][box + "ymax"] = [0.5, 0.2]  # zero height (ymin 0.2)
+    records[3][box + "ymax"] = [0.5]  # one list shorter than the others
+    records[4][box + "xmax"] = [0.5, 0.2]  # zero width (xmin 0.2)
+    records[5]["image/object/class/label"] = [1, 9]
+    path = tmp_path / "boxes.tfrecord"
+    tf_write(path, [example_of(r) for r in records])
+    label_map = {1: "square", 2: "triangle", 3: "circle"}
+    got = {
+        (f.kind, f.record): (f.feature, f.box)
+        for f in _check([path], label_map=label_map)
+        if f.kind.startswith(("box", "bbox", "label"))
+    }
+    assert got == {
+        ("box_inverted", 0): (box + "ymin", 1),
+        ("box_out_of_range", 1): (box + "ymax", 1),
+        ("box_zero_area", 2): (box + "ymax", 1),
+        ("bbox_length_mismatch", 3): (box + "ymax", None),
+        ("box_zero_area", 4): (box + "xmax", 1),
+        ("label_not_in_map", 5): ("image/object/class/label", 1),
+    }
+    messages = {f.kind: f.message for f in _check([path], label_map=label_map)}
+    assert "ymax 1.3" in messages["box_out_of_range"]
+    assert messages["label_not_in_map"].startswith("box 1: class id 9")

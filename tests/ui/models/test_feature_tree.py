@@ -71,3 +71,14 @@ def test_other_payloads(qtmodeltester):
     assert names(model) == ["bytes"]
     model.set_decoded(None)
     assert model.rowCount() == 0
+
+
+def test_a_box_of_a_feature_is_found_by_its_index():
+    model = FeatureTreeModel()
+    key = "image/object/bbox/xmax"
+    model.set_decoded(decode(build_example({key: [0.1, 0.2, 1.3], "label": 3}, {key: "float"})))
+    box = model.index_of_key(key, 2)
+    assert model.data(box) == "[2]" and model.node(box).key == key
+    assert model.data(model.index_of_key(key)) == "xmax"
+    assert model.data(model.index_of_key(key, 7)) == "xmax"  # no such box: the key
+    assert model.data(model.index_of_key("label", 0)) == "label"  # one value: the key

@@ -85,7 +85,7 @@ def test_a_finding_leads_to_its_record_feature_and_box(qtbot, window, faulty):
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=where)
     qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=where)
     assert window.current == 7
-    assert window.tree_model.node(window.tree.currentIndex()).key == "image/object/bbox/xmin"
+    assert window.tree_model.node(window.tree.currentIndex()).key == "image/object/bbox/xmax"
     assert window.preview.images.highlighted == 0
     assert window.preview.currentWidget() is window.preview.images
 

@@ -22,20 +22,18 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from ..decode import tf_example
 from ..decode.detect import image_info
-from ..decode.payloads.example import protobuf_reading
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
 from ..io.splits import Split
 from ..query.extract import FeatureColumn, extract
-from ..text import value_or_float32_text, value_text
 from .anomalies import SchemaCheck
 from .check_merge import CheckPart, finish_check
 from .findings import Finding
 from .image_checks import ImageChecks
 from .image_quality import Thresholds
 from .key_checks import EXAMPLES, KeyChecks
+from .parse_checks import parse_findings
 from .roles import Roles
 from .survey import Survey, survey
 
@@ -84,7 +82,7 @@ class _Pass:
         status, columns = extract(block, keys)
         ok = (status == 0) & (block.starts >= 0)
         if self.schema.features:  # a record TensorFlow refuses gets that finding alone
-            ok &= self._check_parse(records, block)
+            ok &= parse_findings(records, block, self.note)
         anything = np.zeros(len(records), dtype=bool)
         for key, column in columns.items():
             present = column.present & ok
@@ -102,48 +100,6 @@ class _Pass:
         if roles.boxes and all(k in columns for k in roles.boxes):
             self._check_boxes(roles, columns, records, ok)
         self._check_classes(roles, columns, records, ok)
-
-    def _check_parse(self, records: np.ndarray, block: PayloadBlock) -> np.ndarray:
-        """Notes the records TensorFlow's parser refuses, or reads otherwise than
-        protobuf; returns whether each record is read by TensorFlow."""
-        codes, _ = tf_example.verdicts(block.buf, block.starts, block.lengths)
-        for r in np.flatnonzero(codes).tolist():
-            payload = block.payload(r)
-            reading = tf_example.read_example(payload)
-            record = int(records[r])
-            failure = reading.failure
-            if failure is not None:
-                self.note(
-                    "example_unparseable",
-                    f"TensorFlow's parser fails: {failure.message()}",
-                    record,
-                    feature=failure.feature,
-                )
-                continue
-            other = protobuf_reading(payload)
-            if other is None:
-                self.note(
-                    "example_read_differently",
-                    "protobuf refuses this record, which TensorFlow's parser reads (a field "
-                    "it skips, or features cut at the record's end)",
-                    record,
-                )
-                continue
-            for key, feature in reading.features.items():
-                theirs = other.get(key)
-                if theirs is None or (theirs.kind, theirs.items()) != (
-                    feature.kind,
-                    feature.items(),
-                ):
-                    self.note(
-                        "example_read_differently",
-                        f"feature {key!r}: TensorFlow reads its first list, {feature.kind} "
-                        f"[{_values_text(feature.items())}]; protobuf reads the bytes after it too",
-                        record,
-                        feature=key,
-                    )
-                    break
-        return (codes & (tf_example.DIFFERS - 1)) == 0
 
     def _scalar(self, columns: dict[str, FeatureColumn], key: str | None, r: int) -> object:
         if key is None or key not in columns:
@@ -231,11 +187,12 @@ class _Pass:
                 shown = ", ".join(
                     f"{k.rsplit('/', 1)[-1]} {c}" for k, c in zip(roles.boxes, n, strict=True)
                 )
+                odd = _odd_one(n.tolist())
                 self.note(
                     "bbox_length_mismatch",
-                    f"the box lists differ in length: {shown}",
+                    f"the box lists differ in length: {shown}; {roles.boxes[odd]} is the odd one",
                     record,
-                    feature=roles.boxes[0],
+                    feature=roles.boxes[odd],
                 )
                 continue
             if n[0] == 0:
@@ -273,35 +230,51 @@ class _Pass:
         if big > TOLERANCE and width is not None and height is not None:
             fits = (x1 <= int(width) + 0.5).all() and (y1 <= int(height) + 0.5).all()
             if fits and big > 2:
+                side, box = divmod(int(np.nanargmax(np.abs(np.stack(coords)))), len(x0))
                 self.note(
                     "box_pixel_coordinates",
-                    f"box coordinates reach {big:g}, within the image's {int(width)}×"
-                    f"{int(height)} pixels: they are pixels, not fractions",
+                    f"box coordinates reach {big:g} ({_side(names[side])} of box {box}), within "
+                    f"the image's {int(width)}×{int(height)} pixels: they are pixels, not "
+                    "fractions",
                     record,
-                    feature=names[0],
+                    feature=names[side],
+                    box=box,
                 )
                 return
         for b in range(len(x0)):
-            where = {"feature": names[0], "box": b}
+            box = (x0[b], y0[b], x1[b], y1[b])
+            shown = ", ".join(f"{_side(k)} {v:g}" for k, v in zip(names, box, strict=True))
             if x0[b] > x1[b] or y0[b] > y1[b]:
-                axis = "xmin > xmax" if x0[b] > x1[b] else "ymin > ymax"
+                side = 0 if x0[b] > x1[b] else 1  # the min that passes its max
+                axis = "xmin > xmax" if side == 0 else "ymin > ymax"
                 self.note(
                     "box_inverted",
-                    f"box {b} has {axis} ({x0[b]:g}, {y0[b]:g}, {x1[b]:g}, {y1[b]:g})",
+                    f"box {b} has {axis} ({shown})",
                     record,
-                    **where,
+                    feature=names[side],
+                    box=b,
                 )
                 continue
-            out = [v for v in (x0[b], y0[b], x1[b], y1[b]) if not -0.01 <= v <= TOLERANCE]
+            out = [i for i, v in enumerate(box) if not -0.01 <= v <= TOLERANCE]
             if out:
                 self.note(
                     "box_out_of_range",
-                    f"box {b} has {out[0]:g}, outside [0, 1] (tolerance {TOLERANCE})",
+                    f"box {b} has {_side(names[out[0]])} {box[out[0]]:g}, outside [0, 1] "
+                    f"(tolerance {TOLERANCE})",
                     record,
-                    **where,
+                    feature=names[out[0]],
+                    box=b,
                 )
             elif x0[b] == x1[b] or y0[b] == y1[b]:
-                self.note("box_zero_area", f"box {b} has no width or no height", record, **where)
+                side = 2 if x0[b] == x1[b] else 3  # the max that meets its min
+                what = "no width" if side == 2 else "no height"
+                self.note(
+                    "box_zero_area",
+                    f"box {b} has {what} ({shown})",
+                    record,
+                    feature=names[side],
+                    box=b,
+                )
 
     def _check_classes(
         self, roles: Roles, columns: dict[str, FeatureColumn], records: np.ndarray, ok
@@ -351,8 +324,13 @@ class _Pass:
                 why = (
                     "is not in the label map" if known is None else f"is {known!r} in the label map"
                 )
+                at = f"box {b}: " if box is not None else ""
                 self.note(
-                    "label_not_in_map", f"class id {i}{said} {why}", record, feature=key, box=box
+                    "label_not_in_map",
+                    f"{at}class id {i}{said} {why}",
+                    record,
+                    feature=key,
+                    box=box,
                 )
             if name is not None:
                 self.text_ids[name][i] += 1
@@ -397,11 +375,15 @@ class _Pass:
         return self.part()
 
 
-def _values_text(values: list) -> str:
-    shown = ", ".join(
-        value_or_float32_text(v) if not isinstance(v, bytes) else value_text(v) for v in values[:5]
-    )
-    return shown + (", …" if len(values) > 5 else "")
+def _side(key: str) -> str:
+    """The last part of a box list's key (``xmin`` of ``image/object/bbox/xmin``)."""
+    return key.rsplit("/", 1)[-1]
+
+
+def _odd_one(counts: list[int]) -> int:
+    """The list whose length most lists do not share (the first such, on a tie)."""
+    common = max(counts, key=lambda c: (counts.count(c), -counts.index(c)))
+    return next(i for i, c in enumerate(counts) if c != common)
 
 
 def check_dataset(

@@ -233,8 +233,9 @@ class FeatureTreeModel(QAbstractItemModel):
     def node(self, index: Index) -> Node:
         return index.internalPointer() if index.isValid() else self._root
 
-    def index_of_key(self, key: str) -> QModelIndex:
-        """The node of feature ``key`` (first found, depth first), or an invalid index."""
+    def index_of_key(self, key: str, item: int | None = None) -> QModelIndex:
+        """The node of feature ``key`` (first found, depth first), or an invalid index;
+        with ``item``, the node of that value of the feature when it has one."""
 
         def find(node: Node) -> Node | None:
             for child in node.children:
@@ -248,6 +249,11 @@ class FeatureTreeModel(QAbstractItemModel):
         hit = find(self._root)
         if hit is None or hit.parent is None:
             return QModelIndex()
+        value = f"[{item}]"
+        child = next((c for c in hit.children if c.name == value), None)
+        if item is not None and child is not None:
+            hit = child
+        assert hit.parent is not None
         return self.createIndex(hit.parent.children.index(hit), 0, hit)
 
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008

@@ -1,0 +1,68 @@
+"""The records TensorFlow's parser refuses, or reads otherwise than protobuf.
+
+``check`` asks this of every block of an Example dataset: each record gets TensorFlow's
+verdict (:func:`..decode.tf_example.verdicts`, compiled), and the few that fail or
+differ are read again to say where and how.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..decode import tf_example
+from ..decode.payloads.example import protobuf_reading
+from ..io.payload_block import PayloadBlock
+from ..text import value_or_float32_text, value_text
+
+Note = Callable[..., None]  # note(kind, message, record, **where)
+
+
+def parse_findings(records: np.ndarray, block: PayloadBlock, note: Note) -> np.ndarray:
+    """Notes ``example_unparseable`` and ``example_read_differently`` findings; returns
+    whether TensorFlow's parser reads each record (the other checks look at those)."""
+    codes, _ = tf_example.verdicts(block.buf, block.starts, block.lengths)
+    for r in np.flatnonzero(codes).tolist():
+        _explain(int(records[r]), block.payload(r), note)
+    return (codes & (tf_example.DIFFERS - 1)) == 0
+
+
+def _explain(record: int, payload: bytes, note: Note) -> None:
+    reading = tf_example.read_example(payload)
+    failure = reading.failure
+    if failure is not None:
+        note(
+            "example_unparseable",
+            f"TensorFlow's parser fails: {failure.message()}",
+            record,
+            feature=failure.feature,
+        )
+        return
+    other = protobuf_reading(payload)
+    if other is None:
+        note(
+            "example_read_differently",
+            "protobuf refuses this record, which TensorFlow's parser reads (a field it "
+            "skips, or features cut at the record's end)",
+            record,
+        )
+        return
+    for key, feature in reading.features.items():
+        theirs = other.get(key)
+        if theirs is None or (theirs.kind, theirs.items()) != (feature.kind, feature.items()):
+            note(
+                "example_read_differently",
+                f"feature {key!r}: TensorFlow reads its first list, {feature.kind} "
+                f"[{_values_text(feature.items())}]; protobuf reads the bytes after it too",
+                record,
+                feature=key,
+            )
+            return
+
+
+def _values_text(values: list) -> str:
+    shown = ", ".join(
+        value_text(v) if isinstance(v, bytes) else value_or_float32_text(v) for v in values[:5]
+    )
+    return shown + (", …" if len(values) > 5 else "")
