@@ -196,6 +196,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         metavar="T",
         help="exit 1 when a feature's drift exceeds T (default 0.1)",
     )
+    p.add_argument(
+        "--allow-leaks",
+        action="store_true",
+        help="pass although images are in both datasets (leakage fails by default)",
+    )
     p.add_argument("--json", action="store_true", help="all figures as JSON")
 
     p = add("export", help="write records (all, or matching a filter) to new files")

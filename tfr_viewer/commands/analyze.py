@@ -263,16 +263,14 @@ def print_comparison(out: dict[str, Any]) -> None:
                 f"{leak['b']['record']} hold the same image{extra}"
             )
     n_leaks = len(leaks["exact"]) + len(leaks["near"])
-    verdict = (
-        f"FAILED: drift above {out['threshold']:g} in {', '.join(out['exceeded'])}"
-        if out["failed"]
-        else "passed"
-    )
+    verdict = f"FAILED: {'; '.join(out['reasons'])}" if out["failed"] else "passed"
     print(f"{plural(n_leaks, 'image')} in both; {verdict}")
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    """Drift between two datasets; exit 1 when a feature's drift exceeds ``--threshold``."""
+    """Drift and leakage between two datasets; exit 1 when a feature's drift exceeds
+    ``--threshold``, when images are in both (unless ``--allow-leaks``), or when the
+    datasets share no feature."""
     from ..core.analyze.compare import compare
 
     if not args.threshold >= 0:
@@ -283,7 +281,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         shown = print_warnings(da, args.json)
         print_warnings(db, args.json, shown)
         with TaskProgress("comparing", len(da) + len(db)) as progress:
-            out = compare(da, db, threshold=args.threshold, progress=progress.update)
+            out = compare(
+                da,
+                db,
+                threshold=args.threshold,
+                allow_leaks=args.allow_leaks,
+                progress=progress.update,
+            )
     if args.json:
         json_text.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")

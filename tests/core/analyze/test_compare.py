@@ -58,11 +58,11 @@ def files(tmp_path_factory):
     return a, same, shifted
 
 
-def _compare(a, b):
+def _compare(a, b, **kw):
     with Dataset([str(a)]) as da, Dataset([str(b)]) as db:
         da.index()
         db.index()
-        return compare(da, db)
+        return compare(da, db, **kw)
 
 
 def test_distances_on_known_distributions():
@@ -71,10 +71,10 @@ def test_distances_on_known_distributions():
     assert js_divergence([5, 5], [1, 1]) == 0.0
 
 
-def test_an_identically_distributed_dataset_passes(files):
+def test_an_identically_distributed_dataset_passes_when_leaks_are_allowed(files):
     a, same, _ = files
-    out = _compare(a, same)
-    assert not out["failed"] and out["exceeded"] == []
+    out = _compare(a, same, allow_leaks=True)
+    assert not out["failed"] and out["exceeded"] == [] and out["reasons"] == []
     f = out["features"]
     assert f["label"]["type"] == "categorical" and f["label"]["linf"] < 0.05
     assert f["score"]["type"] == "numeric" and f["score"]["js"] < 0.05
@@ -104,19 +104,52 @@ def test_images_in_both_are_named(files):
     assert leaks["exact"][0]["b"]["file"] == str(same)
 
 
+def test_images_in_both_fail_the_comparison(files):
+    a, same, _ = files
+    out = _compare(a, same)
+    assert out["failed"] and out["exceeded"] == []
+    assert out["reasons"] == [
+        "1 identical and 1 nearly identical image(s) in both datasets: leakage across "
+        "splits (--allow-leaks to pass anyway)"
+    ]
+
+
+def test_datasets_that_share_no_feature_fail(tmp_path):
+    t = tf().train
+
+    def one(key: str) -> bytes:
+        feature = {key: t.Feature(int64_list=t.Int64List(value=[1]))}
+        return t.Example(features=t.Features(feature=feature)).SerializeToString()
+
+    a = tf_write(tmp_path / "a.tfrecord", [one("label")] * 10)
+    b = tf_write(tmp_path / "b.tfrecord", [one("target")] * 10)
+    out = _compare(a, b, allow_leaks=True)
+    assert out["failed"] and out["features"] == {}
+    assert out["reasons"] == ["the datasets share no feature: they cannot be compared"]
+    run = [sys.executable, "-m", "tfr_viewer", "compare", str(a), "--against", str(b)]
+    cli = subprocess.run(run, capture_output=True, text=True)
+    assert cli.returncode == 1 and "FAILED: the datasets share no feature" in cli.stdout
+
+
 def test_compare_from_the_command_line(files):
     a, same, shifted = files
     run = [sys.executable, "-m", "tfr_viewer", "compare"]
-    ok = subprocess.run([*run, str(a), "--against", str(same)], capture_output=True, text=True)
+    leaky = subprocess.run([*run, str(a), "--against", str(same)], capture_output=True, text=True)
+    assert leaky.returncode == 1, leaky.stderr
+    assert "leak (exact): A record 3 and B record 10" in leaky.stdout
+    assert "2 images in both; FAILED: 1 identical and 1 nearly identical" in leaky.stdout
+    ok = subprocess.run(
+        [*run, str(a), "--against", str(same), "--allow-leaks"], capture_output=True, text=True
+    )
     assert ok.returncode == 0, ok.stderr
-    assert "leak (exact): A record 3 and B record 10" in ok.stdout
+    assert ok.stdout.rstrip().endswith("2 images in both; passed")
     bad = subprocess.run(
         [*run, "--json", str(a), "--against", str(shifted)], capture_output=True, text=True
     )
     assert bad.returncode == 1
     assert set(json.loads(bad.stdout)["exceeded"]) == {"score", "label"}
     loose = subprocess.run(
-        [*run, str(a), "--against", str(shifted), "--threshold", "0.9"],
+        [*run, str(a), "--against", str(shifted), "--threshold", "0.9", "--allow-leaks"],
         capture_output=True,
         text=True,
     )

@@ -131,6 +131,9 @@ def test_compare_with_another_dataset(qtbot, window, samples):
     assert "image/object/class/label" in features
     dialog.table.setCurrentCell(list(features).index("image/object/class/label"), 0)
     assert len(dialog.chart.centres) == 3  # three classes, both datasets on one chart
+    header = dialog.header.text()
+    assert ("failed" in header) == dialog.result["failed"]
+    assert all(reason in header for reason in dialog.result["reasons"])
 
 
 def test_a_running_check_can_be_cancelled(qtbot, window, faulty):

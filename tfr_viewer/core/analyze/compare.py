@@ -201,10 +201,13 @@ def compare(
     *,
     threshold: float = THRESHOLD,
     near_bits: int = NEAR_BITS,
+    allow_leaks: bool = False,
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """The comparison of two indexed datasets as plain JSON data (see the module)."""
+    """The comparison of two indexed datasets as plain JSON data (see the module). It
+    fails on drift past ``threshold``, on images found in both (unless
+    ``allow_leaks``), and when the datasets share no feature; ``reasons`` says why."""
     total = len(da) + len(db)
     sa = dataset_stats(da, cancel=cancel, progress=progress and (lambda d, _: progress(d, total)))
     base = len(da)
@@ -234,5 +237,38 @@ def compare(
         "classes": _classes(sa, sb),
         "leaks": found,
         "exceeded": exceeded,
-        "failed": bool(exceeded),
+        "allow_leaks": allow_leaks,
+        "reasons": (reasons := _reasons(exceeded, threshold, found, allow_leaks, sa, sb)),
+        "failed": bool(reasons),
     }
+
+
+def _reasons(
+    exceeded: list[str],
+    threshold: float,
+    found: dict[str, list],
+    allow_leaks: bool,
+    sa: Stats,
+    sb: Stats,
+) -> list[str]:
+    """Why the comparison fails, in words (none when it passes)."""
+    out = []
+    if exceeded:
+        out.append(f"drift above {threshold:g} in {', '.join(exceeded)}")
+    exact, near = len(found["exact"]), len(found["near"])
+    if (exact or near) and not allow_leaks:
+        both = " and ".join(
+            part
+            for part in (
+                f"{exact:,} identical" if exact else "",
+                f"{near:,} nearly identical" if near else "",
+            )
+            if part
+        )
+        out.append(
+            f"{both} image(s) in both datasets: leakage across splits "
+            "(--allow-leaks to pass anyway)"
+        )
+    if sa.features and sb.features and not set(sa.features) & set(sb.features):
+        out.append("the datasets share no feature: they cannot be compared")
+    return out

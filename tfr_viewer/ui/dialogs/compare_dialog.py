@@ -3,6 +3,7 @@ on one chart, keys in one only, classes side by side and images found in both.""
 
 from __future__ import annotations
 
+import html
 import os
 from collections.abc import Callable
 from typing import Any
@@ -110,10 +111,9 @@ class CompareDialog(QDialog):
         exceeded = result["exceeded"]
         leaks = result["leaks"]
         verdict = (
-            f"<b style='color:#b42318'>drift above {result['threshold']:g}</b> in "
-            f"{', '.join(exceeded)}"
-            if exceeded
-            else f"no feature drifts past {result['threshold']:g}"
+            "<b style='color:#b42318'>failed</b>: " + html.escape("; ".join(result["reasons"]))
+            if result["failed"]
+            else f"passed: no feature drifts past {result['threshold']:g}"
         )
         names = [os.path.basename(f) for f in result["b"]["files"]]
         self.header.setText(
