@@ -130,7 +130,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def _matching(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, IndexChunk, np.ndarray]]:
     """Per chunk of the verifying scan: ``(first global index, file, chunk, positions of
-    the matching records in the chunk)``."""
+    the matching records in the chunk)``. A bare record column name in ``flt`` means the
+    feature when the dataset has one by that name: the dataset is then indexed first."""
+    if flt is not None and flt.record_names and not flt.resolved:
+        from ..core.query.names import features_named
+
+        index_with_progress(ds, verify=True)
+        flt = compile_filter(flt.text, features_named(ds, flt.record_names))
     for number, chunk in ds.scan(verify=True):
         base = ds.start_of(number) + chunk.start
         f = ds.files[number]

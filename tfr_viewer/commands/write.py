@@ -69,6 +69,7 @@ def _report(  # noqa: ANN001
 
 def _export_on_beam(ds: Dataset, options: ExportOptions, args: argparse.Namespace) -> int:
     from ..beam.commands import export_on_beam
+    from ..core.query.names import resolve_names
 
     if args.format != "tfrecord":
         raise UsageError(f"--runner writes TFRecord files; --format {args.format} runs here")
@@ -76,7 +77,9 @@ def _export_on_beam(ds: Dataset, options: ExportOptions, args: argparse.Namespac
         compile_filter(args.filter)  # a bad expression is refused before any work
     index_with_progress(ds, verify=False)
     extra = getattr(args, "pipeline_args", [])
-    summary = export_on_beam(ds, args.filter, options, args.runner, extra)  # ExportError: exit 2
+    # splits filter by what a bare record column name means in the whole dataset
+    expression = resolve_names(ds, args.filter) if args.filter else None
+    summary = export_on_beam(ds, expression, options, args.runner, extra)  # ExportError: exit 2
     _report(summary, args.json, warnings=_warnings(ds, summary.records, args, summary.warnings))
     return 0
 

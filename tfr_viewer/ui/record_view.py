@@ -7,6 +7,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
+from ..core.query.names import column_feature
 from .models.record_table import RecordTableModel
 
 _PADDING = 28  # room for the sort arrow, the status icon and the cell margins
@@ -57,7 +58,7 @@ class RecordTableView(QTableView):
                 remembered = self.settings.value(f"columns/{name}")
                 if remembered is not None:
                     width = int(remembered)
-                elif name in model.summary_keys:
+                elif column_feature(name) is not None:
                     self.resizeColumnToContents(section)
                     width = min(max(self.columnWidth(section), 60), _MAX_SUMMARY)
                 else:

@@ -17,7 +17,9 @@ def test_model_contract_and_cells(qtmodeltester, samples):
         model.set_summary_keys(["label"])
         qtmodeltester.check(model)
         assert model.rowCount() == 80
-        assert model.columns() == ["#", "file", "offset", "length", "status", "label"]
+        assert model.columns() == ["#", "file", "offset", "length", "status", 'f["label"]']
+        headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(6)]
+        assert headers == ["#", "file", "offset", "length", "status", "label"]
         row = 5
         assert model.data(model.index(row, 0)) == "5"
         assert model.data(model.index(row, 1)) == "classes_tutorial.tfrecord"
@@ -57,3 +59,25 @@ def test_damaged_rows_stand_out(tmp_path):
         assert model.data(model.index(1, status_col)) == "bad_data_crc"
         assert model.data(model.index(1, 0), Qt.ItemDataRole.BackgroundRole) is not None
         assert model.data(model.index(0, 0), Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_a_feature_named_like_a_record_column_is_a_column_of_its_own(tmp_path):
+    from tests.tf_oracle import tf, tf_write
+
+    t = tf().train
+    feature = {"length": t.Feature(int64_list=t.Int64List(value=[2]))}
+    payload = t.Example(features=t.Features(feature=feature)).SerializeToString()
+    path = tf_write(tmp_path / "length.tfrecord", [payload] * 3)
+    with Dataset.open([str(path)]) as ds:
+        ds.index()
+        model = RecordTableModel(ds)
+        model.set_count(len(ds))
+        model.set_summary_keys(["length"])
+        headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)]
+        assert headers == ["#", "offset", "length", "status", "length"]
+        assert model.data(model.index(0, 2)) == f"{len(payload):,}"  # the frame's length
+        assert model.data(model.index(0, 4)) == "2"  # the feature
+        sorted_by = []
+        model.sort_requested.connect(lambda column, _: sorted_by.append(column))
+        model.sort(4)
+        assert sorted_by == ['f["length"]']

@@ -27,7 +27,7 @@ from .ops import FUNCTIONS, arithmetic, compare, membership
 
 MAX_LENGTH = 4000
 MAX_DEPTH = 40
-RECORD_FIELDS = ("index", "file", "offset", "length", "status")
+RECORD_FIELDS = ("index", "file", "offset", "length", "status")  # as in .names
 
 
 class QueryError(ValueError):
@@ -85,6 +85,8 @@ class Filter:
     text: str
     keys: frozenset[str]
     _root: Node
+    record_names: frozenset[str] = frozenset()  # bare record column names (maybe features)
+    resolved: bool = False  # whether those names were resolved against the data
 
     def mask(self, block: Block) -> np.ndarray:
         """Per-row match over ``block``; raises QueryError on a type mistake."""
@@ -95,9 +97,11 @@ class Filter:
 
 
 class _Compiler:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, features: frozenset[str]) -> None:
         self.text = text
         self.keys: set[str] = set()
+        self.features = features
+        self.record_names: set[str] = set()
 
     def fail(self, node: ast.AST, message: str) -> QueryError:
         return QueryError(message, getattr(node, "col_offset", 0) + 1, self.text)
@@ -125,8 +129,18 @@ class _Compiler:
             value = _CONSTANTS[name]
             return lambda block: value
         if name in RECORD_FIELDS:
-            return lambda block: Col(block.field(name))
+            self.record_names.add(name)
+            if name not in self.features:
+                return lambda block: Col(block.field(name))
         return self._feature(name)
+
+    def _Attribute(self, node: ast.Attribute, d: int) -> Node:
+        value = node.value
+        if isinstance(value, ast.Name) and value.id == "record" and node.attr in RECORD_FIELDS:
+            name = node.attr
+            return lambda block: Col(block.field(name))
+        fields = ", ".join(f"record.{n}" for n in RECORD_FIELDS)
+        raise self.fail(node, f"attribute access is not allowed in a filter (but {fields})")
 
     def _feature(self, key: str) -> Node:
         self.keys.add(key)
@@ -287,9 +301,12 @@ def _syntax_hint(source: str) -> str:
     return ""
 
 
-def compile_filter(text: str) -> Filter:
+def compile_filter(text: str, features: frozenset[str] | None = None) -> Filter:
     """Parse and check ``text``; raise :class:`QueryError` pointing at the mistake (its
-    column counts from the start of ``text``, leading spaces included)."""
+    column counts from the start of ``text``, leading spaces included). ``features``:
+    the record column names that are features of the data (:mod:`.names`); without it,
+    bare column names mean the columns until :func:`~.filtering.filter_dataset`
+    resolves them."""
     source = text.strip()
     lead = len(text) - len(text.lstrip())
     shown = text.rstrip()
@@ -307,7 +324,7 @@ def compile_filter(text: str) -> Filter:
         raise QueryError(exc.msg + hint, column, shown) from None
     except (RecursionError, MemoryError, ValueError):
         raise QueryError("the expression is too deeply nested") from None
-    compiler = _Compiler(source)
+    compiler = _Compiler(source, features or frozenset())
     try:
         root = compiler.compile(tree)
     except RecursionError:
@@ -316,4 +333,10 @@ def compile_filter(text: str) -> Filter:
         if exc.column is None:
             raise
         raise QueryError(exc.message, exc.column + lead, shown) from None
-    return Filter(source, frozenset(compiler.keys), root)
+    return Filter(
+        source,
+        frozenset(compiler.keys),
+        root,
+        frozenset(compiler.record_names),
+        features is not None,
+    )

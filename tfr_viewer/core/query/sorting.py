@@ -16,6 +16,7 @@ from ..io import CancelToken, Dataset, RecordStatus
 from ..io.payload_block import iter_blocks
 from .columns import Rag
 from .extract import extract
+from .names import column_feature
 
 FIELDS = ("#", "index", "file", "offset", "length", "status")
 # Damaged first when sorting by status ascending: what a user looks for.
@@ -103,14 +104,17 @@ def sort_records(
     edited: Mapping[int, bytes] | None = None,
     block: int = 4096,
 ) -> np.ndarray | None:
-    """``records`` (global numbers) ordered by ``column``: a name from :data:`FIELDS` or
-    a feature key. None when cancelled."""
+    """``records`` (global numbers) ordered by ``column``: a name from :data:`FIELDS`, a
+    feature's column id (``f["key"]``, :mod:`.names`) or a feature key. None when
+    cancelled."""
     records = np.asarray(records, dtype=np.int64)
-    if column in FIELDS:
+    feature = column_feature(column)
+    if feature is None and column in FIELDS:
         keys = _field_keys(ds, records, column)
         present = np.ones(len(records), dtype=bool)
     else:
-        got = _feature_keys(ds, records, column, cancel, progress, edited, block)
+        key = column if feature is None else feature
+        got = _feature_keys(ds, records, key, cancel, progress, edited, block)
         if got is None:
             return None
         keys, present = got

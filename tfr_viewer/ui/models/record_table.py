@@ -19,6 +19,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from ...core.io import STATUS_HELP, Dataset, Problem, RecordRef, RecordStatus, record_words
+from ...core.query.names import column_feature, feature_column
 from ...core.query.summaries import summary_texts
 from ...core.write import EditSet
 from ..style import status_colour, status_icon
@@ -61,8 +62,10 @@ class RecordTableModel(QAbstractTableModel):
 
     # -- shape -----------------------------------------------------------------
     def columns(self) -> list[str]:
+        """Column ids: the record's own, then ``f["key"]`` per summary feature (so a
+        feature named like a record column is a column of its own)."""
         base = [c for c in BASE_COLUMNS if c != "file" or self._show_file]
-        return base + self.summary_keys
+        return base + [feature_column(k) for k in self.summary_keys]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(self._map)
@@ -339,7 +342,7 @@ class RecordTableModel(QAbstractTableModel):
                 return "deleted"
             kind = "…" if ref.status is RecordStatus.UNVERIFIED else ref.status.kind
             return f"{kind}, edited" if edited else kind
-        return self._summary(record).get(column, "")
+        return self._summary(record).get(column_feature(column) or column, "")
 
     def row_text(self, row: int) -> str:
         """A row's cells joined by tabs (for copying)."""
@@ -348,11 +351,14 @@ class RecordTableModel(QAbstractTableModel):
         )
 
     def header_text(self) -> str:
-        return "\t".join(self._columns)
+        return "\t".join(column_feature(c) or c for c in self._columns)
 
     def headerData(  # noqa: N802
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self._columns[section] if 0 <= section < len(self._columns) else None
+            if 0 <= section < len(self._columns):
+                column = self._columns[section]
+                return column_feature(column) or column
+            return None
         return None

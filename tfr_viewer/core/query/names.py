@@ -1,0 +1,95 @@
+"""Record columns and features that share a name.
+
+A record has five columns of its own (``index file offset length status``); a feature
+may be called the same. One rule everywhere, whatever the split or the runner:
+
+- in a filter, a bare name means the feature when the dataset has a feature by that
+  name (in any record), else the record's column; ``record.length`` (and
+  ``record.index`` ...) always means the column, ``f["length"]`` always the feature;
+- in the window, a feature shown as a column is named by :func:`feature_column`, never by
+  its bare key, so a feature ``length`` and the frame's length are two columns.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Collection
+
+from ..io import CancelToken, Dataset
+from ..io.payload_block import iter_blocks
+from .extract import extract
+
+RECORD_FIELDS = ("index", "file", "offset", "length", "status")
+
+
+def feature_column(key: str) -> str:
+    """The column id of feature ``key`` in the record table: ``f["key"]``."""
+    return f"f[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def column_feature(column: str) -> str | None:
+    """The feature key of a column id made by :func:`feature_column`, else None."""
+    if column.startswith("f[") and column.endswith("]"):
+        try:
+            key = json.loads(column[2:-1])
+        except ValueError:
+            return None
+        return key if isinstance(key, str) else None
+    return None
+
+
+def features_named(
+    ds: Dataset, names: Collection[str], cancel: CancelToken | None = None
+) -> frozenset[str]:
+    """Which of ``names`` are features of some record of the indexed ``ds`` (a pass
+    over the payloads that stops once every name is found)."""
+    import numpy as np
+
+    wanted, found = sorted(set(names)), set()
+    if not wanted:
+        return frozenset()
+    for _records, block in iter_blocks(ds, np.arange(len(ds), dtype=np.int64)):
+        if cancel is not None and cancel.cancelled:
+            break
+        _, columns = extract(block, [n for n in wanted if n not in found])
+        found |= {key for key, column in columns.items() if column.present.any()}
+        if len(found) == len(wanted):
+            break
+    return frozenset(found)
+
+
+def bare_record_names(text: str) -> frozenset[str]:
+    """The record column names written bare in filter ``text`` (which may be features)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    skip = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    return frozenset(
+        n.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Name) and n.id in RECORD_FIELDS and id(n) not in skip
+    )
+
+
+def resolve_names(ds: Dataset, text: str) -> str:
+    """``text`` with every bare record column name written out as what it means in
+    ``ds``: ``f["length"]`` when ``ds`` has that feature, else ``record.length``. Parts
+    of a dataset (splits on workers) then filter by the whole dataset's meaning."""
+    names = bare_record_names(text)
+    if not names:
+        return text
+    features = features_named(ds, names)
+    tree = ast.parse(text.strip(), mode="eval")
+    skip = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+
+    class Rewrite(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802
+            if node.id not in names or id(node) in skip:
+                return node
+            if node.id in features:
+                return ast.Subscript(ast.Name("f", ast.Load()), ast.Constant(node.id), ast.Load())
+            return ast.Attribute(ast.Name("record", ast.Load()), node.id, ast.Load())
+
+    return ast.unparse(ast.fix_missing_locations(Rewrite().visit(tree)))
