@@ -10,7 +10,7 @@ from __future__ import annotations
 from google.protobuf.message import DecodeError
 
 from .. import proto
-from ..tf_example import TFReading, read_example
+from ..tf_example import OK, TFReading, read_example, verdict
 from .features import features_data, has_unknown
 from .types import ExamplePayload, Features
 
@@ -71,6 +71,11 @@ def protobuf_reading(data: bytes) -> Features | None:
 def decode(data: bytes) -> ExamplePayload:
     """The Example as TensorFlow's parser reads it; one that parser refuses is shown as
     protobuf reads it, with a note saying where TensorFlow's parser fails."""
+    code, _ = verdict(data)
+    if code == OK:  # TensorFlow and protobuf read it alike: protobuf's values, at C speed
+        msg = parse_strict(data)
+        if msg is not None:
+            return ExamplePayload(features_data(msg.features))  # type: ignore[attr-defined]
     reading = read_example(data)
     if reading.failure is None and reading.features_fields:
         return ExamplePayload(reading.features, _note(reading))
