@@ -60,7 +60,9 @@ def _decoded(d: Any, data: bytes) -> Iterator[bytes]:
     chunk = d.decompress(data, _OUT_BLOCK)
     while True:
         yield chunk
-        if not d.unconsumed_tail:
+        # at the end marker the rest is in unused_data (and stays in unconsumed_tail too:
+        # decoding it again would give nothing, forever)
+        if d.eof or not d.unconsumed_tail:
             return
         chunk = d.decompress(d.unconsumed_tail, _OUT_BLOCK)
 

@@ -311,13 +311,17 @@ class CompressedSource(Source):
                 self._sequential = False
                 return None
             self._stream = stream
+        if offset < stream.position:  # going back: rapidgzip's seek points serve it
+            self._stop_sequential()
+            return None
         try:
             with _quiet_stderr():
                 done = stream.readinto_at(offset, view)
-        except Exception:  # noqa: BLE001 - going back, or damage: rapidgzip decides
+        except Exception:  # noqa: BLE001 - damage: keep every byte decoded before it
             self._stop_sequential()
-            self._raise_network_error()
-            return None
+            data = self._fall_back().read_at(offset, len(view))
+            view[: len(data)] = data
+            return len(data)
         if stream.finished:
             if self.compression is Compression.ZLIB and not stream.parallel:
                 self._checked = True  # to its end: checksum and nothing after it
