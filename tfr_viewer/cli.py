@@ -170,6 +170,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         default="warning",
         help="exit 1 when a finding is at least this severe (default: warning)",
     )
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="list every finding (by default: each kind once with its first records, and "
+        "only kinds at --fail-on or above)",
+    )
     p.add_argument("--label-map", metavar="PBTXT", help="class ids must be in this label map")
     p.add_argument(
         "--schema", metavar="FILE", help="report records that break this schema (schema --infer)"

@@ -110,14 +110,45 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+FIRST = 5  # findings of one kind listed in the text output (all with --verbose)
+
+
 def _finding_line(f: dict[str, Any]) -> str:
     where = "dataset" if f["record"] is None and f["file"] is None else ""
     if f["record"] is not None:
-        where = f"record {f['record']} ({os.path.basename(f['file'])} @{f['offset']})"
+        where = f"record {f['record']} ({os.path.basename(f['file'])} @{f['offset']:,})"
     elif f["file"] is not None:
-        where = os.path.basename(f["file"]) + (f" @{f['offset']}" if f["offset"] else "")
+        where = os.path.basename(f["file"]) + (f" @{f['offset']:,}" if f["offset"] else "")
     feature = f" [{f['feature']}]" if f["feature"] else ""
-    return f"{f['severity']:<7}  {f['kind']:<22}  {where}{feature}: {f['message']}"
+    return f"{where}{feature}: {f['message']}"
+
+
+def print_findings(findings: list[dict[str, Any]], fail_on: str, verbose: bool) -> None:
+    """The findings grouped by kind, most severe first: a head line per kind (severity,
+    kind, count), its first :data:`FIRST` findings and its hint once. Kinds below
+    ``fail_on`` are counted in one line unless ``verbose``, which also lists every
+    finding."""
+    from ..core.analyze.findings import KINDS, at_least
+
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for f in findings:
+        groups.setdefault(f["kind"], []).append(f)
+    hidden: Counter[str] = Counter()
+    for kind, group in groups.items():
+        severity = group[0]["severity"]
+        if not verbose and not at_least(severity, fail_on):
+            hidden[severity] += len(group)
+            continue
+        print(f"{severity:<7}  {kind}: {plural(len(group), 'finding')}")
+        shown = group if verbose else group[:FIRST]
+        for f in shown:
+            print(f"  {_finding_line(f)}")
+        if len(group) > len(shown):
+            print(f"  … and {len(group) - len(shown):,} more (--verbose lists them, --json too)")
+        print(f"  what to do: {KINDS[kind][1]}")
+    if hidden:
+        counts = ", ".join(plural(n, s) for s, n in hidden.items())
+        print(f"not shown, below --fail-on {fail_on}: {counts} (--verbose shows them)")
 
 
 def _thresholds(settings: list[str]):
@@ -161,7 +192,7 @@ def _findings(ds: Dataset, args: argparse.Namespace, options: dict[str, Any]) ->
 def cmd_check(args: argparse.Namespace) -> int:
     """Data-quality findings; exit 1 when one is at least ``--fail-on`` severe."""
     from ..core.analyze import anomalies
-    from ..core.analyze.findings import KINDS, SEVERITIES, at_least
+    from ..core.analyze.findings import SEVERITIES, at_least
     from ..core.analyze.label_map import read_label_map
 
     label_map = read_label_map(args.label_map) if args.label_map else None
@@ -184,13 +215,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             json_text.dump(out, sys.stdout, indent=2)
             sys.stdout.write("\n")
             return 1 if failed else 0
-        for f in findings:
-            print(_finding_line(f))
-        hints = dict.fromkeys(f["kind"] for f in findings)
-        if hints:
-            print("\nwhat to do:")
-            for kind in hints:
-                print(f"  {kind}: {KINDS[kind][1]}")
+        print_findings(findings, args.fail_on, getattr(args, "verbose", False))
         counts = ", ".join(plural(by_severity[s], s) for s in SEVERITIES if by_severity[s])
         verdict = "FAILED" if failed else "passed"
         print(

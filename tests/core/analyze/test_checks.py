@@ -201,3 +201,31 @@ def test_a_box_finding_names_the_key_that_is_wrong_and_its_box(tmp_path):
     messages = {f.kind: f.message for f in _check([path], label_map=label_map)}
     assert "ymax 1.3" in messages["box_out_of_range"]
     assert messages["label_not_in_map"].startswith("box 1: class id 9")
+
+
+def test_the_text_output_groups_findings_by_kind(tmp_path):
+    """60 records of 3 images: duplicate_image (a warning) in 57 of them, grouped with
+    its first records and its hint once; an undecodable image (an error) too."""
+    records = [clean_record(i % 3) for i in range(60)]
+    records[59]["image/encoded"] = [b"not an image at all"]
+    path = tf_write(tmp_path / "copies.tfrecord", [example_of(r) for r in records])
+    doc = json.loads(_cli("--json", path).stdout)
+    copies = [f for f in doc["findings"] if f["kind"] == "duplicate_image"]
+    assert len(copies) > 50
+    text = _cli(path).stdout
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if "duplicate_image:" in line)
+    assert lines[head].split() == ["warning", "duplicate_image:", str(len(copies)), "findings"]
+    listed = lines[head + 1 : head + 6]
+    assert all(line.startswith("  record ") for line in listed)
+    assert f"… and {len(copies) - 5:,} more" in lines[head + 6]
+    assert lines[head + 7].startswith("  what to do: ")
+    assert text.count("what to do: the same image in several records") == 1
+    assert lines[0].startswith("error    image_undecodable: 1 finding")
+    # only what fails is shown at --fail-on error, and everything with --verbose
+    only_errors = _cli("--fail-on", "error", path)
+    assert only_errors.returncode == 1
+    assert "duplicate_image" not in only_errors.stdout
+    assert f"{len(copies)} warnings" in only_errors.stdout and "--verbose" in only_errors.stdout
+    verbose = _cli("--fail-on", "error", "--verbose", path).stdout
+    assert verbose.count("\n  record ") == len(doc["findings"])
