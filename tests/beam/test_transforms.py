@@ -321,3 +321,45 @@ def test_everything_else_works_without_beam(remote_root, tmp_path):
     refused = cli("stats", path, "--runner", "direct", **env)
     assert refused.returncode == 2 and "tfr-viewer[beam]" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_statistics_past_the_sample_size_are_the_same_on_every_runner(tmp_path):
+    """More values than a sample holds (the quantiles come from the sample): the JSON is
+    the same byte for byte from a relative or an absolute path, from the file's folder,
+    with the cache filled by another spelling, with --jobs 2 and on the direct runner."""
+    from tests.tf_oracle import tf, tf_write
+
+    t = tf().train
+
+    def example(i: int) -> bytes:
+        feature = {"label": t.Feature(int64_list=t.Int64List(value=[(i * 7919) % 10]))}
+        return t.Example(features=t.Features(feature=feature)).SerializeToString()
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    tf_write(folder / "big-00000-of-00002", (example(i) for i in range(40_000)))
+    tf_write(folder / "big-00001-of-00002", (example(i) for i in range(40_000, 80_000)))
+    cache = {
+        "TFR_VIEWER_NO_CACHE": "",
+        "TFR_VIEWER_CACHE_DIR": str(tmp_path / "cache"),
+        "TFR_VIEWER_CACHE_MIN_BYTES": "0",
+    }
+
+    def stats(*argv: str, cwd: Path = tmp_path) -> str:
+        run = subprocess.run(
+            [sys.executable, "-m", "tfr_viewer", "stats", "--json", *argv],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=cwd,
+            env={**os.environ, **cache},
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    first = stats("data")
+    assert json.loads(first)["features"]["label"]
+    assert stats(str(folder.resolve())) == first
+    assert stats(".", cwd=folder) == first
+    assert stats("data", "--jobs", "2") == first
+    assert stats("data", "--runner", "direct", "--direct_num_workers=2") == first
