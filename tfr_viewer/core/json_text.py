@@ -61,7 +61,18 @@ def write_json(
     _write(obj, _Writer(write, indent, sort_keys, ensure_ascii), 0)
 
 
+_STR_ASCII = json.encoder.encode_basestring_ascii  # the C functions json.dumps uses
+_STR = json.encoder.encode_basestring
+
+
 def _scalar(obj: Any, ensure_ascii: bool) -> str:
+    kind = type(obj)
+    if kind is str:
+        return _STR_ASCII(obj) if ensure_ascii else _STR(obj)
+    if kind is int:
+        return int.__repr__(obj)
+    if kind is float and math.isfinite(obj):
+        return float.__repr__(obj)
     np = sys.modules.get("numpy")
     if np is not None and isinstance(obj, np.generic):
         obj = obj.item()
@@ -100,7 +111,7 @@ def _write(obj: Any, out: _Writer, level: int) -> None:
         write("{")
         items = sorted(obj.items()) if out.sort else obj.items()
         for i, (key, value) in enumerate(items):
-            name = json.dumps(str(key), ensure_ascii=out.ascii_only)
+            name = _scalar(str(key), out.ascii_only)
             write(("" if i == 0 else sep) + pad + name + ": ")
             _write(value, out, level + 1)
         write(end + "}")

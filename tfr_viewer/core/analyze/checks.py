@@ -244,37 +244,27 @@ class _Pass:
         for b in range(len(x0)):
             box = (x0[b], y0[b], x1[b], y1[b])
             shown = ", ".join(f"{_side(k)} {v:g}" for k, v in zip(names, box, strict=True))
+
+            def flag(kind: str, side: int, what: str, box_index: int = b) -> None:
+                """A finding of this box, under the list whose value is at fault."""
+                message = f"box {box_index} has {what}"
+                self.note(kind, message, record, feature=names[side], box=box_index)
+
             if x0[b] > x1[b] or y0[b] > y1[b]:
                 side = 0 if x0[b] > x1[b] else 1  # the min that passes its max
-                axis = "xmin > xmax" if side == 0 else "ymin > ymax"
-                self.note(
-                    "box_inverted",
-                    f"box {b} has {axis} ({shown})",
-                    record,
-                    feature=names[side],
-                    box=b,
-                )
+                flag("box_inverted", side, f"{'xy'[side]}min > {'xy'[side]}max ({shown})")
                 continue
             out = [i for i, v in enumerate(box) if not -0.01 <= v <= TOLERANCE]
             if out:
-                self.note(
+                side = out[0]
+                flag(
                     "box_out_of_range",
-                    f"box {b} has {_side(names[out[0]])} {box[out[0]]:g}, outside [0, 1] "
-                    f"(tolerance {TOLERANCE})",
-                    record,
-                    feature=names[out[0]],
-                    box=b,
+                    side,
+                    f"{_side(names[side])} {box[side]:g}, outside [0, 1] (tolerance {TOLERANCE})",
                 )
             elif x0[b] == x1[b] or y0[b] == y1[b]:
                 side = 2 if x0[b] == x1[b] else 3  # the max that meets its min
-                what = "no width" if side == 2 else "no height"
-                self.note(
-                    "box_zero_area",
-                    f"box {b} has {what} ({shown})",
-                    record,
-                    feature=names[side],
-                    box=b,
-                )
+                flag("box_zero_area", side, f"{'no width' if side == 2 else 'no height'} ({shown})")
 
     def _check_classes(
         self, roles: Roles, columns: dict[str, FeatureColumn], records: np.ndarray, ok

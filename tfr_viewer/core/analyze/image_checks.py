@@ -6,6 +6,7 @@ whole dataset (near-duplicates, odd sizes, grey among colour) come after the pas
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,6 +15,7 @@ from ..decode.image_verdict import image_pool
 from .image_quality import ImageScores, Thresholds, flagged, judge_and_score, near_pairs
 
 Note = Callable[..., None]  # (kind, message, record, **where)
+AHEAD = 2  # batches left decoding on the pool while the caller reads the next records
 _SWAPPING = {5, 6, 7, 8}  # EXIF orientations that turn the image by 90 degrees
 
 
@@ -43,6 +45,9 @@ class ImageChecks:
         self._pending: list[tuple[int, str, bytes, bytes]] = []
         self._seen: list[Seen] = []
         self._judged: dict[bytes, tuple[str, str] | None] = {}  # digest -> finding
+        # batches being decoded on the pool while the caller reads on: (images, futures)
+        self._running: list[tuple[list[tuple[int, str, bytes, bytes]], dict[bytes, Future]]] = []
+        self._queued: set[bytes] = set()  # digests of the running batches' images
 
     def add(self, record: int, key: str, data: bytes, digest: bytes) -> None:
         """Queue an image; a byte-identical copy of one already queued is judged by the
@@ -51,20 +56,34 @@ class ImageChecks:
         if len(self._pending) >= self.batch:
             self.flush()
 
-    def flush(self) -> None:
-        if not self._pending:
-            return
-        pending, self._pending = self._pending, []
-        fresh: dict[bytes, bytes] = {}
-        for _, _, data, digest in pending:
-            if digest not in self._judged:
-                fresh.setdefault(digest, data)
-        results = dict(
-            zip(fresh, image_pool().map(judge_and_score, list(fresh.values())), strict=True)
-        )
+    def flush(self, wait: bool = False) -> None:
+        """Send the pending images to the pool; take the results of earlier batches in
+        order, keeping :data:`AHEAD` batches decoding (all of them with ``wait``)."""
+        if self._pending:
+            pending, self._pending = self._pending, []
+            pool = image_pool()
+            fresh: dict[bytes, Future] = {}
+            for _, _, data, digest in pending:
+                if (
+                    digest not in self._judged
+                    and digest not in self._queued
+                    and digest not in fresh
+                ):
+                    fresh[digest] = pool.submit(judge_and_score, data)
+            self._queued |= fresh.keys()
+            self._running.append((pending, fresh))
+        while self._running and (wait or len(self._running) > AHEAD):
+            self._take(*self._running.pop(0))
+
+    def _take(
+        self, pending: list[tuple[int, str, bytes, bytes]], fresh: dict[bytes, Future]
+    ) -> None:
+        """The verdicts and scores of one batch, noted in record order."""
         for record, key, _, digest in pending:
-            if digest in results:
-                verdict, scores = results.pop(digest)
+            future = fresh.pop(digest, None)
+            if future is not None:
+                verdict, scores = future.result()
+                self._queued.discard(digest)
                 self._judged[digest] = verdict.finding
                 if scores is not None:
                     self._seen.append(Seen(record, key, scores, digest))
@@ -74,7 +93,7 @@ class ImageChecks:
 
     def scored(self) -> list[Seen]:
         """Every image scored so far (all of them, once pending ones are scored)."""
-        self.flush()
+        self.flush(wait=True)
         return self._seen
 
     def take(self, seen: list[Seen]) -> None:
@@ -89,12 +108,12 @@ class ImageChecks:
 
     def close(self) -> None:
         """Score what is pending (kept for callers that end a pass)."""
-        self.flush()
+        self.flush(wait=True)
 
     def finish(self, note: Note, exact: set[tuple[int, int]]) -> None:
         """Report every finding through ``note``; ``exact`` holds (first, later) record
         pairs already reported as byte-identical, which are not near-duplicates too."""
-        self.flush()
+        self.flush(wait=True)
         seen = self._seen
         for s in seen:
             for issue, value, limit in flagged(s.scores, self.limits):

@@ -62,6 +62,22 @@ def _brightness(rgb: np.ndarray) -> np.ndarray:
     return np.sqrt(0.241 * r * r + 0.691 * g * g + 0.068 * b * b).ravel() / 255
 
 
+def _percentiles(values: np.ndarray, *qs: float) -> list[float]:
+    """``np.percentile(values, qs)`` (linear interpolation), the same floats, by
+    partial sorting."""
+    n = len(values)
+    places = [q / 100 * (n - 1) for q in qs]
+    ranks = sorted({min(int(p) + k, n - 1) for p in places for k in (0, 1)})
+    part = np.partition(values, ranks)
+    out = []
+    for p in places:
+        lo = int(p)
+        hi = min(lo + 1, n - 1)
+        a, b, t = float(part[lo]), float(part[hi]), p - lo
+        out.append(b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t)  # as numpy lerps
+    return out
+
+
 def _small(img) -> tuple:
     """``(RGB image at most SIDE a side, EXIF orientation)`` of a decoded image."""
     orientation = int(img.getexif().get(0x0112, 1) or 1)
@@ -105,9 +121,10 @@ def _scores(small, width: int, height: int, orientation: int) -> ImageScores:
     grey = small.convert("L")
     # Pillow leaves a 3×3 filter's border pixels as they were: they are not edges
     edges = np.asarray(grey.filter(ImageFilter.FIND_EDGES), dtype=np.float64)[1:-1, 1:-1]
+    low, high = _percentiles(bright, 5, 99)
     scores = {
-        "dark": float(np.percentile(bright, 99)),
-        "light": 1.0 - float(np.percentile(bright, 5)),
+        "dark": float(high),
+        "light": 1.0 - float(low),
         "odd_aspect_ratio": min(width / height, height / width),
         "low_information": min(1.0, abs(grey.entropy()) * 0.1),
         "blurry": 1.0 - math.exp(-0.01 * float(edges.std())) if edges.size else 0.0,
@@ -136,6 +153,7 @@ def _popcount(x: np.ndarray) -> np.ndarray:
 
 
 _ROWS = 1024  # hashes compared against a whole group at a time
+_ALL_PAIRS = 8192  # up to this many hashes, every pair is compared once (no bands)
 
 
 def near_pairs(hashes: np.ndarray, bits: int = NEAR_BITS) -> list[tuple[int, int, int]]:
@@ -143,6 +161,8 @@ def near_pairs(hashes: np.ndarray, bits: int = NEAR_BITS) -> list[tuple[int, int
     into ``bits + 1`` bands: two hashes that close agree on at least one band, so only
     hashes sharing a band are compared (a group at a time, in blocks of rows)."""
     hashes = np.asarray(hashes, dtype=np.uint64)
+    if len(hashes) <= _ALL_PAIRS:  # few enough to compare every pair once
+        return _pairs_within(np.arange(len(hashes)), hashes, bits, {})
     bands = bits + 1
     width = -(-64 // bands)
     found: dict[tuple[int, int], int] = {}
@@ -154,17 +174,25 @@ def near_pairs(hashes: np.ndarray, bits: int = NEAR_BITS) -> list[tuple[int, int
         for group in np.split(order, cuts):
             if len(group) < 2:
                 continue
-            g = np.sort(group)
-            hg = hashes[g]
-            for start in range(0, len(g), _ROWS):
-                dist = _popcount(hg[start : start + _ROWS, None] ^ hg[None, :])
-                ii, jj = np.nonzero(dist <= bits)
-                upper = jj > ii + start
-                for i, j, d in zip(
-                    g[ii[upper] + start].tolist(),
-                    g[jj[upper]].tolist(),
-                    dist[ii[upper], jj[upper]].tolist(),
-                    strict=True,
-                ):
-                    found[(i, j)] = d
+            _pairs_within(np.sort(group), hashes, bits, found)
+    return sorted((i, j, d) for (i, j), d in found.items())
+
+
+def _pairs_within(
+    g: np.ndarray, hashes: np.ndarray, bits: int, found: dict[tuple[int, int], int]
+) -> list[tuple[int, int, int]]:
+    """Adds to ``found`` the pairs of the sorted indices ``g`` at most ``bits`` apart
+    (every pair compared, in blocks of rows); returns them all, sorted."""
+    hg = hashes[g]
+    for start in range(0, len(g), _ROWS):
+        dist = _popcount(hg[start : start + _ROWS, None] ^ hg[None, :])
+        ii, jj = np.nonzero(dist <= bits)
+        upper = jj > ii + start
+        for i, j, d in zip(
+            g[ii[upper] + start].tolist(),
+            g[jj[upper]].tolist(),
+            dist[ii[upper], jj[upper]].tolist(),
+            strict=True,
+        ):
+            found[(i, j)] = d
     return sorted((i, j, d) for (i, j), d in found.items())

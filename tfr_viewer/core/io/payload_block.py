@@ -78,24 +78,27 @@ def read_block(
     if whole is not None and int(ends.max()) <= len(whole):
         starts[rows] = offsets[rows] + HEADER_SIZE
         return PayloadBlock(whole, starts, lengths)
-    parts: list[bytes] = []
-    base = 0
-    first = 0
+    # one buffer for the whole block, each group read straight into its place
+    groups: list[tuple[int, int, int]] = []  # (first row, last row, stream offset)
+    first = total = 0
     while first < len(rows):
         lo = int(offsets[rows[first]])
         # every record that ends within GROUP_BYTES of the first (at least one)
         last = max(first + 1, int(np.searchsorted(ends, lo + GROUP_BYTES, side="right")))
-        hi = int(ends[last - 1])
-        data = source.read_at(lo, hi - lo)
+        groups.append((first, last, lo))
+        total += int(ends[last - 1]) - lo
+        first = last
+    buf = np.empty(total, dtype=np.uint8)
+    base = 0
+    for first, last, lo in groups:
+        size = int(ends[last - 1]) - lo
+        got = source.readinto_at(lo, memoryview(buf)[base : base + size])
         group = rows[first:last]
         starts[group] = offsets[group] - lo + HEADER_SIZE + base
         # a stream that ends early leaves the records past its end unreadable
-        short = offsets[group] + HEADER_SIZE + lengths[group] - lo > len(data)
+        short = offsets[group] + HEADER_SIZE + lengths[group] - lo > got
         starts[group[short]] = -1
-        parts.append(data)
-        base += len(data)
-        first = last
-    buf = np.frombuffer(b"".join(parts) if len(parts) > 1 else parts[0], dtype=np.uint8)
+        base += size
     return PayloadBlock(buf, starts, lengths)
 
 
@@ -118,6 +121,24 @@ def _with_edits(
     return PayloadBlock.of(payloads)
 
 
+BLOCK_BYTES = 256 << 20  # a block holds at most this many payload bytes (or one record)
+
+
+def _spans(lengths: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """Consecutive ``(lo, hi)`` ranges of at most ``size`` records and, past its first
+    record, at most :data:`BLOCK_BYTES` of payload."""
+    out = []
+    ends = np.cumsum(lengths, dtype=np.int64)
+    lo = 0
+    while lo < len(lengths):
+        before = int(ends[lo - 1]) if lo else 0
+        fit = int(np.searchsorted(ends, before + BLOCK_BYTES, side="right"))
+        hi = min(lo + size, max(fit, lo + 1), len(lengths))
+        out.append((lo, hi))
+        lo = hi
+    return out
+
+
 def iter_blocks(
     ds: Dataset,
     records: np.ndarray,
@@ -126,15 +147,15 @@ def iter_blocks(
 ) -> Iterator[tuple[np.ndarray, PayloadBlock]]:
     """The payloads of ``records`` (global numbers, any order) of an indexed dataset, as
     ``(positions, block)``: row ``i`` of ``block`` is record ``records[positions[i]]``.
-    Each block holds at most ``size`` records of one file, read in stream order.
+    Each block holds at most ``size`` records of one file (and about
+    :data:`BLOCK_BYTES`), read in stream order.
     ``edited`` (by global number) replaces what the files hold."""
     records = np.asarray(records, dtype=np.int64)
     if not len(records):
         return
     numbers, offsets, lengths, statuses = ds.frame_facts(records)
     sources: dict[int, Source] = {}
-    for lo in range(0, len(records), size):
-        hi = min(lo + size, len(records))
+    for lo, hi in _spans(lengths, size):
         cuts = (np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo).tolist()
         for a, b in zip([lo, *cuts], [*cuts, hi], strict=True):
             order = np.argsort(offsets[a:b], kind="stable") + a
