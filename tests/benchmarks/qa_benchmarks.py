@@ -179,7 +179,7 @@ def bench_image_stats(data: Path) -> None:
         "process vs TF extract_jpeg_shape + decode_image of every image",
         ours,
         header + decode,
-        "≤ 1.5x",
+        "at most 1.5x TF's time",
     )
 
 
@@ -198,7 +198,7 @@ def bench_checks(data: Path) -> None:
         "every image (2 threads), no checks",
         ours,
         theirs,
-        "≤ 1.5x",
+        "at most 1.5x TF's time",
     )
 
 
