@@ -338,7 +338,8 @@ out:
 
 
 /* tf_check(buf, starts, lengths) -> (codes, offsets): per payload, TensorFlow's parser's
- * verdict (tf_example.h: the code, plus 0x80 when protobuf reads it otherwise) and the
+ * verdict (tf_example.h: the code, plus 0x80 when protobuf reads it otherwise, plus 0x40
+ * when it reads no feature entry) and the
  * byte offset inside the payload where it fails (-1 when it does not); as bytes. Rows
  * with a negative start are skipped (code 0). */
 static PyObject *py_tf_check(PyObject *self, PyObject *args) {
@@ -360,13 +361,14 @@ static PyObject *py_tf_check(PyObject *self, PyObject *args) {
     const int64_t *s = starts.buf, *n = lengths.buf;
     for (size_t r = 0; r < rows && !nomem; r++) {
         int differs = 0;
+        size_t entries = 0;
         offsets[r] = -1;
         codes[r] = 0;
         if (s[r] < 0) continue;
         int code = tf_example_check((const uint8_t *)buf.buf + s[r], (size_t)n[r], &offsets[r],
-                                    &differs);
+                                    &differs, &entries);
         if (code == TF_NOMEM) nomem = 1;
-        codes[r] = (uint8_t)(code | (differs ? 0x80 : 0));
+        codes[r] = (uint8_t)(code | (differs ? 0x80 : 0) | (code == TF_OK && !entries ? 0x40 : 0));
     }
     Py_END_ALLOW_THREADS;
     if (nomem) {
@@ -383,6 +385,29 @@ out:
     return result;
 }
 
+/* tf_fields(data) -> (code, offset, differs, spans): the Example's own fields read as
+ * TensorFlow's parser reads them; spans are int64 (start, stop) pairs of its features
+ * fields, as bytes. */
+static PyObject *py_tf_fields(PyObject *self, PyObject *args) {
+    Py_buffer data;
+    if (!PyArg_ParseTuple(args, "y*", &data)) return NULL;
+    int64_t offset, *spans = NULL;
+    int differs, code;
+    size_t n_spans = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    code = tf_example_fields(data.buf, (size_t)data.len, &offset, &differs, &spans, &n_spans);
+    Py_END_ALLOW_THREADS;
+    PyObject *result = NULL;
+    if (code == TF_NOMEM)
+        no_memory();
+    else
+        result = Py_BuildValue("iLiN", code, (long long)offset, differs,
+                               as_bytes(spans, n_spans * 2 * sizeof(int64_t)));
+    free(spans);
+    PyBuffer_Release(&data);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"crc32c", (PyCFunction)(void (*)(void))py_crc32c, METH_VARARGS | METH_KEYWORDS,
      "crc32c(data, crc=0, impl='auto'): CRC32C of data, extending crc; impl is auto, "
@@ -396,6 +421,8 @@ static PyMethodDef methods[] = {
     {"discover", py_discover, METH_VARARGS, "discover(buf, starts, lengths) -> (row_type, keys)"},
     {"tf_check", py_tf_check, METH_VARARGS,
      "tf_check(buf, starts, lengths) -> (codes, offsets): TensorFlow's parser's verdicts"},
+    {"tf_fields", py_tf_fields, METH_VARARGS,
+     "tf_fields(data) -> (code, offset, differs, spans): an Example's own fields"},
     {"take_bytes", py_take_bytes, METH_VARARGS, "take_bytes(buf, spans) -> list of bytes"},
     {NULL, NULL, 0, NULL}};
 

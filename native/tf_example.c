@@ -14,6 +14,7 @@ typedef struct {
     size_t fail_at;
     TfEntry *entries;
     size_t n, cap;
+    int at_length; /* the failure is the length of a features field */
 } TfState;
 
 /* A varint of at most ten bytes ending before `end`; -1 if there is none. */
@@ -259,37 +260,80 @@ static int tf_values(TfState *st, int64_t *offset, int *differs) {
     return code;
 }
 
-int tf_example_check(const uint8_t *p, size_t n, int64_t *offset, int *differs) {
-    TfState state = {p, 0, NULL, 0, 0};
-    TfState *st = &state;
+/* The Example's own fields: the features fields' spans (into `spans`, start and stop
+ * pairs, when given) and the others skipped; TF_OK or where skipping fails. */
+typedef struct {
+    int64_t *items; /* start, stop pairs */
+    size_t n, cap;  /* pairs */
+} TfSpans;
+
+static int tf_span(TfSpans *sp, size_t start, size_t stop) {
+    if (sp->n == sp->cap) {
+        size_t cap = sp->cap ? sp->cap * 2 : 8;
+        int64_t *items = realloc(sp->items, cap * 2 * sizeof(int64_t));
+        if (!items) return TF_NOMEM;
+        sp->items = items;
+        sp->cap = cap;
+    }
+    sp->items[2 * sp->n] = (int64_t)start;
+    sp->items[2 * sp->n + 1] = (int64_t)stop;
+    sp->n++;
+    return TF_OK;
+}
+
+static int tf_top(TfState *st, size_t n, int *differs, TfSpans *spans, int check_features) {
+    const uint8_t *p = st->base;
     size_t pos = 0;
-    int code = TF_OK;
     uint64_t length;
-    *offset = -1;
-    *differs = 0;
-    while (pos < n && code == TF_OK) {
+    while (pos < n) {
         if (p[pos] == 0x0A) {
             size_t at = pos;
             pos++;
             if (tf_varint(p, &pos, n, &length)) {
                 st->fail_at = at + 1;
-                code = TF_STRUCTURE;
-            } else {
-                length &= 0xFFFFFFFFu;
-                size_t stop = pos + (length < n - pos ? (size_t)length : n - pos);
-                if (length > n - pos) *differs = 1; /* read up to the end; protobuf refuses */
-                code = tf_features(st, pos, stop);
-                pos = stop;
+                st->at_length = 1;
+                return TF_STRUCTURE;
             }
+            length &= 0xFFFFFFFFu;
+            size_t stop = pos + (length < n - pos ? (size_t)length : n - pos);
+            if (length > n - pos) *differs = 1; /* read up to the end; protobuf refuses */
+            if (spans && tf_span(spans, pos, stop)) return TF_NOMEM;
+            if (check_features) WIRE_CHECK(tf_features(st, pos, stop));
+            pos = stop;
         } else {
-            code = tf_skip(st, &pos, n, differs);
+            WIRE_CHECK(tf_skip(st, &pos, n, differs));
         }
     }
+    return TF_OK;
+}
+
+int tf_example_check(const uint8_t *p, size_t n, int64_t *offset, int *differs,
+                     size_t *entries) {
+    TfState state = {p, 0, NULL, 0, 0, 0};
+    *offset = -1;
+    *differs = 0;
+    int code = tf_top(&state, n, differs, NULL, 1);
+    *entries = state.n;
     if (code == TF_OK) {
-        code = tf_values(st, offset, differs);
+        code = tf_values(&state, offset, differs);
     } else if (code != TF_NOMEM) {
-        *offset = (int64_t)st->fail_at;
+        *offset = (int64_t)state.fail_at;
     }
     free(state.entries);
+    return code;
+}
+
+int tf_example_fields(const uint8_t *p, size_t n, int64_t *offset, int *differs,
+                      int64_t **spans, size_t *n_spans) {
+    TfState state = {p, 0, NULL, 0, 0, 0};
+    TfSpans sp = {NULL, 0, 0};
+    *offset = -1;
+    *differs = 0;
+    int code = tf_top(&state, n, differs, &sp, 1); /* stops where a sequential walk stops */
+    if (code != TF_OK && code != TF_NOMEM) *offset = (int64_t)state.fail_at;
+    if (state.at_length) *differs |= 2;
+    free(state.entries);
+    *spans = sp.items;
+    *n_spans = sp.n;
     return code;
 }

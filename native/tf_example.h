@@ -14,5 +14,16 @@
 
 enum { TF_OK = 0, TF_STRUCTURE = 1, TF_KIND = 2, TF_LIST = 3, TF_NOMEM = 4 };
 
-int tf_example_check(const uint8_t *p, size_t n, int64_t *offset, int *differs);
+/* `entries`: how many feature entries the Example has (0 when it fails early). */
+int tf_example_check(const uint8_t *p, size_t n, int64_t *offset, int *differs,
+                     size_t *entries);
+
+/* The Example's own fields: each features field's start and stop (cut at the end) as
+ * pairs in `*spans` (malloc'd; the caller frees it), up to and including one whose
+ * entries fail, the others skipped; TF_OK, or TF_STRUCTURE where the walk stops
+ * (TF_NOMEM). `differs` is 1 when protobuf
+ * reads the fields otherwise, plus 2 when the failure is a features field's length.
+ * For a reader that walks the features itself. */
+int tf_example_fields(const uint8_t *p, size_t n, int64_t *offset, int *differs,
+                      int64_t **spans, size_t *n_spans);
 #endif

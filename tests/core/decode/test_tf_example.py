@@ -193,3 +193,51 @@ def test_the_compiled_verdicts_are_the_pure_python_ones() -> None:
     codes = set((fast_codes & (DIFFERS - 1)).tolist())
     assert {0, STRUCTURE, KIND, LIST} <= codes  # the cases reach every verdict
     assert (fast_codes & DIFFERS).any()
+
+
+def _summary(data: bytes) -> tuple:
+    reading = read_example(data)
+    features = {k: (f.kind, f.items()) for k, f in reading.features.items()}
+    return (
+        features,
+        reading.failure,
+        reading.features_fields,
+        reading.entries,
+        reading.read_otherwise,
+    )
+
+
+@pytest.mark.skipif(not available(), reason="the compiled core is not built")
+def test_the_compiled_walk_of_the_examples_fields_reads_as_the_pure_python_one() -> None:
+    payloads = list(CASES.values()) + _mutated(3000, seed=11)
+    compiled = native()
+    try:
+        use(True)
+        fast = [_summary(p) for p in payloads]
+        use(False)
+        slow = [_summary(p) for p in payloads]
+    finally:
+        use(compiled is not None)
+    for data, a, b in zip(payloads, fast, slow, strict=True):
+        assert a == b, data
+
+
+def test_millions_of_fields_tensorflow_skips_are_shown_at_once(tmp_path) -> None:
+    """Ten million fields an Example does not have, then one feature: TensorFlow reads
+    the feature, and so does show, without a Python loop per field."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.tf_oracle import tf_write
+
+    data = b"\x10\x00" * 10_000_000 + example(entry(b"a", INT5))
+    t = tf()
+    parsed = t.io.parse_single_example(data, {"a": t.io.VarLenFeature(t.int64)})
+    assert parsed["a"].values.numpy().tolist() == [5]
+    path = tf_write(tmp_path / "skips.tfrecord", [data])
+    run = [sys.executable, "-m", "tfr_viewer", "show", "0", "--json", str(path)]
+    out = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    shown = json.loads(out.stdout)
+    assert shown["type"] == "example" and shown["features"]["a"]["values"] == [5]

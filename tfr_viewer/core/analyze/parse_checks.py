@@ -23,9 +23,9 @@ def parse_findings(records: np.ndarray, block: PayloadBlock, note: Note) -> np.n
     """Notes ``example_unparseable`` and ``example_read_differently`` findings; returns
     whether TensorFlow's parser reads each record (the other checks look at those)."""
     codes, _ = tf_example.verdicts(block.buf, block.starts, block.lengths)
-    for r in np.flatnonzero(codes).tolist():
+    for r in np.flatnonzero(codes & ~np.uint8(tf_example.NO_FEATURES)).tolist():
         _explain(int(records[r]), block.payload(r), note)
-    return (codes & (tf_example.DIFFERS - 1)) == 0
+    return (codes & tf_example.CODE) == 0
 
 
 def _explain(record: int, payload: bytes, note: Note) -> None:

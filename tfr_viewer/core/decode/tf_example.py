@@ -73,6 +73,7 @@ class TFReading:
     differs: list[str] = field(default_factory=list)
     bad_keys: list[str] = field(default_factory=list)
     skipped_features: bool = False
+    entries: int = 0  # feature entries, a key given twice counted twice
 
     @property
     def read_otherwise(self) -> bool:
@@ -114,6 +115,35 @@ def _entries(data: bytes, reading: TFReading) -> list[tuple[bytes, int, int]]:
                 pos = _skip(data, pos, end, reading)
             except _Fail as fail:
                 raise _Fail(pos, STRUCTURE, fail.why) from None
+    return entries
+
+
+def _compiled_entries(data: bytes, reading: TFReading) -> list[tuple[bytes, int, int]] | None:
+    """:func:`_entries` with the Example's own fields skipped by the compiled core (a
+    payload of millions of them costs no Python loop); None on the pure-Python path."""
+    from ..fast import native
+
+    compiled = native()
+    if compiled is None:
+        return None
+    code, offset, differs, spans = compiled.tf_fields(data)
+    reading.skipped_features = bool(differs & 1)
+    import numpy as np
+
+    entries: list[tuple[bytes, int, int]] = []
+    pairs = np.frombuffer(spans, dtype=np.int64).reshape(-1, 2).tolist()
+    for start, stop in pairs:  # the last one fails when the compiled walk failed in it
+        reading.features_fields += 1
+        _features(data, start, stop, entries)
+    if code != OK:
+        if differs & 2:  # the length of a features field
+            reading.features_fields += 1
+            raise _Fail(offset, STRUCTURE, "the length of the features cannot be read")
+        try:
+            _skip(data, offset, len(data), reading)
+        except _Fail as fail:
+            raise _Fail(offset, STRUCTURE, fail.why) from None
+        raise _Fail(offset, STRUCTURE, "a field of the Example cannot be read")
     return entries
 
 
@@ -304,14 +334,18 @@ def _text(key: bytes, reading: TFReading) -> str:
 
 def read_example(data: bytes) -> TFReading:
     """What ``tf.io.parse_single_example`` reads from ``data`` when every key is asked
-    for with its own kind. Work is bounded by the bytes present."""
+    for with its own kind. Work is bounded by the bytes present; the Example's own
+    fields are walked by the compiled core when it is in use."""
     data = bytes(data)
     reading = TFReading()
     try:
-        entries = _entries(data, reading)
+        entries = _compiled_entries(data, reading)
+        if entries is None:
+            entries = _entries(data, reading)
     except _Fail as fail:
         reading.failure = TFFailure(fail.offset, fail.code, None, fail.why)
         return reading
+    reading.entries = len(entries)
     last = {key: (start, end) for key, start, end in entries}
     for key in sorted(last):
         start, end = last[key]
@@ -330,6 +364,17 @@ def read_example(data: bytes) -> TFReading:
 
 
 DIFFERS = 0x80  # added to a verdict's code when protobuf reads the payload otherwise
+NO_FEATURES = 0x40  # added when the payload parses but holds no feature entry
+CODE = 0x3F  # the code's own bits
+
+
+def _code(reading: TFReading) -> int:
+    """A reading's verdict code, as the compiled core gives it."""
+    if reading.failure is not None:
+        code = reading.failure.code
+    else:
+        code = OK | (NO_FEATURES if not reading.entries else 0)
+    return code | (DIFFERS if reading.read_otherwise else 0)
 
 
 def verdict(data: bytes) -> tuple[int, int]:
@@ -339,9 +384,7 @@ def verdict(data: bytes) -> tuple[int, int]:
     compiled = native()
     if compiled is None:
         reading = read_example(data)
-        code = OK if reading.failure is None else reading.failure.code
-        offset = -1 if reading.failure is None else reading.failure.offset
-        return code | (DIFFERS if reading.read_otherwise else 0), offset
+        return _code(reading), -1 if reading.failure is None else reading.failure.offset
     codes, offsets = compiled.tf_check(data, _ZERO, len(data).to_bytes(8, "little"))
     return codes[0], int.from_bytes(offsets, "little", signed=True)
 
@@ -354,8 +397,9 @@ def verdicts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """TensorFlow's verdict on each payload ``buf[start : start + length]`` (rows with a
     negative start are skipped): a uint8 code (``OK``, ``STRUCTURE``, ``KIND`` or
-    ``LIST``, plus :data:`DIFFERS`) and the int64 offset inside the payload where the
-    parser fails (-1 when it does not). The compiled core and this module agree."""
+    ``LIST`` in :data:`CODE`'s bits, plus :data:`DIFFERS` and :data:`NO_FEATURES`) and the
+    int64 offset inside the payload where the parser fails (-1 when it does not). The
+    compiled core and this module agree."""
     import numpy as np
 
     from ..fast import native
@@ -373,8 +417,7 @@ def verdicts(
         if start < 0:
             continue
         reading = read_example(view[start : start + length])
-        code = OK if reading.failure is None else reading.failure.code
         if reading.failure is not None:
             offsets_out[r] = reading.failure.offset
-        codes_out[r] = code | (DIFFERS if reading.read_otherwise else 0)
+        codes_out[r] = _code(reading)
     return codes_out, offsets_out

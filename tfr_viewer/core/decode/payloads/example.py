@@ -10,7 +10,7 @@ from __future__ import annotations
 from google.protobuf.message import DecodeError
 
 from .. import proto
-from ..tf_example import OK, TFReading, read_example, verdict
+from ..tf_example import CODE, NO_FEATURES, OK, TFReading, read_example, verdict
 from .features import features_data, has_unknown
 from .types import ExamplePayload, Features
 
@@ -31,16 +31,15 @@ def parse_strict(data: bytes) -> object | None:
     return msg
 
 
-def _tensorflow_reads(reading: TFReading) -> bool:
-    """Whether TensorFlow's parser reads the payload as an Example with features."""
-    return reading.failure is None and reading.features_fields > 0 and bool(reading.features)
-
-
 def bid(data: bytes) -> int:
     if parse_strict(data) is not None:
         return 100
-    # Below a SequenceExample (which TensorFlow would read as an Example of its context).
-    return 89 if data and _tensorflow_reads(read_example(data)) else 0
+    if not data:
+        return 0
+    # TensorFlow's parser reads it, with at least one feature: below a SequenceExample
+    # (which TensorFlow would read as an Example of its context).
+    code, _ = verdict(data)
+    return 89 if code & (CODE | NO_FEATURES) == OK else 0
 
 
 def _note(reading: TFReading) -> str | None:
@@ -72,7 +71,7 @@ def decode(data: bytes) -> ExamplePayload:
     """The Example as TensorFlow's parser reads it; one that parser refuses is shown as
     protobuf reads it, with a note saying where TensorFlow's parser fails."""
     code, _ = verdict(data)
-    if code == OK:  # TensorFlow and protobuf read it alike: protobuf's values, at C speed
+    if code & ~NO_FEATURES == OK:  # TensorFlow and protobuf read it alike: protobuf's values
         msg = parse_strict(data)
         if msg is not None:
             return ExamplePayload(features_data(msg.features))  # type: ignore[attr-defined]
