@@ -35,6 +35,8 @@ def main() -> int:
         length = np.array([len(payload)], dtype=np.int64)
         module.extract(buf, one, length, keys)
         module.discover(buf, one, length)
+        module.tf_check(buf, one, length)
+        module.tf_fields(buf)
         if n % 50 == 0:  # frames: random bytes and real frames cut anywhere
             frames = bytearray()
             for _ in range(rng.randrange(4)):

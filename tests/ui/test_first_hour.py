@@ -13,6 +13,7 @@ from tests.ui.conftest import open_and_wait
 from tests.ui.test_menus import all_actions
 from tfr_viewer.core.io import STATUS_HELP
 from tfr_viewer.core.io.framing import encode_frame
+from tfr_viewer.core.query.names import feature_column
 from tfr_viewer.core.write import build_example
 
 
@@ -217,7 +218,9 @@ def test_panes_never_show_a_record_that_is_gone(qtbot, window, samples, tmp_path
     # a filter that hides the selected record clears the panes
     open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
     window.select_record(0)
-    label = window.model.data(window.model.index(0, window.model.columns().index("label")))
+    label = window.model.data(
+        window.model.index(0, window.model.columns().index(feature_column("label")))
+    )
     window.filter_bar.edit.setText(f"label != {label}")
     with qtbot.waitSignal(window.filter_bar.rows_changed):
         qtbot.keyClick(window.filter_bar.edit, Qt.Key.Key_Return)
@@ -419,7 +422,9 @@ def test_gallery_tiles_have_record_class_and_badges(qtbot, window, samples):
     window.gallery.viewport().repaint()
     qtbot.waitUntil(lambda: "  " in (thumbs.data(thumbs.index(0)) or ""), timeout=15_000)
     text = thumbs.data(thumbs.index(0))
-    label = window.model.data(window.model.index(0, window.model.columns().index("label")))
+    label = window.model.data(
+        window.model.index(0, window.model.columns().index(feature_column("label")))
+    )
     assert text.startswith("0  ") and label in text
     window.select_record(0)
     window.edit_actions.delete(restore=False)
@@ -429,7 +434,11 @@ def test_gallery_tiles_have_record_class_and_badges(qtbot, window, samples):
 # -- 16: sorting ----------------------------------------------------------------------
 def click_header(qtbot, window, column: str) -> None:
     header = window.table.horizontalHeader()
-    section = window.model.columns().index(column)
+    shown = [
+        window.model.headerData(c, Qt.Orientation.Horizontal)
+        for c in range(len(window.model.columns()))
+    ]
+    section = shown.index(column)  # the header the user clicks
     x = header.sectionViewportPosition(section) + header.sectionSize(section) // 2
     with qtbot.waitSignal(window.order.sorter.finished, timeout=30_000):
         qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
@@ -440,7 +449,7 @@ def test_sorting_by_a_summary_column_and_back(qtbot, window, samples):
     window.select_record(7)
     click_header(qtbot, window, "label")
     model = window.model
-    col = model.columns().index("label")
+    col = model.columns().index(feature_column("label"))
     labels = [int(model.data(model.index(r, col))) for r in range(model.rowCount())]
     assert labels == sorted(labels)
     records = [model.record_at(r) for r in range(model.rowCount())]

@@ -9,6 +9,7 @@ from PySide6.QtGui import QDropEvent
 from tests.ui.conftest import StallMeter, open_and_wait
 from tfr_viewer.core.io.framing import encode_frame
 from tfr_viewer.core.io.records import RecordStatus
+from tfr_viewer.core.query.names import feature_column
 
 
 def test_opens_a_shard_set_and_titles_it(qtbot, window, samples):
@@ -172,11 +173,11 @@ def test_summary_columns_can_be_picked(qtbot, window, samples):
     assert "image/object/class/text" in window.table.known_keys
     window.table.toggle_summary_column("image/object/class/text", True)
     columns = window.model.columns()
-    assert columns[-1] == "image/object/class/text"
+    assert columns[-1] == feature_column("image/object/class/text")
     cell = window.model.data(window.model.index(0, len(columns) - 1))
     assert cell in ("circle", "square", "triangle") or cell.startswith("[")
     window.table.toggle_summary_column("image/object/class/text", False)
-    assert "image/object/class/text" not in window.model.columns()
+    assert feature_column("image/object/class/text") not in window.model.columns()
 
 
 def test_a_large_filter_runs_in_a_process_without_stalls(qtbot, window, big_file):
@@ -220,7 +221,7 @@ def test_sorting_a_million_rows_never_stalls(qtbot, window, big_file, tmp_path):
     for _ in range(2):
         with StallMeter(window) as meter:
             with qtbot.waitSignal(window.order.sorter.finished, timeout=120_000):
-                window.model.sort(window.model.columns().index("label"))
+                window.model.sort(window.model.columns().index(feature_column("label")))
         worst.append(meter.worst_ms())
         if worst[-1] < 50:
             break
