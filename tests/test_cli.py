@@ -208,13 +208,30 @@ def test_list_filter(capsys, good, damaged):
     assert code == 2 and "filter error at column" in err
 
 
-def test_every_user_error_named_by_the_cli_exists():
+def test_every_user_error_is_one_family():
+    """The command line catches one class: every error a user can cause derives from it,
+    whichever module raised it and whether or not another module was imported first."""
     import importlib
 
-    from tfr_viewer import cli
+    from tfr_viewer.core.user_error import UserError
+    from tfr_viewer.errors import UsageError
 
-    for module, name in cli._USER_ERRORS:
-        assert issubclass(getattr(importlib.import_module(module), name), Exception)
+    user_errors = (
+        ("tfr_viewer.core.io.paths", "PathError"),
+        ("tfr_viewer.core.io.source_errors", "SourceError"),
+        ("tfr_viewer.core.io.source_errors", "RemoteError"),
+        ("tfr_viewer.core.io.source_errors", "FileChanged"),
+        ("tfr_viewer.core.query.language", "QueryError"),
+        ("tfr_viewer.core.write.output", "ExportError"),
+        ("tfr_viewer.core.analyze.label_map", "LabelMapError"),
+        ("tfr_viewer.core.analyze.anomalies", "SchemaError"),
+        ("tfr_viewer.core.write.convert_sources", "SourceError"),
+        ("tfr_viewer.core.write.webdataset", "WebDatasetError"),
+        ("tfr_viewer.core.write.parquet", "ParquetError"),
+    )
+    assert issubclass(UsageError, UserError)
+    for module, name in user_errors:
+        assert issubclass(getattr(importlib.import_module(module), name), UserError), name
 
 
 def test_count_with_a_filter_imports_no_decoder_image_library_or_qt(tmp_path):

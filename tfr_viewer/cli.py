@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import EXIT_OK, EXIT_USAGE, UsageError
+from .errors import EXIT_OK, EXIT_USAGE, UsageError, UserError
 
 # numpy's BLAS threads are never used here; without this they start, and spin, anyway
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -369,31 +369,6 @@ _HANDLERS = {
 
 
 # (module, class) of the errors that are the user's to fix: reported in one line, exit 2
-_USER_ERRORS = (
-    ("tfr_viewer.core.io.paths", "PathError"),
-    ("tfr_viewer.core.io.sources", "SourceError"),
-    ("tfr_viewer.core.query.language", "QueryError"),
-    ("tfr_viewer.core.write.output", "ExportError"),
-    ("tfr_viewer.core.analyze.label_map", "LabelMapError"),
-    ("tfr_viewer.core.analyze.anomalies", "SchemaError"),
-    ("tfr_viewer.core.write.convert_sources", "SourceError"),
-    ("tfr_viewer.core.write.webdataset", "WebDatasetError"),
-    ("tfr_viewer.core.write.parquet", "ParquetError"),
-    ("tfr_viewer.beam.pipeline", "BeamError"),
-)
-
-
-def _user_errors() -> tuple[type[BaseException], ...]:
-    """The user-error classes of the modules loaded so far: a module that was never
-    imported cannot have raised its error, so nothing is imported here."""
-    found: list[type[BaseException]] = [UsageError]
-    for module, name in _USER_ERRORS:
-        loaded = sys.modules.get(module)
-        if loaded is not None:
-            found.append(getattr(loaded, name))
-    return tuple(found)
-
-
 def _handler(command: str) -> Callable[[argparse.Namespace], int]:
     """The function that runs ``command``, importing only its own module."""
     if command == "open":
@@ -452,8 +427,21 @@ def _terminate_like_an_interrupt() -> None:
         pass
 
 
+def _tolerant_streams() -> None:
+    """Text that cannot be encoded for the terminal (a file name holding the byte 0xff,
+    with a strict UTF-8 stdout) is written with backslash escapes, never an error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a closed or detached stream: leave it
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the exit code."""
+    _tolerant_streams()
     if getattr(sys, "frozen", False):
         import multiprocessing
 
@@ -507,9 +495,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tfr-viewer: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:
-        if not isinstance(exc, _user_errors()):
-            raise
+    except UserError as exc:
         print(f"tfr-viewer {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from .core.user_error import UserError
+
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
 
 
-class UsageError(Exception):
+class UsageError(UserError):
     """A user mistake that exits with code 2 and a one-line message."""

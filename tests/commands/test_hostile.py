@@ -162,3 +162,33 @@ def test_a_tiny_file_with_millions_of_records_is_warned_about(tmp_path):
     )
     assert run.returncode == 0 and run.stdout.strip() == "300000"
     assert "warning: more than 100,000 records" in run.stderr
+
+
+@pytest.mark.parametrize("command", [["info"], ["list"], ["show", "0"], ["verify"], ["count"]])
+def test_a_file_name_that_is_not_utf8_prints_on_a_strict_terminal(tmp_path, command):
+    """A name holding the byte 0xff, printed to a stdout that only takes UTF-8: escaped,
+    never a UnicodeEncodeError."""
+    import os
+
+    name = os.fsdecode(tmp_path / os.fsdecode(b"bad\xff.tfrecord"))
+    write_records(name, [build_example({"label": i}) for i in range(3)])
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    run = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", *command, name],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert b"Traceback" not in run.stderr
+    if command[0] in ("info", "list", "show"):
+        assert b"bad\\udcff" in run.stdout or b"bad\\xff" in run.stdout
+
+
+@pytest.mark.parametrize("text", ['f["\\ud800"] == 1', 'label == "a\\udfff"', 'has("\\ud800")'])
+def test_a_filter_with_a_lone_surrogate_is_a_filter_error(tmp_path, text):
+    path = tmp_path / "a.tfrecord"
+    write_records(path, [build_example({"label": i}) for i in range(3)])
+    run = cli("count", "--filter", text, str(path))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "is not a character" in run.stderr

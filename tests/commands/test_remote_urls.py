@@ -81,6 +81,16 @@ def test_a_server_that_fails_mid_scan_is_reported_not_a_crash(server, fault):
     assert "retry" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.parametrize("command", [["info"], ["verify"], ["show", "3"], ["count"], ["list"]])
+def test_a_failing_server_is_one_line_for_every_command(server, command):
+    server.faults.fail_after = 0  # every range request answers 500
+    out = cli(*command, server.url("big.tfrecord"), TFR_VIEWER_REMOTE_RETRIES="1")
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert server.url("big.tfrecord") in out.stderr
+
+
 def test_a_silent_server_times_out(server):
     server.faults.hang = True
     started = time.monotonic()

@@ -19,11 +19,12 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ..core.user_error import UserError
 from ..errors import UsageError
 from . import RUNNERS
 
 
-class BeamError(Exception):
+class BeamError(UserError):
     """The pipeline failed; the message says where and why, from the worker's error."""
 
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import json_text
 from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn
+from ..user_error import UserError
 from .stats import Stats
 
 FORMAT = "tfr-viewer schema"
@@ -33,7 +34,7 @@ _KIND_CODES = {"bytes": BYTES, "float": FLOAT, "int64": INT64}
 _KIND_NAMES = {v: k for k, v in _KIND_CODES.items()}
 
 
-class SchemaError(ValueError):
+class SchemaError(UserError, ValueError):
     """A schema file that cannot be used."""
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..user_error import UserError
+
 _ITEM = re.compile(r"item\s*\{(.*?)\}", re.S)
 _FIELD = re.compile(r"""(\w+)\s*:\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(-?\d+))""")
 
 
-class LabelMapError(ValueError):
+class LabelMapError(UserError, ValueError):
     """A label map that cannot be read."""
 
 

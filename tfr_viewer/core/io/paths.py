@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
+from ..user_error import UserError
 from .remote import is_url
 from .sniff import looks_like_tfrecord
 from .source_errors import RemoteError
@@ -31,7 +32,7 @@ SIDECARS = frozenset(
 )
 
 
-class PathError(OSError):
+class PathError(UserError, OSError):
     """A named path that matches nothing readable."""
 
 

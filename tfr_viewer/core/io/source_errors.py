@@ -3,8 +3,10 @@ the remote modules, which :mod:`.sources` does not import, can raise them too)."
 
 from __future__ import annotations
 
+from ..user_error import UserError
 
-class SourceError(OSError):
+
+class SourceError(UserError, OSError):
     """A file that cannot be opened or decoded; the message says which and why."""
 
 

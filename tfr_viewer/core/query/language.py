@@ -22,6 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..user_error import UserError
 from .columns import Col, Rag, Value, to_mask
 from .ops import FUNCTIONS, arithmetic, compare, membership
 
@@ -30,7 +31,7 @@ MAX_DEPTH = 40
 RECORD_FIELDS = ("index", "file", "offset", "length", "status")  # as in .names
 
 
-class QueryError(ValueError):
+class QueryError(UserError, ValueError):
     """A filter that cannot be compiled or evaluated; ``column`` is 1-based."""
 
     def __init__(self, message: str, column: int | None = None, text: str = "") -> None:
@@ -121,7 +122,18 @@ class _Compiler:
         value = node.value
         if not isinstance(value, (int, float, str, bytes, bool, type(None))):
             raise self.fail(node, f"constants of type {type(value).__name__} are not allowed")
+        if isinstance(value, str):
+            self._text(node, value)
         return lambda block: value
+
+    def _text(self, node: ast.AST, value: str) -> None:
+        """Refuse text that has no UTF-8 form (a lone surrogate such as ``\\ud800``):
+        keys and values are compared as UTF-8."""
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = value[exc.start].encode("unicode_escape").decode("ascii")
+            raise self.fail(node, f"{bad} is not a character: text must be valid UTF-8") from None
 
     def _Name(self, node: ast.Name, d: int) -> Node:
         name = node.id
@@ -132,7 +144,7 @@ class _Compiler:
             self.record_names.add(name)
             if name not in self.features:
                 return lambda block: Col(block.field(name))
-        return self._feature(name)
+        return self._feature(name, node)
 
     def _Attribute(self, node: ast.Attribute, d: int) -> Node:
         value = node.value
@@ -142,8 +154,14 @@ class _Compiler:
         fields = ", ".join(f"record.{n}" for n in RECORD_FIELDS)
         raise self.fail(node, f"attribute access is not allowed in a filter (but {fields})")
 
-    def _feature(self, key: str) -> Node:
+    def _key(self, node: ast.AST, key: str) -> str:
+        """A feature key the filter reads (valid UTF-8, as keys are compared)."""
+        self._text(node, key)
         self.keys.add(key)
+        return key
+
+    def _feature(self, key: str, node: ast.AST) -> Node:
+        self._key(node, key)
         return lambda block: block.feature(key)[0]
 
     def _Subscript(self, node: ast.Subscript, d: int) -> Node:
@@ -151,7 +169,7 @@ class _Compiler:
         if isinstance(node.value, ast.Name) and node.value.id == "f":
             if not (isinstance(sl, ast.Constant) and isinstance(sl.value, str)):
                 raise self.fail(sl, 'write a feature key as f["key"], with the key quoted')
-            return self._feature(sl.value)
+            return self._feature(sl.value, sl)
         position = _int_constant(sl)
         if position is not None:
             inner, i = self.compile(node.value, d), position
@@ -248,8 +266,7 @@ class _Compiler:
             arg = node.args[0] if len(node.args) == 1 else None
             if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
                 raise self.fail(node, 'write has("feature key") with the key quoted')
-            key = arg.value
-            self.keys.add(key)
+            key = self._key(arg, arg.value)
             return lambda block: Col(block.feature(key)[1])
         if name not in FUNCTIONS:
             allowed = ", ".join(sorted([*FUNCTIONS, "has"]))

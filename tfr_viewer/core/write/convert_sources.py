@@ -15,10 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..user_error import UserError
+
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".tif", ".tiff")
 
 
-class SourceError(ValueError):
+class SourceError(UserError, ValueError):
     """A source that cannot be read at all; the message says what to do."""
 
 

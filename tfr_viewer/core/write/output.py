@@ -37,6 +37,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from ..user_error import UserError
+
 TMP_SUFFIX = ".tfr-viewer-tmp"
 _TMP_RE = re.compile(
     r"^\.(?P<name>.+)\.(?P<pid>\d+)\.(?P<tag>[A-Za-z0-9_]+)" + re.escape(TMP_SUFFIX) + "$",
@@ -48,7 +50,7 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _BINARY = getattr(os, "O_BINARY", 0)
 
 
-class ExportError(OSError):
+class ExportError(UserError, OSError):
     """An output that cannot be written; the message says what, where and what to do."""
 
 

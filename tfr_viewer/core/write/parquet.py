@@ -20,13 +20,14 @@ import numpy as np
 from ..io import Cancelled, CancelToken, Dataset
 from ..io.payload_block import iter_blocks
 from ..query.extract import extract
+from ..user_error import UserError
 from .output import OutputJob, disk_errors
 
 Progress = Callable[[int, int], None] | None
 _ARROW = {"int64": "int64", "float": "float32", "bytes": "binary"}
 
 
-class ParquetError(ValueError):
+class ParquetError(UserError, ValueError):
     """A dataset that cannot be written as Parquet; the message says why and what to do."""
 
 

@@ -18,13 +18,14 @@ from collections.abc import Callable, Sequence
 from .. import json_text
 from ..decode import decode, features_of, image_format, recognise
 from ..io import Cancelled, CancelToken, Dataset
+from ..user_error import UserError
 from .output import OutputJob, disk_errors, open_temporary
 
 Progress = Callable[[int, int], None] | None
 PER_SHARD = 10_000
 
 
-class WebDatasetError(OSError):
+class WebDatasetError(UserError, OSError):
     """Shards that cannot be written; the message says why."""
 
 
