@@ -12,6 +12,7 @@ import os
 from xml.sax.saxutils import escape
 
 from .. import json_text
+from ..analyze.label_map import name_line
 from ..decode.layouts import Box
 
 FORMATS = ("voc", "yolo", "coco")
@@ -105,7 +106,7 @@ class BoxWriter:
                     for label, cx, cy, w, h in image["lines"]:
                         f.write(f"{order.get(label, 0)} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}\n")
             with open(os.path.join(self.root, "classes.txt"), "x", encoding="utf-8") as f:
-                f.writelines(f"{self.classes[c]}\n" for c in sorted(self.classes))
+                f.writelines(name_line(self.classes[c]) for c in sorted(self.classes))
         elif self.kind == "coco":
             doc = {
                 "images": self.images,

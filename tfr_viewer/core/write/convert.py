@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ..analyze.label_map import label_map_text, name_line
 from ..io import CancelToken, Dataset
 from ..io.remote import is_url
 from . import bucket_output
@@ -75,11 +76,6 @@ def _check_renames(layout: str, renames: Mapping[str, str], boxes: bool) -> None
         raise ValueError("two keys would be renamed to the same name")
 
 
-def _quoted(name: str) -> str:
-    """A protobuf text-format string literal."""
-    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
 LABEL_FILES = ("label_map.pbtxt", "labels.txt")
 
 
@@ -87,8 +83,8 @@ def label_texts(classes: Mapping[int, str]) -> dict[str, str]:
     """``label_map.pbtxt`` (the Object Detection API's) and ``labels.txt`` (one name a
     line, in id order), by file name."""
     items = sorted(classes.items())
-    pbtxt = "".join(f"item {{\n  id: {i}\n  name: {_quoted(name)}\n}}\n" for i, name in items)
-    return {"label_map.pbtxt": pbtxt, "labels.txt": "".join(f"{name}\n" for _, name in items)}
+    lines = "".join(name_line(name) for _, name in items)
+    return {"label_map.pbtxt": label_map_text(dict(classes)), "labels.txt": lines}
 
 
 def write_label_files(
