@@ -75,6 +75,7 @@ def print_stats(out: dict[str, Any]) -> None:
 def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
     """Index ``ds`` and compute its statistics, here or (``--runner``) on Apache Beam."""
     from ..core.analyze.stats import dataset_stats, pooled_stats
+    from ..core.io.split_pool import usable_jobs
 
     jobs = getattr(args, "jobs", 1)
     if jobs < 1:
@@ -85,7 +86,14 @@ def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
         index_with_progress(ds, verify=False)
         print_warnings(ds, args.json)
         return stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
-    if jobs > 1:
+    usable = usable_jobs(jobs)
+    if usable < jobs and not args.json:
+        print(
+            f"tfr-viewer: note: --jobs {jobs} runs {plural(usable, 'process', 'processes')}, "
+            "one per core of this machine",
+            file=sys.stderr,
+        )
+    if usable > 1:
         index_with_progress(ds, verify=False)
         print_warnings(ds, args.json)
         with TaskProgress("statistics", 0, unit="splits") as progress:

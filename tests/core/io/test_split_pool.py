@@ -39,3 +39,22 @@ def test_map_splits_sums_in_processes_and_raises_a_workers_error():
     assert seen[-1] == (4, 4)
     with pytest.raises(ValueError, match="cannot read f"):
         list(map_splits(refs, _fail, 2))
+
+
+def test_more_jobs_than_cores_start_one_process_a_core(monkeypatch):
+    import os
+
+    from tfr_viewer.core.io import split_pool
+
+    started: list[int] = []
+    real = split_pool.ProcessPoolExecutor
+
+    def counting(workers: int, **kw):
+        started.append(workers)
+        return real(workers, **kw)
+
+    monkeypatch.setattr(split_pool, "ProcessPoolExecutor", counting)
+    refs = _refs([5] * 40)
+    assert sum(map_splits(refs, _records, 1000)) == 200
+    assert started == [min(1000, len(os.sched_getaffinity(0)))]
+    assert split_pool.usable_jobs(0) == 1

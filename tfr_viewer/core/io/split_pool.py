@@ -6,6 +6,7 @@ leaks into them."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TypeVar
@@ -27,6 +28,16 @@ def batches(refs: Sequence[SplitRef], count: int) -> list[list[SplitRef]]:
     return [b for b in out if b]
 
 
+def usable_jobs(jobs: int) -> int:
+    """``jobs`` clamped to 1 .. the cores this process may use: more processes than
+    cores only cost memory and start-up time."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(jobs, cores))
+
+
 def map_splits(
     refs: Sequence[SplitRef],
     work: Callable[[list[SplitRef]], T],
@@ -38,8 +49,9 @@ def map_splits(
     computed by ``jobs`` processes (``work`` must be a module-level function). A
     worker's exception is raised here, and the batches not started yet are cancelled.
     ``progress(done, total)`` counts splits."""
+    jobs = usable_jobs(jobs)
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max(1, jobs), mp_context=context) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
         futures = {pool.submit(work, batch): batch for batch in batches(refs, 2 * jobs)}
         done = 0
         try:
