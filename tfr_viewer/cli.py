@@ -225,6 +225,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "(tfr-viewer[parquet]), or webdataset tar shards (OUT with %%05d)",
     )
     p.add_argument(
+        "--raw-cells",
+        action="store_true",
+        help="with --format csv: write text that starts with = + - @ as it is (by default "
+        "a ' goes before it, so that a spreadsheet does not run it as a formula)",
+    )
+    p.add_argument(
         "--shard-records",
         type=int,
         default=10_000,

@@ -133,6 +133,10 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
     options = {"boxes": getattr(args, "boxes", None)} if args.format == "images" else {}
     if args.format == "webdataset":
         options = {"per_shard": getattr(args, "shard_records", None) or 10_000}
+    if getattr(args, "raw_cells", False):
+        if args.format != "csv":
+            raise UsageError("--raw-cells goes with --format csv")
+        options = {"raw_cells": True}
     with TaskProgress(f"writing {args.format}", len(intact)) as progress:
         result = write(
             args.format,

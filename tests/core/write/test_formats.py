@@ -83,3 +83,41 @@ def test_csv_writes_list_features_as_json_arrays(tmp_path):
     )
     texts = json.loads(rows[many]["image/object/class/text"])
     assert texts == [t.decode() for t in want["image/object/class/text"].bytes_list.value]
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_neutralised(tmp_path):
+    """Text starting with = + - @ (and a header named like a formula) gets a ' before
+    it; numbers stay numbers; --raw-cells writes them as they are."""
+    import subprocess
+    import sys
+
+    from tests.tf_oracle import tf, tf_write
+
+    t = tf().train
+
+    def example(text: bytes, number: int) -> bytes:
+        feature = {
+            "note": t.Feature(bytes_list=t.BytesList(value=[text])),
+            '=HYPERLINK("x")': t.Feature(int64_list=t.Int64List(value=[number])),
+        }
+        return t.Example(features=t.Features(feature=feature)).SerializeToString()
+
+    attacks = [b"=cmd|' /C calc'!A0", b"+1+1", b"-2+3", b"@SUM(A1)", b"\tx", b"plain"]
+    path = tf_write(tmp_path / "cells.tfrecord", [example(a, -i) for i, a in enumerate(attacks)])
+    for flag, expect in (((), "'"), (("--raw-cells",), "")):
+        out = tmp_path / f"out{len(flag)}.csv"
+        run = subprocess.run(
+            [sys.executable, "-m", "tfr_viewer", "export", str(path), "-o", str(out)]
+            + ["--format", "csv", *flag],
+            capture_output=True,
+            text=True,
+        )
+        assert run.returncode == 0, run.stderr
+        rows = list(csv.reader(out.open(newline="")))
+        header = rows[0]
+        assert f'{expect}=HYPERLINK("x")' in header
+        notes = [r[header.index("note")] for r in rows[1:]]
+        assert notes[:5] == [expect + a.decode() for a in attacks[:5]]
+        assert notes[5] == "plain"
+        numbers = [r[header.index(f'{expect}=HYPERLINK("x")')] for r in rows[1:]]
+        assert numbers == [str(-i) for i in range(len(attacks))]  # numbers are not text

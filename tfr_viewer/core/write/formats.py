@@ -100,6 +100,18 @@ def _csv_value(value: object, kind: str) -> object:
         return "base64:" + base64.b64encode(data).decode("ascii")
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: object, raw: bool = False) -> object:
+    """A text cell that a spreadsheet would run as a formula (it starts with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return) with a ``'`` put before it, so that
+    the spreadsheet shows it as text; numbers and ``raw`` cells as they are."""
+    if raw or not isinstance(value, str) or not value.startswith(FORMULA_STARTS):
+        return value
+    return "'" + value
+
+
 def csv_cell(fd: FeatureData | None) -> object:
     """A scalar as itself, a list as a JSON array, a missing feature as empty. Images are
     described (exported by the images format), other non-text bytes as ``base64:...``."""
@@ -118,19 +130,26 @@ def export_csv(
     cancel: CancelToken | None = None,
     progress: Progress = None,
     read: Reader = None,
+    raw_cells: bool = False,
 ) -> int:
-    """A CSV with index, file, offset and every feature; returns the rows written."""
+    """A CSV with index, file, offset and every feature; returns the rows written. Text
+    cells that a spreadsheet would run as formulas are neutralised (:func:`safe_cell`)
+    unless ``raw_cells``."""
     job.plan(path)
     keys = feature_keys(ds, records, read=read)
-    raw = job.create(path)
-    with disk_errors(path), io.TextIOWrapper(raw, encoding="utf-8", newline="") as f:
+    stream = job.create(path)
+    with disk_errors(path), io.TextIOWrapper(stream, encoding="utf-8", newline="") as f:
         out = csv.writer(f)
-        out.writerow(["index", "file", "offset", *keys])
+
+        def row(cells: list[object]) -> None:
+            out.writerow([safe_cell(c, raw_cells) for c in cells])
+
+        row(["index", "file", "offset", *keys])
         for n, i in enumerate(records):
             _tick(cancel, progress, n, len(records))
             ref = ds.ref(i)
             feats = _features((read or ds.read)(i))
-            out.writerow([i, ref.file, ref.offset, *(csv_cell(feats.get(k)) for k in keys)])
+            row([i, ref.file, ref.offset, *(csv_cell(feats.get(k)) for k in keys)])
     return len(records)
 
 
