@@ -55,3 +55,29 @@ def test_records_without_an_image_are_counted_and_outputs_kept(tmp_path):
     assert "8 records without an image" in done.stdout
     again = _run(str(SAMPLES), "-o", out, "--webdataset")
     assert again.returncode == 2 and "--overwrite" in again.stderr
+
+
+def test_a_feature_named_like_webdatasets_own_fields_is_renamed(tmp_path):
+    from tests.planted_faults import clean_record, example_of
+    from tests.tf_oracle import tf_write
+
+    records = []
+    for i in range(3):
+        r = clean_record(i)
+        r["__key__"], r["__url__"] = [b"not-the-key"], [b"http://elsewhere"]
+        records.append(r)
+    source = tf_write(tmp_path / "reserved.tfrecord", [example_of(r) for r in records])
+    out = tmp_path / "one.tar"
+    done = _run(str(source), "-o", str(out), "--webdataset", "--json")
+    assert done.returncode == 0, done.stderr
+    with tarfile.open(out) as tar:
+        metas = {
+            m.name.split(".")[0]: json.loads(tar.extractfile(m).read())
+            for m in tar.getmembers()
+            if m.name.endswith(".json")
+        }
+    assert len(metas) == 3
+    for key, meta in metas.items():
+        assert meta["__key__"] == key and "__url__" not in meta
+        assert meta["feature:__key__"] == "not-the-key"
+        assert meta["feature:__url__"] == "http://elsewhere"

@@ -1,6 +1,7 @@
 """TFRecords to WebDataset shards: tar files in GNU format (which other loaders need),
 with ``KEY.jpg`` (or the image's own format), ``KEY.cls`` (the class id as text) and
-``KEY.json`` (every other feature) for each record that holds an image.
+``KEY.json`` (every other feature; one named like WebDataset's own fields, ``__key__``
+or ``__url__``, is renamed ``feature:__key__``) for each record that holds an image.
 
 ``pattern`` names the shards with a ``%d``-style field (``shards-%05d.tar``); without
 one, everything goes into one tar. Every shard is a target of the output layer's job
@@ -55,8 +56,27 @@ def sample_of(payload: bytes, key: str) -> dict[str, bytes] | None:
     if image.label is not None:
         files["cls"] = str(image.label).encode()
     rest = {k: _json_value(fd.kind, fd.values) for k, fd in features.items() if k != image.key}
-    files["json"] = json_text.dumps({"__key__": key, **rest}, sort_keys=True).encode()
+    files["json"] = json_text.dumps({"__key__": key, **_unreserved(rest)}, sort_keys=True).encode()
     return files
+
+
+def _unreserved(values: dict[str, object]) -> dict[str, object]:
+    """The features with names WebDataset keeps for itself (``__key__``, ``__url__``,
+    any ``__name__``) renamed ``feature:__key__``, so they never replace the sample's
+    own fields."""
+    out: dict[str, object] = {}
+    for name, value in values.items():
+        new = name
+        while (
+            new.startswith("__")
+            and new.endswith("__")
+            or new in out
+            or new != name
+            and new in values
+        ):
+            new = "feature:" + new
+        out[new] = value
+    return out
 
 
 def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
