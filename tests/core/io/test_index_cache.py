@@ -153,3 +153,25 @@ def test_the_cache_stays_under_its_cap(tmp_path, monkeypatch, cache):
     assert len(sizes) == 4
     index_cache.trim(sum(sizes) - 1)
     assert len(list(cache.glob("*" + index_cache.SUFFIX))) == 3
+
+
+def test_a_write_killed_half_way_leaves_nothing_for_long(tmp_path, cache):
+    """The temporary of a cache write whose process died is removed by the next write;
+    one of a living process is kept."""
+    import os
+    import subprocess
+
+    from tfr_viewer.core.write.output import TMP_SUFFIX
+
+    cache.mkdir(parents=True, exist_ok=True)
+    child = subprocess.Popen(["true"])
+    child.wait()  # a pid that is gone
+    stale = cache / f".entry.{child.pid}.0a1b2c3d4e5f{TMP_SUFFIX}"
+    stale.write_bytes(b"x" * 1000)
+    living = cache / f".entry.{os.getppid()}.0a1b2c3d4e5f{TMP_SUFFIX}"
+    living.write_bytes(b"y")
+    path = tmp_path / "a.tfrecord"
+    write_records(path, [b"x" * 100] * 2000)
+    _index(path)
+    assert not stale.exists() and living.exists()
+    assert len(list(cache.glob("*" + index_cache.SUFFIX))) == 1

@@ -253,13 +253,15 @@ def store(
 
 
 def _write(entry: Path, data: bytes | Iterator[bytes]) -> Path | None:
-    """Put an entry in place atomically and keep the cache under its size; None when the
-    folder cannot be written (caching is best effort)."""
-    from ..write.output import write_atomic
+    """Put an entry in place atomically and keep the cache under its size (and free of
+    the temporaries of processes that died while writing); None when the folder cannot
+    be written (caching is best effort)."""
+    from ..write.output import clean_stale_temporaries, write_atomic
 
     try:
         entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         write_atomic(str(entry), data, mode=0o600)
+        clean_stale_temporaries(str(entry.parent))  # writes of processes that were killed
         trim(int_env("TFR_VIEWER_CACHE_MB", 2048) << 20)
     except OSError:
         return None
