@@ -325,3 +325,44 @@ def test_a_signal_during_an_export_leaves_no_temporary_and_no_output(
         assert err.strip() == says
         assert not out.exists()
         assert not out.parent.exists() or not list(out.parent.iterdir())
+
+
+def test_every_writer_into_a_read_only_folder_is_one_line(tmp_path):
+    """A folder on a read-only file system (root sees no other kind as read-only):
+    every command that writes says it cannot, in one line, with exit 2."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a read-only file system needs root")
+    from PIL import Image
+
+    images = tmp_path / "images"
+    for name in ("cat", "dog"):
+        (images / name).mkdir(parents=True)
+        for i in range(2):
+            Image.new("RGB", (16, 16), (60 * i, 20, 20)).save(images / name / f"{i}.jpg")
+    closed = tmp_path / "closed"
+    closed.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(closed)], capture_output=True
+    )
+    if mounted.returncode:
+        pytest.skip("mounting is not permitted here")
+    source = str(SAMPLES / "shapes_odapi.tfrecord")
+    runs = [
+        ["convert", str(images), "-o", str(closed / "out.tfrecord")],
+        ["convert", str(images), "-o", str(closed / "deeper" / "out.tfrecord")],
+        ["export", source, "-o", str(closed / "out.tfrecord")],
+        ["export", source, "-o", str(closed / "out.csv"), "--format", "csv"],
+        ["export", source, "-o", str(closed / "images"), "--format", "images"],
+        ["recover", source, "-o", str(closed / "out.tfrecord")],
+        ["schema", "--infer", "-o", str(closed / "schema.json"), source],
+    ]
+    try:
+        for argv in runs:
+            run = subprocess.run(
+                [sys.executable, "-m", "tfr_viewer", *argv], capture_output=True, text=True
+            )
+            assert run.returncode == 2, (argv, run.stderr)
+            assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 1, argv
+            assert "Read-only file system" in run.stderr or "cannot write" in run.stderr, argv
+    finally:
+        subprocess.run(["umount", str(closed)], check=False)

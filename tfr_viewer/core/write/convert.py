@@ -30,7 +30,14 @@ from .convert_layouts import keys_of
 from .convert_sources import Listing, Skipped
 from .convert_stage import ConvertBatch, Staged, StageOptions, stage_batch
 from .export import ExportOptions, ExportSummary, export
-from .output import TMP_SUFFIX, OutputJob, check_target, create_temporary, input_ids
+from .output import (
+    TMP_SUFFIX,
+    OutputJob,
+    check_target,
+    create_temporary,
+    disk_errors,
+    input_ids,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -165,7 +172,8 @@ def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, di
     _check_early(listing, options, classes)
     folder = folder_of(options.output.out)
     if not is_url(folder):
-        os.makedirs(folder, exist_ok=True)
+        with disk_errors(options.output.out):
+            os.makedirs(folder, exist_ok=True)
     # source ids are paths relative to the output's folder (or, for a bucket, to here)
     relative_to = os.getcwd() if is_url(folder) else folder
     stage = StageOptions(
@@ -180,7 +188,8 @@ def staging_path(options: ConvertOptions, k: int) -> str:
     out = options.output.out
     if is_url(out):
         return beside(out, f".{name_of(out)}.convert.{os.getpid()}.{k}{TMP_SUFFIX}")
-    path, fd = create_temporary(out)
+    with disk_errors(out):
+        path, fd = create_temporary(out)
     os.close(fd)
     return path
 
