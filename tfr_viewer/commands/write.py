@@ -137,6 +137,7 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
         if args.format != "csv":
             raise UsageError("--raw-cells goes with --format csv")
         options = {"raw_cells": True}
+    notes: list[str] = []
     with TaskProgress(f"writing {args.format}", len(intact)) as progress:
         result = write(
             args.format,
@@ -145,6 +146,7 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
             args.output,
             overwrite=args.overwrite,
             progress=progress.update,
+            notes=notes,
             **options,
         )
     count = result if isinstance(result, int) else result[1]
@@ -153,7 +155,7 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
         "format": args.format,
         "written": count,
         "skipped_damaged": len(records) - len(intact),
-        "warnings": _warnings(ds, count, args),
+        "warnings": _warnings(ds, count, args, tuple(notes)),
     }
     if isinstance(result, tuple) and isinstance(result[0], list):
         out["files"] = result[0]

@@ -85,3 +85,40 @@ def test_yolo_lines_are_centres_and_sizes(tmp_path):
             ]
         )
         assert np.allclose(got, want, atol=1e-5)
+
+
+@pytest.mark.parametrize("kind", ["voc", "yolo", "coco"])
+def test_boxes_that_are_not_finite_numbers_are_left_out_and_counted(tmp_path, kind):
+    import json
+
+    from tests.planted_faults import clean_record, example_of
+    from tests.tf_oracle import tf_write
+
+    box = "image/object/bbox/"
+    records = [clean_record(i) for i in range(3)]
+    for r in records:
+        for side, values in (("xmin", [0.1, 0.2]), ("ymin", [0.1, 0.2]), ("xmax", [0.5, 0.6])):
+            r[box + side] = values
+        r[box + "ymax"] = [0.5, 0.6]
+        r["image/object/class/label"] = [1, 2]
+        r["image/object/class/text"] = [b"circle", b"square"]
+    records[0][box + "xmax"] = [float("nan"), 0.6]
+    records[1][box + "ymin"] = [0.1, float("-inf")]
+    source = tf_write(tmp_path / "nan.tfrecord", [example_of(r) for r in records])
+    out = tmp_path / "images"
+    run = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "export", str(source), "-o", str(out)]
+        + ["--format", "images", "--boxes", kind, "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(run.stdout)
+    assert any("2 box(es)" in w and "not a finite number" in w for w in doc["warnings"])
+    written = "".join(
+        p.read_text() for p in out.rglob("*") if p.suffix in (".xml", ".txt", ".json")
+    ).lower()
+    assert "nan" not in written and "inf" not in written
+    if kind == "coco":
+        annotations = json.loads((out / "annotations.json").read_text())["annotations"]
+        assert len(annotations) == 4  # 6 boxes, 2 left out

@@ -8,6 +8,7 @@ says so) with their class id and text; VOC and COCO get pixels, YOLO fractions.
 
 from __future__ import annotations
 
+import math
 import os
 from xml.sax.saxutils import escape
 
@@ -36,6 +37,7 @@ class BoxWriter:
         self.classes: dict[int, str] = {}
         self.images: list[dict] = []
         self.annotations: list[dict] = []
+        self.skipped = 0  # boxes with a coordinate that is not a finite number
 
     def _pixels(self, box: Box, normalized: bool, w: int, h: int) -> tuple[float, ...]:
         sx, sy = (w, h) if normalized else (1, 1)
@@ -44,7 +46,13 @@ class BoxWriter:
     def add(
         self, image_path: str, width: int, height: int, boxes: tuple[Box, ...], normalized: bool
     ) -> None:
-        """An image written at ``image_path`` (inside ``root``) with its boxes."""
+        """An image written at ``image_path`` (inside ``root``) with its boxes; a box with
+        a coordinate that is NaN or infinite is left out and counted in ``skipped``."""
+        kept = tuple(
+            b for b in boxes if all(math.isfinite(v) for v in (b.xmin, b.ymin, b.xmax, b.ymax))
+        )
+        self.skipped += len(boxes) - len(kept)
+        boxes = kept
         for b in boxes:
             if b.label is not None:
                 self.classes.setdefault(b.label, _name(b))

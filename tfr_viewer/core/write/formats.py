@@ -210,4 +210,9 @@ def export_images(
     if box_writer is not None:
         with disk_errors(folder):
             box_writer.finish()
+        if box_writer.skipped:
+            job.notes.append(
+                f"{box_writer.skipped:,} box(es) with a coordinate that is not a finite number "
+                f"(NaN or infinite) were left out of the {boxes.upper()} files"
+            )
     return written

@@ -336,6 +336,7 @@ class OutputJob:
     inputs: frozenset[tuple[int, int]] = frozenset()
     overwrite: bool = False
     planned: dict[str, _Planned] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # what the writers want said (warnings)
     _made_folders: list[str] = field(default_factory=list)
     _committed: bool = False
 

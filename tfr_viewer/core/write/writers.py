@@ -86,12 +86,14 @@ def write(
     read: Callable[[int], bytes] | None = None,
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
+    notes: list[str] | None = None,
     **options: Any,
 ) -> Any:
     """Write ``records`` of an indexed dataset as format ``name`` to ``out``, through
     one output job (checked, atomic, all or none); returns what the format returns.
     ``read`` gives edited payloads (formats with ``edits`` only); ``options`` are the
-    format's own (``boxes`` for images, ``per_shard`` for WebDataset)."""
+    format's own (``boxes`` for images, ``per_shard`` for WebDataset); ``notes`` gets
+    what the format wants said (boxes it left out)."""
     w = writer(name)
     if not w.function:
         raise ValueError("TFRecord files are written by export.export")
@@ -103,4 +105,6 @@ def write(
     with OutputJob.over([f.path for f in ds.files], overwrite) as job:
         result = _function(w)(ds, records, out, job, **kwargs)
         job.commit()
+    if notes is not None:
+        notes.extend(job.notes)
     return result
