@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,8 @@ from tfr_viewer.core.analyze import anomalies
 from tfr_viewer.core.analyze.checks import check_dataset
 from tfr_viewer.core.analyze.stats import dataset_stats
 from tfr_viewer.core.io.dataset import Dataset
+
+SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
 
 
 def _example(**features) -> bytes:
@@ -115,3 +118,49 @@ def test_schema_infer_and_check_schema_from_the_command_line(files, tmp_path):
     not_a_schema.write_text('{"a": 1}')
     refused = _cli("check", "--schema", not_a_schema, train)
     assert refused.returncode == 2 and "not a tfr-viewer schema" in refused.stderr
+
+
+HOSTILE_SCHEMAS = {
+    "a list": "[1, 2]",
+    "null features": '{"format": "%s", "features": null}',
+    "features a list": '{"format": "%s", "features": [1]}',
+    "an entry that is null": '{"format": "%s", "features": {"a": null}}',
+    "a kind that is a list": '{"format": "%s", "features": {"a": {"kind": ["int64"]}}}',
+    "a text value count": (
+        '{"format": "%s", "features": {"a": {"kind": "int64", "required": true, '
+        '"value_count": {"min": "1", "max": 2}}}}'
+    ),
+    "a count past int64": (
+        '{"format": "%s", "features": {"a": {"kind": "int64", "required": true, '
+        '"value_count": {"min": 0, "max": 99999999999999999999999}}}}'
+    ),
+    "min above max": (
+        '{"format": "%s", "features": {"a": {"kind": "int64", "required": false, '
+        '"value_count": {"min": 3, "max": 1}}}}'
+    ),
+    "required a text": '{"format": "%s", "features": {"a": {"kind": "int64", "required": "y"}}}',
+    "a domain of numbers": (
+        '{"format": "%s", "features": {"a": {"kind": "bytes", "required": true, '
+        '"value_count": {"min": 1, "max": 1}, "domain": [1, 2]}}}'
+    ),
+    "deep nesting": "[" * 100_000 + "]" * 100_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_SCHEMAS))
+def test_a_hostile_schema_file_is_one_line_and_exit_2(tmp_path, name):
+    from tfr_viewer.core.analyze.anomalies import FORMAT
+
+    text = HOSTILE_SCHEMAS[name]
+    schema = tmp_path / "schema.json"
+    schema.write_text(text.replace("%s", FORMAT) if "%s" in text else text)
+    data = SAMPLES / "shapes_odapi.tfrecord"
+    run = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "check", "--schema", str(schema), str(data)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 1
+    assert str(schema) in run.stderr

@@ -77,21 +77,63 @@ def save(
     save_file(path, text.encode("utf-8"), inputs=inputs or [], overwrite=overwrite, role="schema")
 
 
+MAX_COUNT = (1 << 63) - 1  # a value count past this is no count of a real record
+
+
 def load(path: str) -> dict[str, Any]:
-    """A schema written by :func:`save`; raises :class:`SchemaError` otherwise."""
+    """A schema written by :func:`save`, checked field by field; raises
+    :class:`SchemaError` (one line: the file, the feature and what is wrong) otherwise."""
     try:
         schema = json.loads(Path(path).read_text("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SchemaError(f"cannot read the schema {path}: {exc}") from None
+    except RecursionError:
+        raise SchemaError(f"cannot read the schema {path}: it nests too deeply") from None
     if not isinstance(schema, dict) or schema.get("format") != FORMAT:
         raise SchemaError(
             f"{path} is not a tfr-viewer schema; write one with "
             "`tfr-viewer schema --infer -o SCHEMA.json PATH...`"
         )
-    for key, entry in schema.get("features", {}).items():
-        if entry.get("kind") not in _KIND_CODES:
-            raise SchemaError(f"{path}: feature {key!r} has no valid kind (bytes, float, int64)")
-    return schema
+    features = schema.get("features", {})
+    if not isinstance(features, dict):
+        raise SchemaError(f"{path}: `features` is not an object of feature keys")
+    checked = {key: _entry(path, key, entry) for key, entry in features.items()}
+    return {**schema, "features": checked}
+
+
+def _entry(path: str, key: str, entry: object) -> dict[str, Any]:
+    """One feature of a schema, with the types :class:`SchemaCheck` relies on."""
+
+    def bad(what: str) -> SchemaError:
+        return SchemaError(
+            f"{path}: feature {key!r}: {what}; write the schema again with "
+            "`tfr-viewer schema --infer`"
+        )
+
+    if not isinstance(entry, dict):
+        raise bad("is not an object")
+    kind = entry.get("kind")
+    if not isinstance(kind, str) or kind not in _KIND_CODES:
+        raise bad("has no valid kind (bytes, float, int64)")
+    required = entry.get("required", False)
+    if not isinstance(required, bool):
+        raise bad("`required` is not true or false")
+    counts = entry.get("value_count", {"min": 0, "max": MAX_COUNT})
+    lo = counts.get("min") if isinstance(counts, dict) else None
+    hi = counts.get("max") if isinstance(counts, dict) else None
+    if not all(type(v) is int and 0 <= v <= MAX_COUNT for v in (lo, hi)) or lo > hi:  # type: ignore[operator]
+        raise bad("`value_count` is not {min, max} with 0 <= min <= max < 2^63")
+    out: dict[str, Any] = {
+        "kind": kind,
+        "required": required,
+        "value_count": {"min": lo, "max": hi},
+    }
+    if "domain" in entry:
+        domain = entry["domain"]
+        if not isinstance(domain, list) or not all(isinstance(v, str) for v in domain):
+            raise bad("`domain` is not a list of texts")
+        out["domain"] = domain
+    return out
 
 
 Note = Callable[..., None]  # (kind, message, record, **where)
