@@ -146,3 +146,123 @@ def test_detection_from_the_command_line(images, tmp_path):
     assert json.loads(done.stdout)["records"] == 1
     refused = subprocess.run([*run, "--overwrite"], capture_output=True, text=True)
     assert refused.returncode == 2 and "tutorial layout has no boxes" in refused.stderr
+
+
+def _coco_doc() -> dict:
+    return {
+        "images": [{"id": i, "file_name": n, "width": W, "height": H} for i, n in enumerate(BOXES)],
+        "categories": [{"id": 1, "name": "cat"}, {"id": 2, "name": "dog"}],
+        "annotations": [
+            {"id": 1, "image_id": 0, "category_id": 1, "bbox": [8, 6, 32, 24]},
+            {"id": 2, "image_id": 1, "category_id": 2, "bbox": [0, 0, 80, 60]},
+        ],
+    }
+
+
+def _convert(source: Path, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "convert", str(source), "-o", str(out)]
+        + ["--layout", "odapi", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+NOT_COCO = {
+    "annotations an object": lambda d: d.update(annotations={"1": {"image_id": 0}}),
+    "images an object": lambda d: d.update(images={"id": 0}),
+    "a null category": lambda d: d["categories"].append(None),
+    "an infinite image id": lambda d: d["images"].append({"id": float("inf"), "file_name": "x"}),
+    "a list": lambda d: d.clear(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_COCO))
+def test_a_file_that_is_not_coco_is_one_line(images, tmp_path, name):
+    doc = _coco_doc()
+    NOT_COCO[name](doc)
+    source = images / "coco.json"
+    source.write_text(json.dumps([] if not doc else doc))  # Infinity is written as JSON allows
+    run = _convert(source, tmp_path / "out.tfrecord")
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert "is not a COCO JSON file" in run.stderr and len(run.stderr.splitlines()) == 1
+
+
+def test_a_coco_file_nested_100000_deep_is_one_line(images, tmp_path):
+    source = images / "coco.json"
+    source.write_text('{"images": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    run = _convert(source, tmp_path / "out.tfrecord")
+    assert run.returncode == 2 and "nests too deeply" in run.stderr, run.stderr
+
+
+BAD_ANNOTATIONS = {
+    "null": None,
+    "bbox a text": {"id": 9, "image_id": 1, "category_id": 2, "bbox": "1234"},
+    "bbox NaN": {"id": 9, "image_id": 1, "category_id": 2, "bbox": [float("nan"), 0, 1, 1]},
+    "bbox Infinity": {"id": 9, "image_id": 1, "category_id": 2, "bbox": [0, 0, float("inf"), 1]},
+    "category Infinity": {
+        "id": 9,
+        "image_id": 1,
+        "category_id": float("inf"),
+        "bbox": [0, 0, 1, 1],
+    },
+    "image id Infinity": {
+        "id": 9,
+        "image_id": float("inf"),
+        "category_id": 2,
+        "bbox": [0, 0, 1, 1],
+    },
+    "three numbers": {"id": 9, "image_id": 1, "category_id": 2, "bbox": [0, 0, 1]},
+    "unknown category": {"id": 9, "image_id": 1, "category_id": 7, "bbox": [0, 0, 1, 1]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_ANNOTATIONS))
+def test_a_bad_coco_annotation_skips_its_image_and_says_why(images, tmp_path, name):
+    """No NaN, text or made-up box is ever written: the image the bad annotation belongs
+    to (b.jpg, where it can be told) is skipped, the others are written as they are."""
+    doc = _coco_doc()
+    doc["annotations"].append(BAD_ANNOTATIONS[name])
+    source = images / "coco.json"
+    source.write_text(json.dumps(doc))
+    out = tmp_path / "out.tfrecord"
+    run = _convert(source, out)
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert summary["skipped"], summary
+    rows = {r["image/filename"].decode().rsplit("/", 1)[-1]: r for r in _parsed([str(out)])}
+    assert "a.jpg" in rows
+    for row in rows.values():
+        for side in ("xmin", "ymin", "xmax", "ymax"):
+            assert np.isfinite(row[f"image/object/bbox/{side}"].values.numpy()).all()
+    attributable = name not in ("null", "image id Infinity")
+    assert ("b.jpg" in rows) != attributable
+
+
+@pytest.mark.parametrize(
+    ("corners", "why"),
+    [
+        ({"ymin": 1, "xmax": 5, "ymax": 5}, "has no xmin"),
+        ({"xmin": "nan", "ymin": 1, "xmax": 5, "ymax": 5}, "not a finite number"),
+        ({"xmin": 1, "ymin": "inf", "xmax": 5, "ymax": 5}, "not a finite number"),
+        ({"xmin": "one", "ymin": 1, "xmax": 5, "ymax": 5}, "not a number"),
+        ({"xmin": 9, "ymin": 1, "xmax": 5, "ymax": 5}, "min passes its max"),
+    ],
+)
+def test_a_bad_voc_or_csv_box_is_never_written(images, tmp_path, corners, why):
+    box = "".join(f"<{k}>{v}</{k}>" for k, v in corners.items())
+    annotations = tmp_path / "Annotations"
+    annotations.mkdir()
+    (annotations / "a.xml").write_text(
+        f"<annotation><filename>a.jpg</filename><object><name>cat</name><bndbox>{box}"
+        "</bndbox></object></annotation>"
+    )
+    listing = voc_folder(str(annotations), images=str(images))
+    assert not listing.items and why in listing.skipped[0].reason
+    row = ",".join(str(corners.get(c, "")) for c in ("xmin", "ymin", "xmax", "ymax"))
+    (tmp_path / "boxes.csv").write_text(
+        f"filename,class,xmin,ymin,xmax,ymax\nimages/a.jpg,cat,{row}\n"
+    )
+    listing = box_csv(str(tmp_path / "boxes.csv"))
+    assert not listing.items and why in listing.skipped[0].reason

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
@@ -71,9 +72,9 @@ def box_csv(path: str, label_map: Mapping[str, int] | None = None) -> Listing:
     for line, row in enumerate(rows, start=2):
         image = str(base / row["filename"])
         try:
-            box = tuple(float(row[c]) for c in ("xmin", "ymin", "xmax", "ymax"))
-        except (TypeError, ValueError):
-            skipped.append(Skipped(image, f"line {line}: a box coordinate is not a number"))
+            box = _corners({c: row.get(c) for c in CORNERS})
+        except ValueError as exc:
+            skipped.append(Skipped(image, f"line {line}: {exc}"))
             continue
         boxes.setdefault(image, []).append((*box, row["class"].strip()))
     names = {c for found in boxes.values() for *_, c in found}
@@ -120,10 +121,10 @@ def voc_folder(
                 bb = obj.find("bndbox")
                 if bb is None:
                     continue
-                coords = [float(bb.findtext(c) or "nan") for c in ("xmin", "ymin", "xmax", "ymax")]
+                coords = _corners({c: bb.findtext(c) for c in CORNERS})
                 found.append((*coords, (obj.findtext("name") or "").strip()))
-        except ValueError:
-            skipped.append(Skipped(str(xml_path), "a box coordinate is not a number"))
+        except ValueError as exc:
+            skipped.append(Skipped(str(xml_path), str(exc)))
             continue
         boxes.setdefault(image, []).extend(found)
     if not boxes and not skipped:
@@ -132,18 +133,94 @@ def voc_folder(
     return _items(boxes, _ids(names, label_map), "voc", skipped)
 
 
+CORNERS = ("xmin", "ymin", "xmax", "ymax")
+
+
+def _corners(texts: Mapping[str, str | None]) -> tuple[float, float, float, float]:
+    """A box's corners from their texts: each present, a finite number, min <= max;
+    ValueError says which is wrong."""
+    values = []
+    for corner in CORNERS:
+        text = texts.get(corner)
+        if text is None or not str(text).strip():
+            raise ValueError(f"a box has no {corner}")
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"a box's {corner} is {str(text)[:20]!r}, not a number") from None
+        if not math.isfinite(value):
+            raise ValueError(f"a box's {corner} is {value}, not a finite number")
+        values.append(value)
+    x0, y0, x1, y1 = values
+    if x0 > x1 or y0 > y1:
+        raise ValueError(f"a box's min passes its max ({x0:g}, {y0:g}, {x1:g}, {y1:g})")
+    return x0, y0, x1, y1
+
+
+def _finite(value: object, what: str) -> float:
+    """A JSON number that is finite (not a text, not true or false, not NaN)."""
+    if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
+        raise ValueError(f"{what} is {json.dumps(value)[:40]}, not a finite number")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _ident(value: object, what: str) -> int:
+    """A JSON id: a whole number."""
+    number = _finite(value, what)
+    if not number.is_integer():
+        raise ValueError(f"{what} is {value}, not a whole number")
+    return int(number)
+
+
+def _coco_box(a: object, files: dict[int, str], categories: dict[int, str]) -> tuple:
+    """``(image file name, x0, y0, x1, y1, class name)`` of one COCO annotation;
+    ValueError says what is wrong with it."""
+    if not isinstance(a, dict):
+        raise ValueError("it is not an object")
+    image = _ident(a.get("image_id"), "image_id")
+    if image not in files:
+        raise ValueError(f"image_id {image} is not in images")
+    category = _ident(a.get("category_id"), "category_id")
+    if category not in categories:
+        raise ValueError(f"category_id {category} is not in categories")
+    bbox = a.get("bbox")
+    if not isinstance(bbox, list) or len(bbox) != 4:
+        raise ValueError("bbox is not a list of four numbers [x, y, width, height]")
+    x, y, w, h = (_finite(v, "a bbox value") for v in bbox)
+    if w < 0 or h < 0:
+        raise ValueError(f"bbox has a negative width or height ({w:g}, {h:g})")
+    return files[image], x, y, x + w, y + h, categories[category]
+
+
 def coco_json(path: str, images: str | None = None) -> Listing:
     """COCO's ``images``, ``annotations`` (``bbox`` as x, y, width, height) and
     ``categories``; category ids are kept. Image files are found in ``images``, else
-    beside the JSON, else in its ``images`` folder."""
+    beside the JSON, else in its ``images`` folder. Every part is checked against the
+    format: a file that is not COCO is refused, a bad annotation is skipped with why."""
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
-        categories = {int(c["id"]): str(c["name"]) for c in doc["categories"]}
-        files = {int(im["id"]): str(im["file_name"]) for im in doc["images"]}
+        if not isinstance(doc, dict):
+            raise ValueError("the document is not an object")
+        sections = [doc.get(k) for k in ("categories", "images")]
         annotations = doc.get("annotations", [])
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        if not all(isinstance(v, list) for v in (*sections, annotations)):
+            raise ValueError("categories, images and annotations must be lists")
+        if not all(isinstance(v, dict) for part in sections for v in part):  # type: ignore[union-attr]
+            raise ValueError("every category and image must be an object")
+        categories = {
+            _ident(c.get("id"), "a category id"): str(c.get("name", "")) for c in sections[0]
+        }
+        files = {}
+        for im in sections[1]:
+            name = im.get("file_name")
+            if not isinstance(name, str) or not name:
+                raise ValueError(f"image {im.get('id')!r} has no file_name")
+            files[_ident(im.get("id"), "an image id")] = name
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise SourceError(f"{path} is not a COCO JSON file: {exc}") from None
+    except RecursionError:
+        raise SourceError(f"{path} is not a COCO JSON file: it nests too deeply") from None
     base = Path(path).parent
     folders = ([Path(images)] if images else []) + [base, base / "images"]
 
@@ -155,15 +232,23 @@ def coco_json(path: str, images: str | None = None) -> Listing:
 
     boxes: dict[str, list] = {where(name): [] for name in files.values()}
     skipped: list[Skipped] = []
-    for a in annotations:
+    bad: dict[str, str] = {}  # image -> why one of its annotations cannot be used
+    for n, a in enumerate(annotations):
+        which = str(a.get("id", n) if isinstance(a, dict) else n)[:40]
         try:
-            image = where(files[int(a["image_id"])])
-            x, y, w, h = (float(v) for v in a["bbox"])
-            name = categories[int(a["category_id"])]
-        except (KeyError, TypeError, ValueError) as exc:
-            skipped.append(Skipped(path, f"annotation {a.get('id', '?')} cannot be used: {exc}"))
+            name, x0, y0, x1, y1, label = _coco_box(a, files, categories)
+        except ValueError as exc:
+            image_id = a.get("image_id") if isinstance(a, dict) else None
+            name = files.get(image_id) if type(image_id) is int else None
+            if name is None:  # no image to skip: the annotation alone is left out
+                skipped.append(Skipped(path, f"annotation {which} cannot be used: {exc}"))
+            else:  # an image with a bad box would train without it: the image is skipped
+                bad.setdefault(where(name), f"annotation {which} cannot be used: {exc}")
             continue
-        boxes[image].append((x, y, x + w, y + h, name))
+        boxes[where(name)].append((x0, y0, x1, y1, label))
+    for image, why in bad.items():
+        del boxes[image]
+        skipped.append(Skipped(image, why))
     ids = {name: i for i, name in categories.items()}
     return _items(boxes, ids, "coco", skipped)
 
