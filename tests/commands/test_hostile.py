@@ -192,3 +192,14 @@ def test_a_filter_with_a_lone_surrogate_is_a_filter_error(tmp_path, text):
     run = cli("count", "--filter", text, str(path))
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "is not a character" in run.stderr
+
+
+@pytest.mark.parametrize("command", [["info"], ["verify"], ["show", "0"], ["stats"], ["check"]])
+def test_a_fifo_given_as_a_dataset_is_refused_at_once(tmp_path, command):
+    import os
+
+    fifo = tmp_path / "records.tfrecord"
+    os.mkfifo(fifo)
+    run = cli(*command, str(fifo))  # a read would wait for a writer forever
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "FIFO" in run.stderr and len(run.stderr.splitlines()) == 1

@@ -264,3 +264,35 @@ def test_re_encoding_to_jpeg_within_a_stated_tolerance(tmp_path):
         assert (row["width"], row["height"]) == img.size
         pixels = np.asarray(img.convert("RGB"), dtype=np.float64)
         assert np.abs(pixels - original).mean() < 3
+
+
+def test_files_a_csv_names_that_are_no_images_are_skipped_without_being_read(tmp_path, monkeypatch):
+    """A FIFO (reading it would block forever), a device that never ends (a twin of
+    /dev/zero made here), a file past the size cap and a text file: each is skipped with
+    the reason, and no byte of any of them is quoted."""
+    import os
+
+    images = tmp_path / "imgs"
+    images.mkdir()
+    (images / "good.jpg").write_bytes(_image(1))
+    os.mkfifo(images / "pipe.jpg")
+    (images / "big.jpg").write_bytes(_image(2) + b"\0" * (2 << 20))
+    (images / "secret.jpg").write_bytes(b"PASSWORD=hunter2\n")
+    names = ["good.jpg", "pipe.jpg", "big.jpg", "secret.jpg"]
+    if os.geteuid() == 0:
+        os.mknod(images / "zero.jpg", 0o666 | __import__("stat").S_IFCHR, os.makedev(1, 5))
+        names.append("zero.jpg")
+    monkeypatch.setenv("TFR_VIEWER_MAX_IMAGE_MB", "1")
+    (tmp_path / "labels.csv").write_text(
+        "filename,label\n" + "".join(f"imgs/{n},cat\n" for n in names)
+    )
+    listing = csv_labels(str(tmp_path / "labels.csv"), "filename", "label")
+    summary = convert(listing, ConvertOptions(ExportOptions(str(tmp_path / "out.tfrecord"))))
+    assert len(_parsed(list(summary.files))) == 1
+    reasons = {Path(s.path).name: s.reason for s in summary.skipped}
+    assert set(reasons) == set(names) - {"good.jpg"}
+    assert "FIFO" in reasons["pipe.jpg"] and "larger than 1 MB" in reasons["big.jpg"]
+    assert "not an image" in reasons["secret.jpg"]
+    if "zero.jpg" in reasons:
+        assert "character device" in reasons["zero.jpg"]
+    assert not any("PASSWORD" in r or "hunter" in r for r in reasons.values())

@@ -89,17 +89,20 @@ class ImageVerdict:
         return "image_frames_dropped", self.warning
 
 
-def _first_bytes(data: bytes) -> str:
+def _first_bytes(data: bytes, quote: bool = True) -> str:
+    """`` starting with ...``: the first bytes, as text or hex (nothing unless ``quote``)."""
+    if not quote:
+        return ""
     head = data[:8]
     if head and all(32 <= b < 127 for b in head):
-        return f"starting with `{head.decode('ascii')}`"
-    return "starting " + head.hex(" ")
+        return f" starting with `{head.decode('ascii')}`"
+    return " starting " + head.hex(" ")
 
 
-def _not_an_image(data: bytes) -> ImageVerdict:
+def _not_an_image(data: bytes, quote: bool = True) -> ImageVerdict:
     if not data:
         return ImageVerdict(None, error="empty: 0 bytes, not an image")
-    return ImageVerdict(None, error=f"not an image: {len(data):,} bytes {_first_bytes(data)}")
+    return ImageVerdict(None, error=f"not an image: {len(data):,} bytes{_first_bytes(data, quote)}")
 
 
 def _png_container(data: bytes) -> str | None:
@@ -204,9 +207,12 @@ def _failed(fmt: str, data: bytes, exc: BaseException) -> str:
     return f"{fmt.upper()} data cannot be decoded: {text}"
 
 
-def judge(data: bytes, side: int | None = None, keep: bool = False) -> tuple[ImageVerdict, Any]:
+def judge(
+    data: bytes, side: int | None = None, keep: bool = False, quote: bool = True
+) -> tuple[ImageVerdict, Any]:
     """The verdict on ``data`` (see the module's text), and the decoded Pillow image when
-    ``keep`` and it decoded (the caller closes it), else None."""
+    ``keep`` and it decoded (the caller closes it), else None. Without ``quote`` no
+    byte of ``data`` appears in the messages (for files named by a user's sources)."""
     from PIL import Image, ImageFile, UnidentifiedImageError
 
     from .detect import image_format
@@ -221,12 +227,14 @@ def judge(data: bytes, side: int | None = None, keep: bool = False) -> tuple[Ima
         img = Image.open(io.BytesIO(opened))
     except UnidentifiedImageError:
         if magic is None:
-            return _not_an_image(data), None
-        unread = f"{magic.upper()} header cannot be read: {len(data):,} bytes {_first_bytes(data)}"
+            return _not_an_image(data, quote), None
+        unread = (
+            f"{magic.upper()} header cannot be read: {len(data):,} bytes{_first_bytes(data, quote)}"
+        )
         return ImageVerdict(magic, error=unread), None
     except Exception as exc:  # noqa: BLE001 - hostile bytes: any failure is the verdict
         if magic is None:
-            return _not_an_image(data), None
+            return _not_an_image(data, quote), None
         return ImageVerdict(magic, error=_failed(magic, data, exc)), None
     fmt = magic or str(img.format or "image").lower()
     header = {"width": int(img.width), "height": int(img.height), "mode": str(img.mode)}

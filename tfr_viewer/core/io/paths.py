@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+import stat
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -86,6 +87,28 @@ def _folder_files(folder: str, notes: list[str]) -> list[str]:
     return found or candidates
 
 
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (a named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def not_a_regular_file(path: str) -> str | None:
+    """Why ``path`` (which exists) is not read as a file — it is a FIFO, a device or a
+    socket, whose reads may block forever or never end — or None for a regular file or
+    a folder. The file's kind is read without opening it."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # the caller's open says what is wrong
+    for test, what in _SPECIAL_KINDS:
+        if test(mode):
+            return f"is {what}, not a file; give a TFRecord file, or copy the data into one"
+    return None
+
+
 def expand(specs: Iterable[str], notes: list[str] | None = None) -> list[str]:
     """Resolve each spec to files, in natural order, without duplicates. What a folder
     leaves out that is neither a TFRecord nor a sidecar is said in ``notes``.
@@ -111,6 +134,9 @@ def expand(specs: Iterable[str], notes: list[str] | None = None) -> list[str]:
             if not found:
                 raise PathError(f"{spec}: the folder holds no files")
         elif os.path.exists(spec):
+            odd = not_a_regular_file(spec)
+            if odd is not None:
+                raise PathError(f"{spec}: {odd}")
             found = [spec]
         elif m:
             count = int(m["count"])

@@ -476,6 +476,11 @@ def open_source(path: str | os.PathLike[str], seek_points: bool = False) -> Sour
     Raises :class:`SourceError` with the path and the reason when it cannot be read.
     """
     path = os.fspath(path)
+    from .paths import not_a_regular_file
+
+    odd = not_a_regular_file(path)
+    if odd is not None:
+        raise SourceError(f"{path}: {odd}")
     try:
         compression = sniff(path)
         if compression is Compression.NONE:

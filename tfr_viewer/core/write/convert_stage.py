@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -60,20 +61,52 @@ class Staged:
         return self.sha256 is not None and self.box_problem is None
 
 
+def max_image_bytes() -> int:
+    """The largest image file read (``TFR_VIEWER_MAX_IMAGE_MB``, default 256 MB)."""
+    from ..io.cache_entry import int_env
+
+    return max(1, int_env("TFR_VIEWER_MAX_IMAGE_MB", 256)) << 20
+
+
+def read_image_file(path: str) -> bytes | Skipped:
+    """The bytes of an image file named by a source; or why they are not read: not a
+    regular file (a FIFO or a device, whose reads block or never end), larger than
+    :func:`max_image_bytes`, unreadable or empty. Nothing of the file is quoted."""
+    from ..io.paths import not_a_regular_file
+
+    odd = not_a_regular_file(path)
+    if odd is not None:
+        return Skipped(path, odd.split(";")[0])
+    limit = max_image_bytes()
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # replaced since the check
+                return Skipped(path, "is not a regular file")
+            data = f.read(limit + 1)
+    except OSError as exc:
+        return Skipped(path, f"cannot read the file: {exc.strerror or exc}")
+    if len(data) > limit:
+        return Skipped(
+            path,
+            f"larger than {limit >> 20:,} MB, the most read for one image "
+            "(TFR_VIEWER_MAX_IMAGE_MB sets it)",
+        )
+    if not data:
+        return Skipped(path, "an empty file")
+    return data
+
+
 def inspect_image(path: str, reencode: Reencode | None = None) -> ImageFacts | Skipped:
     """Read one image file and decode it (:func:`..decode.image_verdict.judge`), and
     re-encode it when asked; or say why it cannot be used: it does not decode, it is
     above the pixel budget, or TensorFlow cannot decode its format and it is not
     re-encoded."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        return Skipped(path, f"cannot read the file: {exc.strerror or exc}")
-    if not data:
-        return Skipped(path, "an empty file")
+    data = read_image_file(path)
+    if isinstance(data, Skipped):
+        return data
     side = reencode.max_side if reencode is not None else None
-    verdict, img = judge(data, side=side, keep=reencode is not None)
+    verdict, img = judge(data, side=side, keep=reencode is not None, quote=False)
     if verdict.error is not None or verdict.too_large:
         return Skipped(path, f"{verdict.problem}")
     if img is None and verdict.format not in TENSORFLOW_FORMATS:
