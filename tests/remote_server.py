@@ -35,6 +35,9 @@ class Faults:
     fail_next: int = 0  # the next N range requests fail, then the server recovers
     drop_after: int | None = None  # range requests answered before connections drop
     hang: bool = False
+    trickle: float = 0.0  # seconds between the bytes of a body (each byte its own write)
+    endless: bool = False  # ignore Range: answer 200 with a body that never ends
+    fixed_etag: str | None = None  # this ETag whatever the file holds (a lying server)
 
 
 class RangeServer:
@@ -96,6 +99,8 @@ def _make_handler(server: RangeServer) -> type[BaseHTTPRequestHandler]:
             return path if path == root or root in path.parents else None
 
         def _etag(self, path: Path) -> str:
+            if server.faults.fixed_etag is not None:
+                return server.faults.fixed_etag
             st = path.stat()
             return '"' + hashlib.md5(f"{st.st_size}-{st.st_mtime_ns}".encode()).hexdigest() + '"'
 
@@ -137,6 +142,26 @@ def _make_handler(server: RangeServer) -> type[BaseHTTPRequestHandler]:
                 self._listing(path, body)
                 return
             size = path.stat().st_size
+            if faults.endless and body:
+                server._count(True, 0)
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.end_headers()
+                chunk = b"\0" * (1 << 20)
+                try:
+                    while not server._stop.is_set():
+                        self.wfile.write(chunk)
+                except OSError:
+                    pass
+                self.close_connection = True
+                return
+            wanted = self.headers.get("If-Match")
+            if wanted is not None and wanted != self._etag(path):
+                server._count(False, 0)
+                self.send_response(412)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             header = self.headers.get("Range")
             m = _RANGE.match(header or "")
             start, end = 0, size  # end exclusive
@@ -180,6 +205,17 @@ def _make_handler(server: RangeServer) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
                 os.close(os.dup(self.connection.fileno()))
                 self.connection.shutdown(2)
+                return
+            if faults.trickle and ranged:
+                try:
+                    for i in range(len(data)):
+                        if server._stop.wait(faults.trickle):
+                            break
+                        self.wfile.write(data[i : i + 1])
+                        self.wfile.flush()
+                except OSError:
+                    pass
+                self.close_connection = True
                 return
             self.wfile.write(data)
 

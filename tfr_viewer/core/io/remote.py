@@ -5,7 +5,9 @@ back-ends are optional extras (``tfr-viewer[gcs]``, ``tfr-viewer[s3]``); a missi
 named in the error. Credentials come from each back-end's own mechanism (environment,
 default credentials, profiles); the app never stores any.
 
-Every request has a timeout (``TFR_VIEWER_REMOTE_TIMEOUT`` seconds, default 30) and a
+Every request has an idle timeout (``TFR_VIEWER_REMOTE_TIMEOUT`` seconds, default 30)
+and a total deadline (``TFR_VIEWER_REMOTE_DEADLINE``, default 120; range reads over
+http(s) are bounded in bytes too, :mod:`.http_range`), and a
 transient failure (a dropped connection, a 5xx answer, a timeout) is tried again up to
 ``TFR_VIEWER_REMOTE_RETRIES`` times (default 3) before :class:`~.sources.RemoteError`
 says what failed, where, and to retry. Bytes and requests are counted per file in a
@@ -23,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .source_errors import RemoteError
+from .source_errors import FileChanged, RemoteError
 
 _URL_RE = re.compile(r"^(?P<protocol>[a-zA-Z][a-zA-Z0-9+.-]+)://")
 # protocol -> (module that implements it, extra that installs it)
@@ -69,11 +71,10 @@ def _options(protocol: str) -> dict[str, Any]:
     if protocol in ("http", "https"):
         import aiohttp
 
-        return {
-            "client_kwargs": {
-                "timeout": aiohttp.ClientTimeout(total=None, sock_connect=t, sock_read=t)
-            }
-        }
+        from .http_range import deadline
+
+        total = aiohttp.ClientTimeout(total=deadline(), sock_connect=t, sock_read=t)
+        return {"client_kwargs": {"timeout": total}}
     if protocol in ("s3", "s3a"):
         return {"config_kwargs": {"connect_timeout": t, "read_timeout": t}}
     if protocol in ("gs", "gcs"):
@@ -170,7 +171,7 @@ def call(url: str, what: str, fn: Callable[[], Any]) -> Any:
     for attempt in range(attempts):
         try:
             return fn()
-        except RemoteError:
+        except (RemoteError, FileChanged):
             raise
         except Exception as raised:  # noqa: BLE001 - network stacks raise many types
             exc = _unwrap(raised)
@@ -194,6 +195,13 @@ class RemoteStat:
     url: str
     size: int
     tag: str | None
+
+    @property
+    def etag(self) -> str | None:
+        """The ETag, when the version tag is one (what ``If-Match`` compares)."""
+        if self.tag is None or not self.tag.lower().startswith("etag="):
+            return None
+        return self.tag.split("=", 1)[1]
 
 
 _STATS: dict[str, tuple[float, RemoteStat]] = {}
@@ -253,10 +261,12 @@ class Fetcher:
     """``fetch(start, end)``: bytes ``[start, end)`` of a remote object by one range
     request (retried as :func:`call` says), counted in :attr:`transfer`."""
 
-    def __init__(self, url: str, size: int) -> None:
+    def __init__(self, url: str, size: int, etag: str | None = None) -> None:
         self.url = url
         self.size = size
+        self.etag = etag  # http(s): every range is asked for this version of the object
         self.fs, self.path = filesystem(url)
+        self.http = protocol_of(url) in ("http", "https")
         self.transfer = Transfer()
 
     def __call__(self, start: int | None, end: int | None) -> bytes:
@@ -270,6 +280,11 @@ class Fetcher:
         t0 = time.monotonic()
         data = b""
         try:
+            if self.http:  # bounded in time and bytes, conditional on the version
+                from .http_range import read_range
+
+                data = read_range(self.url, start, end, self.etag, timeout(), self.size)
+                return data
             data = self.fs.cat_file(self.path, start=start, end=end)
         finally:
             self.transfer.add(len(data), time.monotonic() - t0)

@@ -92,7 +92,7 @@ def open_remote(url: str) -> Source:
     from its first bytes, as for local files. Raises RemoteError when it cannot be
     reached, with what to do."""
     info = stat(url)
-    fetcher = Fetcher(url, info.size)
+    fetcher = Fetcher(url, info.size, info.etag)
     head = fetcher(0, _SNIFF_BYTES)
     compression = detect_compression(head)
     if compression is Compression.NONE:
