@@ -194,3 +194,21 @@ def test_the_six_undecodable_images_fail_check_stats_and_show(six_bad):
     assert value["image_error"] == MESSAGES[1]
     with pytest.raises(ImageError, match=MESSAGES[1]):
         decode_preview(BAD[1])
+
+
+def test_the_pixels_decoded_at_once_are_one_budget_for_all_threads(monkeypatch):
+    """Eight 4-megapixel PNGs judged on every core, with a budget of 6 megapixels: one
+    is decoded at a time, however many threads there are, and every one decodes."""
+    import io
+
+    from PIL import Image
+
+    from tfr_viewer.core.decode import image_verdict
+
+    out = io.BytesIO()
+    Image.new("RGB", (2000, 2000), (10, 200, 30)).save(out, "PNG")
+    budget = image_verdict.PixelBudget(6_000_000)
+    monkeypatch.setattr(image_verdict, "PIXELS", budget)
+    found = image_verdict.verdicts([out.getvalue()] * 8)
+    assert all(v.error is None for v in found)
+    assert budget.peak == 4_000_000 and budget.used == 0

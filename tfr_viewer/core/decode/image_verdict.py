@@ -23,10 +23,12 @@ fails the same way, at a fraction of the cost.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -180,6 +182,47 @@ def _promised_bytes(img: Any) -> int | None:
     return int(offset) + stride * int(img.height)
 
 
+class PixelBudget:
+    """The pixels being decoded at once in this process, across all its threads: a
+    decode waits while the others hold more than :data:`MAX_PIXELS` together, so that
+    memory does not grow with the number of cores (one image within the budget always
+    goes ahead)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+        self.peak = 0  # the most held at once (for the tests)
+        self._free = threading.Condition()
+
+    @contextlib.contextmanager
+    def held(self, pixels: int) -> Iterator[None]:
+        with self._free:
+            while self.used and self.used + pixels > self.limit:
+                self._free.wait()
+            self.used += pixels
+            self.peak = max(self.peak, self.used)
+        try:
+            yield
+        finally:
+            with self._free:
+                self.used -= pixels
+                self._free.notify_all()
+
+
+PIXELS = PixelBudget(MAX_PIXELS)
+
+
+def _decoded_pixels(img: Any, fmt: str, side: int | None) -> int:
+    """The pixels a decode makes: fewer for a JPEG decoded at a reduced scale."""
+    width, height = int(img.width), int(img.height)
+    if fmt == "jpeg" and side is not None and max(width, height) > side:
+        scale = 1
+        while scale < 8 and max(width, height) // (scale * 2) >= side:
+            scale *= 2
+        return -(-width // scale) * -(-height // scale)
+    return width * height
+
+
 def _decode_all(img: Any, fmt: str, side: int | None) -> str | None:
     """Decode every pixel; raises what Pillow raises for the first frame, and says what
     failed in a later frame of an animation (TensorFlow keeps the frames before it)."""
@@ -261,7 +304,8 @@ def judge(
         img.close()
         return ImageVerdict(fmt, **header, warning=large, too_large=True), None
     try:
-        later = _decode_all(img, fmt, side) or later
+        with PIXELS.held(_decoded_pixels(img, fmt, side)):
+            later = _decode_all(img, fmt, side) or later
     except Exception as exc:  # noqa: BLE001 - hostile bytes: any failure is the verdict
         img.close()
         return ImageVerdict(fmt, **header, error=_failed(fmt, data, exc)), None
