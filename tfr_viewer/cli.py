@@ -264,6 +264,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--label-map", metavar="PBTXT", help="class ids from this label map")
     p.add_argument("--image-dir", metavar="DIR", help="where a VOC or COCO source's images are")
     p.add_argument(
+        "--allow-outside",
+        action="store_true",
+        help="read files a CSV or an annotation names outside the source's folder (and "
+        "--image-dir); by default they are skipped",
+    )
+    p.add_argument(
         "--rename",
         action="append",
         default=[],

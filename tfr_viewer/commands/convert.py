@@ -23,7 +23,13 @@ def _listing(args: argparse.Namespace):  # noqa: ANN202
     if args.label_map:
         names = {name: i for i, name in read_label_map(args.label_map).items()}
     return list_source(
-        args.source, args.flat, args.file_column, args.label_column, args.image_dir, names
+        args.source,
+        args.flat,
+        args.file_column,
+        args.label_column,
+        args.image_dir,
+        names,
+        allow_outside=getattr(args, "allow_outside", False),
     )
 
 

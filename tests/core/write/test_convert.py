@@ -296,3 +296,58 @@ def test_files_a_csv_names_that_are_no_images_are_skipped_without_being_read(tmp
     if "zero.jpg" in reasons:
         assert "character device" in reasons["zero.jpg"]
     assert not any("PASSWORD" in r or "hunter" in r for r in reasons.values())
+
+
+def test_files_named_outside_the_source_are_skipped_unless_allowed(tmp_path):
+    """A CSV naming ../, an absolute path, /proc/self/environ and a link that leads out:
+    none is read (nothing of theirs is embedded or quoted) unless --allow-outside."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    source = tmp_path / "source"
+    (source / "imgs").mkdir(parents=True)
+    (source / "imgs" / "in.jpg").write_bytes(_image(1))
+    (tmp_path / "outside.jpg").write_bytes(_image(2))
+    os.symlink(tmp_path / "outside.jpg", source / "imgs" / "link.jpg")
+    rows = ["imgs/in.jpg", "../outside.jpg", str(tmp_path / "outside.jpg"), "/proc/self/environ"]
+    rows.append("imgs/link.jpg")
+    (source / "labels.csv").write_text("filename,label\n" + "".join(f"{r},cat\n" for r in rows))
+
+    def run(*extra: str) -> dict:
+        out = tmp_path / f"out{len(extra)}" / "out.tfrecord"
+        done = subprocess.run(
+            [sys.executable, "-m", "tfr_viewer", "convert", str(source / "labels.csv")]
+            + ["-o", str(out), "--json", *extra],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    confined = run()
+    assert confined["records"] == 1
+    reasons = [s["reason"] for s in confined["skipped"]]
+    assert len(reasons) == 4 and all("--allow-outside reads it" in r for r in reasons)
+    assert not any("PATH=" in r or "HOME=" in r for r in reasons)
+    allowed = run("--allow-outside")
+    assert allowed["records"] == 2  # in.jpg and the outside image (its copies are the same bytes)
+    read = {Path(s["path"]).name for s in allowed["skipped"]}
+    assert "environ" in read  # read, and refused as not an image: nothing of it quoted
+    assert not any("PATH=" in s["reason"] for s in allowed["skipped"])
+
+
+def test_a_folder_link_that_leads_up_is_not_followed(tmp_path):
+    """cat/loop -> .. would label the dog's images as cats."""
+    import os
+
+    root = tmp_path / "pets"
+    for name in ("cat", "dog"):
+        (root / name).mkdir(parents=True)
+        (root / name / f"{name}.jpg").write_bytes(_image(len(name) + (name == "dog")))
+    os.symlink("..", root / "cat" / "loop")
+    listing = class_folders(str(root))
+    labelled = sorted((Path(i.path).name, listing.classes[i.label]) for i in listing.items)
+    assert labelled == [("cat.jpg", "cat"), ("dog.jpg", "dog")]
+    assert any("holds it" in s.reason for s in listing.skipped)

@@ -139,22 +139,31 @@ def list_source(
     label_column: str = "label",
     images: str | None = None,
     label_map: Mapping[str, int] | None = None,
+    allow_outside: bool = False,
 ) -> Listing:
     """The listing of ``path`` by what it is: a COCO JSON, a CSV of boxes, a folder of
     Pascal VOC XML, a CSV of labels, a flat folder (``flat``) or class folders. Raises
-    :class:`~.convert_sources.SourceError` when it is none of them."""
+    :class:`~.convert_sources.SourceError` when it is none of them. Files that a CSV or
+    an annotation names must lie in the source's folder or in ``images`` (the others are
+    skipped, with the reason), unless ``allow_outside``."""
     from . import convert_detection as detection
     from . import convert_sources as sources
 
     kind = None if flat else detection.detect_kind(path)
+    roots = [path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))]
+    roots += [images] if images else []
+
+    def confined(listing: Listing) -> Listing:
+        return listing if allow_outside else sources.confined(listing, roots)
+
     if kind == "coco":
-        return detection.coco_json(path, images)
+        return confined(detection.coco_json(path, images))
     if kind == "box_csv":
-        return detection.box_csv(path, label_map)
+        return confined(detection.box_csv(path, label_map))
     if kind == "voc":
-        return detection.voc_folder(path, label_map, images)
+        return confined(detection.voc_folder(path, label_map, images))
     if os.path.isfile(path):
-        return sources.csv_labels(path, file_column, label_column, label_map)
+        return confined(sources.csv_labels(path, file_column, label_column, label_map))
     if not os.path.isdir(path):
         raise sources.SourceError(f"{path} is neither a folder of images nor a CSV or JSON file")
     if flat:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..user_error import UserError
@@ -55,9 +55,43 @@ class Listing:
     kind: str  # class_folders, csv, flat, box_csv, voc or coco
 
 
+def confined(listing: Listing, roots: list[str]) -> Listing:
+    """``listing`` with the files that lie outside every folder of ``roots`` (after
+    links are resolved: ``../``, absolute paths, links that lead out) moved to the
+    skipped ones."""
+    reals = [os.path.realpath(r).rstrip(os.sep) + os.sep for r in roots]
+    items, skipped = [], list(listing.skipped)
+    for item in listing.items:
+        real = os.path.realpath(item.path)
+        if any(real.startswith(r) for r in reals):
+            items.append(item)
+        else:
+            skipped.append(
+                Skipped(
+                    item.path,
+                    f"lies outside {roots[0]}"
+                    + (f" and {roots[1]}" if len(roots) > 1 else "")
+                    + "; --allow-outside reads it",
+                )
+            )
+    return replace(listing, items=tuple(items), skipped=tuple(skipped))
+
+
+def _leads_up(link: Path, folder: Path, root: Path) -> bool:
+    """Whether a folder link leads to the folder that holds it or to one of its
+    ancestors (``loop -> ..``): its images would be listed again, under another class."""
+    try:
+        target = os.path.realpath(link)
+        here = [os.path.realpath(folder), os.path.realpath(root)]
+    except OSError:
+        return True
+    return any(h == target or h.startswith(target.rstrip(os.sep) + os.sep) for h in here)
+
+
 def _walk_images(root: Path) -> tuple[list[Path], list[Skipped]]:
     """Image files below ``root`` (by suffix), sorted; links resolved once each, a
-    loop (a folder seen again) skipped."""
+    loop (a folder seen again) skipped, and a folder link that leads up (to a folder
+    holding it) not followed."""
     found: list[Path] = []
     skipped: list[Skipped] = []
     seen: set[str] = set()
@@ -85,7 +119,9 @@ def _walk_images(root: Path) -> tuple[list[Path], list[Skipped]]:
             except OSError as exc:
                 skipped.append(Skipped(str(path), f"cannot read: {exc}"))
                 continue
-            if is_dir:
+            if is_dir and entry.is_symlink() and _leads_up(path, folder, root):
+                skipped.append(Skipped(str(path), "a link to a folder that holds it: not followed"))
+            elif is_dir:
                 visit(path)
             elif is_file and path.suffix.lower() in IMAGE_SUFFIXES:
                 found.append(path)
