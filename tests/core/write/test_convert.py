@@ -351,3 +351,34 @@ def test_a_folder_link_that_leads_up_is_not_followed(tmp_path):
     labelled = sorted((Path(i.path).name, listing.classes[i.label]) for i in listing.items)
     assert labelled == [("cat.jpg", "cat"), ("dog.jpg", "dog")]
     assert any("holds it" in s.reason for s in listing.skipped)
+
+
+def test_two_sources_that_re_encode_alike_are_both_kept(tmp_path):
+    """Copies are the same source bytes: two pictures that differ by one pixel shrink to
+    the same JPEG, and both are still records."""
+    import json
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    folder = tmp_path / "grey" / "cat"
+    folder.mkdir(parents=True)
+    first = Image.new("RGB", (64, 64), (100, 100, 100))
+    second = first.copy()
+    second.putpixel((5, 5), (101, 100, 100))
+    first.save(folder / "a.png")
+    second.save(folder / "b.png")
+    out = tmp_path / "out" / "grey.tfrecord"
+    done = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "convert", str(tmp_path / "grey"), "-o", str(out)]
+        + ["--jpeg-quality", "50", "--max-side", "1", "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["records"] == 2
+    encoded = [
+        r["image/encoded"] if "image/encoded" in r else r["image_raw"] for r in _parsed([str(out)])
+    ]
+    assert len(encoded) == 2

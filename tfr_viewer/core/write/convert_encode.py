@@ -5,7 +5,6 @@ largest side needs, nothing above the decode limit of :mod:`..decode.images`).""
 
 from __future__ import annotations
 
-import hashlib
 import io
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +48,6 @@ def reencode_image(facts: ImageFacts, options: Reencode, img: Any) -> ImageFacts
         width,
         height,
         mode,
-        hashlib.sha256(data).hexdigest(),
+        facts.sha256,  # copies are the same source bytes, not the same re-encoded bytes
         (facts.width, facts.height),
     )
