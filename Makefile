@@ -52,6 +52,7 @@ bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 
 fuzz: $(VENV)/.test-installed
 	$(PY) -m tests.fuzz.run --cases 100000 --seed 1
+	$(PY) -m tests.hostile.commands --inputs 2000 --seed 1
 
 bundle:
 	packaging/build.sh

@@ -108,9 +108,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def _no_record(ds: Dataset, what: str) -> str:
     """``what`` and the size of the whole scanned dataset, with the reasons when files
-    in it are not TFRecords or empty."""
+    in it are not TFRecords or empty, in one line."""
     reasons = ds.not_tfrecord() or ([] if len(ds) else ds.warnings)
-    return "\n".join([f"{what}: the dataset has {plural(len(ds), 'record')}", *reasons])
+    return "; ".join([f"{what}: the dataset has {plural(len(ds), 'record')}", *reasons])
 
 
 def cmd_head(args: argparse.Namespace) -> int:

@@ -138,7 +138,10 @@ def export_csv(
     job.plan(path)
     keys = feature_keys(ds, records, read=read)
     stream = job.create(path)
-    with disk_errors(path), io.TextIOWrapper(stream, encoding="utf-8", newline="") as f:
+    with (
+        disk_errors(path),
+        io.TextIOWrapper(stream, encoding="utf-8", errors="backslashreplace", newline="") as f,
+    ):
         out = csv.writer(f)
 
         def row(cells: list[object]) -> None:
