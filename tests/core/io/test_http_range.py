@@ -13,19 +13,14 @@ import threading
 import time
 from pathlib import Path
 
+from tests.commands.test_remote_urls import cli
 from tests.remote_data import example
 from tests.remote_server import serving
 from tests.tf_oracle import tf_write
 
 
 def _cli(*argv: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *argv],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env={**os.environ, "TFR_VIEWER_REMOTE_RETRIES": "1", **env},
-    )
+    return cli(*argv, **{"TFR_VIEWER_REMOTE_RETRIES": "1", **env})
 
 
 def _one_line(run: subprocess.CompletedProcess) -> str:
