@@ -99,8 +99,9 @@ def test_jsonl_csv_and_coco_exports_are_strict(special, tmp_path):
     annotations = list(images.rglob("*.json"))
     assert annotations
     for path in annotations:
-        doc = loads(path.read_text())  # strict: no bare NaN in the boxes
-        assert "NaN" in json.dumps(doc)
+        doc = loads(path.read_text())  # strict JSON, and a box with a NaN is left out
+        assert "NaN" not in json.dumps(doc)
+    assert "not a finite number" in done.stderr
 
 
 def test_stats_and_check_json_are_strict(special):
