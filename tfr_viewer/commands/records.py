@@ -133,10 +133,10 @@ def _matching(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, Index
     the matching records in the chunk)``. A bare record column name in ``flt`` means the
     feature when the dataset has one by that name: the dataset is then indexed first."""
     if flt is not None and flt.record_names and not flt.resolved:
-        from ..core.query.names import features_named
+        from ..core.query.names import resolved
 
-        index_with_progress(ds, verify=True)
-        flt = compile_filter(flt.text, features_named(ds, flt.record_names))
+        index_with_progress(ds, verify=True)  # the meaning is the whole dataset's
+        flt = resolved(ds, flt)
     for number, chunk in ds.scan(verify=True):
         base = ds.start_of(number) + chunk.start
         f = ds.files[number]

@@ -116,11 +116,9 @@ def filter_dataset(
     it is a part of a larger one (a split). A bare record column name in ``flt`` means
     the feature when ``ds`` has one by that name (:mod:`.names`); for a part of a larger
     dataset, give the text that :func:`.names.resolve_names` made over the whole."""
-    if flt.record_names and not flt.resolved:
-        from .language import compile_filter
-        from .names import features_named
+    from .names import resolved
 
-        flt = compile_filter(flt.text, features_named(ds, flt.record_names, cancel))
+    flt = resolved(ds, flt, cancel)
     total = len(ds)
     done = matches = 0
     for number, f in enumerate(ds.files):

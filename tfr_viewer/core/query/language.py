@@ -28,7 +28,7 @@ from .ops import FUNCTIONS, arithmetic, compare, membership
 
 MAX_LENGTH = 4000
 MAX_DEPTH = 40
-RECORD_FIELDS = ("index", "file", "offset", "length", "status")  # as in .names
+RECORD_FIELDS = ("index", "file", "offset", "length", "status")
 
 
 class QueryError(UserError, ValueError):

@@ -19,8 +19,7 @@ from collections.abc import Collection
 from ..io import CancelToken, Dataset
 from ..io.payload_block import iter_blocks
 from .extract import extract
-
-RECORD_FIELDS = ("index", "file", "offset", "length", "status")
+from .language import Filter, QueryError, compile_filter
 
 
 def feature_column(key: str) -> str:
@@ -62,15 +61,16 @@ def features_named(
 def bare_record_names(text: str) -> frozenset[str]:
     """The record column names written bare in filter ``text`` (which may be features)."""
     try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return compile_filter(text).record_names
+    except QueryError:
         return frozenset()
-    skip = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    return frozenset(
-        n.id
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Name) and n.id in RECORD_FIELDS and id(n) not in skip
-    )
+
+
+def resolved(ds: Dataset, flt: Filter, cancel: CancelToken | None = None) -> Filter:
+    """``flt`` with its bare record column names decided for the indexed ``ds``."""
+    if not flt.record_names or flt.resolved:
+        return flt
+    return compile_filter(flt.text, features_named(ds, flt.record_names, cancel))
 
 
 def resolve_names(ds: Dataset, text: str) -> str:
@@ -81,12 +81,11 @@ def resolve_names(ds: Dataset, text: str) -> str:
     if not names:
         return text
     features = features_named(ds, names)
-    tree = ast.parse(text.strip(), mode="eval")
-    skip = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    tree = ast.parse(text.strip(), mode="eval")  # it compiles: the names are bare ones
 
     class Rewrite(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802
-            if node.id not in names or id(node) in skip:
+            if node.id not in names:
                 return node
             if node.id in features:
                 return ast.Subscript(ast.Name("f", ast.Load()), ast.Constant(node.id), ast.Load())
