@@ -23,7 +23,7 @@ from .paths import expand, shard_warnings
 from .problems import describe_problems, not_a_tfrecord
 from .read_ahead import ReadAhead, file_chunks
 from .records import CancelToken, Problem, RecordStatus, record_words
-from .remote import is_url
+from .remote import forget, is_url, unchanged
 from .remote_source import open_path
 from .sources import Source
 from .verify import verify_index
@@ -153,6 +153,8 @@ class Dataset:
                         self._note_empty(f)
                     continue
             else:
+                if is_url(f.path):
+                    forget(f.path)  # the lookup and the reads share one fresh answer
                 cached = index_cache.load(f.path, verify)
                 # taken before the scan: an entry is kept only if nothing changed since
                 f.identity = None if is_url(f.path) else index_cache.identity(f.path)
@@ -193,10 +195,13 @@ class Dataset:
         for number, f in enumerate(self.files):
             if not f.index.complete or f.index.verified:
                 continue
-            for done, bad in verify_index(f.open(), f.index, cancel=cancel):
+            source = f.open()
+            for done, bad in verify_index(source, f.index, cancel=cancel):
                 yield number, done, bad
             if cancel is not None and cancel.cancelled:
                 return
+            if source.stat is not None:
+                unchanged(f.path, source.stat)  # FileChanged: nothing of it is cached
             if f.index.verified and self.keeps_cache:
                 index_cache.store(f.path, f.index, f.open().size, f.identity)
 

@@ -79,20 +79,14 @@ def read_range(
         response = _OPENER.open(request, timeout=idle)
     except urllib.error.HTTPError as exc:
         if exc.code == 412:
-            raise FileChanged(
-                f"{url} changed while it was being read (its ETag is no longer {etag}); "
-                "nothing read from it is trusted — run the command again"
-            ) from None
+            raise FileChanged.while_read(url, f"its ETag is no longer {etag}") from None
         raise
     with response:
         status = response.status
         if status == 206:
             m = _CONTENT_RANGE.match(response.headers.get("Content-Range", "").strip())
             if m is not None and size is not None and m[3] != "*" and int(m[3]) != size:
-                raise FileChanged(
-                    f"{url} changed while it was being read (now {int(m[3]):,} bytes, "
-                    f"was {size:,}); nothing read from it is trusted — run the command again"
-                )
+                raise FileChanged.while_read(url, f"now {int(m[3]):,} bytes, was {size:,}")
             if m is None or (int(m[1]), int(m[2])) != (start, end - 1):
                 raise RemoteError(
                     f"{url}: asked for bytes {start:,} to {end - 1:,}, the server answered "

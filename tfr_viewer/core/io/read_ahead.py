@@ -21,6 +21,7 @@ from .file_index import FileIndex
 from .header_scan import header_scan, hops
 from .index import IndexChunk, scan
 from .records import CancelToken
+from .remote import forget, unchanged
 from .sources import Source
 
 
@@ -34,10 +35,21 @@ class DatasetFile(Protocol):
 
 def file_chunks(source: Source, verify: bool, cancel: CancelToken | None) -> Iterator[IndexChunk]:
     """The index scan of one source: header hops for a remote file when the payloads
-    are not checked, else the streaming scan."""
+    are not checked, else the streaming scan. A remote object is asked for its version
+    again once read through: :class:`~.source_errors.FileChanged` when it changed."""
     if not verify and hops(source):
-        return header_scan(source, cancel=cancel)
-    return scan(source, verify=verify, cancel=cancel)
+        chunks = header_scan(source, cancel=cancel)
+    else:
+        chunks = scan(source, verify=verify, cancel=cancel)
+    return chunks if source.stat is None else _confirmed(source, chunks, cancel)
+
+
+def _confirmed(
+    source: Source, chunks: Iterator[IndexChunk], cancel: CancelToken | None
+) -> Iterator[IndexChunk]:
+    yield from chunks
+    if source.stat is not None and (cancel is None or not cancel.cancelled):
+        unchanged(source.path, source.stat)
 
 
 @dataclass
@@ -62,6 +74,7 @@ class _Either(CancelToken):
 
 
 def _index(f: DatasetFile, verify: bool, cancel: CancelToken) -> Indexed | None:
+    forget(f.path)  # the lookup and the reads share one fresh answer
     cached = index_cache.load(f.path, verify)
     source = f.open()  # here too when cached: opening a remote file costs round trips
     if cached is not None:

@@ -171,7 +171,10 @@ def call(url: str, what: str, fn: Callable[[], Any]) -> Any:
     for attempt in range(attempts):
         try:
             return fn()
-        except (RemoteError, FileChanged):
+        except FileChanged:
+            forget(url)  # the next open asks for the new version
+            raise
+        except RemoteError:
             raise
         except Exception as raised:  # noqa: BLE001 - network stacks raise many types
             exc = _unwrap(raised)
@@ -208,14 +211,37 @@ _STATS: dict[str, tuple[float, RemoteStat]] = {}
 _STAT_SECONDS = 30.0  # how long an answer is reused (one open does several lookups)
 
 
-def stat(url: str) -> RemoteStat:
-    """The object's size and version tag (asked again after ``_STAT_SECONDS``)."""
+def stat(url: str, fresh: bool = False) -> RemoteStat:
+    """The object's size and version tag (asked again after ``_STAT_SECONDS``, or now
+    when ``fresh``)."""
     known = _STATS.get(url)
-    if known is not None and time.monotonic() - known[0] < _STAT_SECONDS:
+    if not fresh and known is not None and time.monotonic() - known[0] < _STAT_SECONDS:
         return known[1]
     found = _stat(url)
     _STATS[url] = (time.monotonic(), found)
     return found
+
+
+def forget(url: str) -> None:
+    """Drop what is known of ``url``: the next :func:`stat` asks the server. Called
+    when a scan of the file begins, so that its cache lookup and its reads share one
+    fresh answer."""
+    _STATS.pop(url, None)
+
+
+def unchanged(url: str, seen: RemoteStat) -> None:
+    """Ask the server again, after a file was read through: :class:`FileChanged` when
+    the object's size or version tag is no longer ``seen`` (what it was when opened).
+    The check for back-ends whose range reads cannot be made conditional (GCS and any
+    other fsspec protocol); http(s) and S3 reads are conditional too, so a replaced
+    object is caught at its first read after the change."""
+    now = stat(url, fresh=True)
+    if (now.size, now.tag) != (seen.size, seen.tag):
+        forget(url)  # the next open asks for the new version
+    if now.size != seen.size:
+        raise FileChanged.while_read(url, f"now {now.size:,} bytes, was {seen.size:,}")
+    if now.tag != seen.tag:
+        raise FileChanged.while_read(url, f"its version is now {now.tag}, was {seen.tag}")
 
 
 def _stat(url: str) -> RemoteStat:
@@ -267,6 +293,7 @@ class Fetcher:
         self.etag = etag  # http(s): every range is asked for this version of the object
         self.fs, self.path = filesystem(url)
         self.http = protocol_of(url) in ("http", "https")
+        self.s3 = protocol_of(url) in ("s3", "s3a") and hasattr(self.fs, "_call_s3")
         self.transfer = Transfer()
 
     def __call__(self, start: int | None, end: int | None) -> bytes:
@@ -285,7 +312,10 @@ class Fetcher:
 
                 data = read_range(self.url, start, end, self.etag, timeout(), self.size)
                 return data
-            data = self.fs.cat_file(self.path, start=start, end=end)
+            if self.s3 and self.etag:
+                data = self._s3_range(start, end)
+            else:
+                data = self.fs.cat_file(self.path, start=start, end=end)
         finally:
             self.transfer.add(len(data), time.monotonic() - t0)
         want = end - start
@@ -297,6 +327,38 @@ class Fetcher:
                 f"for {want:,}); download the file and open the local copy"
             )
         raise OSError(f"the answer was cut short ({len(data):,} of {want:,} bytes)")
+
+    def _s3_range(self, start: int, end: int) -> bytes:
+        """One S3 GET of ``[start, end)`` on the condition that the object still has
+        the ETag it had when opened (a replaced object answers 412: FileChanged)."""
+        from fsspec.asyn import sync
+
+        bucket, key, version = self.fs.split_path(self.path)
+        asked = {"VersionId": version} if version else {}
+
+        async def get() -> bytes:
+            answer = await self.fs._call_s3(
+                "get_object",
+                Bucket=bucket,
+                Key=key,
+                Range=f"bytes={start}-{end - 1}",
+                IfMatch=self.etag,
+                **asked,
+            )
+            body = answer["Body"]
+            try:
+                return bytes(await body.read())
+            finally:
+                body.close()
+
+        try:
+            return sync(self.fs.loop, get)
+        except Exception as exc:  # noqa: BLE001 - boto's errors, translated by s3fs
+            if _status(exc) == 412 or "PreconditionFailed" in f"{exc!r} {exc.__cause__!r}":
+                raise FileChanged.while_read(
+                    self.url, f"its ETag is no longer {self.etag}"
+                ) from None
+            raise
 
 
 class RemoteFile(io.RawIOBase):

@@ -26,3 +26,11 @@ class FileChanged(SourceError):
             f"{path} changed while it was being read ({now}); nothing read from it is "
             "trusted — wait until whatever writes it is done, then run the command again"
         )
+
+    @classmethod
+    def while_read(cls, url: str, how: str) -> FileChanged:
+        """A remote object replaced while it was read; ``how`` says what showed it."""
+        return cls(
+            f"{url} changed while it was being read ({how}); nothing read from it is "
+            "trusted — run the command again"
+        )

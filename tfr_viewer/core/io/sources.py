@@ -16,7 +16,7 @@ import os
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from .inflate import Inflated, Input, check_stream, inflate, open_input
 from .sequential import SequentialStream, prefers_sequential
 from .sniff import detect_compression, looks_like_tfrecord, sniff
 from .source_errors import FileChanged, RemoteError, SourceError
+
+if TYPE_CHECKING:
+    from .remote import RemoteStat
 
 __all__ = [
     "FileChanged",
@@ -51,6 +54,7 @@ class Source(ABC):
     compression: Compression
     compressed_size: int
     size: int | None
+    stat: RemoteStat | None = None  # a remote object: its size and version when opened
 
     @abstractmethod
     def read_at(self, offset: int, n: int) -> bytes:
