@@ -133,6 +133,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     """Convert, then print what was written, what was skipped and the checks' summary."""
     from ..core.write.convert import ConvertOptions, convert
     from ..core.write.convert_encode import Reencode
+    from ..core.write.convert_sources import skip_counts, skip_summary
 
     if getattr(args, "runner", None) and (
         args.images or args.webdataset or args.output.lower().endswith(".parquet")
@@ -176,7 +177,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
         out = {
             "files": list(summary.files),
             "records": summary.records,
-            "skipped": [{"path": s.path, "reason": s.reason} for s in summary.skipped],
+            "skipped": [
+                {"path": s.path, "reason": s.reason, "kind": s.kind} for s in summary.skipped
+            ],
+            "skipped_by_kind": skip_counts(summary.skipped),
             "classes": {str(i): name for i, name in sorted(summary.classes.items())},
             "label_files": list(summary.label_files),
             "findings": summary.findings,
@@ -195,8 +199,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     classes = f" in {plural(len(summary.classes), 'class', 'classes')}" if summary.classes else ""
     print(
         f"{plural(summary.records, 'image')}{classes} written to "
-        f"{plural(len(summary.files), 'file')}, {plural(len(summary.skipped), 'file')} "
-        f"skipped, {summary.seconds:.1f} s"
+        f"{plural(len(summary.files), 'file')}, {skip_summary(summary.skipped)}, "
+        f"{summary.seconds:.1f} s"
     )
     if not args.no_check:
         found = ", ".join(f"{plural(n, s)}" for s, n in sorted(summary.findings.items()))

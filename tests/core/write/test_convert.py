@@ -17,7 +17,12 @@ import pytest
 from tests.tf_oracle import tf, tf_read
 from tfr_viewer.core.write import ExportOptions
 from tfr_viewer.core.write.convert import ConvertOptions, convert
-from tfr_viewer.core.write.convert_sources import class_folders, csv_labels, flat_folder
+from tfr_viewer.core.write.convert_sources import (
+    class_folders,
+    csv_labels,
+    flat_folder,
+    skip_counts,
+)
 
 CLASSES = ("cat", "dog", "fish")
 
@@ -114,6 +119,14 @@ def test_bad_files_are_skipped_with_their_reason(pets, tmp_path):
     assert "JPEG ends after" in reasons["cut.jpg"]
     assert "symbolic links" in reasons["loop.jpg"] or "loop" in reasons["loop.jpg"]
     assert summary.records == len(sources)
+    kinds = {Path(s.path).name: s.kind for s in summary.skipped}
+    assert kinds == {
+        "notes.jpg": "undecodable",
+        "empty.jpg": "empty",
+        "cut.jpg": "undecodable",
+        "loop.jpg": "link",
+    }
+    assert skip_counts(summary.skipped) == {"empty": 1, "undecodable": 2, "link": 1}
 
 
 def test_images_tensorflow_cannot_decode_are_skipped_and_named(tmp_path):
@@ -224,6 +237,10 @@ def test_convert_from_the_command_line(pets, tmp_path):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["records"] == len(sources) and len(doc["skipped"]) == 4
+    assert doc["skipped_by_kind"] == {"empty": 1, "undecodable": 2, "link": 1}
+    assert {s["kind"] for s in doc["skipped"]} == {"empty", "undecodable", "link"}
+    text = subprocess.run([*run, "--overwrite"], capture_output=True, text=True)
+    assert "4 files skipped (1 empty, 2 undecodable, 1 link)" in text.stdout, text.stdout
     assert doc["classes"] == {"1": "cat", "2": "dog", "3": "fish"}
     again = subprocess.run(run, capture_output=True, text=True)
     assert again.returncode == 2 and "--overwrite" in again.stderr
@@ -295,6 +312,9 @@ def test_files_a_csv_names_that_are_no_images_are_skipped_without_being_read(tmp
     assert "not an image" in reasons["secret.jpg"]
     if "zero.jpg" in reasons:
         assert "character device" in reasons["zero.jpg"]
+    kinds = {Path(s.path).name: s.kind for s in summary.skipped}
+    assert kinds.pop("big.jpg") == "too_large" and kinds.pop("secret.jpg") == "undecodable"
+    assert set(kinds.values()) == {"not_a_regular_file"}
     assert not any("PASSWORD" in r or "hunter" in r for r in reasons.values())
 
 
@@ -331,11 +351,13 @@ def test_files_named_outside_the_source_are_skipped_unless_allowed(tmp_path):
     reasons = [s["reason"] for s in confined["skipped"]]
     assert len(reasons) == 4 and all("--allow-outside reads it" in r for r in reasons)
     assert not any("PATH=" in r or "HOME=" in r for r in reasons)
+    assert confined["skipped_by_kind"] == {"outside_source": 4}
     allowed = run("--allow-outside")
     assert allowed["records"] == 2  # in.jpg and the outside image (its copies are the same bytes)
     read = {Path(s["path"]).name for s in allowed["skipped"]}
     assert "environ" in read  # read, and refused as not an image: nothing of it quoted
     assert not any("PATH=" in s["reason"] for s in allowed["skipped"])
+    assert allowed["skipped_by_kind"] == {"undecodable": 1, "duplicate": 2}
 
 
 def test_a_folder_link_that_leads_up_is_not_followed(tmp_path):

@@ -226,7 +226,7 @@ def chosen_records(listing: Listing, staged: list[Staged]) -> tuple[list[int], l
         if s.skipped is not None:
             skipped.append(s.skipped)
         elif s.sha256 in first:
-            skipped.append(Skipped(s.path, f"the same bytes as {first[s.sha256]}"))
+            skipped.append(Skipped(s.path, f"the same bytes as {first[s.sha256]}", "duplicate"))
         else:
             first[s.sha256] = s.path
             if s.box_problem is not None:

@@ -41,7 +41,9 @@ def _items(
     for path, found in boxes.items():
         unknown = sorted({c for *_, c in found if c not in ids})
         if unknown:
-            skipped.append(Skipped(path, f"class {unknown[0]!r} is not in the label map"))
+            skipped.append(
+                Skipped(path, f"class {unknown[0]!r} is not in the label map", "unknown_class")
+            )
             continue
         items.append(
             SourceItem(
@@ -74,7 +76,7 @@ def box_csv(path: str, label_map: Mapping[str, int] | None = None) -> Listing:
         try:
             box = _corners({c: row.get(c) for c in CORNERS})
         except ValueError as exc:
-            skipped.append(Skipped(image, f"line {line}: {exc}"))
+            skipped.append(Skipped(image, f"line {line}: {exc}", "bad_annotation"))
             continue
         boxes.setdefault(image, []).append((*box, row["class"].strip()))
     names = {c for found in boxes.values() for *_, c in found}
@@ -107,12 +109,16 @@ def voc_folder(
         try:
             tree = ET.parse(xml_path)
         except (ET.ParseError, OSError) as exc:
-            skipped.append(Skipped(str(xml_path), f"not readable XML: {exc}"))
+            skipped.append(Skipped(str(xml_path), f"not readable XML: {exc}", "bad_annotation"))
             continue
         ann = tree.getroot()
         name = (ann.findtext("filename") or "").strip()
         if ann.tag != "annotation" or not name:
-            skipped.append(Skipped(str(xml_path), "not a Pascal VOC annotation (no filename)"))
+            skipped.append(
+                Skipped(
+                    str(xml_path), "not a Pascal VOC annotation (no filename)", "bad_annotation"
+                )
+            )
             continue
         image = _image_beside(xml_path, name, images)
         found = []
@@ -124,7 +130,7 @@ def voc_folder(
                 coords = _corners({c: bb.findtext(c) for c in CORNERS})
                 found.append((*coords, (obj.findtext("name") or "").strip()))
         except ValueError as exc:
-            skipped.append(Skipped(str(xml_path), str(exc)))
+            skipped.append(Skipped(str(xml_path), str(exc), "bad_annotation"))
             continue
         boxes.setdefault(image, []).extend(found)
     if not boxes and not skipped:
@@ -241,14 +247,16 @@ def coco_json(path: str, images: str | None = None) -> Listing:
             image_id = a.get("image_id") if isinstance(a, dict) else None
             name = files.get(image_id) if type(image_id) is int else None
             if name is None:  # no image to skip: the annotation alone is left out
-                skipped.append(Skipped(path, f"annotation {which} cannot be used: {exc}"))
+                skipped.append(
+                    Skipped(path, f"annotation {which} cannot be used: {exc}", "bad_annotation")
+                )
             else:  # an image with a bad box would train without it: the image is skipped
                 bad.setdefault(where(name), f"annotation {which} cannot be used: {exc}")
             continue
         boxes[where(name)].append((x0, y0, x1, y1, label))
     for image, why in bad.items():
         del boxes[image]
-        skipped.append(Skipped(image, why))
+        skipped.append(Skipped(image, why, "bad_annotation"))
     ids = {name: i for i, name in categories.items()}
     return _items(boxes, ids, "coco", skipped)
 

@@ -39,7 +39,7 @@ def reencode_image(facts: ImageFacts, options: Reencode, img: Any) -> ImageFacts
         img.save(out, "JPEG", quality=options.quality)
         width, height, mode = img.width, img.height, img.mode
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
-        return Skipped(facts.path, f"the image cannot be re-encoded: {exc}")
+        return Skipped(facts.path, f"the image cannot be re-encoded: {exc}", "not_reencoded")
     data = out.getvalue()
     return ImageFacts(
         facts.path,

@@ -10,11 +10,14 @@ out of reach is skipped with its reason, never followed forever.
 from __future__ import annotations
 
 import csv
+import errno
 import os
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..text import plural
 from ..user_error import UserError
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".tif", ".tiff")
@@ -39,10 +42,49 @@ class SourceItem:
     boxes: tuple[Box, ...] = ()
 
 
+# Why a source file is skipped, in a word (``kind``): the summary counts them so.
+SKIP_KINDS = (
+    "unreadable",  # cannot be listed, resolved or read
+    "not_a_regular_file",  # a FIFO, a device, a folder where a file is named
+    "too_large",  # over the file size cap or the pixel budget
+    "empty",
+    "undecodable",  # the image does not decode
+    "unsupported_format",  # TensorFlow cannot decode its format, and it is not re-encoded
+    "not_reencoded",  # --jpeg-quality could not re-encode it
+    "duplicate",  # the same bytes as an earlier file
+    "outside_source",  # lies outside the source folder (and --image-dir)
+    "link",  # a broken link, a loop, a link to a folder that holds it
+    "bad_annotation",  # an annotation or CSV line that cannot be used
+    "bad_box",  # a box that does not fit its image
+    "unknown_class",  # a class not in the label map
+)
+
+
 @dataclass(frozen=True)
 class Skipped:
+    """A source file left out: ``reason`` in words, ``kind`` one of :data:`SKIP_KINDS`."""
+
     path: str
     reason: str
+    kind: str
+
+
+def unreadable(exc: OSError) -> str:
+    """The kind of a file that could not be read: ``link`` for a link loop."""
+    return "link" if exc.errno == errno.ELOOP else "unreadable"
+
+
+def skip_counts(skipped: Iterable[Skipped]) -> dict[str, int]:
+    """How many files were skipped for each kind, in the order of :data:`SKIP_KINDS`."""
+    counts = Counter(s.kind for s in skipped)
+    return {kind: counts[kind] for kind in SKIP_KINDS if counts[kind]}
+
+
+def skip_summary(skipped: Sequence[Skipped], verb: str = "skipped") -> str:
+    """``"5 files skipped (3 duplicate, 2 bad annotation)"``, or ``"0 files skipped"``."""
+    counts = skip_counts(skipped)
+    kinds = ", ".join(f"{n:,} {kind.replace('_', ' ')}" for kind, n in counts.items())
+    return f"{plural(len(skipped), 'file')} {verb}" + (f" ({kinds})" if kinds else "")
 
 
 @dataclass(frozen=True)
@@ -72,6 +114,7 @@ def confined(listing: Listing, roots: list[str]) -> Listing:
                     f"lies outside {roots[0]}"
                     + (f" and {roots[1]}" if len(roots) > 1 else "")
                     + "; --allow-outside reads it",
+                    "outside_source",
                 )
             )
     return replace(listing, items=tuple(items), skipped=tuple(skipped))
@@ -100,16 +143,18 @@ def _walk_images(root: Path) -> tuple[list[Path], list[Skipped]]:
         try:
             real = os.path.realpath(folder)
         except OSError as exc:
-            skipped.append(Skipped(str(folder), f"cannot resolve the folder: {exc}"))
+            skipped.append(Skipped(str(folder), f"cannot resolve the folder: {exc}", "unreadable"))
             return
         if real in seen:
-            skipped.append(Skipped(str(folder), "a link back to a folder already listed (loop)"))
+            skipped.append(
+                Skipped(str(folder), "a link back to a folder already listed (loop)", "link")
+            )
             return
         seen.add(real)
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            skipped.append(Skipped(str(folder), f"cannot list the folder: {exc}"))
+            skipped.append(Skipped(str(folder), f"cannot list the folder: {exc}", "unreadable"))
             return
         for entry in entries:
             path = Path(entry.path)
@@ -117,17 +162,19 @@ def _walk_images(root: Path) -> tuple[list[Path], list[Skipped]]:
                 is_dir = entry.is_dir()
                 is_file = entry.is_file()
             except OSError as exc:
-                skipped.append(Skipped(str(path), f"cannot read: {exc}"))
+                skipped.append(Skipped(str(path), f"cannot read: {exc}", unreadable(exc)))
                 continue
             if is_dir and entry.is_symlink() and _leads_up(path, folder, root):
-                skipped.append(Skipped(str(path), "a link to a folder that holds it: not followed"))
+                skipped.append(
+                    Skipped(str(path), "a link to a folder that holds it: not followed", "link")
+                )
             elif is_dir:
                 visit(path)
             elif is_file and path.suffix.lower() in IMAGE_SUFFIXES:
                 found.append(path)
             elif entry.is_symlink() and not os.path.exists(path):
                 if path.suffix.lower() in IMAGE_SUFFIXES:
-                    skipped.append(Skipped(str(path), "a broken link (or a link loop)"))
+                    skipped.append(Skipped(str(path), "a broken link (or a link loop)", "link"))
 
     visit(root)
     return found, skipped
@@ -155,7 +202,8 @@ def class_folders(root: str, label_map: Mapping[str, int] | None = None) -> List
         skipped += bad
         if folder.name not in ids:
             skipped += [
-                Skipped(str(f), f"class {folder.name!r} is not in the label map") for f in files
+                Skipped(str(f), f"class {folder.name!r} is not in the label map", "unknown_class")
+                for f in files
             ]
             continue
         items += [SourceItem(str(f), ids[folder.name], folder.name) for f in files]
@@ -218,12 +266,14 @@ def csv_labels(
     for line, (name, label) in enumerate(values, start=2):
         where = str(base / name) if name else f"{path}:{line}"
         if not name:
-            skipped.append(Skipped(where, f"line {line} has no file name"))
+            skipped.append(Skipped(where, f"line {line} has no file name", "bad_annotation"))
         elif label == "":
-            skipped.append(Skipped(where, f"line {line} has no label"))
+            skipped.append(Skipped(where, f"line {line} has no label", "bad_annotation"))
         elif isinstance(label, str):
             if label not in ids:
-                skipped.append(Skipped(where, f"class {label!r} is not in the label map"))
+                skipped.append(
+                    Skipped(where, f"class {label!r} is not in the label map", "unknown_class")
+                )
             else:
                 items.append(SourceItem(where, ids[label], label))
         else:

@@ -17,7 +17,7 @@ from ..decode.image_verdict import TENSORFLOW_FORMATS, judge
 from ..io import Cancelled, CancelToken, RecordWriter
 from .convert_encode import Reencode, reencode_image
 from .convert_layouts import Boxes, ImageFacts, payload_for
-from .convert_sources import Skipped, SourceItem
+from .convert_sources import Skipped, SourceItem, unreadable
 from .output import open_temporary
 
 TOLERANCE = 0.5  # pixels a box may stray past the image (rounding in annotation tools)
@@ -76,24 +76,25 @@ def read_image_file(path: str) -> bytes | Skipped:
 
     odd = not_a_regular_file(path)
     if odd is not None:
-        return Skipped(path, odd.split(";")[0])
+        return Skipped(path, odd.split(";")[0], "not_a_regular_file")
     limit = max_image_bytes()
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # replaced since the check
-                return Skipped(path, "is not a regular file")
+                return Skipped(path, "is not a regular file", "not_a_regular_file")
             data = f.read(limit + 1)
     except OSError as exc:
-        return Skipped(path, f"cannot read the file: {exc.strerror or exc}")
+        return Skipped(path, f"cannot read the file: {exc.strerror or exc}", unreadable(exc))
     if len(data) > limit:
         return Skipped(
             path,
             f"larger than {limit >> 20:,} MB, the most read for one image "
             "(TFR_VIEWER_MAX_IMAGE_MB sets it)",
+            "too_large",
         )
     if not data:
-        return Skipped(path, "an empty file")
+        return Skipped(path, "an empty file", "empty")
     return data
 
 
@@ -108,9 +109,13 @@ def inspect_image(path: str, reencode: Reencode | None = None) -> ImageFacts | S
     side = reencode.max_side if reencode is not None else None
     verdict, img = judge(data, side=side, keep=reencode is not None, quote=False)
     if verdict.error is not None or verdict.too_large:
-        return Skipped(path, f"{verdict.problem}")
+        return Skipped(
+            path, f"{verdict.problem}", "too_large" if verdict.too_large else "undecodable"
+        )
     if img is None and verdict.format not in TENSORFLOW_FORMATS:
-        return Skipped(path, f"{verdict.warning}; --jpeg-quality re-encodes it as JPEG")
+        return Skipped(
+            path, f"{verdict.warning}; --jpeg-quality re-encodes it as JPEG", "unsupported_format"
+        )
     fmt = verdict.format or "image"
     digest = hashlib.sha256(data).hexdigest()
     facts = ImageFacts(path, data, fmt, verdict.width, verdict.height, verdict.mode, digest)
@@ -130,12 +135,14 @@ def normalised(item: SourceItem, image: ImageFacts) -> Boxes | Skipped:
             return Skipped(
                 image.path,
                 f"box {b} ({name}) has its min above its max: {x0:g}, {y0:g}, {x1:g}, {y1:g}",
+                "bad_box",
             )
         if min(x0, y0) < -TOLERANCE or x1 > w + TOLERANCE or y1 > h + TOLERANCE:
             return Skipped(
                 image.path,
                 f"box {b} ({name}) at {x0:g}, {y0:g}, {x1:g}, {y1:g} lies outside the "
                 f"{w}×{h} image",
+                "bad_box",
             )
         fractions.append(
             (max(x0, 0) / w, max(y0, 0) / h, min(x1, w) / w, min(y1, h) / h, class_id, name)

@@ -47,8 +47,9 @@ def describe(listing: sources.Listing, names: list[str], layout: str = "tutorial
     the layout writes them: the Object Detection API's start at 1)."""
     lines = [f"{plural(len(listing.items), 'image')} found ({listing.kind.replace('_', ' ')})"]
     if listing.skipped:
+        first = listing.skipped[0]
         lines.append(
-            f"{plural(len(listing.skipped), 'file')} to skip, e.g. {listing.skipped[0].reason}"
+            f"{sources.skip_summary(listing.skipped, 'to skip')}, e.g. {first.path}: {first.reason}"
         )
     boxes = sum(len(i.boxes) for i in listing.items)
     if listing.classes:
@@ -274,7 +275,8 @@ class ConvertDialog(QDialog):
             skipped = "".join(f"\n  skipped {x.path}: {x.reason}" for x in s.skipped[:20])
             self.preview.setPlainText(
                 f"{plural(s.records, 'image')} written to {plural(len(s.files), 'file')} in "
-                f"{s.seconds:.1f} s; checks: {found}.{skipped}"
+                f"{s.seconds:.1f} s, {sources.skip_summary(s.skipped)}; checks: {found}."
+                f"{skipped}"
             )
         elif msg[0] == "error":
             self.preview.setPlainText(f"The conversion failed: {msg[1]}")
