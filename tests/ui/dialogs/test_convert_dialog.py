@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 from tests.ui.conftest import open_and_wait  # noqa: F401 - the window fixture's helpers
 
@@ -63,3 +63,32 @@ def test_a_source_that_cannot_be_used_says_why(qtbot, window, tmp_path):
     dialog.set_source(str(tmp_path / "empty"))
     assert "Cannot use this" in dialog.preview.toPlainText()
     assert not dialog.convert_button.isEnabled()
+
+
+def test_files_named_outside_the_source_are_read_only_when_ticked(qtbot, window, tmp_path):
+    """A CSV naming ../ and an absolute path: the preview counts them as outside the
+    source and Convert leaves them out, until the box is ticked."""
+    source = tmp_path / "source"
+    (source / "imgs").mkdir(parents=True)
+    (source / "imgs" / "in.jpg").write_bytes(_jpeg(1))
+    (tmp_path / "up.jpg").write_bytes(_jpeg(2))
+    (tmp_path / "far.jpg").write_bytes(_jpeg(3))
+    rows = ["imgs/in.jpg,cat", "../up.jpg,dog", f"{tmp_path / 'far.jpg'},dog"]
+    (source / "labels.csv").write_text("filename,label\n" + "\n".join(rows) + "\n")
+    _action(window, "New Dataset from Images…").trigger()
+    dialog = window.convert_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    assert not dialog.allow_outside.isChecked()
+    dialog.set_source(str(source / "labels.csv"))
+    text = dialog.preview.toPlainText()
+    assert "1 image found" in text and "2 files to skip (2 outside source)" in text
+    assert "named outside the source's folder" in text
+    box = dialog.allow_outside  # its indicator, at the left of a row wider than the text
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))
+    assert dialog.allow_outside.isChecked()
+    assert "3 images found" in dialog.preview.toPlainText()
+    dialog.output.setText(str(tmp_path / "out" / "all.tfrecord"))
+    dialog.update_preview()
+    with qtbot.waitSignal(window.index_finished, timeout=60_000):
+        qtbot.mouseClick(dialog.convert_button, Qt.MouseButton.LeftButton)
+    assert len(window.dataset) == 3 and not dialog.summary.skipped

@@ -51,6 +51,12 @@ def describe(listing: sources.Listing, names: list[str], layout: str = "tutorial
         lines.append(
             f"{sources.skip_summary(listing.skipped, 'to skip')}, e.g. {first.path}: {first.reason}"
         )
+        outside = sources.skip_counts(listing.skipped).get("outside_source", 0)
+        if outside:
+            lines.append(
+                f"{plural(outside, 'file')} named outside the source's folder: tick \"Read "
+                "files named outside the source's folder\" to read them"
+            )
     boxes = sum(len(i.boxes) for i in listing.items)
     if listing.classes:
         per_class: Counter[Any] = Counter()
@@ -90,6 +96,12 @@ class ConvertDialog(QDialog):
         file = QPushButton("File…", self)
         file.clicked.connect(self._choose_file)
         self.flat = QCheckBox("A flat folder of images (no labels)", self)
+        # never remembered: each conversion starts confined to the source's folder
+        self.allow_outside = QCheckBox("Read files named outside the source's folder", self)
+        self.allow_outside.setToolTip(
+            "A CSV or an annotation file may name images by ../ or absolute paths. They are "
+            "skipped unless this is ticked (the command line's --allow-outside)."
+        )
         self.file_column = QLineEdit("filename", self)
         self.label_column = QLineEdit("label", self)
         self.layout_choice = QComboBox(self)
@@ -135,6 +147,7 @@ class ConvertDialog(QDialog):
         form.addRow("", self.flat)
         form.addRow("CSV file column:", self.file_column)
         form.addRow("CSV label column:", self.label_column)
+        form.addRow("", self.allow_outside)
         form.addRow("Layout:", self.layout_choice)
         out_row = QHBoxLayout()
         out_row.addWidget(self.output, 1)
@@ -161,6 +174,7 @@ class ConvertDialog(QDialog):
             edit.editingFinished.connect(self.update_preview)
         for signal in (
             self.flat.toggled,
+            self.allow_outside.toggled,
             self.layout_choice.currentIndexChanged,
             self.shards.valueChanged,
             self.shuffle.valueChanged,
@@ -227,6 +241,7 @@ class ConvertDialog(QDialog):
         is_file = os.path.isfile(path)
         self.file_column.setEnabled(is_file)
         self.label_column.setEnabled(is_file)
+        self.allow_outside.setEnabled(is_file or not self.flat.isChecked())
         self.flat.setEnabled(not is_file)
         if not path:
             self.preview.setPlainText("Choose a folder of images or a CSV, VOC or COCO file.")
@@ -234,7 +249,11 @@ class ConvertDialog(QDialog):
             return
         try:
             listing = list_source(
-                path, self.flat.isChecked(), self.file_column.text(), self.label_column.text()
+                path,
+                self.flat.isChecked(),
+                self.file_column.text(),
+                self.label_column.text(),
+                allow_outside=self.allow_outside.isChecked(),
             )
             options = self.options()
             names = planned_names(options.output, len(listing.items)) if options.output.out else []
