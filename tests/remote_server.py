@@ -5,7 +5,8 @@ of links for folders (what fsspec's HTTP globbing reads). Faults can be switched
 it runs: a fixed delay per request (``latency``), an error status for every range
 request after a number of them (``fail_after`` with ``fail_status``), a connection
 dropped mid-answer (``drop_after``), a few failures before it recovers (``fail_next``),
-or an answer that never comes (``hang``). It counts
+an answer that never comes (``hang``), or a redirect of every range request to
+itself or to another scheme (``redirect``). It counts
 the requests and the body bytes it sends.
 """
 
@@ -38,6 +39,7 @@ class Faults:
     trickle: float = 0.0  # seconds between the bytes of a body (each byte its own write)
     endless: bool = False  # ignore Range: answer 200 with a body that never ends
     fixed_etag: str | None = None  # this ETag whatever the file holds (a lying server)
+    redirect: str | None = None  # range requests answer 302 to this ("self": a loop)
 
 
 class RangeServer:
@@ -172,6 +174,15 @@ def _make_handler(server: RangeServer) -> type[BaseHTTPRequestHandler]:
                 else:  # a suffix range: the last N bytes
                     start = max(0, size - int(m[2]))
             ranged = bool(m) and body
+            if ranged and faults.redirect is not None:
+                server._count(True, 0)
+                self.send_response(302)
+                self.send_header(
+                    "Location", self.path if faults.redirect == "self" else faults.redirect
+                )
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             served = server._count(ranged, end - start if body else 0)
             failing = faults.fail_after is not None and served > faults.fail_after
             if ranged and faults.fail_next > 0:

@@ -130,3 +130,20 @@ def test_writing_to_a_url_is_refused_with_what_to_do(remote_root, server, tmp_pa
 def test_no_tfindex_is_written_for_a_url(server):
     out = cli("index", "--tfindex", server.url("big.tfrecord"))
     assert out.returncode == 1 and "next to a local file" in out.stderr
+
+
+@pytest.mark.parametrize("where", ["self", "file"])
+@pytest.mark.parametrize("command", [["info"], ["show", "3"], ["verify"]])
+def test_a_redirect_loop_or_a_redirect_to_a_local_file_is_one_line(
+    server, tmp_path, command, where
+):
+    """Range requests answered by a redirect to themselves (a loop), or to file:// (a
+    local file the server should not make us read): one line, exit 2, nothing read."""
+    secret = tmp_path / "secret.tfrecord"
+    secret.write_bytes(b"PASSWORD=hunter2\n" * 100)
+    server.faults.redirect = "self" if where == "self" else secret.as_uri()
+    out = cli(*command, server.url("big.tfrecord"), TFR_VIEWER_REMOTE_RETRIES="1")
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert server.url("big.tfrecord") in out.stderr
+    assert "hunter2" not in out.stdout + out.stderr

@@ -63,3 +63,15 @@ def test_stats_jobs_gives_the_local_json(remote_root, tmp_path):
         env=env,
     )
     assert refused.returncode == 2 and "--jobs 0" in refused.stderr
+    many = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "stats", "--jobs", "1000", *paths],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    cores = len(os.sched_getaffinity(0))
+    assert many.returncode == 0, many.stderr
+    if cores < 1000:  # said once, in one line; the statistics are the same
+        assert f"--jobs 1000 runs {cores:,} process" in many.stderr
+    assert run("--jobs", "1000") == run()

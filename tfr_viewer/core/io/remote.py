@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..text import plural
 from .source_errors import FileChanged, RemoteError
 
 _URL_RE = re.compile(r"^(?P<protocol>[a-zA-Z][a-zA-Z0-9+.-]+)://")
@@ -185,7 +186,7 @@ def call(url: str, what: str, fn: Callable[[], Any]) -> Any:
                 time.sleep(min(2.0, 0.2 * 2**attempt))
     assert last is not None
     raise RemoteError(
-        f"{url}: {what} failed after {attempts} attempts ({_reason(last)}); "
+        f"{url}: {what} failed after {plural(attempts, 'attempt')} ({_reason(last)}); "
         "check the network connection and retry"
     ) from last
 
