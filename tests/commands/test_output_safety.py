@@ -366,3 +366,39 @@ def test_every_writer_into_a_read_only_folder_is_one_line(tmp_path):
             assert "Read-only file system" in run.stderr or "cannot write" in run.stderr, argv
     finally:
         subprocess.run(["umount", str(closed)], check=False)
+
+
+def test_images_under_keys_with_nul_and_path_parts_are_written_inside_the_folder(tmp_path):
+    """A TensorFlow-written record whose image keys hold NUL, ``../`` and ``/``: export
+    --format images writes each inside the output folder, under a name of its own, and
+    the pictures are the source bytes."""
+    import io
+
+    from PIL import Image
+
+    from tests.tf_oracle import tf_write
+
+    def jpeg(shade: int) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", (8, 8), (shade, 0, 0)).save(out, "JPEG")
+        return out.getvalue()
+
+    tf = pytest.importorskip("tensorflow")
+    keys = {"image\x00encoded": jpeg(10), "../../escape": jpeg(90), "a/b/../c": jpeg(200)}
+    feature = {
+        k: tf.train.Feature(bytes_list=tf.train.BytesList(value=[v])) for k, v in keys.items()
+    }
+    example = tf.train.Example(features=tf.train.Features(feature=feature))
+    src = tmp_path / "keys.tfrecord"
+    tf_write(src, [example.SerializeToString()])
+    out = tmp_path / "folder" / "imgs"
+    done = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "export", str(src), "-o", str(out)]
+        + ["--format", "images"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    written = [p for p in (tmp_path / "folder").rglob("*") if p.is_file()]
+    assert all(out in p.parents for p in written)
+    assert sorted(p.read_bytes() for p in written) == sorted(keys.values())
