@@ -42,6 +42,10 @@ COMMANDS: tuple[tuple[tuple[str, ...], frozenset[int]], ...] = (
     (("export", "-o", "OUT.csv", "--format", "csv"), frozenset({0, 2})),
     (("recover", "-o", "OUT.tfrecord"), frozenset({0, 1, 2})),
     (("compare", "PATH", "--against", "SAMPLE"), frozenset({0, 1, 2})),
+    (("index",), frozenset({0, 2})),
+    (("convert", "-o", "OUT.tfrecord"), frozenset({0, 2})),  # the input as labels or COCO
+    (("convert", "-o", "OUT", "--images", "--boxes", "coco"), frozenset({0, 2})),
+    (("convert", "-o", "OUT.tar", "--webdataset"), frozenset({0, 2})),
 )
 SAMPLE = str(
     Path(__file__).resolve().parents[2] / "resources" / "samples" / "shapes_odapi.tfrecord"
@@ -78,6 +82,15 @@ def special_inputs(folder: Path) -> Iterator[tuple[str, str]]:
     odd = folder / os.fsdecode(b"name-\xff.tfrecord")
     Path(odd).write_bytes(case(5, 0)[1])
     yield "a name that is not UTF-8", str(odd)
+    coco = folder / "coco.json"
+    coco.write_text(
+        '{"images": [{"id": 1, "file_name": "../../x.jpg"}], "annotations": '
+        '{"a": null}, "categories": [{"id": Infinity, "name": "a\\nb"}]}'
+    )
+    yield "a hostile COCO file", str(coco)
+    labels = folder / "labels.csv"
+    labels.write_text(f"filename,label\n{fifo},cat\n../../x.jpg,=cmd\n{loop},dog\n")
+    yield "a labels CSV naming a FIFO, ../ and a link loop", str(labels)
     yield "a missing file", str(folder / "missing.tfrecord")
     yield "a folder", str(folder / "sidecars")
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
 from tests.tf_oracle import tf_write
-from tfr_viewer.core.io.paths import expand
+from tfr_viewer.core.io.paths import PathError, expand
 
 
 def test_folder_finds_record_files_by_content(tmp_path):
@@ -87,3 +91,15 @@ def test_a_sidecar_named_on_its_own_is_read_and_refused(tmp_path):
     info = _cli("info", str(side))
     assert info.returncode == 2
     assert "not a TFRecord" in info.stderr
+
+
+def test_a_link_loop_and_a_broken_link_are_called_so(tmp_path):
+    loop = tmp_path / "loop.tfrecord"
+    os.symlink(loop, loop)
+    broken = tmp_path / "broken.tfrecord"
+    os.symlink(tmp_path / "gone.tfrecord", broken)
+    for link in (loop, broken):
+        with pytest.raises(PathError, match="a link that leads nowhere"):
+            expand([str(link)])
+    with pytest.raises(PathError, match="no such file or folder"):
+        expand([str(tmp_path / "missing.tfrecord")])

@@ -148,6 +148,11 @@ def expand(specs: Iterable[str], notes: list[str] | None = None) -> list[str]:
             found = _without_sidecars([p for p in glob.glob(spec) if os.path.isfile(p)])
             if not found:
                 raise PathError(f"{spec}: the pattern matches no file")
+        elif os.path.islink(spec):
+            raise PathError(
+                f"{spec}: a link that leads nowhere (its target is missing, or it is a loop); "
+                "name the file itself"
+            )
         else:
             raise PathError(f"{spec}: no such file or folder")
         for path in sorted(found, key=natural_key):
