@@ -266,3 +266,52 @@ def test_a_bad_voc_or_csv_box_is_never_written(images, tmp_path, corners, why):
     )
     listing = box_csv(str(tmp_path / "boxes.csv"))
     assert not listing.items and why in listing.skipped[0].reason
+
+
+def test_class_names_with_quotes_braces_and_newlines_survive_the_label_map(images, tmp_path):
+    """COCO class names ``it's``, ``a}b`` and one with a newline: convert's own
+    label_map.pbtxt reads back as the names, check --label-map finds nothing wrong with
+    the records it wrote, and labels.txt holds one class a line."""
+    from tfr_viewer.core.analyze.label_map import parse_label_map
+
+    names = ["it's", "a}b", 'two\nlines "quoted"']
+    doc = {
+        "images": [{"id": i, "file_name": n, "width": W, "height": H} for i, n in enumerate(BOXES)],
+        "categories": [{"id": k + 1, "name": name} for k, name in enumerate(names)],
+        "annotations": [
+            {"id": i, "image_id": i, "category_id": i % 3 + 1, "bbox": [8, 6, 20, 10]}
+            for i in range(len(BOXES))
+        ],
+    }
+    (images / "coco.json").write_text(json.dumps(doc))
+    out = tmp_path / "out" / "coco.tfrecord"
+    made = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "convert", str(images / "coco.json")]
+        + ["-o", str(out), "--layout", "odapi", "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr
+    label_map = out.parent / "label_map.pbtxt"
+    assert parse_label_map(label_map.read_text()) == {k + 1: n for k, n in enumerate(names)}
+    assert (out.parent / "labels.txt").read_text().count("\n") == len(names)
+    checked = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "check", "--json", "--label-map", str(label_map)]
+        + [str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode in (0, 1), checked.stderr
+    kinds = {f["kind"] for f in json.loads(checked.stdout)["findings"]}
+    assert "label_not_in_map" not in kinds, kinds
+    from tests.tf_oracle import tf, tf_read
+
+    texts = {
+        t.decode()
+        for raw in tf_read([str(out)])
+        for t in tf()
+        .train.Example.FromString(raw)
+        .features.feature["image/object/class/text"]
+        .bytes_list.value
+    }
+    assert texts == set(names)
