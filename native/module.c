@@ -430,10 +430,11 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fast",
                                     "Compiled hot loops of tfr-viewer.", -1, methods};
 
 PyMODINIT_FUNC PyInit__fast(void) {
-    hardware_crc = crc32c_init();
+    hardware_crc = crc32c_init() == CRC32C_HARDWARE;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddIntConstant(m, "HARDWARE_CRC", hardware_crc) ||
+        PyModule_AddStringConstant(m, "CRC_PATH", crc32c_path_name()) ||
         PyModule_AddIntConstant(m, "MAX_DEPTH", WIRE_MAX_DEPTH)) {
         Py_DECREF(m);
         return NULL;

@@ -38,7 +38,8 @@ def test_crc32c_of_large_buffers_and_extension():
     from tfr_viewer.core import _fast
 
     rng = random.Random(8)
-    for size in (1 << 20, (1 << 22) + 3):
+    # around the three streams' block sizes (3 x 256 and 3 x 8192 bytes) and past them
+    for size in (767, 768, 769, 24575, 24576, 24577, 24576 + 768 + 7, 1 << 20, (1 << 22) + 3):
         data = rng.randbytes(size)
         want = reference_crc(data)
         for impl in _impls():

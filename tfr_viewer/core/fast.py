@@ -58,8 +58,7 @@ def use(compiled: bool) -> None:
 def describe() -> str:
     """One line naming the path in use, for ``--version`` and the About box."""
     if _active is not None:
-        crc = "hardware" if _active.HARDWARE_CRC else "portable"
-        return f"compiled core (CRC32C: {crc})"
+        return f"compiled core (CRC32C: {_active.CRC_PATH})"
     if _module is not None:
         return f"pure Python (the compiled core is built but {ENV} is set)"
     return f"pure Python (the compiled core is {_missing}; reinstall with a C compiler)"

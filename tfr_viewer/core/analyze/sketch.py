@@ -18,8 +18,8 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
-from google_crc32c import value as crc32c
 
+from ..crc32c import value as crc32c
 from .exact_sum import exact_int_moments, exact_moments, mean_of, std_of
 
 SAMPLE_SIZE = 1 << 16  # values kept per key for quantiles and histograms

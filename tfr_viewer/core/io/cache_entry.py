@@ -22,7 +22,7 @@ import sys
 import zlib
 from pathlib import Path
 
-from google_crc32c import value as crc32c
+from ..crc32c import value as crc32c
 
 VERSION = 2
 SUFFIX = ".tfrindex"

@@ -1,7 +1,7 @@
 """TFRecord frames: masked CRC32C, headers, and a writer byte-identical to TensorFlow's.
 
 A frame is ``uint64 length (LE) | uint32 masked_crc(length bytes) | payload |
-uint32 masked_crc(payload)``. CRCs come from google-crc32c (hardware CRC32C).
+uint32 masked_crc(payload)``. CRCs come from :mod:`..crc32c`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, BinaryIO
 if TYPE_CHECKING:
     import gzip
 
-from google_crc32c import value as _crc32c
+from ..crc32c import value as _crc32c
 
 HEADER_SIZE = 12
 FOOTER_SIZE = 4

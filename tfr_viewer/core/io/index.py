@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
-from google_crc32c import extend as _crc_extend
-from google_crc32c import value as _crc
 
+from ..crc32c import extend as _crc_extend
+from ..crc32c import value as _crc
 from ..fast import native
 from .framing import FOOTER_SIZE, FRAME_OVERHEAD, HEADER_SIZE, decode_header, mask
 from .records import CancelToken, GarbageRegion, RecordStatus

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from google_crc32c import extend as crc32c_extend
-from google_crc32c import value as crc32c
 
+from ..crc32c import extend as crc32c_extend
+from ..crc32c import value as crc32c
 from .cache_entry import (
     EXTRA,
     MAGIC,

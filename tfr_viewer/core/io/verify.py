@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from google_crc32c import value as _crc
 
+from ..crc32c import value as _crc
 from .file_index import FileIndex
 from .framing import FOOTER_SIZE, HEADER_SIZE, mask
 from .records import CancelToken, RecordStatus
