@@ -47,6 +47,7 @@ bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) tests/benchmarks/qa_benchmarks.py
 	$(PY) tests/benchmarks/convert_benchmarks.py
 	$(PY) tests/benchmarks/remote_benchmarks.py
+	$(PY) tests/benchmarks/crc_benchmarks.py
 	$(BEAM_PY) tests/benchmarks/beam_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
 
