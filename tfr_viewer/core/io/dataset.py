@@ -21,7 +21,7 @@ from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
 from .index import IndexChunk
 from .paths import expand, shard_warnings
 from .problems import describe_problems, not_a_tfrecord
-from .read_ahead import ReadAhead, file_chunks
+from .read_ahead import ReadAhead, ahead_of_scan, file_chunks
 from .records import CancelToken, Problem, RecordStatus, record_words
 from .remote import forget, is_url, unchanged
 from .remote_source import open_path
@@ -119,8 +119,8 @@ class Dataset:
         first one to scan are indexed concurrently (see :mod:`.read_ahead`)."""
         self._starts = []
         todo = [n for n, f in enumerate(self.files) if not self._indexed(f, verify)]
-        remote = [n for n in todo if is_url(self.files[n].path)]
-        ahead = ReadAhead(self.files, remote[1:], verify, cancel) if len(remote) > 1 else None
+        numbers = ahead_of_scan(self.files, todo, verify)
+        ahead = ReadAhead(self.files, numbers, verify, cancel) if numbers else None
         try:
             yield from self._scan_files(verify, cancel, ahead)
         finally:
@@ -146,9 +146,9 @@ class Dataset:
                     return  # cancelled
                 cached = (done.index, done.stream_size) if done.cached else None
                 if not done.cached:
-                    f.index = done.index
+                    f.index, f.identity = done.index, done.identity
                     yield from ((number, chunk) for chunk in f.index.chunks())
-                    index_cache.store(f.path, f.index, done.stream_size)
+                    index_cache.store(f.path, f.index, done.stream_size, done.identity)
                     if len(f.index) == 0:
                         self._note_empty(f)
                     continue

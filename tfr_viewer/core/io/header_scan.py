@@ -1,7 +1,9 @@
-"""The header-only scan of a remote file: one small range request per frame header.
+"""The header-only scan of a file: one small read (a range request for a remote file)
+per frame header.
 
 Without payload CRCs to check, a scan needs only the 12 header bytes of each frame, so
-for files of large records (images) it transfers a tiny part of the file. It hops from
+for files of large records (images) it reads a tiny part of the file; a local file is
+read without read-ahead meanwhile (which would read everything). It hops from
 header to header while frames are at least ``HOP_MIN`` bytes; a smaller frame means the
 headers are too close together for one request each to pay, and the rest of the file is
 scanned by streaming it in windows (:func:`~.index.scan`), which also takes over at the
@@ -32,6 +34,15 @@ def hops(source: Source) -> bool:
     return callable(getattr(source, "fetch", None)) and source.size is not None
 
 
+def hops_far(source: Source) -> bool:
+    """Whether a header-only scan of ``source`` would hop: it :func:`hops`, and its
+    first frame is at least ``HOP_MIN`` bytes (one small read of its first header)."""
+    if not hops(source) or not source.size:
+        return False
+    length, ok = decode_header(source.fetch(0, HEADER_SIZE))  # type: ignore[attr-defined]
+    return ok and FRAME_OVERHEAD + length >= HOP_MIN
+
+
 def header_scan(
     source: Source,
     *,
@@ -42,6 +53,16 @@ def header_scan(
     ``UNVERIFIED``, as :func:`~.index.scan` with ``verify=False`` would."""
     size = source.size
     assert size is not None
+    source.advise_random(True)
+    try:
+        yield from _hop(source, size, cancel, chunk_records)
+    finally:
+        source.advise_random(False)
+
+
+def _hop(
+    source: Source, size: int, cancel: CancelToken | None, chunk_records: int
+) -> Iterator[IndexChunk]:
     pos = record = chunk_start = 0
     offsets: list[int] = []
     lengths: list[int] = []
@@ -85,6 +106,7 @@ def header_scan(
     if offsets or pos >= size:
         yield flush()
     if pos < size:
+        source.advise_random(False)
         yield from scan(
             source,
             verify=False,

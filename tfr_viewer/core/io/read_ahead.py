@@ -1,27 +1,30 @@
-"""Index the remote files of a dataset concurrently, while the scan yields in order.
+"""Index the files of a dataset concurrently, while the scan yields in order.
 
-A remote file costs round trips rather than disk bandwidth, so indexing the shards of a
-bucket one after another would leave the connection idle most of the time. While the
-dataset's scan streams its first pending file, :class:`ReadAhead` indexes the other
-remote files (or loads their cached indexes) on up to ``TFR_VIEWER_REMOTE_WORKERS``
-threads (default 32: a header scan spends its time waiting on round trips); the scan
-takes each result in file order.
+A remote file costs round trips rather than disk bandwidth, and a header-only scan of a
+local file of large records costs one small random read per record: scanning the shards
+one after another would leave the connection, or the disk's queue, idle most of the
+time. While the dataset's scan streams its first pending file, :class:`ReadAhead`
+indexes the others (or loads their cached indexes) on up to ``TFR_VIEWER_REMOTE_WORKERS``
+threads for remote files (default 32: a header scan spends its time waiting on round
+trips) or ``TFR_VIEWER_LOCAL_WORKERS`` for local ones (default 32: many reads in flight
+is what a disk needs to answer small random reads fast); the scan takes each result in
+file order.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
 from . import index_cache
 from .file_index import FileIndex
-from .header_scan import header_scan, hops
+from .header_scan import header_scan, hops, hops_far
 from .index import IndexChunk, scan
 from .records import CancelToken
-from .remote import forget, unchanged
+from .remote import forget, is_url, unchanged
 from .sources import Source
 
 
@@ -59,6 +62,7 @@ class Indexed:
     index: FileIndex
     stream_size: int | None
     cached: bool  # loaded from the persistent cache (so not to be stored again)
+    identity: dict | None = None  # a local file's identity when its scan began
 
 
 class _Either(CancelToken):
@@ -74,8 +78,12 @@ class _Either(CancelToken):
 
 
 def _index(f: DatasetFile, verify: bool, cancel: CancelToken) -> Indexed | None:
-    forget(f.path)  # the lookup and the reads share one fresh answer
+    remote = is_url(f.path)
+    if remote:
+        forget(f.path)  # the lookup and the reads share one fresh answer
     cached = index_cache.load(f.path, verify)
+    # taken before the scan: an entry is kept only if nothing changed since
+    identity = None if remote else index_cache.identity(f.path)
     source = f.open()  # here too when cached: opening a remote file costs round trips
     if cached is not None:
         return Indexed(cached[0], cached[1], True)
@@ -85,14 +93,29 @@ def _index(f: DatasetFile, verify: bool, cancel: CancelToken) -> Indexed | None:
     if cancel.cancelled:
         return None
     index.finish(verified=verify)
-    return Indexed(index, source.size, False)
+    return Indexed(index, source.size, False, identity)
 
 
-def workers() -> int:
+def workers(remote: bool = True) -> int:
+    name = "TFR_VIEWER_REMOTE_WORKERS" if remote else "TFR_VIEWER_LOCAL_WORKERS"
     try:
-        return max(1, int(os.environ.get("TFR_VIEWER_REMOTE_WORKERS", 32)))
+        return max(1, int(os.environ.get(name, 32)))
     except ValueError:
         return 32
+
+
+def ahead_of_scan(files: Sequence[DatasetFile], todo: list[int], verify: bool) -> list[int]:
+    """Which of the files to index (``todo``, in order) go to :class:`ReadAhead`: the
+    remote ones after the first, or, for a header-only scan of local files whose first
+    file holds large records (a header scan hops over them), every local one after the
+    first. Files of small records are streamed one after another, as reading them whole
+    is cheaper than a read per record."""
+    remote = [n for n in todo if is_url(files[n].path)]
+    if remote:
+        return remote[1:]
+    if verify or len(todo) < 2:
+        return []
+    return todo[1:] if hops_far(files[todo[0]].open()) else []
 
 
 class ReadAhead:
@@ -106,8 +129,9 @@ class ReadAhead:
         cancel: CancelToken | None,
     ) -> None:
         self._cancel = _Either(cancel)
+        remote = any(is_url(files[n].path) for n in numbers)
         self._pool = ThreadPoolExecutor(
-            max_workers=min(workers(), max(1, len(numbers))), thread_name_prefix="tfr-remote"
+            max_workers=min(workers(remote), max(1, len(numbers))), thread_name_prefix="tfr-ahead"
         )
         self._futures: dict[int, Future[Indexed | None]] = {
             n: self._pool.submit(_index, files[n], verify, self._cancel) for n in numbers

@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import sys
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -76,6 +77,9 @@ class Source(ABC):
 
     def release(self, upto: int) -> None:  # noqa: B027 - optional hook, no-op by default
         """Hint that bytes before ``upto`` will not be needed again soon."""
+
+    def advise_random(self, random: bool) -> None:  # noqa: B027 - optional hook
+        """Hint that reads will hop (``random``: no read-ahead) or stream (the default)."""
 
     def end_problem(self) -> str | None:
         """Called when a scan has read to the end: what is wrong with the stream itself
@@ -162,6 +166,25 @@ class PlainSource(Source):
                 raise self._changed()
             done += got
         return max(done, 0)
+
+    def fetch(self, offset: int, n: int) -> bytes:
+        """Exactly bytes ``[offset, offset + n)`` (fewer at the end): what the header-only
+        scan reads, a frame header at a time."""
+        return self.read_at(offset, n)
+
+    def advise_random(self, random: bool) -> None:
+        # A header-only scan reads 12 bytes a frame: read-ahead would read everything.
+        if self._closed:
+            return
+        if hasattr(os, "posix_fadvise"):
+            advice = os.POSIX_FADV_RANDOM if random else os.POSIX_FADV_SEQUENTIAL
+            with contextlib.suppress(OSError):
+                os.posix_fadvise(self._fd, 0, 0, advice)
+        elif sys.platform == "darwin":
+            import fcntl
+
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(self._fd, getattr(fcntl, "F_RDAHEAD", 45), 0 if random else 1)
 
     def release(self, upto: int) -> None:
         # Scanned bytes are not needed again soon: let the page cache drop them first.
