@@ -79,6 +79,36 @@ static PyObject *py_scan_frames(PyObject *self, PyObject *args) {
     return result;
 }
 
+#ifdef FRAMES_HOP
+/* hop_frames(fd, size, pos, limit, min_frame, offsets, lengths) -> (n, stop, errno) */
+static PyObject *py_hop_frames(PyObject *self, PyObject *args) {
+    int fd;
+    unsigned long long size, pos, min_frame;
+    Py_ssize_t limit;
+    Py_buffer offsets, lengths;
+    if (!PyArg_ParseTuple(args, "iKKnKw*w*", &fd, &size, &pos, &limit, &min_frame, &offsets,
+                          &lengths))
+        return NULL;
+    PyObject *result = NULL;
+    if (limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "limit must not be negative");
+    } else if (check_out(&offsets, limit, 8, "offsets") == 0 &&
+               check_out(&lengths, limit, 8, "lengths") == 0) {
+        size_t n;
+        uint64_t stop;
+        int error;
+        Py_BEGIN_ALLOW_THREADS;
+        n = frames_hop(fd, size, pos, (size_t)limit, min_frame, offsets.buf, lengths.buf, &stop,
+                       &error);
+        Py_END_ALLOW_THREADS;
+        result = Py_BuildValue("nKi", (Py_ssize_t)n, (unsigned long long)stop, error);
+    }
+    PyBuffer_Release(&offsets);
+    PyBuffer_Release(&lengths);
+    return result;
+}
+#endif
+
 /* The payload ranges: int64 starts and lengths, each within the buffer. */
 static int check_ranges(Py_buffer *buf, Py_buffer *starts, Py_buffer *lengths, size_t *rows) {
     if (starts->len != lengths->len || starts->len % 8) {
@@ -412,6 +442,11 @@ static PyMethodDef methods[] = {
     {"crc32c", (PyCFunction)(void (*)(void))py_crc32c, METH_VARARGS | METH_KEYWORDS,
      "crc32c(data, crc=0, impl='auto'): CRC32C of data, extending crc; impl is auto, "
      "portable or hardware."},
+#ifdef FRAMES_HOP
+    {"hop_frames", py_hop_frames, METH_VARARGS,
+     "hop_frames(fd, size, pos, limit, min_frame, offsets, lengths) -> (n, stop, errno): "
+     "frame headers read one by one from a file, the payloads skipped"},
+#endif
     {"scan_frames", py_scan_frames, METH_VARARGS,
      "scan_frames(buf, pos, limit, verify, base, offsets, lengths, status) -> (n, stop)"},
     {"extract", py_extract, METH_VARARGS,

@@ -25,6 +25,7 @@ from .records import CancelToken, RecordStatus
 from .sources import Source
 
 HOP_MIN = 64 << 10
+HOP_BATCH = 512  # headers read by one call of compiled code
 FLUSH_SECONDS = 0.2
 FIRST_ROWS = 16  # records yielded one by one, so that the first rows show at once
 
@@ -86,6 +87,20 @@ def _hop(
     while pos < size:
         if cancel is not None and cancel.cancelled:
             return
+        hopped = source.hop_headers(pos, 1 if record < FIRST_ROWS else HOP_BATCH, HOP_MIN)
+        if hopped is not None and len(hopped[0]):
+            offsets.extend(hopped[0].tolist())
+            lengths.extend(hopped[1].tolist())
+            record += len(hopped[0])
+            pos = hopped[2]
+            if (
+                record <= FIRST_ROWS
+                or len(offsets) >= chunk_records
+                or time.monotonic() - flushed >= FLUSH_SECONDS
+            ):
+                yield flush()
+            continue
+        # one header here: where a compiled hop stopped, or for sources without one
         header = source.fetch(pos, HEADER_SIZE)  # type: ignore[attr-defined]
         if len(header) < HEADER_SIZE:
             break  # a cut header: the window scan reports it

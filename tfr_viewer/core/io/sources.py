@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..fast import native
 from .framing import Compression
 from .inflate import Inflated, Input, check_stream, inflate, open_input
 from .sequential import SequentialStream, prefers_sequential
@@ -80,6 +81,16 @@ class Source(ABC):
 
     def advise_random(self, random: bool) -> None:  # noqa: B027 - optional hook
         """Hint that reads will hop (``random``: no read-ahead) or stream (the default)."""
+
+    def hop_headers(
+        self, pos: int, limit: int, min_frame: int
+    ) -> tuple[np.ndarray, np.ndarray, int] | None:
+        """Frame headers read one after another from ``pos`` by compiled code, the
+        payloads skipped: ``(offsets, lengths, stop)`` of up to ``limit`` frames whose
+        header CRC verifies, of at least ``min_frame`` bytes, that fit in the file;
+        ``stop`` is the header not taken. None where this source has no such reader
+        (the caller reads the headers itself)."""
+        return None
 
     def end_problem(self) -> str | None:
         """Called when a scan has read to the end: what is wrong with the stream itself
@@ -171,6 +182,21 @@ class PlainSource(Source):
         """Exactly bytes ``[offset, offset + n)`` (fewer at the end): what the header-only
         scan reads, a frame header at a time."""
         return self.read_at(offset, n)
+
+    def hop_headers(
+        self, pos: int, limit: int, min_frame: int
+    ) -> tuple[np.ndarray, np.ndarray, int] | None:
+        compiled = native()
+        if compiled is None or not hasattr(compiled, "hop_frames"):
+            return None
+        self._check_open()
+        offsets = np.empty(limit, dtype=np.uint64)
+        lengths = np.empty(limit, dtype=np.uint64)
+        # a failed read ends the hop; the caller's own read then raises it
+        n, stop, _errno = compiled.hop_frames(
+            self._fd, self.size, pos, limit, min_frame, offsets, lengths
+        )
+        return offsets[:n], lengths[:n], stop
 
     def advise_random(self, random: bool) -> None:
         # A header-only scan reads 12 bytes a frame: read-ahead would read everything.
