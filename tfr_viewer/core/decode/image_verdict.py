@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from .same_bytes import SameBytes, key_of
+
 MAX_PIXELS = 120_000_000  # 120 megapixels: larger headers are reported, not decoded
 
 
@@ -341,8 +343,34 @@ def image_pool() -> ThreadPoolExecutor:
     return _POOL[0]
 
 
+_JUDGED: SameBytes[ImageVerdict] = SameBytes()
+
+
 def verdicts(values: Sequence[bytes], side: int | None = None) -> list[ImageVerdict]:
-    """:func:`verdict_of` each value, decoded in parallel."""
-    if len(values) < 2:
-        return [verdict_of(v, side) for v in values]
-    return list(image_pool().map(partial(verdict_of, side=side), values))
+    """:func:`verdict_of` each value, decoded in parallel; a value byte-identical to one
+    judged before (in this call or a recent one) takes its verdict without a decode."""
+    keys = [key_of(v) for v in values]
+    found: list[ImageVerdict | None] = [
+        _JUDGED.get(v, side, k) for v, k in zip(values, keys, strict=True)
+    ]
+    first: dict[tuple[int, int], list[int]] = {}  # the values to judge, by key
+    same: dict[int, int] = {}  # a value -> the identical one judged for it
+    for i, (v, k) in enumerate(zip(values, keys, strict=True)):
+        if found[i] is None:
+            twins = first.setdefault(k, [])
+            match = next((j for j in twins if values[j] == v), None)
+            if match is None:
+                twins.append(i)
+            else:
+                same[i] = match
+    todo = [i for twins in first.values() for i in twins]
+    if len(todo) < 2:
+        fresh = [verdict_of(values[i], side) for i in todo]
+    else:
+        fresh = list(image_pool().map(partial(verdict_of, side=side), [values[i] for i in todo]))
+    for i, verdict in zip(todo, fresh, strict=True):
+        _JUDGED.put(values[i], verdict, side, keys[i])
+        found[i] = verdict
+    for i, j in same.items():
+        found[i] = found[j]
+    return found  # type: ignore[return-value]
