@@ -333,6 +333,52 @@ out:
     return result;
 }
 
+/* payload_crcs(buf, starts, lengths, ok): for each row whose int64 start is not -1, the
+ * payload buf[start : start + length] followed by its stored masked CRC32C; ok[row]
+ * (uint8) is 1 when the CRC matches. Rows with start -1 get 0. */
+static PyObject *py_payload_crcs(PyObject *self, PyObject *args) {
+    Py_buffer buf, starts, lengths, ok;
+    if (!PyArg_ParseTuple(args, "y*y*y*w*", &buf, &starts, &lengths, &ok)) return NULL;
+    PyObject *result = NULL;
+    size_t rows = (size_t)starts.len / 8;
+    if (starts.len != lengths.len || starts.len % 8 || (size_t)ok.len < rows) {
+        PyErr_SetString(PyExc_ValueError, "starts and lengths: int64 arrays of one size; ok: "
+                                          "a uint8 array as long");
+        goto out;
+    }
+    const int64_t *s = starts.buf, *n = lengths.buf;
+    for (size_t r = 0; r < rows; r++) {
+        if (s[r] < 0) continue;
+        if (n[r] < 0 || s[r] > buf.len || n[r] + 4 > buf.len - s[r]) {
+            PyErr_Format(PyExc_ValueError, "payload %zu and its CRC lie outside the buffer", r);
+            goto out;
+        }
+    }
+    uint8_t *out = ok.buf;
+    const uint8_t *b = buf.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (size_t r = 0; r < rows; r++) {
+        if (s[r] < 0) {
+            out[r] = 0;
+            continue;
+        }
+        const uint8_t *p = b + s[r];
+        const uint8_t *f = p + n[r];
+        uint32_t stored = (uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16 |
+                          (uint32_t)f[3] << 24;
+        out[r] = crc32c_mask(crc32c_extend(0, p, (size_t)n[r])) == stored;
+    }
+    Py_END_ALLOW_THREADS;
+    result = Py_None;
+    Py_INCREF(result);
+out:
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lengths);
+    PyBuffer_Release(&ok);
+    return result;
+}
+
 /* take_bytes(buf, spans) -> list of bytes, one per (offset, size) int64 pair. */
 static PyObject *py_take_bytes(PyObject *self, PyObject *args) {
     Py_buffer buf, spans;
@@ -459,6 +505,8 @@ static PyMethodDef methods[] = {
     {"tf_fields", py_tf_fields, METH_VARARGS,
      "tf_fields(data) -> (code, offset, differs, spans): an Example's own fields"},
     {"take_bytes", py_take_bytes, METH_VARARGS, "take_bytes(buf, spans) -> list of bytes"},
+    {"payload_crcs", py_payload_crcs, METH_VARARGS,
+     "payload_crcs(buf, starts, lengths, ok): whether each payload's stored CRC matches"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fast",

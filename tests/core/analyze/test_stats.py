@@ -289,3 +289,26 @@ def test_int64_statistics_stay_integers(tmp_path):
     assert "e+" not in text, text
     assert "min 1357000000  mean 1357000240  max 1357000480" in text
     assert f"min {2**53 + 1}" in text
+
+
+def test_statistics_of_a_header_indexed_file_check_its_crcs_as_they_read(remote_root, monkeypatch):
+    """A header-only index (every payload unverified) gives the statistics of a verified
+    one: the CRCs are checked in the bytes read for the figures, the damaged record is
+    counted as damaged, and the index ends with the statuses a verifying scan gives."""
+    from tfr_viewer.core.analyze.stats import dataset_stats
+    from tfr_viewer.core.io import Dataset
+
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    paths = [str(remote_root / n) for n in ("damaged.tfrecord", "big.tfrecord")]
+    with Dataset(paths) as verified:
+        verified.index(verify=True)
+        want = json.dumps(dataset_stats(verified).to_json(), sort_keys=True)
+        statuses = [f.index.statuses().tolist() for f in verified.files]
+    with Dataset(paths) as hopped:
+        hopped.index(verify=False)
+        assert all(not f.index.verified for f in hopped.files)
+        got = json.dumps(dataset_stats(hopped).to_json(), sort_keys=True)
+        assert got == want
+        assert [f.index.statuses().tolist() for f in hopped.files] == statuses
+        assert all(f.index.verified for f in hopped.files)
+    assert json.loads(want)["damaged"] >= 1

@@ -230,26 +230,32 @@ def file_stats(
     block: int = 1 << 15,
 ) -> Stats:
     """The statistics of file ``number`` of an indexed dataset; ``progress(done)`` after
-    each block of records. Cancelling stops early with what was counted. The figures of
-    a completely verified file are kept in the persistent cache (:mod:`.stats_cache`)."""
+    each block of records. The payload CRCs a header-only index left unverified are
+    checked as the payloads are read (one read of the file), and the records found
+    damaged counted as such, so the figures are those of a verified index. Cancelling
+    stops early with what was counted. The figures of a completely indexed file are kept
+    in the persistent cache (:mod:`.stats_cache`)."""
     f = ds.files[number]
     start, total = ds.start_of(number), len(f.index)
-    cacheable = f.index.complete and f.index.verified  # damage is known for every record
-    if cacheable and (cached := stats_cache.load(f.path)) is not None:
-        if cached.records == total:
+    if f.index.complete and f.index.verified:  # damage is known for every record
+        cached = stats_cache.load(f.path)
+        if cached is not None and cached.records == total:
             if progress is not None:
                 progress(total)
             return cached
     records = ds.undamaged(np.arange(start, start + total))
-    st = Stats(files=1, records=total, damaged=total - len(records))
+    st = Stats(files=1, records=total, damaged=total)
     seed = file_seed(f.open())
-    for positions, payloads in iter_blocks(ds, records, block):
+    for positions, payloads in iter_blocks(ds, records, block, verify=True):
         if cancel is not None and cancel.cancelled:
             return st  # part of the file: never cached
         add_payloads(st, payloads, seed, records[positions] - start)
+        st.damaged -= payloads.rows
         if progress is not None:
             progress(payloads.rows)
-    if cacheable:
+    if f.index.complete and not f.index.verified:
+        f.index.verified = True  # every undamaged record's CRC was checked above
+    if f.index.complete:
         stats_cache.store(f.path, st)
     return st
 

@@ -124,6 +124,16 @@ class FileIndex:
             self._status[b][s : s + take] = statuses[done : done + take]
             done += take
 
+    def set_statuses_at(self, records: np.ndarray, statuses: np.ndarray) -> None:
+        """Overwrite the statuses of the records numbered ``records`` (any order)."""
+        records = np.asarray(records, dtype=np.int64)
+        if len(records) and not (0 <= records.min() and records.max() < self._count):
+            raise IndexError(f"records out of range (0..{self._count - 1})")
+        blocks = records // BLOCK
+        for b in np.unique(blocks).tolist():
+            mask = blocks == b
+            self._status[b][records[mask] - b * BLOCK] = statuses[mask]
+
     def _column(self, blocks: list[np.ndarray], start: int, stop: int) -> np.ndarray:
         stop = min(stop, self._count)
         if start >= stop:

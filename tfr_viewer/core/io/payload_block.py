@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .framing import FRAME_OVERHEAD, HEADER_SIZE
+from ..fast import native
+from .framing import FRAME_OVERHEAD, HEADER_SIZE, masked_crc
 from .records import RecordStatus
 from .sources import Source
 
@@ -121,6 +122,39 @@ def _with_edits(
     return PayloadBlock.of(payloads)
 
 
+def payload_crcs(block: PayloadBlock, rows: np.ndarray) -> np.ndarray:
+    """Whether the stored CRC of each of ``rows`` of a block read from a file (its buffer
+    holds whole frames, so each payload's CRC follows it) matches its payload; False for
+    an unreadable row."""
+    starts = np.full(block.rows, -1, dtype=np.int64)
+    starts[rows] = block.starts[rows]
+    ok = np.zeros(block.rows, dtype=np.uint8)
+    compiled = native()
+    if compiled is not None:
+        compiled.payload_crcs(block.buf, starts, block.lengths, ok)
+    else:
+        for r in np.flatnonzero(starts >= 0).tolist():
+            start, n = int(starts[r]), int(block.lengths[r])
+            stored = int.from_bytes(block.buf[start + n : start + n + 4].tobytes(), "little")
+            ok[r] = masked_crc(block.buf[start : start + n]) == stored
+    return ok[rows].astype(bool)
+
+
+def _checked(
+    ds: Dataset, number: int, records: np.ndarray, statuses: np.ndarray, block: PayloadBlock
+) -> np.ndarray:
+    """Check the payload CRCs of the block's unverified rows, settle their statuses in
+    the file's index, and return which rows are intact."""
+    todo = np.flatnonzero(statuses == RecordStatus.UNVERIFIED)
+    good = (statuses == RecordStatus.OK) | (statuses == RecordStatus.UNVERIFIED)
+    if len(todo):
+        ok = payload_crcs(block, todo)
+        good[todo] = ok
+        settled = np.where(ok, RecordStatus.OK, RecordStatus.BAD_DATA_CRC).astype(np.uint8)
+        ds.files[number].index.set_statuses_at(records[todo] - ds.start_of(number), settled)
+    return good
+
+
 BLOCK_BYTES = 256 << 20  # a block holds at most this many payload bytes (or one record)
 
 
@@ -144,12 +178,16 @@ def iter_blocks(
     records: np.ndarray,
     size: int = 1 << 14,
     edited: Mapping[int, bytes] | None = None,
+    verify: bool = False,
 ) -> Iterator[tuple[np.ndarray, PayloadBlock]]:
     """The payloads of ``records`` (global numbers, any order) of an indexed dataset, as
     ``(positions, block)``: row ``i`` of ``block`` is record ``records[positions[i]]``.
     Each block holds at most ``size`` records of one file (and about
     :data:`BLOCK_BYTES`), read in stream order.
-    ``edited`` (by global number) replaces what the files hold."""
+    ``edited`` (by global number) replaces what the files hold. With ``verify``, the
+    payload CRCs of unverified records are checked in the bytes just read (one read of
+    the file for both), their statuses settled in the dataset's index, and records found
+    damaged left out of the blocks (``positions`` then skips them)."""
     records = np.asarray(records, dtype=np.int64)
     if not len(records):
         return
@@ -165,7 +203,12 @@ def iter_blocks(
             number = int(numbers[a])
             if number not in sources:
                 sources[number] = ds.files[number].open()
-            yield (
-                order,
-                read_block(sources[number], offsets[order], lengths[order], statuses[order], local),
+            block = read_block(
+                sources[number], offsets[order], lengths[order], statuses[order], local
             )
+            if verify and not local:
+                good = _checked(ds, number, records[order], statuses[order], block)
+                if not good.all():
+                    order = order[good]
+                    block = PayloadBlock(block.buf, block.starts[good], block.lengths[good])
+            yield order, block
