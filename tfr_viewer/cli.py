@@ -155,9 +155,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--jobs",
         type=int,
-        default=1,
+        default=None,
         metavar="N",
-        help="N processes on this machine, one split of the shards at a time (default 1)",
+        help="N processes on this machine, one split of the shards at a time (default: one "
+        "per core from 1 GB of data on, else 1)",
     )
     _runner(p)
 

@@ -75,31 +75,29 @@ def print_stats(out: dict[str, Any]) -> None:
 def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
     """Index ``ds`` and compute its statistics, here or (``--runner``) on Apache Beam."""
     from ..core.analyze.stats import dataset_stats, pooled_stats
-    from ..core.io.split_pool import usable_jobs
+    from ..core.io.split_pool import default_jobs, usable_jobs
 
-    jobs = getattr(args, "jobs", 1)
-    if jobs < 1:
-        raise UsageError(f"--jobs {jobs}: give 1 or more processes")
+    asked = getattr(args, "jobs", None)
+    if asked is not None and asked < 1:
+        raise UsageError(f"--jobs {asked}: give 1 or more processes")
+    # a header-only index: the payload CRCs are checked as the payloads are read
+    index_with_progress(ds, verify=False)
+    print_warnings(ds, args.json)
     if getattr(args, "runner", None):
         from ..beam.commands import stats_on_beam
 
-        index_with_progress(ds, verify=False)
-        print_warnings(ds, args.json)
         return stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
+    jobs = asked if asked is not None else default_jobs(ds.compressed_size())
     usable = usable_jobs(jobs)
-    if usable < jobs and not args.json:
+    if asked is not None and usable < asked and not args.json:
         print(
-            f"tfr-viewer: note: --jobs {jobs} runs {plural(usable, 'process', 'processes')}, "
+            f"tfr-viewer: note: --jobs {asked} runs {plural(usable, 'process', 'processes')}, "
             "one per core of this machine",
             file=sys.stderr,
         )
     if usable > 1:
-        index_with_progress(ds, verify=False)
-        print_warnings(ds, args.json)
         with TaskProgress("statistics", 0, unit="splits") as progress:
-            return pooled_stats(ds, jobs, progress.update)
-    index_with_progress(ds, verify=False)  # the CRCs are checked as the payloads are read
-    print_warnings(ds, args.json)
+            return pooled_stats(ds, usable, progress.update)
     with TaskProgress("statistics", len(ds)) as progress:
         return dataset_stats(ds, progress=progress.update)
 

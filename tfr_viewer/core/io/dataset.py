@@ -377,6 +377,10 @@ class Dataset:
             "(set TFR_VIEWER_WARN_RECORDS to change this limit)"
         )
 
+    def compressed_size(self) -> int:
+        """The bytes of every file as stored (opening the files not open yet)."""
+        return sum(f.open().compressed_size for f in self.files)
+
     def regions(self) -> list[Problem]:
         """The problems that belong to no record (garbage bytes, a compressed stream that
         stops decoding), in dataset order."""

@@ -49,22 +49,30 @@ def header_scan(
     *,
     cancel: CancelToken | None = None,
     chunk_records: int = CHUNK_RECORDS,
+    start: int = 0,
+    first_record: int = 0,
 ) -> Iterator[IndexChunk]:
     """Yield the index of ``source`` (a :func:`hops` source) with every record
-    ``UNVERIFIED``, as :func:`~.index.scan` with ``verify=False`` would."""
+    ``UNVERIFIED``, as :func:`~.index.scan` with ``verify=False`` would; from byte
+    ``start``, where record ``first_record`` begins, when given."""
     size = source.size
     assert size is not None
     source.advise_random(True)
     try:
-        yield from _hop(source, size, cancel, chunk_records)
+        yield from _hop(source, size, cancel, chunk_records, start, first_record)
     finally:
         source.advise_random(False)
 
 
 def _hop(
-    source: Source, size: int, cancel: CancelToken | None, chunk_records: int
+    source: Source,
+    size: int,
+    cancel: CancelToken | None,
+    chunk_records: int,
+    start: int,
+    first_record: int,
 ) -> Iterator[IndexChunk]:
-    pos = record = chunk_start = 0
+    pos, record, chunk_start = start, first_record, first_record
     offsets: list[int] = []
     lengths: list[int] = []
     flushed = time.monotonic()

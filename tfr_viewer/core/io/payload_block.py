@@ -61,10 +61,12 @@ def read_block(
     lengths: np.ndarray,
     statuses: np.ndarray,
     edited: Mapping[int, bytes] | None = None,
+    spare: list[np.ndarray] | None = None,
 ) -> PayloadBlock:
     """The payloads of the given frames (stream order) of one open source. Only intact
     or unverified records are read. ``edited`` maps a row to the payload that replaces
-    what the file holds."""
+    what the file holds. ``spare`` holds a buffer to read into when it is large enough
+    (and receives the one used): for callers done with a block before the next."""
     offsets = np.asarray(offsets, dtype=np.int64)
     lengths = np.asarray(lengths, dtype=np.int64)
     readable = (statuses == READABLE[0]) | (statuses == READABLE[1])
@@ -89,7 +91,12 @@ def read_block(
         groups.append((first, last, lo))
         total += int(ends[last - 1]) - lo
         first = last
-    buf = np.empty(total, dtype=np.uint8)
+    if spare and len(spare[0]) >= total:
+        buf = spare[0][:total]
+    else:
+        buf = np.empty(total, dtype=np.uint8)
+        if spare is not None:
+            spare[:] = [buf]
     base = 0
     for first, last, lo in groups:
         size = int(ends[last - 1]) - lo
@@ -179,6 +186,7 @@ def iter_blocks(
     size: int = 1 << 14,
     edited: Mapping[int, bytes] | None = None,
     verify: bool = False,
+    reuse: bool = False,
 ) -> Iterator[tuple[np.ndarray, PayloadBlock]]:
     """The payloads of ``records`` (global numbers, any order) of an indexed dataset, as
     ``(positions, block)``: row ``i`` of ``block`` is record ``records[positions[i]]``.
@@ -187,12 +195,14 @@ def iter_blocks(
     ``edited`` (by global number) replaces what the files hold. With ``verify``, the
     payload CRCs of unverified records are checked in the bytes just read (one read of
     the file for both), their statuses settled in the dataset's index, and records found
-    damaged left out of the blocks (``positions`` then skips them)."""
+    damaged left out of the blocks (``positions`` then skips them). With ``reuse``, one
+    buffer serves every block, so a block must not be kept past the next one."""
     records = np.asarray(records, dtype=np.int64)
     if not len(records):
         return
     numbers, offsets, lengths, statuses = ds.frame_facts(records)
     sources: dict[int, Source] = {}
+    spare: list[np.ndarray] | None = [] if reuse else None
     for lo, hi in _spans(lengths, size):
         cuts = (np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo).tolist()
         for a, b in zip([lo, *cuts], [*cuts, hi], strict=True):
@@ -204,7 +214,7 @@ def iter_blocks(
             if number not in sources:
                 sources[number] = ds.files[number].open()
             block = read_block(
-                sources[number], offsets[order], lengths[order], statuses[order], local
+                sources[number], offsets[order], lengths[order], statuses[order], local, spare
             )
             if verify and not local:
                 good = _checked(ds, number, records[order], statuses[order], block)

@@ -38,6 +38,16 @@ def usable_jobs(jobs: int) -> int:
     return max(1, min(jobs, cores))
 
 
+POOL_BYTES = 1 << 30  # from this many bytes on, a command without --jobs uses every core
+
+
+def default_jobs(nbytes: int) -> int:
+    """The processes a command uses without ``--jobs``: one per core for a dataset of
+    :data:`POOL_BYTES` or more (starting a pool then costs far less than the work), one
+    below. Results do not depend on it."""
+    return usable_jobs(1 << 16) if nbytes >= POOL_BYTES else 1
+
+
 def map_splits(
     refs: Sequence[SplitRef],
     work: Callable[[list[SplitRef]], T],

@@ -16,6 +16,7 @@ import numpy as np
 
 from .dataset import Dataset
 from .framing import Compression
+from .header_scan import header_scan, hops
 from .index import scan
 from .records import RecordStatus
 from .remote_source import open_path
@@ -83,13 +84,17 @@ class SplitRef:
         return self.file_number, self.first
 
     def load(self, verify: bool = False) -> Split:
-        """The split with its header index, as :func:`plan_splits` made it; with
-        ``verify``, its payload CRCs checked in the same pass (the compiled scan)."""
+        """The split with its header index, as :func:`plan_splits` made it (from its frame
+        headers alone where the file's records are large); with ``verify``, its payload
+        CRCs checked in the same pass (the compiled scan)."""
         parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         found = 0
         if self.count:
             with open_path(self.path) as source:
-                chunks = scan(source, verify=verify, start=self.start, first_record=self.first)
+                if not verify and hops(source):
+                    chunks = header_scan(source, start=self.start, first_record=self.first)
+                else:
+                    chunks = scan(source, verify=verify, start=self.start, first_record=self.first)
                 for chunk in chunks:
                     take = min(len(chunk), self.count - found)
                     parts.append((chunk.offsets[:take], chunk.lengths[:take], chunk.status[:take]))
