@@ -34,6 +34,7 @@ __all__ = ["FeatureStats", "ImageStats", "Stats", "add_payloads", "dataset_stats
 KIND_NAMES = {BYTES: "bytes", FLOAT: "float", INT64: "int64"}
 MIN_IMAGE_BYTES = 20  # shorter values are never looked at as images
 TEXT_LIMIT = 128  # longer bytes values are not counted as text categories
+VIEWS_FROM = 4096  # longer bytes values are looked at in the block, not copied out
 
 
 def _positions(rag_splits: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -119,7 +120,8 @@ def _add_bytes(
             fs.images.modes.add([verdict.mode])
             found.append(i)
             sides.append((verdict.width, verdict.height))
-    rest = [v for i, v in enumerate(values) if i not in images] if images else values
+    # as bytes: a view of the block (a long value) is not hashable
+    rest = [bytes(v) for i, v in enumerate(values) if i not in images]
     distinct = Counter(rest)
     fs.distinct.add_hashes(bytes_hashes([*distinct, *(values[i] for i in images)]))
     texts: Counter[str] = Counter()
@@ -143,7 +145,7 @@ def add_payloads(st: Stats, block: PayloadBlock, seed: int, rows: np.ndarray) ->
     :func:`~.sketch.file_seed` is ``seed``)."""
     add_block(st.schema, block)
     keys = sorted(st.schema.features)
-    status, columns = extract(block, keys)
+    status, columns = extract(block, keys, views_from=VIEWS_FROM)
     ok = status == 0
     for key in keys:
         _add_column(st, key, columns[key], seed, rows, ok)

@@ -364,12 +364,13 @@ def verdicts(values: Sequence[bytes], side: int | None = None) -> list[ImageVerd
             else:
                 same[i] = match
     todo = [i for twins in first.values() for i in twins]
+    judged = [bytes(values[i]) for i in todo]  # the values may be views of a buffer
     if len(todo) < 2:
-        fresh = [verdict_of(values[i], side) for i in todo]
+        fresh = [verdict_of(v, side) for v in judged]
     else:
-        fresh = list(image_pool().map(partial(verdict_of, side=side), [values[i] for i in todo]))
-    for i, verdict in zip(todo, fresh, strict=True):
-        _JUDGED.put(values[i], verdict, side, keys[i])
+        fresh = list(image_pool().map(partial(verdict_of, side=side), judged))
+    for i, data, verdict in zip(todo, judged, fresh, strict=True):
+        _JUDGED.put(data, verdict, side, keys[i])
         found[i] = verdict
     for i, j in same.items():
         found[i] = found[j]

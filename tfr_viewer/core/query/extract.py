@@ -40,20 +40,24 @@ class FeatureColumn:
 
 
 def extract(
-    block: PayloadBlock, keys: Iterable[str]
+    block: PayloadBlock, keys: Iterable[str], views_from: int | None = None
 ) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
-    """Per-row parse status (``ROW_OK`` or ``ROW_MALFORMED``) and a column per key."""
+    """Per-row parse status (``ROW_OK`` or ``ROW_MALFORMED``) and a column per key.
+
+    With ``views_from``, the values of a bytes-only column that are at least that long
+    may come as read-only memoryviews of the block's buffer instead of copies (valid
+    while the buffer is; equal to, and hashing as, the bytes they show)."""
     wanted = sorted(set(keys))
     compiled = native()
     if compiled is not None and block.rows:
-        status, columns = _extract_compiled(compiled, block, wanted)
+        status, columns = _extract_compiled(compiled, block, wanted, views_from)
         if not (status == ROW_UPB).any():
             return status, columns
     return _extract_python(block, wanted)
 
 
 def _extract_compiled(
-    compiled, block: PayloadBlock, wanted: list[str]
+    compiled, block: PayloadBlock, wanted: list[str], views_from: int | None = None
 ) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
     keys = tuple(k.encode("utf-8") for k in wanted)
     parts = _parts(block.rows)
@@ -74,7 +78,7 @@ def _extract_compiled(
             kind: np.concatenate([np.frombuffer(p[i], dtype=t) for p in pieces])
             for kind, i, t in ((INT64, 3, np.int64), (FLOAT, 4, np.float64), (BYTES, 5, np.int64))
         }
-        values = _typed_values(compiled, block, kinds_arr, splits_arr, by_kind)
+        values = _typed_values(compiled, block, kinds_arr, splits_arr, by_kind, views_from)
         columns[key] = FeatureColumn(Rag(values, splits_arr), present, kinds_arr)
     return status, columns
 
@@ -125,7 +129,12 @@ def _joined_splits(splits: list[np.ndarray]) -> np.ndarray:
 
 
 def _typed_values(
-    compiled, block: PayloadBlock, kinds: np.ndarray, splits: np.ndarray, by_kind: dict
+    compiled,
+    block: PayloadBlock,
+    kinds: np.ndarray,
+    splits: np.ndarray,
+    by_kind: dict,
+    views_from: int | None = None,
 ) -> np.ndarray:
     """One flat array in row order from the per-kind arrays."""
     filled = [kind for kind in (INT64, FLOAT, BYTES) if len(by_kind[kind])]
@@ -139,6 +148,8 @@ def _typed_values(
         return by_kind[INT64]
     if seen == {FLOAT}:
         return by_kind[FLOAT]
+    if seen == {BYTES} and views_from is not None:
+        return _bytes_and_views(compiled, block, by_kind[BYTES], views_from)
     parts: dict[int, np.ndarray] = {}
     for kind in seen:
         if kind == BYTES:
@@ -158,6 +169,23 @@ def _typed_values(
         positions = np.arange(int(lens.sum())) + firsts
         values[positions] = arr.tolist() if dtype is object else arr
     return values
+
+
+def _bytes_and_views(
+    compiled, block: PayloadBlock, spans: np.ndarray, views_from: int
+) -> np.ndarray:
+    """The bytes values of ``spans`` (int64 offset, size pairs): copies below
+    ``views_from`` bytes, read-only memoryviews of the buffer from there on."""
+    pairs = spans.reshape(-1, 2)
+    out = np.empty(len(pairs), dtype=object)
+    big = pairs[:, 1] >= views_from
+    small = np.flatnonzero(~big)
+    if len(small):
+        out[small] = compiled.take_bytes(block.buf, np.ascontiguousarray(pairs[small]))
+    view = memoryview(block.buf).toreadonly()
+    for i, (offset, size) in zip(np.flatnonzero(big).tolist(), pairs[big].tolist(), strict=True):
+        out[i] = view[offset : offset + size]  # one item at a time: never read as an array
+    return out
 
 
 def _extract_python(
