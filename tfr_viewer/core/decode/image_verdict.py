@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from .same_bytes import SameBytes, key_of
+from .same_bytes import SameBytes, equal, key_of
 
 MAX_PIXELS = 120_000_000  # 120 megapixels: larger headers are reported, not decoded
 
@@ -358,7 +358,7 @@ def verdicts(values: Sequence[bytes], side: int | None = None) -> list[ImageVerd
     for i, (v, k) in enumerate(zip(values, keys, strict=True)):
         if found[i] is None:
             twins = first.setdefault(k, [])
-            match = next((j for j in twins if values[j] == v), None)
+            match = next((j for j in twins if equal(values[j], v)), None)
             if match is None:
                 twins.append(i)
             else:
