@@ -48,6 +48,7 @@ bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) tests/benchmarks/convert_benchmarks.py
 	$(PY) tests/benchmarks/remote_benchmarks.py
 	$(PY) tests/benchmarks/crc_benchmarks.py
+	$(PY) tests/benchmarks/scale_benchmarks.py
 	$(BEAM_PY) tests/benchmarks/beam_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
 
