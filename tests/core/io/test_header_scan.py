@@ -131,3 +131,18 @@ def test_random_files_get_the_index_of_the_streaming_scan(tmp_path):
         with open_source(str(path)) as source:
             streamed = _index(scan(source, verify=False))
         _same(hopped, streamed)
+
+
+def test_shards_shorter_than_a_header_are_scanned_not_hopped(tmp_path):
+    """A first file of 5 bytes (the index is then the streaming scan's), and shards of
+    large records after it."""
+    (tmp_path / "a-00000").write_bytes(b"0 10\n")
+    tf_write(tmp_path / "a-00001", _payloads(3, 1))
+    paths = [str(tmp_path / "a-00000"), str(tmp_path / "a-00001")]
+    with Dataset(paths) as hopped, Dataset(paths) as streamed:
+        hopped.index(verify=False)
+        streamed.index(verify=True)  # no hop: every byte read
+        for a, b in zip(hopped.files, streamed.files, strict=True):
+            assert np.array_equal(a.index.offsets(), b.index.offsets())
+            assert np.array_equal(a.index.lengths(), b.index.lengths())
+        assert len(hopped) == len(streamed) == 4  # the 5 bytes are a cut record

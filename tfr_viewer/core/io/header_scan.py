@@ -40,7 +40,10 @@ def hops_far(source: Source) -> bool:
     first frame is at least ``HOP_MIN`` bytes (one small read of its first header)."""
     if not hops(source) or not source.size:
         return False
-    length, ok = decode_header(source.fetch(0, HEADER_SIZE))  # type: ignore[attr-defined]
+    head = source.fetch(0, HEADER_SIZE)  # type: ignore[attr-defined]
+    if len(head) < HEADER_SIZE:
+        return False  # shorter than a header: the streaming scan says what it is
+    length, ok = decode_header(head)
     return ok and FRAME_OVERHEAD + length >= HOP_MIN
 
 
