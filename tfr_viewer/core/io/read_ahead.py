@@ -104,17 +104,30 @@ def workers(remote: bool = True) -> int:
         return 32
 
 
+def streams() -> int:
+    """Local files read through at once by a verifying scan (``TFR_VIEWER_LOCAL_STREAMS``,
+    default 3): a disk answers a few sequential readers about as fast as one, and the CRC
+    of one file is computed while the others wait on the disk."""
+    try:
+        return max(1, int(os.environ.get("TFR_VIEWER_LOCAL_STREAMS", 3)))
+    except ValueError:
+        return 3
+
+
 def ahead_of_scan(files: Sequence[DatasetFile], todo: list[int], verify: bool) -> list[int]:
     """Which of the files to index (``todo``, in order) go to :class:`ReadAhead`: the
-    remote ones after the first, or, for a header-only scan of local files whose first
-    file holds large records (a header scan hops over them), every local one after the
-    first. Files of small records are streamed one after another, as reading them whole
-    is cheaper than a read per record."""
+    remote ones after the first; for a verifying scan of local files, every one after
+    the first (read :func:`streams` at a time); for a header-only scan of local files
+    whose first file holds large records (a header scan hops over them), every one
+    after the first. Other files of small records are streamed one after another, as
+    reading them whole is cheaper than a read per record."""
     remote = [n for n in todo if is_url(files[n].path)]
     if remote:
         return remote[1:]
-    if verify or len(todo) < 2:
+    if len(todo) < 2:
         return []
+    if verify:
+        return todo[1:] if streams() > 1 else []
     return todo[1:] if hops_far(files[todo[0]].open()) else []
 
 
@@ -130,8 +143,10 @@ class ReadAhead:
     ) -> None:
         self._cancel = _Either(cancel)
         remote = any(is_url(files[n].path) for n in numbers)
+        # the scan's own thread streams one file: the pool the others
+        most = workers(remote) if remote or not verify else streams() - 1
         self._pool = ThreadPoolExecutor(
-            max_workers=min(workers(remote), max(1, len(numbers))), thread_name_prefix="tfr-ahead"
+            max_workers=max(1, min(most, len(numbers))), thread_name_prefix="tfr-ahead"
         )
         self._futures: dict[int, Future[Indexed | None]] = {
             n: self._pool.submit(_index, files[n], verify, self._cancel) for n in numbers
