@@ -229,3 +229,21 @@ def test_the_text_output_groups_findings_by_kind(tmp_path):
     assert f"{len(copies)} warnings" in only_errors.stdout and "--verbose" in only_errors.stdout
     verbose = _cli("--fail-on", "error", "--verbose", path).stdout
     assert verbose.count("\n  record ") == len(doc["findings"])
+
+
+def test_checks_of_a_header_indexed_dataset_are_those_of_a_verified_one(remote_root, monkeypatch):
+    """The survey checks the payload CRCs a header-only index left: the findings, and
+    the statuses the index ends with, are those of a verifying scan."""
+    from tfr_viewer.core.io import Dataset
+
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    paths = [str(remote_root / n) for n in ("damaged.tfrecord", "big.tfrecord")]
+    with Dataset(paths) as verified:
+        verified.index(verify=True)
+        want = [f.to_json() for f in check_dataset(verified)]
+        statuses = [f.index.statuses().tolist() for f in verified.files]
+    with Dataset(paths) as hopped:
+        hopped.index(verify=False)
+        assert [f.to_json() for f in check_dataset(hopped)] == want
+        assert [f.index.statuses().tolist() for f in hopped.files] == statuses
+        assert all(f.index.verified for f in hopped.files)

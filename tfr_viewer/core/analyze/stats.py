@@ -255,8 +255,7 @@ def file_stats(
         st.damaged -= payloads.rows
         if progress is not None:
             progress(payloads.rows)
-    if f.index.complete and not f.index.verified:
-        f.index.verified = True  # every undamaged record's CRC was checked above
+    ds.settle_verified()  # every undamaged record's CRC was checked above
     if f.index.complete:
         stats_cache.store(f.path, st)
     return st

@@ -54,11 +54,13 @@ def survey(
     block: int = 1 << 14,
 ) -> Survey:
     """The survey of every intact record of an indexed dataset. A key is looked at
-    until one of its values is an image, so image keys cost one block each."""
+    until one of its values is an image, so image keys cost one block each. The
+    payload CRCs a header-only index left unverified are checked in the bytes read (the
+    records found damaged are left out, and their statuses settled in the index)."""
     out = Survey()
     records = ds.undamaged(np.arange(len(ds)))
     done = 0
-    for _, payloads in iter_blocks(ds, records, block):
+    for _, payloads in iter_blocks(ds, records, block, verify=True):
         if cancel is not None and cancel.cancelled:
             break
         add_block(out.schema, payloads)
@@ -71,4 +73,6 @@ def survey(
         done += payloads.rows
         if progress is not None:
             progress(done, len(records))
+    if cancel is None or not cancel.cancelled:
+        ds.settle_verified()
     return out

@@ -377,6 +377,15 @@ class Dataset:
             "(set TFR_VIEWER_WARN_RECORDS to change this limit)"
         )
 
+    def settle_verified(self) -> None:
+        """Mark verified every completely indexed file none of whose records is left
+        unverified (after a pass that checked the payload CRCs as it read them)."""
+        for f in self.files:
+            index = f.index
+            if index.complete and not index.verified:
+                if not (index.statuses() == RecordStatus.UNVERIFIED).any():
+                    index.verified = True
+
     def compressed_size(self) -> int:
         """The bytes of every file as stored (opening the files not open yet)."""
         return sum(f.open().compressed_size for f in self.files)
