@@ -158,7 +158,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="N processes on this machine, one split of the shards at a time (default: one "
-        "per core from 1 GB of data on, else 1)",
+        "per core from 1 GB of local data on, else 1)",
     )
     _runner(p)
 

@@ -75,6 +75,7 @@ def print_stats(out: dict[str, Any]) -> None:
 def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
     """Index ``ds`` and compute its statistics, here or (``--runner``) on Apache Beam."""
     from ..core.analyze.stats import dataset_stats, pooled_stats
+    from ..core.io.remote import is_url
     from ..core.io.split_pool import default_jobs, usable_jobs
 
     asked = getattr(args, "jobs", None)
@@ -87,7 +88,12 @@ def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
         from ..beam.commands import stats_on_beam
 
         return stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
-    jobs = asked if asked is not None else default_jobs(ds.compressed_size())
+    if asked is not None:
+        jobs = asked
+    elif any(is_url(f.path) for f in ds.files):
+        jobs = 1  # remote files: the transfers, not the cores, bound the work
+    else:
+        jobs = default_jobs(ds.compressed_size())
     usable = usable_jobs(jobs)
     if asked is not None and usable < asked and not args.json:
         print(

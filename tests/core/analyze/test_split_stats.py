@@ -75,3 +75,25 @@ def test_stats_jobs_gives_the_local_json(remote_root, tmp_path):
     if cores < 1000:  # said once, in one line; the statistics are the same
         assert f"--jobs 1000 runs {cores:,} process" in many.stderr
     assert run("--jobs", "1000") == run()
+
+
+def test_stats_without_jobs_uses_the_cores_for_a_large_dataset(remote_root, monkeypatch, capsys):
+    """From POOL_BYTES of local data on (here made tiny), ``stats`` runs on a process
+    pool by itself, and prints what one process prints."""
+    from tfr_viewer.cli import main
+    from tfr_viewer.core.analyze import stats
+    from tfr_viewer.core.io import split_pool
+
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    paths = [str(remote_root / n) for n in NAMES]
+    assert main(["stats", "--json", *paths]) == 0
+    alone = capsys.readouterr().out
+    pooled: list[int] = []
+    real = stats.pooled_stats
+    monkeypatch.setattr(split_pool, "POOL_BYTES", 1)
+    monkeypatch.setattr(
+        stats, "pooled_stats", lambda ds, jobs, p=None: pooled.append(jobs) or real(ds, jobs, p)
+    )
+    assert main(["stats", "--json", *paths]) == 0
+    assert capsys.readouterr().out == alone
+    assert pooled == [split_pool.usable_jobs(1 << 16)] or split_pool.usable_jobs(1 << 16) == 1
