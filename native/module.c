@@ -349,7 +349,7 @@ static PyObject *py_payload_crcs(PyObject *self, PyObject *args) {
     const int64_t *s = starts.buf, *n = lengths.buf;
     for (size_t r = 0; r < rows; r++) {
         if (s[r] < 0) continue;
-        if (n[r] < 0 || s[r] > buf.len || n[r] + 4 > buf.len - s[r]) {
+        if (n[r] < 0 || s[r] > buf.len || n[r] > buf.len - s[r] || buf.len - s[r] - n[r] < 4) {
             PyErr_Format(PyExc_ValueError, "payload %zu and its CRC lie outside the buffer", r);
             goto out;
         }

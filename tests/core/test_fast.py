@@ -89,3 +89,23 @@ def test_frame_scan_refuses_output_arrays_that_are_too_small():
     small = np.zeros(1, dtype=np.uint64)
     with pytest.raises(ValueError, match="fewer than"):
         _fast.scan_frames(b"", 0, 5, True, 0, small, small, np.zeros(5, dtype=np.uint8))
+
+
+def test_payload_crcs_check_each_payload_and_refuse_what_lies_outside():
+    from tfr_viewer.core import _fast
+
+    frames = [encode_frame(bytes([k]) * (k * 100)) for k in range(1, 5)]
+    data = bytearray(b"".join(frames))
+    data[len(frames[0]) + 20] ^= 1  # a byte of the second payload
+    buf = np.frombuffer(bytes(data), dtype=np.uint8)
+    starts = np.cumsum([0] + [len(f) for f in frames[:-1]]).astype(np.int64) + 12
+    lengths = np.array([k * 100 for k in range(1, 5)], dtype=np.int64)
+    ok = np.zeros(4, dtype=np.uint8)
+    _fast.payload_crcs(buf, starts, lengths, ok)
+    assert ok.tolist() == [1, 0, 1, 1]
+    starts[1] = -1  # unreadable: not checked
+    _fast.payload_crcs(buf, starts, lengths, ok)
+    assert ok.tolist() == [1, 0, 1, 1]
+    for start, length in ((len(buf) - 3, 0), (0, len(buf)), (5, 2**62), (len(buf) + 1, 0)):
+        with pytest.raises(ValueError, match="outside the buffer"):
+            _fast.payload_crcs(buf, np.array([start], np.int64), np.array([length], np.int64), ok)

@@ -7,6 +7,7 @@ byte past a payload lands in AddressSanitizer's red zone and aborts the process.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import random
 import sys
@@ -47,6 +48,11 @@ def main() -> int:
             out = np.zeros(64, dtype=np.uint64), np.zeros(64, dtype=np.uint64)
             module.scan_frames(data, 0, 64, True, 0, *out, np.zeros(64, dtype=np.uint8))
             module.crc32c(data, impl="portable")
+            n = len(data)  # payloads and their CRCs at every place, some past the end
+            starts = np.array([rng.randrange(n + 2) - 1 for _ in range(8)], dtype=np.int64)
+            sizes = np.array([rng.randrange(n + 2) for _ in range(8)], dtype=np.int64)
+            with contextlib.suppress(ValueError):
+                module.payload_crcs(data, starts, sizes, np.zeros(8, dtype=np.uint8))
             with tempfile.TemporaryFile() as f:  # the header hop, over a file that may be
                 f.write(data.tobytes())  # shorter than the size it is said to have
                 f.flush()
