@@ -1,11 +1,11 @@
 """Open a TFRecord file as random-access bytes of its uncompressed stream.
 
 Compression is detected from the content, never from the name. Plain files are read
-with ``pread``; GZIP and ZLIB files are read through rapidgzip, which keeps seek points as it
-decodes, so any offset can be read again quickly after one pass. Every rapidgzip reader
-is owned by a :class:`CompressedSource` and closed deterministically (``close``, the
-context manager, or at interpreter exit at the latest), because rapidgzip aborts the
-interpreter when a reader is still open at shutdown.
+with ``pread`` (:mod:`.plain_source`); GZIP and ZLIB files are read through rapidgzip,
+which keeps seek points as it decodes, so any offset can be read again quickly after one
+pass. Every rapidgzip reader is owned by a :class:`CompressedSource` and closed
+deterministically (``close``, the context manager, or at interpreter exit at the
+latest), because rapidgzip aborts the interpreter when a reader is still open at shutdown.
 """
 
 from __future__ import annotations
@@ -13,27 +13,23 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
-import sys
 import threading
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import numpy as np
-
-from ..fast import native
 from .framing import Compression
 from .inflate import Inflated, Input, check_stream, inflate, open_input
+from .plain_source import PlainSource
 from .sequential import SequentialStream, prefers_sequential
 from .sniff import detect_compression, looks_like_tfrecord, sniff
+from .source import Source
 from .source_errors import FileChanged, RemoteError, SourceError
-
-if TYPE_CHECKING:
-    from .remote import RemoteStat
 
 __all__ = [
     "FileChanged",
+    "PlainSource",
     "RemoteError",
+    "Source",
     "SourceError",
     "detect_compression",
     "looks_like_tfrecord",
@@ -43,193 +39,6 @@ __all__ = [
 # rapidgzip's decode unit and seek-point spacing: 2 MiB measured best here for both a
 # full scan and random reads (4 MiB scans slightly faster but doubles read latency).
 CHUNK_SIZE = 2 << 20
-
-
-class Source(ABC):
-    """Random access to the uncompressed bytes of one file. Thread-safe reads.
-
-    ``size`` is the uncompressed size when known (always for plain files; for compressed
-    files once a scan has reached the end). ``compressed_size`` is the size on disk.
-    """
-
-    path: str
-    compression: Compression
-    compressed_size: int
-    size: int | None
-    stat: RemoteStat | None = None  # a remote object: its size and version when opened
-
-    @abstractmethod
-    def read_at(self, offset: int, n: int) -> bytes:
-        """Up to ``n`` bytes from uncompressed ``offset``; fewer only at end of stream."""
-
-    def array(self) -> np.ndarray | None:
-        """A zero-copy uint8 view of the whole stream, or None if not available."""
-        return None
-
-    def readinto_at(self, offset: int, buf: Any) -> int:
-        """Fill writable ``buf`` from uncompressed ``offset``; return the bytes read."""
-        data = self.read_at(offset, len(buf))
-        buf[: len(data)] = data
-        return len(data)
-
-    def reader(self) -> Callable[[int, int], bytes]:
-        """``read(offset, n)`` for tight loops: checks skipped, so use while open."""
-        return self.read_at
-
-    def release(self, upto: int) -> None:  # noqa: B027 - optional hook, no-op by default
-        """Hint that bytes before ``upto`` will not be needed again soon."""
-
-    def advise_random(self, random: bool) -> None:  # noqa: B027 - optional hook
-        """Hint that reads will hop (``random``: no read-ahead) or stream (the default)."""
-
-    def hop_headers(
-        self, pos: int, limit: int, min_frame: int
-    ) -> tuple[np.ndarray, np.ndarray, int] | None:
-        """Frame headers read one after another from ``pos`` by compiled code, the
-        payloads skipped: ``(offsets, lengths, stop)`` of up to ``limit`` frames whose
-        header CRC verifies, of at least ``min_frame`` bytes, that fit in the file;
-        ``stop`` is the header not taken. None where this source has no such reader
-        (the caller reads the headers itself)."""
-        return None
-
-    def end_problem(self) -> str | None:
-        """Called when a scan has read to the end: what is wrong with the stream itself
-        (a compressed stream cut short, a bad checksum, bytes after its end), if anything."""
-        return None
-
-    @abstractmethod
-    def close(self) -> None:
-        """Release the file. Idempotent."""
-
-    @property
-    @abstractmethod
-    def closed(self) -> bool:
-        """True once closed."""
-
-    def __enter__(self) -> Source:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _check_open(self) -> None:
-        if self.closed:
-            raise SourceError(f"{self.path}: the file was closed")
-
-
-class PlainSource(Source):
-    """An uncompressed file, read with ``pread`` from one descriptor. Nothing is memory
-    mapped, so a file that shrinks while it is read raises :class:`FileChanged` (a
-    mapping would kill the process with SIGBUS), and memory holds only what is read."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.compression = Compression.NONE
-        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        self.compressed_size = self.size = os.fstat(self._fd).st_size
-        self._closed = False
-        if self.size == 0 and os.pread(self._fd, 1, 0):
-            self.close()
-            raise SourceError(
-                f"{path}: not a TFRecord file: it says it holds 0 bytes, yet reading it gives "
-                "data (a file the system makes up as it is read, like those under /proc)"
-            )
-        if hasattr(os, "posix_fadvise"):
-            with contextlib.suppress(OSError):
-                os.posix_fadvise(self._fd, 0, 0, os.POSIX_FADV_SEQUENTIAL)
-
-    def _changed(self) -> FileChanged:
-        try:
-            now: int | None = os.fstat(self._fd).st_size
-        except OSError:
-            now = None
-        return FileChanged.of(self.path, now)
-
-    def read_at(self, offset: int, n: int) -> bytes:
-        self._check_open()
-        n = min(n, self.size - offset)
-        if n <= 0 or offset < 0:
-            return b""
-        data = os.pread(self._fd, n, offset)
-        if len(data) < n:
-            data += self._read_rest(offset + len(data), n - len(data))
-        return data
-
-    def _read_rest(self, offset: int, n: int) -> bytes:
-        parts = []
-        while n > 0:
-            got = os.pread(self._fd, n, offset)
-            if not got:
-                raise self._changed()
-            parts.append(got)
-            offset += len(got)
-            n -= len(got)
-        return b"".join(parts)
-
-    def readinto_at(self, offset: int, buf: Any) -> int:
-        self._check_open()
-        view = memoryview(buf).cast("B")
-        n = min(len(view), self.size - offset)
-        done = 0
-        while done < n:
-            got = os.preadv(self._fd, [view[done:n]], offset + done)
-            if got <= 0:
-                raise self._changed()
-            done += got
-        return max(done, 0)
-
-    def fetch(self, offset: int, n: int) -> bytes:
-        """Exactly bytes ``[offset, offset + n)`` (fewer at the end): what the header-only
-        scan reads, a frame header at a time."""
-        return self.read_at(offset, n)
-
-    def hop_headers(
-        self, pos: int, limit: int, min_frame: int
-    ) -> tuple[np.ndarray, np.ndarray, int] | None:
-        compiled = native()
-        if compiled is None or not hasattr(compiled, "hop_frames"):
-            return None
-        self._check_open()
-        offsets = np.empty(limit, dtype=np.uint64)
-        lengths = np.empty(limit, dtype=np.uint64)
-        # a failed read ends the hop; the caller's own read then raises it
-        n, stop, _errno = compiled.hop_frames(
-            self._fd, self.size, pos, limit, min_frame, offsets, lengths
-        )
-        return offsets[:n], lengths[:n], stop
-
-    def advise_random(self, random: bool) -> None:
-        # A header-only scan reads 12 bytes a frame: read-ahead would read everything.
-        if self._closed:
-            return
-        if hasattr(os, "posix_fadvise"):
-            advice = os.POSIX_FADV_RANDOM if random else os.POSIX_FADV_SEQUENTIAL
-            with contextlib.suppress(OSError):
-                os.posix_fadvise(self._fd, 0, 0, advice)
-        elif sys.platform == "darwin":
-            import fcntl
-
-            with contextlib.suppress(OSError):
-                fcntl.fcntl(self._fd, getattr(fcntl, "F_RDAHEAD", 45), 0 if random else 1)
-
-    def release(self, upto: int) -> None:
-        # Scanned bytes are not needed again soon: let the page cache drop them first.
-        if hasattr(os, "posix_fadvise") and upto > 0:
-            with contextlib.suppress(OSError):
-                os.posix_fadvise(self._fd, 0, min(upto, self.size), os.POSIX_FADV_DONTNEED)
-
-    def reader(self) -> Callable[[int, int], bytes]:
-        return self.read_at
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        os.close(self._fd)
 
 
 _LIVE: set[CompressedSource] = set()

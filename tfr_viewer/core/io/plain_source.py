@@ -1,0 +1,131 @@
+"""An uncompressed local file as a :class:`~.source.Source`, read with ``pread``."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..fast import native
+from .framing import Compression
+from .source import Source
+from .source_errors import FileChanged, SourceError
+
+
+class PlainSource(Source):
+    """An uncompressed file, read with ``pread`` from one descriptor. Nothing is memory
+    mapped, so a file that shrinks while it is read raises :class:`FileChanged` (a
+    mapping would kill the process with SIGBUS), and memory holds only what is read."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.compression = Compression.NONE
+        self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        self.compressed_size = self.size = os.fstat(self._fd).st_size
+        self._closed = False
+        if self.size == 0 and os.pread(self._fd, 1, 0):
+            self.close()
+            raise SourceError(
+                f"{path}: not a TFRecord file: it says it holds 0 bytes, yet reading it gives "
+                "data (a file the system makes up as it is read, like those under /proc)"
+            )
+        if hasattr(os, "posix_fadvise"):
+            with contextlib.suppress(OSError):
+                os.posix_fadvise(self._fd, 0, 0, os.POSIX_FADV_SEQUENTIAL)
+
+    def _changed(self) -> FileChanged:
+        try:
+            now: int | None = os.fstat(self._fd).st_size
+        except OSError:
+            now = None
+        return FileChanged.of(self.path, now)
+
+    def read_at(self, offset: int, n: int) -> bytes:
+        self._check_open()
+        n = min(n, self.size - offset)
+        if n <= 0 or offset < 0:
+            return b""
+        data = os.pread(self._fd, n, offset)
+        if len(data) < n:
+            data += self._read_rest(offset + len(data), n - len(data))
+        return data
+
+    def _read_rest(self, offset: int, n: int) -> bytes:
+        parts = []
+        while n > 0:
+            got = os.pread(self._fd, n, offset)
+            if not got:
+                raise self._changed()
+            parts.append(got)
+            offset += len(got)
+            n -= len(got)
+        return b"".join(parts)
+
+    def readinto_at(self, offset: int, buf: Any) -> int:
+        self._check_open()
+        view = memoryview(buf).cast("B")
+        n = min(len(view), self.size - offset)
+        done = 0
+        while done < n:
+            got = os.preadv(self._fd, [view[done:n]], offset + done)
+            if got <= 0:
+                raise self._changed()
+            done += got
+        return max(done, 0)
+
+    def fetch(self, offset: int, n: int) -> bytes:
+        """Exactly bytes ``[offset, offset + n)`` (fewer at the end): what the header-only
+        scan reads, a frame header at a time."""
+        return self.read_at(offset, n)
+
+    def hop_headers(
+        self, pos: int, limit: int, min_frame: int
+    ) -> tuple[np.ndarray, np.ndarray, int] | None:
+        compiled = native()
+        if compiled is None or not hasattr(compiled, "hop_frames"):
+            return None
+        self._check_open()
+        offsets = np.empty(limit, dtype=np.uint64)
+        lengths = np.empty(limit, dtype=np.uint64)
+        # a failed read ends the hop; the caller's own read then raises it
+        n, stop, _errno = compiled.hop_frames(
+            self._fd, self.size, pos, limit, min_frame, offsets, lengths
+        )
+        return offsets[:n], lengths[:n], stop
+
+    def advise_random(self, random: bool) -> None:
+        # A header-only scan reads 12 bytes a frame: read-ahead would read everything.
+        if self._closed:
+            return
+        if hasattr(os, "posix_fadvise"):
+            advice = os.POSIX_FADV_RANDOM if random else os.POSIX_FADV_SEQUENTIAL
+            with contextlib.suppress(OSError):
+                os.posix_fadvise(self._fd, 0, 0, advice)
+        elif sys.platform == "darwin":
+            import fcntl
+
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(self._fd, getattr(fcntl, "F_RDAHEAD", 45), 0 if random else 1)
+
+    def release(self, upto: int) -> None:
+        # Scanned bytes are not needed again soon: let the page cache drop them first.
+        if hasattr(os, "posix_fadvise") and upto > 0:
+            with contextlib.suppress(OSError):
+                os.posix_fadvise(self._fd, 0, min(upto, self.size), os.POSIX_FADV_DONTNEED)
+
+    def reader(self) -> Callable[[int, int], bytes]:
+        return self.read_at
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        os.close(self._fd)
