@@ -95,6 +95,13 @@ def _hop(
         flushed = time.monotonic()
         return chunk
 
+    def due() -> bool:  # rows one by one at first, then chunks by size or by time
+        return (
+            record <= FIRST_ROWS
+            or len(offsets) >= chunk_records
+            or time.monotonic() - flushed >= FLUSH_SECONDS
+        )
+
     while pos < size:
         if cancel is not None and cancel.cancelled:
             return
@@ -104,11 +111,7 @@ def _hop(
             lengths.extend(hopped[1].tolist())
             record += len(hopped[0])
             pos = hopped[2]
-            if (
-                record <= FIRST_ROWS
-                or len(offsets) >= chunk_records
-                or time.monotonic() - flushed >= FLUSH_SECONDS
-            ):
+            if due():
                 yield flush()
             continue
         # one header here: where a compiled hop stopped, or for sources without one
@@ -123,11 +126,7 @@ def _hop(
         lengths.append(length)
         record += 1
         pos += frame
-        if (
-            record <= FIRST_ROWS
-            or len(offsets) >= chunk_records
-            or time.monotonic() - flushed >= FLUSH_SECONDS
-        ):
+        if due():
             yield flush()
     if offsets or pos >= size:
         yield flush()
