@@ -51,6 +51,21 @@ static int check_out(Py_buffer *b, Py_ssize_t items, Py_ssize_t size, const char
 }
 
 /* scan_frames(buf, pos, limit, verify, base, offsets, lengths, status) -> (n, stop) */
+static PyObject *py_same_bytes(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer a, b;
+    if (!PyArg_ParseTuple(args, "y*y*", &a, &b)) return NULL;
+    int same = a.len == b.len;
+    if (same && a.len > 0) {
+        Py_BEGIN_ALLOW_THREADS;
+        same = memcmp(a.buf, b.buf, (size_t)a.len) == 0;
+        Py_END_ALLOW_THREADS;
+    }
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    return PyBool_FromLong(same);
+}
+
 static PyObject *py_scan_frames(PyObject *self, PyObject *args) {
     Py_buffer buf, offsets, lengths, status;
     Py_ssize_t pos, limit;
@@ -493,6 +508,8 @@ static PyMethodDef methods[] = {
      "hop_frames(fd, size, pos, limit, min_frame, offsets, lengths) -> (n, stop, errno): "
      "frame headers read one by one from a file, the payloads skipped"},
 #endif
+    {"same_bytes", py_same_bytes, METH_VARARGS,
+     "same_bytes(a, b) -> whether two bytes-like objects hold the same bytes"},
     {"scan_frames", py_scan_frames, METH_VARARGS,
      "scan_frames(buf, pos, limit, verify, base, offsets, lengths, status) -> (n, stop)"},
     {"extract", py_extract, METH_VARARGS,

@@ -67,6 +67,17 @@ class _Skipped:
         return self
 
 
+def _jobs(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="N processes on this machine, one split of the shards at a time (default: one "
+        "per core from 1 GB of local data on, else 1)",
+    )
+
+
 def _runner(p: Any) -> None:
     p.add_argument(
         "--runner",
@@ -152,14 +163,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = add("stats", help="statistics of every feature, the classes and the boxes")
     _paths(p)
     p.add_argument("--json", action="store_true", help="all figures as JSON")
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="N",
-        help="N processes on this machine, one split of the shards at a time (default: one "
-        "per core from 1 GB of local data on, else 1)",
-    )
+    _jobs(p)
     _runner(p)
 
     p = add("check", help="data-quality findings: each with its record, what and what to do")
@@ -190,6 +194,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="an image-quality threshold: dark, light, odd_aspect_ratio, low_information, "
         "blurry, odd_size_iqr or near_bits (see README)",
     )
+    _jobs(p)
     _runner(p)
 
     p = add("compare", help="drift per feature, keys in one only, images in both (leakage)")

@@ -13,6 +13,7 @@ from ..core.io import Dataset
 from ..core.text import number_text as num
 from ..core.text import plural
 from ..errors import UsageError
+from .jobs import asked_jobs, local_jobs
 from .progress import TaskProgress, index_with_progress, print_warnings
 
 
@@ -75,12 +76,8 @@ def print_stats(out: dict[str, Any]) -> None:
 def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
     """Index ``ds`` and compute its statistics, here or (``--runner``) on Apache Beam."""
     from ..core.analyze.stats import dataset_stats, pooled_stats
-    from ..core.io.remote import is_url
-    from ..core.io.split_pool import default_jobs, usable_jobs
 
-    asked = getattr(args, "jobs", None)
-    if asked is not None and asked < 1:
-        raise UsageError(f"--jobs {asked}: give 1 or more processes")
+    asked_jobs(args)
     # a header-only index: the payload CRCs are checked as the payloads are read
     index_with_progress(ds, verify=False)
     print_warnings(ds, args.json)
@@ -88,22 +85,10 @@ def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
         from ..beam.commands import stats_on_beam
 
         return stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
-    if asked is not None:
-        jobs = asked
-    elif any(is_url(f.path) for f in ds.files):
-        jobs = 1  # remote files: the transfers, not the cores, bound the work
-    else:
-        jobs = default_jobs(ds.compressed_size())
-    usable = usable_jobs(jobs)
-    if asked is not None and usable < asked and not args.json:
-        print(
-            f"tfr-viewer: note: --jobs {asked} runs {plural(usable, 'process', 'processes')}, "
-            "one per core of this machine",
-            file=sys.stderr,
-        )
-    if usable > 1:
+    jobs = local_jobs(ds, args)
+    if jobs > 1:
         with TaskProgress("statistics", 0, unit="splits") as progress:
-            return pooled_stats(ds, usable, progress.update)
+            return pooled_stats(ds, jobs, progress.update)
     with TaskProgress("statistics", len(ds)) as progress:
         return dataset_stats(ds, progress=progress.update)
 
@@ -187,17 +172,21 @@ def _thresholds(settings: list[str]):
 
 def _findings(ds: Dataset, args: argparse.Namespace, options: dict[str, Any]) -> list:
     """Index ``ds`` and check it, here or (``--runner``) on Apache Beam."""
+    from ..core.analyze.check_pool import pooled_check
     from ..core.analyze.checks import check_dataset
 
+    asked_jobs(args)
+    # a header-only index: the payload CRCs are checked as the payloads are read
+    index_with_progress(ds, verify=False)
+    print_warnings(ds, args.json)
     if getattr(args, "runner", None):
         from ..beam.commands import check_on_beam
 
-        index_with_progress(ds, verify=False)
-        print_warnings(ds, args.json)
         return check_on_beam(ds, args.runner, getattr(args, "pipeline_args", []), **options)
-    # a header-only index: the survey of the keys checks the payload CRCs as it reads
-    index_with_progress(ds, verify=False)
-    print_warnings(ds, args.json)
+    jobs = local_jobs(ds, args)
+    if jobs > 1:
+        with TaskProgress("checking", 0, unit="splits") as progress:
+            return pooled_check(ds, jobs, progress.update, **options)
     with TaskProgress("checking", len(ds)) as progress:
         return check_dataset(ds, progress=progress.update, **options)
 

@@ -247,3 +247,27 @@ def test_checks_of_a_header_indexed_dataset_are_those_of_a_verified_one(remote_r
         assert [f.to_json() for f in check_dataset(hopped)] == want
         assert [f.index.statuses().tolist() for f in hopped.files] == statuses
         assert all(f.index.verified for f in hopped.files)
+
+
+def test_the_findings_do_not_depend_on_the_block_the_plan_is_taken_from(datasets):
+    """The check reads once, going by the keys of the first block; any block size gives
+    the findings of the survey of the whole dataset."""
+    _, faulty, empty, _ = datasets
+    want = [f.to_json() for f in _check([faulty, empty])]
+    for block in (1, 2, 7):
+        assert [f.to_json() for f in _check([faulty, empty], block=block)] == want
+
+
+def test_keys_first_seen_after_the_first_block_are_checked(tmp_path):
+    """A first record without the image and box keys: the records after it are still
+    checked as images with boxes (undecodable image, inverted box), and the key that
+    only some records hold is reported, whatever the block size."""
+    records = [{"note": [b"no picture here"]}] + [clean_record(i) for i in range(1, 6)]
+    records[3]["image/encoded"] = [b"\xff\xd8\xff\xe0" + bytes(range(60))]
+    records[4]["image/object/bbox/xmin"] = [0.9]  # past its xmax of 0.6
+    path = tf_write(tmp_path / "late.tfrecord", [example_of(r) for r in records])
+    by_block = {block: [f.to_json() for f in _check([path], block=block)] for block in (1, 64)}
+    assert by_block[1] == by_block[64]
+    got = {(f["kind"], f["record"]) for f in by_block[1]}
+    assert ("image_undecodable", 3) in got
+    assert ("box_inverted", 4) in got

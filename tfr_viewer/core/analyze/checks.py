@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from ..decode.detect import image_info
+from ..decode.detect import ImageInfo, image_info
+from ..decode.same_bytes import SameBytes, key_of
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
 from ..io.splits import Split
@@ -35,33 +36,36 @@ from .image_quality import Thresholds
 from .key_checks import EXAMPLES, KeyChecks
 from .parse_checks import parse_findings
 from .roles import Roles
-from .survey import Survey, survey
+from .stats import VIEWS_FROM
+from .survey import Plan, Survey, survey, survey_block
 
 TOLERANCE = 1.01  # the Object Detection API accepts normalised coordinates up to this
 _FORMAT_ALIASES = {"jpg": "jpeg", "tif": "tiff"}
+# the SHA-256 and header of the pictures this process saw lately, for their copies
+_FACTS: SameBytes[tuple[bytes, ImageInfo | None]] = SameBytes()
 
 
 class _Pass:
     """The state of one pass over the records ``base .. base + records``: :meth:`add`
     takes blocks, :meth:`part` what they showed (merged by :mod:`.check_merge`).
-    ``known`` is the survey of the whole dataset, which says what each key is for."""
+    ``plan`` is the survey of the whole dataset's :meth:`~.survey.Survey.plan`: the keys,
+    and what each is for."""
 
     def __init__(
         self,
         records: int,
         base: int,
-        known: Survey,
+        plan: Plan,
         label_map: Mapping[int, str] | None,
         limits: Thresholds | None,
         schema: dict | None = None,
     ) -> None:
         self.base = base
+        self.plan = plan
         self.schema_check = SchemaCheck(schema) if schema is not None else None
         self.images = ImageChecks(limits, note=self.note)
         self.label_map = label_map
         self.found: list[Finding] = []
-        self.schema = known.schema
-        self._roles = known.roles()
         self.keys = KeyChecks(records, self.note, base)
         self.copies: dict[bytes, list[tuple[int, int, str]]] = {}
         self.ordinal = 0
@@ -72,16 +76,21 @@ class _Pass:
         self.found.append(Finding(kind, message, record, **where))  # type: ignore[arg-type]
 
     def roles(self) -> Roles:
-        return self._roles
+        return self.plan[1]
 
     # -- one block -------------------------------------------------------------
     def add(self, records: np.ndarray, block: PayloadBlock) -> None:
-        keys = sorted(self.schema.features)
+        keys = list(self.plan[0])
         if self.schema_check is not None:
             keys = sorted({*keys, *self.schema_check.keys()})
-        status, columns = extract(block, keys)
+        # long values of the image keys are looked at in the block (it is read into the
+        # same buffer next): a view kept past it must be copied
+        status, columns = extract(block, keys, views_from=VIEWS_FROM)
+        for key, column in columns.items():
+            if key not in self.plan[1].images:
+                _copy_views(column.rag.values)
         ok = (status == 0) & (block.starts >= 0)
-        if self.schema.features:  # a record TensorFlow refuses gets that finding alone
+        if self.plan[0]:  # a record TensorFlow refuses gets that finding alone
             ok &= parse_findings(records, block, self.note)
         anything = np.zeros(len(records), dtype=bool)
         for key, column in columns.items():
@@ -122,7 +131,7 @@ class _Pass:
             record = int(records[r])
             for i in range(int(splits[r]), int(splits[r + 1])):
                 v = values[i]
-                if isinstance(v, bytes):
+                if isinstance(v, (bytes, memoryview)):
                     self._check_image(roles, key, columns, record, r, v)
 
     def _check_image(
@@ -132,14 +141,18 @@ class _Pass:
         columns: dict[str, FeatureColumn],
         record: int,
         r: int,
-        value: bytes,
+        value: bytes | memoryview,
     ) -> None:
         """Queue the image for its verdict (every value of an image key is decoded: one
         that is no image is ``image_undecodable`` too), and check its header against the
         stored size and format."""
-        digest = hashlib.sha256(value).digest()
+        seen = key_of(value)
+        facts = _FACTS.get(value, key=seen)
+        if facts is None:  # a picture not seen lately
+            facts = (hashlib.sha256(value).digest(), image_info(value))
+            _FACTS.put(value, facts, key=seen)
+        digest, info = facts
         self.images.add(record, key, value, digest)
-        info = image_info(value)
         if info is None:
             return
         places = self.copies.setdefault(digest, [])
@@ -353,7 +366,7 @@ class _Pass:
         records = ds.undamaged(np.arange(len(ds)))
         done = 0
         try:
-            for positions, payloads in iter_blocks(ds, records, block):
+            for positions, payloads in iter_blocks(ds, records, block, reuse=True):
                 if cancel is not None and cancel.cancelled:
                     break
                 self.add(records[positions] + self.base, payloads)
@@ -363,6 +376,14 @@ class _Pass:
         finally:
             self.images.flush()
         return self.part()
+
+
+def _copy_views(values: np.ndarray) -> None:
+    """Turn the memoryviews among a column's values into bytes, in place."""
+    if values.dtype == object and len(values):
+        views = [i for i, v in enumerate(values.tolist()) if type(v) is memoryview]
+        for i in views:
+            values[i] = bytes(values[i])
 
 
 def _side(key: str) -> str:
@@ -376,6 +397,50 @@ def _odd_one(counts: list[int]) -> int:
     return next(i for i, c in enumerate(counts) if c != common)
 
 
+def surveyed_check(
+    ds: Dataset,
+    base: int = 0,
+    *,
+    label_map: Mapping[int, str] | None = None,
+    limits: Thresholds | None = None,
+    schema: dict | None = None,
+    cancel: CancelToken | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    block: int = 1 << 14,
+) -> tuple[Survey, CheckPart, Plan]:
+    """One read of an indexed ``ds`` (record ``i`` is record ``base + i`` of the whole):
+    its survey, and the check of its intact records by the plan of the first block's
+    survey, which is returned with it. The check stands when the plan of the whole
+    dataset's survey is the same (the common case: every record has the same keys);
+    otherwise the records are checked again by that plan (:func:`check_split`). The
+    payload CRCs a header-only index left unverified are checked in the bytes read, and
+    the statuses settled in the index. Cancelled, the part holds the records checked so
+    far."""
+    found = Survey()
+    records = ds.undamaged(np.arange(len(ds)))
+    state: _Pass | None = None
+    done = 0
+    try:
+        for positions, payloads in iter_blocks(ds, records, block, verify=True, reuse=True):
+            if cancel is not None and cancel.cancelled:
+                break
+            survey_block(found, payloads)
+            if state is None:
+                state = _Pass(len(ds), base, found.plan(), label_map, limits, schema)
+            state.add(records[positions] + base, payloads)
+            done += payloads.rows
+            if progress is not None:
+                progress(done, len(records))
+    finally:
+        if state is not None:
+            state.images.flush()
+    if cancel is None or not cancel.cancelled:
+        ds.settle_verified()
+    if state is None:  # no intact record
+        state = _Pass(len(ds), base, found.plan(), label_map, limits, schema)
+    return found, state.part(), state.plan
+
+
 def check_dataset(
     ds: Dataset,
     *,
@@ -386,15 +451,17 @@ def check_dataset(
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 14,
 ) -> list[Finding]:
-    """Every finding of an indexed (verified) dataset, most severe first, then by record.
+    """Every finding of an indexed dataset, most severe first, then by record.
     ``limits`` sets the image-quality thresholds; with ``schema`` (see :mod:`.anomalies`)
     the records that break it are reported too. Cancelling stops early with the
-    findings of the records checked so far. The dataset's keys are surveyed first (a
-    pass without Python objects), so that what each key is for does not depend on the
-    order of the records."""
-    known = survey(ds, cancel=cancel)
-    state = _Pass(len(ds), 0, known, label_map, limits, schema)
-    part = state.run(ds, cancel, progress, block)
+    findings of the records checked so far. What each key is for is decided by the
+    survey of the whole dataset (:func:`surveyed_check`), so that it does not depend on
+    the order of the records."""
+    options = {"label_map": label_map, "limits": limits, "schema": schema}
+    known, part, plan = surveyed_check(ds, cancel=cancel, progress=progress, block=block, **options)
+    if plan != known.plan() and not (cancel is not None and cancel.cancelled):
+        state = _Pass(len(ds), 0, known.plan(), label_map, limits, schema)
+        part = state.run(ds, cancel, progress, block)
     return finish_check(ds, [part], known, limits=limits)
 
 
@@ -417,4 +484,4 @@ def check_split(
     """Check the records of a verified ``split`` (its statuses from :func:`survey_split`),
     whose first record is record ``base`` of a dataset surveyed as ``known``."""
     with split.dataset(verified=True) as ds:
-        return _Pass(len(ds), base, known, label_map, limits, schema).run(ds)
+        return _Pass(len(ds), base, known.plan(), label_map, limits, schema).run(ds)

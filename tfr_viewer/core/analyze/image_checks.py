@@ -5,18 +5,47 @@ whole dataset (near-duplicates, odd sizes, grey among colour) come after the pas
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..decode.image_verdict import image_pool
+from ..decode.image_verdict import ImageVerdict, image_pool
 from .image_quality import ImageScores, Thresholds, flagged, judge_and_score, near_pairs
 
 Note = Callable[..., None]  # (kind, message, record, **where)
 AHEAD = 2  # batches left decoding on the pool while the caller reads the next records
 _SWAPPING = {5, 6, 7, 8}  # EXIF orientations that turn the image by 90 degrees
+
+
+Scored = tuple[ImageVerdict, ImageScores | None]
+# the verdicts and scores of the images this process judged lately, by SHA-256: a
+# picture in many splits (or checked again) is decoded once per process
+_SCORED: dict[bytes, Scored] = {}
+_SCORED_MOST = 1 << 15
+_SCORED_LOCK = threading.Lock()
+
+
+def _judge_and_keep(data: bytes, digest: bytes) -> Scored:
+    result = judge_and_score(data)
+    with _SCORED_LOCK:
+        _SCORED[digest] = result
+        while len(_SCORED) > _SCORED_MOST:
+            del _SCORED[next(iter(_SCORED))]
+    return result
+
+
+def _scored(digest: bytes) -> Future | None:
+    """The remembered result of ``digest`` as a finished future, or None."""
+    with _SCORED_LOCK:
+        result = _SCORED.get(digest)
+    if result is None:
+        return None
+    done: Future = Future()
+    done.set_result(result)
+    return done
 
 
 @dataclass(frozen=True)
@@ -48,11 +77,21 @@ class ImageChecks:
         # batches being decoded on the pool while the caller reads on: (images, futures)
         self._running: list[tuple[list[tuple[int, str, bytes, bytes]], dict[bytes, Future]]] = []
         self._queued: set[bytes] = set()  # digests of the running batches' images
+        self._asked: set[bytes] = set()  # digests first seen among the pending images
 
-    def add(self, record: int, key: str, data: bytes, digest: bytes) -> None:
-        """Queue an image; a byte-identical copy of one already queued is judged by the
-        first copy's verdict, and scored only once."""
-        self._pending.append((record, key, data, digest))
+    def add(self, record: int, key: str, data: bytes | memoryview, digest: bytes) -> None:
+        """Queue an image (``data`` is not used after the call returns); a byte-identical
+        copy of one already queued is judged by the first copy's verdict, and scored
+        only once."""
+        new = not (
+            digest in self._judged
+            or digest in self._queued
+            or digest in self._asked
+            or digest in _SCORED
+        )
+        if new:  # kept for its decode: a copy, as ``data`` may be a view of a reused buffer
+            self._asked.add(digest)
+        self._pending.append((record, key, bytes(data) if new else b"", digest))
         if len(self._pending) >= self.batch:
             self.flush()
 
@@ -61,6 +100,7 @@ class ImageChecks:
         order, keeping :data:`AHEAD` batches decoding (all of them with ``wait``)."""
         if self._pending:
             pending, self._pending = self._pending, []
+            self._asked = set()
             pool = image_pool()
             fresh: dict[bytes, Future] = {}
             for _, _, data, digest in pending:
@@ -69,7 +109,7 @@ class ImageChecks:
                     and digest not in self._queued
                     and digest not in fresh
                 ):
-                    fresh[digest] = pool.submit(judge_and_score, data)
+                    fresh[digest] = _scored(digest) or pool.submit(_judge_and_keep, data, digest)
             self._queued |= fresh.keys()
             self._running.append((pending, fresh))
         while self._running and (wait or len(self._running) > AHEAD):

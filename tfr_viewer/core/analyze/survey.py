@@ -12,11 +12,13 @@ import numpy as np
 
 from ..decode.detect import image_format
 from ..io import CancelToken, Dataset
-from ..io.payload_block import iter_blocks
+from ..io.payload_block import PayloadBlock, iter_blocks
 from ..query.extract import extract
 from .roles import Roles, find_roles
 from .schema import Schema, add_block
 from .stats import MIN_IMAGE_BYTES
+
+Plan = tuple[tuple[str, ...], Roles]  # the keys of a dataset, and what each is for
 
 
 @dataclass
@@ -38,12 +40,28 @@ class Survey:
         kinds = {k: s.kind for k, s in self.schema.features.items()}
         return find_roles(kinds, self.images)
 
+    def plan(self) -> Plan:
+        """What a check goes by: the keys, and what each is for. Two surveys with the
+        same plan give the same findings of the same records."""
+        return tuple(sorted(self.schema.features)), self.roles()
+
 
 def _holds_image(values: np.ndarray) -> bool:
     return any(
         isinstance(v, bytes) and len(v) >= MIN_IMAGE_BYTES and image_format(v[:32])
         for v in values.tolist()
     )
+
+
+def survey_block(out: Survey, payloads: PayloadBlock) -> None:
+    """Take the payloads of intact records into ``out``."""
+    add_block(out.schema, payloads)
+    keys = sorted(
+        k for k, s in out.schema.features.items() if "bytes" in s.kinds and k not in out.images
+    )
+    if keys:
+        _, columns = extract(payloads, keys)
+        out.images.update(k for k, c in columns.items() if _holds_image(c.rag.values))
 
 
 def survey(
@@ -63,13 +81,7 @@ def survey(
     for _, payloads in iter_blocks(ds, records, block, verify=True):
         if cancel is not None and cancel.cancelled:
             break
-        add_block(out.schema, payloads)
-        keys = sorted(
-            k for k, s in out.schema.features.items() if "bytes" in s.kinds and k not in out.images
-        )
-        if keys:
-            _, columns = extract(payloads, keys)
-            out.images.update(k for k, c in columns.items() if _holds_image(c.rag.values))
+        survey_block(out, payloads)
         done += payloads.rows
         if progress is not None:
             progress(done, len(records))

@@ -5,27 +5,34 @@ written twice); the verdict on a picture is a function of its bytes alone, so a 
 needs no second decode. :class:`SameBytes` keys a result by the input's length and
 CRC32C and confirms a hit by comparing the bytes themselves, so two different inputs
 never share a result, whatever their checksums. Inputs are held (not copied, when they
-are ``bytes``) up to a budget of bytes, the least recently used dropped first.
+are ``bytes``) up to a budget of bytes. Over it, an input picked at random is dropped:
+a dataset that cycles through slightly more pictures than the budget holds still finds
+most of them (dropping the least recently used would find none).
 """
 
 from __future__ import annotations
 
+import random
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
 from ..crc32c import value as crc32c
+from ..fast import native
 
 T = TypeVar("T")
 BUDGET = 64 << 20  # bytes of inputs held, per memo
 
 
-def equal(a: bytes, b: bytes) -> bool:
-    """Whether two bytes-like values hold the same bytes (a memoryview compares item by
-    item, many times slower than a copy and one ``memcmp``)."""
+def equal(a: bytes | memoryview, b: bytes | memoryview) -> bool:
+    """Whether two bytes-like values hold the same bytes: one ``memcmp`` in the compiled
+    core; without it, two ``bytes`` compare as one too (a memoryview compares item by
+    item, many times slower than a copy)."""
     if len(a) != len(b):
         return False
+    compiled = native()
+    if compiled is not None:
+        return bool(compiled.same_bytes(a, b))
     return (a if type(a) is bytes else bytes(a)) == (b if type(b) is bytes else bytes(b))
 
 
@@ -40,9 +47,12 @@ class SameBytes(Generic[T]):
 
     def __init__(self, budget: int = BUDGET) -> None:
         self.budget = budget
-        self._entries: OrderedDict[tuple, tuple[bytes, T]] = OrderedDict()
+        self._entries: dict[tuple, tuple[bytes, T]] = {}
+        self._keys: list[tuple] = []  # the keys of the entries, in no order
+        self._slots: dict[tuple, int] = {}  # a key -> its place in ``_keys``
         self._held = 0
         self._lock = threading.Lock()
+        self._random = random.Random(0)
 
     def get(
         self, data: bytes, tag: Hashable = None, key: tuple[int, int] | None = None
@@ -54,7 +64,6 @@ class SameBytes(Generic[T]):
             entry = self._entries.get(key)
             if entry is None or not equal(entry[0], data):
                 return None
-            self._entries.move_to_end(key)
             return entry[1]
 
     def put(
@@ -66,11 +75,20 @@ class SameBytes(Generic[T]):
         held = data if type(data) is bytes else bytes(data)
         key = (tag, *(key or key_of(held)))
         with self._lock:
-            old = self._entries.pop(key, None)
-            if old is not None:
-                self._held -= len(old[0])
+            if key in self._entries:
+                self._drop(key)
             self._entries[key] = (held, value)
+            self._slots[key] = len(self._keys)
+            self._keys.append(key)
             self._held += len(held)
-            while self._held > self.budget:
-                _, (dropped, _) = self._entries.popitem(last=False)
-                self._held -= len(dropped)
+            while self._held > self.budget:  # the newest stays
+                self._drop(self._keys[self._random.randrange(len(self._keys) - 1)])
+
+    def _drop(self, key: tuple) -> None:
+        held, _ = self._entries.pop(key)
+        self._held -= len(held)
+        slot = self._slots.pop(key)
+        last = self._keys.pop()
+        if last != key:
+            self._keys[slot] = last
+            self._slots[last] = slot

@@ -8,6 +8,7 @@ records. Column extraction then works on the buffer without a Python object per 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -162,7 +163,23 @@ def _checked(
     return good
 
 
-BLOCK_BYTES = 256 << 20  # a block holds at most this many payload bytes (or one record)
+BLOCK_BYTES = 32 << 20  # a block holds at most this many payload bytes (or one record)
+# buffers of finished reusing passes, for the next one: a pass per split would otherwise
+# have the system zero a fresh buffer, page by page, for every split
+_SPARES: list[np.ndarray] = []
+_SPARES_MOST = 2
+_SPARES_LOCK = threading.Lock()
+
+
+def _lend_spare() -> list[np.ndarray]:
+    with _SPARES_LOCK:
+        return [_SPARES.pop()] if _SPARES else []
+
+
+def _return_spare(spare: list[np.ndarray]) -> None:
+    with _SPARES_LOCK:
+        if spare and len(_SPARES) < _SPARES_MOST and len(spare[0]) <= 2 * BLOCK_BYTES:
+            _SPARES.append(spare[0])
 
 
 def _spans(lengths: np.ndarray, size: int) -> list[tuple[int, int]]:
@@ -196,29 +213,35 @@ def iter_blocks(
     payload CRCs of unverified records are checked in the bytes just read (one read of
     the file for both), their statuses settled in the dataset's index, and records found
     damaged left out of the blocks (``positions`` then skips them). With ``reuse``, one
-    buffer serves every block, so a block must not be kept past the next one."""
+    buffer serves every block and then the process's next reusing pass, so a block must
+    not be kept past the next one, nor past the pass."""
     records = np.asarray(records, dtype=np.int64)
     if not len(records):
         return
     numbers, offsets, lengths, statuses = ds.frame_facts(records)
+    spare: list[np.ndarray] | None = _lend_spare() if reuse else None
     sources: dict[int, Source] = {}
-    spare: list[np.ndarray] | None = [] if reuse else None
-    for lo, hi in _spans(lengths, size):
-        cuts = (np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo).tolist()
-        for a, b in zip([lo, *cuts], [*cuts, hi], strict=True):
-            order = np.argsort(offsets[a:b], kind="stable") + a
-            local = None
-            if edited:
-                local = {i: edited[r] for i, r in enumerate(records[order].tolist()) if r in edited}
-            number = int(numbers[a])
-            if number not in sources:
-                sources[number] = ds.files[number].open()
-            block = read_block(
-                sources[number], offsets[order], lengths[order], statuses[order], local, spare
-            )
-            if verify and not local:
-                good = _checked(ds, number, records[order], statuses[order], block)
-                if not good.all():
-                    order = order[good]
-                    block = PayloadBlock(block.buf, block.starts[good], block.lengths[good])
-            yield order, block
+    try:
+        for lo, hi in _spans(lengths, size):
+            cuts = (np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo).tolist()
+            for a, b in zip([lo, *cuts], [*cuts, hi], strict=True):
+                order = np.argsort(offsets[a:b], kind="stable") + a
+                local = None
+                if edited:
+                    chosen = records[order].tolist()
+                    local = {i: edited[r] for i, r in enumerate(chosen) if r in edited}
+                number = int(numbers[a])
+                if number not in sources:
+                    sources[number] = ds.files[number].open()
+                block = read_block(
+                    sources[number], offsets[order], lengths[order], statuses[order], local, spare
+                )
+                if verify and not local:
+                    good = _checked(ds, number, records[order], statuses[order], block)
+                    if not good.all():
+                        order = order[good]
+                        block = PayloadBlock(block.buf, block.starts[good], block.lengths[good])
+                yield order, block
+    finally:
+        if spare is not None:
+            _return_spare(spare)
