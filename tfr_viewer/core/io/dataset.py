@@ -21,12 +21,12 @@ from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
 from .index import IndexChunk
 from .paths import expand, shard_warnings
 from .problems import describe_problems, not_a_tfrecord
-from .read_ahead import ReadAhead, ahead_of_scan, file_chunks
+from .read_ahead import ReadAhead, ahead_of_scan, file_chunks, streams
 from .records import CancelToken, Problem, RecordStatus, record_words
 from .remote import forget, is_url, unchanged
 from .remote_source import open_path
 from .sources import Source
-from .verify import verify_index
+from .verify import verify_files
 
 WARN_RECORDS = 100_000_000
 
@@ -190,18 +190,21 @@ class Dataset:
             self._note_empty(f)
 
     def verify(self, *, cancel: CancelToken | None = None) -> Iterator[tuple[int, int, int]]:
-        """Check the payload CRCs left unverified by a header-only scan, in place.
-        Yields ``(file_number, records_done_in_file, bad_found_in_file)``."""
-        for number, f in enumerate(self.files):
-            if not f.index.complete or f.index.verified:
-                continue
-            source = f.open()
-            for done, bad in verify_index(source, f.index, cancel=cancel):
+        """Check the payload CRCs left unverified by a header-only scan, in place, a few
+        local files at a time (:func:`~.read_ahead.streams`). Yields ``(file_number,
+        records_done_in_file, bad_found_in_file)``, the files' messages interleaved."""
+        todo = [
+            (number, f.open(), f.index)
+            for number, f in enumerate(self.files)
+            if f.index.complete and not f.index.verified
+        ]
+        for number, done, bad in verify_files(todo, streams(), cancel):
+            if done >= 0:
                 yield number, done, bad
-            if cancel is not None and cancel.cancelled:
-                return
-            if source.stat is not None:
-                unchanged(f.path, source.stat)  # FileChanged: nothing of it is cached
+                continue
+            f = self.files[number]
+            if f.source is not None and f.source.stat is not None:
+                unchanged(f.path, f.source.stat)  # FileChanged: nothing of it is cached
             if f.index.verified and self.keeps_cache:
                 index_cache.store(f.path, f.index, f.open().size, f.identity)
 

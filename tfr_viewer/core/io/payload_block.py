@@ -182,7 +182,7 @@ def _return_spare(spare: list[np.ndarray]) -> None:
             _SPARES.append(spare[0])
 
 
-def _spans(lengths: np.ndarray, size: int) -> list[tuple[int, int]]:
+def block_spans(lengths: np.ndarray, size: int) -> list[tuple[int, int]]:
     """Consecutive ``(lo, hi)`` ranges of at most ``size`` records and, past its first
     record, at most :data:`BLOCK_BYTES` of payload."""
     out = []
@@ -222,7 +222,7 @@ def iter_blocks(
     spare: list[np.ndarray] | None = _lend_spare() if reuse else None
     sources: dict[int, Source] = {}
     try:
-        for lo, hi in _spans(lengths, size):
+        for lo, hi in block_spans(lengths, size):
             cuts = (np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo).tolist()
             for a, b in zip([lo, *cuts], [*cuts, hi], strict=True):
                 order = np.argsort(offsets[a:b], kind="stable") + a

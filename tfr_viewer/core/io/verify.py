@@ -2,63 +2,24 @@
 
 After a header-only scan every record is ``UNVERIFIED``; :func:`verify_index` settles
 each one to ``OK`` or ``BAD_DATA_CRC`` block by block, so a window can show rows at once
-and let their status fill in.
+and let their status fill in. The frames of a block are read into one buffer, reused
+for the next block, and checked there (by the compiled core where it is built), so
+memory holds one block per file being read. :func:`verify_files` reads several files
+at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import queue
+import threading
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from ..crc32c import value as _crc
 from .file_index import FileIndex
-from .framing import FOOTER_SIZE, HEADER_SIZE, mask
+from .payload_block import block_spans, payload_crcs, read_block
 from .records import CancelToken, RecordStatus
 from .sources import Source
-
-_MASK = 0xA282EAD8
-
-
-def _check_plain(arr: np.ndarray, offsets: list[int], lengths: list[int]) -> np.ndarray:
-    starts = np.asarray(offsets, dtype=np.int64) + HEADER_SIZE
-    ends = starts + np.asarray(lengths, dtype=np.int64)
-    raw = np.fromiter(
-        (_crc(arr[s:e]) for s, e in zip(starts.tolist(), ends.tolist(), strict=True)),
-        dtype=np.uint64,
-        count=len(offsets),
-    )
-    stored = arr[ends[:, None] + np.arange(FOOTER_SIZE)].copy().view("<u4").ravel()
-    masked = ((((raw >> 15) | (raw << 17)) + _MASK) & 0xFFFFFFFF).astype(np.uint32)
-    return masked == stored
-
-
-_SPAN = 16 << 20  # bytes read at once when frames follow each other
-
-
-def _check_stream(source: Source, offsets: list[int], lengths: list[int]) -> np.ndarray:
-    """Check frames read from ``source``: runs of adjacent frames in one read each (a
-    remote file streams in a few large requests instead of one per record)."""
-    ok = np.zeros(len(offsets), dtype=bool)
-    i = 0
-    while i < len(offsets):
-        start = offsets[i] + HEADER_SIZE
-        j, end = i + 1, start + lengths[i] + FOOTER_SIZE
-        while j < len(offsets) and offsets[j] == end:
-            nxt = end + HEADER_SIZE + lengths[j] + FOOTER_SIZE
-            if nxt - start > _SPAN:
-                break
-            j, end = j + 1, nxt
-        data = np.frombuffer(source.read_at(start, end - start), dtype=np.uint8)
-        for k in range(i, j):
-            at = offsets[k] + HEADER_SIZE - start
-            length = lengths[k]
-            frame = data[at : at + length + FOOTER_SIZE]
-            if len(frame) == length + FOOTER_SIZE:
-                stored = int.from_bytes(frame[length:].tobytes(), "little")
-                ok[k] = mask(_crc(frame[:length])) == stored
-        i = j
-    return ok
 
 
 def verify_index(
@@ -68,25 +29,95 @@ def verify_index(
     cancel: CancelToken | None = None,
     block: int = 1 << 14,
 ) -> Iterator[tuple[int, int]]:
-    """Settle every UNVERIFIED record; yield ``(records_done, bad_found)`` per block.
-    Returns early, leaving the rest UNVERIFIED, when ``cancel`` is set."""
-    arr = source.array()
+    """Settle every UNVERIFIED record; yield ``(records_done, bad_found)`` per block
+    (at most ``block`` records and about :data:`~.payload_block.BLOCK_BYTES`). Returns
+    early, leaving the rest UNVERIFIED, when ``cancel`` is set. A record whose frame
+    the file no longer holds in full is ``BAD_DATA_CRC``."""
+    spare: list[np.ndarray] = []
     bad_total = 0
-    for lo in range(0, len(index), block):
+    for lo, hi in block_spans(index.lengths(), block):
         if cancel is not None and cancel.cancelled:
             return
-        hi = min(lo + block, len(index))
         statuses = index.statuses(lo, hi)
         todo = np.flatnonzero(statuses == RecordStatus.UNVERIFIED)
         if len(todo):
-            offsets = index.offsets(lo, hi)[todo].tolist()
-            lengths = index.lengths(lo, hi)[todo].tolist()
-            if arr is not None:
-                ok = _check_plain(arr, offsets, lengths)
-            else:
-                ok = _check_stream(source, offsets, lengths)
-            for i, good in zip(todo.tolist(), ok.tolist(), strict=True):
-                index.set_status(lo + i, RecordStatus.OK if good else RecordStatus.BAD_DATA_CRC)
+            offsets = index.offsets(lo, hi)[todo]
+            lengths = index.lengths(lo, hi)[todo]
+            frames = read_block(source, offsets, lengths, statuses[todo], None, spare)
+            ok = payload_crcs(frames, np.arange(len(todo)))
+            settled = np.where(ok, RecordStatus.OK, RecordStatus.BAD_DATA_CRC)
+            index.set_statuses_at(todo + lo, settled.astype(np.uint8))
             bad_total += int((~ok).sum())
         yield hi, bad_total
     index.verified = True
+
+
+_FINISHED = -1  # ``done`` of the message that says a file is verified
+
+
+def verify_files(
+    files: Sequence[tuple[int, Source, FileIndex]],
+    at_once: int,
+    cancel: CancelToken | None = None,
+) -> Iterator[tuple[int, int, int]]:
+    """:func:`verify_index` of each ``(number, source, index)``, ``at_once`` files at a
+    time on threads (a disk answers a few sequential readers about as fast as one, and
+    the CRC of one file is computed while the others wait on it). Yields ``(number,
+    records_done, bad_found)`` as blocks are settled, in the order they are, and
+    ``(number, -1, bad_found)`` when a file is done. A file's error is raised here;
+    the files not started by then are not. Stopping the iteration stops the threads
+    after their current block."""
+    if at_once <= 1 or len(files) <= 1:
+        for number, source, index in files:
+            bad = 0
+            for done, bad in verify_index(source, index, cancel=cancel):
+                yield number, done, bad
+            if cancel is not None and cancel.cancelled:
+                return
+            yield number, _FINISHED, bad
+        return
+    messages: queue.Queue = queue.Queue()
+    todo = list(files)
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            while not stop.is_set():
+                with lock:
+                    if not todo:
+                        return
+                    number, source, index = todo.pop(0)
+                bad = 0
+                for done, bad in verify_index(source, index, cancel=cancel):
+                    messages.put((number, done, bad))
+                    if stop.is_set():
+                        return
+                if cancel is not None and cancel.cancelled:
+                    return
+                messages.put((number, _FINISHED, bad))
+        except BaseException as exc:  # raised in the caller's thread
+            messages.put(exc)
+        finally:
+            messages.put(None)
+
+    threads = [
+        threading.Thread(target=work, name=f"tfr-verify-{k}", daemon=True)
+        for k in range(min(at_once, len(files)))
+    ]
+    for t in threads:
+        t.start()
+    running = len(threads)
+    try:
+        while running:
+            message = messages.get()
+            if message is None:
+                running -= 1
+            elif isinstance(message, BaseException):
+                raise message
+            else:
+                yield message
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
