@@ -362,6 +362,10 @@ def cmd_open(args: argparse.Namespace) -> int:
         from .core.write.output import check_target, input_ids
 
         check_target(args.screenshot, input_ids(expand(args.paths)), True, role="screenshot")
+    if args.paths:  # the child that indexes them starts while Qt is imported
+        from .ui.standby import prestart
+
+        prestart()
     from .ui.app import run
 
     return run(args.paths, args.select, args.screenshot, args.new_instance)

@@ -149,17 +149,30 @@ def _resolved(paths: Sequence[str]) -> list[str] | None:
         return []
 
 
-def _trace_first_rows(window: MainWindow) -> None:
-    """With ``$TFR_VIEWER_TRACE_STARTUP`` set, print the wall-clock time at which the first
-    rows are painted (the start-up benchmark reads it)."""
-    if not os.environ.get("TFR_VIEWER_TRACE_STARTUP") or window.dataset is None:
+def _trace_startup(window: MainWindow) -> None:
+    """With ``$TFR_VIEWER_TRACE_STARTUP`` set, print on stderr the wall-clock times at
+    which the first rows are painted (``first-rows-painted T``), every record is counted
+    (``counted T N``) and the indexing ends (``indexed T``; the start-up benchmarks read
+    them). Set to ``exit``, the window then closes."""
+    trace = os.environ.get("TFR_VIEWER_TRACE_STARTUP")
+    if not trace or window.dataset is None or window.indexer is None:
         return
+
+    def say(event: str, *extra: object) -> None:
+        print(event, f"{time.time():.6f}", *extra, file=sys.stderr, flush=True)
 
     def painted(*_args) -> None:  # noqa: ANN002
         window.table.viewport().repaint()
-        print(f"first-rows-painted {time.time():.6f}", file=sys.stderr, flush=True)
+        say("first-rows-painted")
+
+    def indexed(_state: int) -> None:
+        say("indexed")
+        if trace == "exit":
+            QApplication.instance().quit()
 
     window.model.rowsInserted.connect(painted, Qt.ConnectionType.SingleShotConnection)
+    window.indexer.counted.connect(lambda n: say("counted", n))
+    window.index_finished.connect(indexed, Qt.ConnectionType.SingleShotConnection)
 
 
 def run(
@@ -204,7 +217,7 @@ def run(
             return 2
     else:
         window = windows.open(paths, select)
-    _trace_first_rows(window)
+    _trace_startup(window)
     code = app.exec()
     if server is not None:
         server.close()

@@ -9,7 +9,6 @@ only reads files.
 from __future__ import annotations
 
 import enum
-import multiprocessing
 import shutil
 import tempfile
 import threading
@@ -18,34 +17,7 @@ import time
 from PySide6.QtCore import QObject, Signal
 
 from ..core.io import Dataset
-from ..core.tasks import standby_task
-
-_standby: tuple | None = None  # (process, connection) of a child waiting for a job
-_standby_lock = threading.Lock()
-
-
-def prestart() -> None:
-    """Start a standby child so that the next index starts without import delays."""
-    global _standby
-    with _standby_lock:
-        if _standby is None:
-            ctx = multiprocessing.get_context("spawn")
-            conn, child = ctx.Pipe(duplex=True)
-            process = ctx.Process(target=standby_task, args=(child,), daemon=True)
-            process.start()
-            child.close()
-            _standby = (process, conn)
-
-
-def _take_standby() -> tuple:
-    global _standby
-    with _standby_lock:
-        taken, _standby = _standby, None
-    if taken is None or not taken[0].is_alive():
-        prestart()
-        with _standby_lock:
-            taken, _standby = _standby, None
-    return taken  # type: ignore[return-value]
+from .standby import prestart, take_standby
 
 
 class IndexState(enum.IntEnum):
@@ -59,6 +31,7 @@ class Indexer(QObject):
 
     # phase (0 header pass, 1 verifying), records known, problems, bytes done, total bytes
     progress = Signal(int, int, int, float, float)
+    counted = Signal(int)  # every record found (the header pass is over), before verifying
     finished = Signal(int, str)  # IndexState, message
     transferred = Signal(object)  # {bytes, requests, seconds} read from remote files so far
 
@@ -77,7 +50,7 @@ class Indexer(QObject):
         self._cancelled = False
         self._last = 0.0
         self._seek_dir = tempfile.mkdtemp(prefix="tfr-viewer-")
-        self._process, self._conn = _take_standby()
+        self._process, self._conn = take_standby()
         self._conn.send(("index", [f.path for f in dataset.files], self._seek_dir, verify))
         self._thread = threading.Thread(target=self._read, name="tfr-index-reader", daemon=True)
 
@@ -153,6 +126,7 @@ class Indexer(QObject):
                     current = self._advance(current, len(ds.files) - 1)
                     ds.finish_file(current, verified=False)
                     self._emit(0, self._total_bytes(), force=True)
+                    self.counted.emit(len(ds))
                 elif kind == "statuses":
                     number, start, statuses = msg[1], msg[2], msg[3]
                     ds.files[number].index.set_statuses(start, statuses)

@@ -37,7 +37,7 @@ from ..core.text import plural
 from .analysis_actions import AnalysisActions
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
-from .indexer import Indexer, prestart
+from .indexer import Indexer
 from .models.feature_tree import FeatureTreeModel, Node, region_nodes
 from .models.record_table import RecordTableModel
 from .navigation import Navigator
@@ -45,6 +45,7 @@ from .panels.gallery import Gallery
 from .panels.pending_edits import PendingEdits
 from .record_view import RecordTableView
 from .remote_actions import RemoteActions
+from .standby import prestart
 from .status_widgets import StatusWidgets, show_warnings
 from .table_order import TableOrder
 from .viewers.preview import PreviewPane
