@@ -94,3 +94,29 @@ def test_screenshot_of_image_and_tensor_bombs(tmp_path):
         run = run_open(str(path), "--select", select, "--screenshot", str(out), timeout=60)
         assert run.returncode == 0, run.stderr
         assert "Traceback" not in run.stderr and out.stat().st_size > 10_000
+
+
+def test_the_start_up_trace_says_when_rows_show_every_record_is_counted_and_verified():
+    """What the window benchmarks read: the first rows painted, then every record counted
+    (as many as TensorFlow reads), then the indexing over, and the window closes."""
+    from tests.tf_oracle import tf_read
+
+    path = SAMPLES / "shapes_odapi.tfrecord"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TFR_VIEWER_TRACE_STARTUP": "exit"}
+    run = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "open", "--new-instance", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    marks = {}
+    for line in run.stderr.splitlines():
+        words = line.split()
+        if words and words[0] in ("first-rows-painted", "counted", "indexed"):
+            marks[words[0]] = words[1:]
+    assert set(marks) == {"first-rows-painted", "counted", "indexed"}
+    assert int(marks["counted"][1]) == len(tf_read(path))
+    times = [float(marks[k][0]) for k in ("counted", "indexed")]
+    assert times == sorted(times)

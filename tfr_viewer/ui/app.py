@@ -158,8 +158,8 @@ def _trace_startup(window: MainWindow) -> None:
     if not trace or window.dataset is None or window.indexer is None:
         return
 
-    def say(event: str, *extra: object) -> None:
-        print(event, f"{time.time():.6f}", *extra, file=sys.stderr, flush=True)
+    def say(event: str, *extra: object, at: float | None = None) -> None:
+        print(event, f"{at or time.time():.6f}", *extra, file=sys.stderr, flush=True)
 
     def painted(*_args) -> None:  # noqa: ANN002
         window.table.viewport().repaint()
@@ -171,7 +171,16 @@ def _trace_startup(window: MainWindow) -> None:
             QApplication.instance().quit()
 
     window.model.rowsInserted.connect(painted, Qt.ConnectionType.SingleShotConnection)
-    window.indexer.counted.connect(lambda n: say("counted", n))
+    indexer, told = window.indexer, []
+
+    def counted(n: int) -> None:
+        if not told:
+            told.append(n)
+            say("counted", n, at=indexer.counted_at)
+
+    indexer.counted.connect(counted)
+    if indexer.counted_at is not None:  # counted before this was connected
+        counted(len(window.dataset))
     window.index_finished.connect(indexed, Qt.ConnectionType.SingleShotConnection)
 
 

@@ -48,6 +48,7 @@ class Indexer(QObject):
         self.interval = interval
         self.running = False
         self._cancelled = False
+        self.counted_at: float | None = None  # wall-clock time every record was known
         self._last = 0.0
         self._seek_dir = tempfile.mkdtemp(prefix="tfr-viewer-")
         self._process, self._conn = take_standby()
@@ -126,6 +127,7 @@ class Indexer(QObject):
                     current = self._advance(current, len(ds.files) - 1)
                     ds.finish_file(current, verified=False)
                     self._emit(0, self._total_bytes(), force=True)
+                    self.counted_at = time.time()
                     self.counted.emit(len(ds))
                 elif kind == "statuses":
                     number, start, statuses = msg[1], msg[2], msg[3]
