@@ -112,6 +112,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = add("verify", help="check every length and payload CRC")
     _paths(p)
     p.add_argument("--json", action="store_true")
+    _jobs(p)
     _runner(p)
 
     p = add("list", help="one line per record: index, file, offset, length, status")
@@ -250,6 +251,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     _overwrite(p)
     p.add_argument("--json", action="store_true")
+    _jobs(p)
     _runner(p)
 
     p = add("convert", help="make TFRecords from images: class folders, CSV, VOC or COCO")
@@ -316,6 +318,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _overwrite(p)
     _no_cache(p)
     p.add_argument("--json", action="store_true")
+    _jobs(p)
     _runner(p)
 
     p = add("recover", help="write every intact record of damaged input to OUT")

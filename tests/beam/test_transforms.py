@@ -188,20 +188,19 @@ def test_export_on_the_direct_runner_writes_the_local_files(remote_root, tmp_pat
 
 def test_a_failed_export_on_beam_leaves_no_file(remote_root, tmp_path, monkeypatch, no_cache):
     """A worker that fails for good: no output and no temporary file is left."""
-    from tfr_viewer.beam import transforms
     from tfr_viewer.beam.commands import export_on_beam
     from tfr_viewer.beam.pipeline import BeamError
     from tfr_viewer.core.io import Dataset
-    from tfr_viewer.core.write import ExportOptions
+    from tfr_viewer.core.write import ExportOptions, split_export
 
-    real = transforms._write
+    real = split_export.write_numbered
 
     def second_fails(task):  # noqa: ANN001, ANN202
         if task.number == 1:
             raise OSError("the disk went away")
         return real(task)
 
-    monkeypatch.setattr(transforms, "_write", second_fails)
+    monkeypatch.setattr(split_export, "write_numbered", second_fails)
     options = ExportOptions(str(tmp_path / "out"), shards=3)
     with Dataset([str(remote_root / n) for n in NAMES]) as ds, pytest.raises(BeamError):
         ds.index(verify=False)

@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ..core.io.split_pool import Each
 from ..core.user_error import UserError
 from ..errors import UsageError
 from . import RUNNERS
@@ -145,3 +146,14 @@ def run(refs: Sequence[Any], transform: Any, runner: str, extra: Sequence[str]) 
     finally:
         if local:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def beam_each(runner: str, extra: Sequence[str]) -> Each:
+    """An :data:`~tfr_viewer.core.io.split_pool.Each` that runs a pipeline on ``runner``:
+    ``fn`` of every item on its workers."""
+    import apache_beam as beam
+
+    def each(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+        return run(items, beam.Map(fn), runner, extra)
+
+    return each

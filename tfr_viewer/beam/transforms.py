@@ -1,9 +1,10 @@
-"""PTransforms over collections of :class:`~tfr_viewer.core.io.splits.SplitRef`.
+"""The PTransforms of ``stats`` and ``check`` over collections of
+:class:`~tfr_viewer.core.io.splits.SplitRef` (the other commands map one core function
+over their items: :func:`~tfr_viewer.beam.pipeline.beam_each`).
 
 Each worker loads its split (a header scan from the split's first byte), then runs the
-core function a local command runs on it: :func:`~tfr_viewer.core.io.splits.verify_split`,
-:func:`~tfr_viewer.core.analyze.stats.split_stats` or
-:func:`~tfr_viewer.core.analyze.checks.check_split`. Statistics are combined with
+core function a local command runs on it: :func:`~tfr_viewer.core.analyze.stats.
+split_stats` or :func:`~tfr_viewer.core.analyze.checks.check_split`. Statistics are combined with
 :meth:`Stats.merge`, whose figures do not depend on the order of merging; the parts of
 the checks are finished by the command, after a survey of every split has said what
 each key is for and a shuffle on each image's SHA-256 has found the images stored in
@@ -24,26 +25,11 @@ from ..core.analyze.check_merge import CheckPart, copies_of
 from ..core.analyze.checks import check_split, survey_split
 from ..core.analyze.stats import Stats, split_stats
 from ..core.analyze.survey import Survey
-from ..core.io.splits import SplitRef, verify_split
-from ..core.query.filtering import select_split
-from ..core.write.convert_stage import ConvertBatch, Staged, stage_batch
-from ..core.write.export import FileTask, write_task
-
-
-def _verify(ref: SplitRef) -> tuple[tuple[int, int], np.ndarray]:
-    return ref.key, verify_split(ref.load(verify=True))
+from ..core.io.splits import SplitRef
 
 
 def _stats(ref: SplitRef) -> Stats:
     return split_stats(ref.load(verify=True))
-
-
-class VerifyShards(beam.PTransform):
-    """Split references -> ``((file_number, first), statuses)`` with every payload CRC
-    checked; the caller writes them into its header index."""
-
-    def expand(self, refs):  # noqa: ANN001, ANN201 - Beam's PCollection types
-        return refs | "Verify" >> beam.Map(_verify)
 
 
 class Merge(beam.CombineFn):
@@ -139,47 +125,3 @@ class CheckShards(beam.PTransform):
             parts | "Parts" >> beam.Map(_part),
             copies,
         ) | "Together" >> beam.Flatten()
-
-
-def _select(ref: SplitRef, expression: str | None) -> tuple[tuple, np.ndarray, np.ndarray]:
-    statuses, chosen = select_split(ref.load(verify=True), ref.base, expression)
-    return ref.key, statuses, chosen
-
-
-def _write(task: FileTask) -> tuple[int, int]:
-    return task.number, write_task(task)
-
-
-class SelectRecords(beam.PTransform):
-    """Split references -> ``(split key, statuses, chosen)``: every payload CRC checked,
-    and the global numbers of the records that match the filter ``expression`` (all of
-    them without one)."""
-
-    def __init__(self, expression: str | None) -> None:
-        super().__init__()
-        self.expression = expression
-
-    def expand(self, refs):  # noqa: ANN001, ANN201
-        return refs | "Select" >> beam.Map(_select, self.expression)
-
-
-class ExportShards(beam.PTransform):
-    """:class:`~tfr_viewer.core.write.export.FileTask` objects -> ``(number, bytes)``:
-    each output written to its temporary name and verified by a worker; the command
-    moves them into place once every one is written."""
-
-    def expand(self, tasks):  # noqa: ANN001, ANN201
-        return tasks | "Write" >> beam.Map(_write)
-
-
-def _stage(batch: ConvertBatch) -> list[Staged]:
-    return stage_batch(batch)
-
-
-class ConvertImages(beam.PTransform):
-    """:class:`~tfr_viewer.core.write.convert_stage.ConvertBatch` objects (runs of the
-    listed image files) -> a list of :class:`Staged` per batch: every image read, its
-    boxes checked and its record written to the batch's staging file by a worker."""
-
-    def expand(self, batches):  # noqa: ANN001, ANN201
-        return batches | "Stage" >> beam.Map(_stage)

@@ -11,6 +11,7 @@ from ..core import json_text
 from ..core.text import plural
 from ..core.write import ExportError
 from ..errors import UsageError
+from .jobs import asked_jobs, item_jobs
 from .progress import TaskProgress
 from .write import export_options
 
@@ -135,10 +136,13 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from ..core.write.convert_encode import Reencode
     from ..core.write.convert_sources import skip_counts, skip_summary
 
-    if getattr(args, "runner", None) and (
-        args.images or args.webdataset or args.output.lower().endswith(".parquet")
-    ):
+    other = args.images or args.webdataset or args.output.lower().endswith(".parquet")
+    if getattr(args, "runner", None) and other:
         raise UsageError("--runner makes TFRecords from images; the other conversions run here")
+    if (asked_jobs(args) or 1) > 1 and other:
+        raise UsageError(
+            "--jobs makes TFRecords from images; the other conversions run in one process"
+        )
     if args.images:
         return _to_images(args)
     if args.webdataset:
@@ -168,6 +172,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
             extra = getattr(args, "pipeline_args", [])
             summary = convert_on_beam(listing, options, args.runner, extra)
+        elif (jobs := item_jobs(len(listing.items), args)) > 1:
+            from ..core.analyze.check_pool import pooled_check
+            from ..core.io.split_pool import pool_each
+            from ..core.write.convert import convert_each
+
+            with TaskProgress("converting", 0, unit="parts") as progress:
+                each = pool_each(jobs, progress.update)
+                summary = convert_each(listing, options, each, lambda ds: pooled_check(ds, jobs))
         else:
             with TaskProgress("reading images", len(listing.items)) as progress:
                 summary = convert(listing, options, progress=progress.update)

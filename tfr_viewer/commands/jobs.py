@@ -1,6 +1,8 @@
 """How many processes a batch command runs on this machine: ``--jobs N``, or by default
 one per core from :data:`~..core.io.split_pool.POOL_BYTES` of local data on (1 for
-remote data, where the transfers bound the work). Results do not depend on it."""
+remote data, where the transfers bound the work, and for work the disk bounds). More
+than one runs the command's split work on :func:`~..core.io.split_pool.pool_each`.
+Results do not depend on it."""
 
 from __future__ import annotations
 
@@ -22,16 +24,18 @@ def asked_jobs(args: argparse.Namespace) -> int | None:
     return asked
 
 
-def local_jobs(ds: Dataset, args: argparse.Namespace) -> int:
-    """The processes to run for an indexed ``ds``: at most one per core (with a note on
-    stderr when ``--jobs`` asked for more, unless the output is JSON)."""
+POOL_ITEMS = 1000  # from this many images on, convert without --jobs uses every core
+
+
+def item_jobs(count: int, args: argparse.Namespace) -> int:
+    """The processes to run for ``count`` local items (the images of ``convert``): one
+    per core from :data:`POOL_ITEMS` on, or as ``--jobs`` asks (at most one per core)."""
     asked = asked_jobs(args)
-    if asked is not None:
-        jobs = asked
-    elif any(is_url(f.path) for f in ds.files):
-        jobs = 1
-    else:
-        jobs = default_jobs(ds.compressed_size())
+    jobs = asked if asked is not None else (usable_jobs(1 << 16) if count >= POOL_ITEMS else 1)
+    return _usable(jobs, asked, args)
+
+
+def _usable(jobs: int, asked: int | None, args: argparse.Namespace) -> int:
     usable = usable_jobs(jobs)
     if asked is not None and usable < asked and not getattr(args, "json", False):
         print(
@@ -40,3 +44,18 @@ def local_jobs(ds: Dataset, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return usable
+
+
+def local_jobs(ds: Dataset, args: argparse.Namespace, disk_bound: bool = False) -> int:
+    """The processes to run for ``ds``: at most one per core (with a note on stderr when
+    ``--jobs`` asked for more, unless the output is JSON). ``disk_bound`` work defaults
+    to one process, which reads several files at once on threads: processes would only
+    take turns at the disk."""
+    asked = asked_jobs(args)
+    if asked is not None:
+        jobs = asked
+    elif disk_bound or any(is_url(f.path) for f in ds.files):
+        jobs = 1
+    else:
+        jobs = default_jobs(ds.compressed_size())
+    return _usable(jobs, asked, args)

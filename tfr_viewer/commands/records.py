@@ -15,7 +15,14 @@ from ..core.io.index import IndexChunk
 from ..core.query import Filter, block_of, compile_filter
 from ..core.text import plural
 from ..errors import EXIT_USAGE, UsageError
-from .progress import index_with_progress, print_warnings, refuse_other_files, warn_about_filter
+from .jobs import asked_jobs, local_jobs
+from .progress import (
+    TaskProgress,
+    index_with_progress,
+    print_warnings,
+    refuse_other_files,
+    warn_about_filter,
+)
 
 _KINDS = [s.kind for s in RecordStatus]
 
@@ -96,12 +103,20 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check both CRCs of every record; exit 1 when anything is wrong."""
+    asked_jobs(args)
     with _open(args.paths) as ds:
         if getattr(args, "runner", None):
             from ..beam.commands import verify_on_beam
 
             index_with_progress(ds, verify=False)
             verify_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
+        elif (jobs := local_jobs(ds, args, disk_bound=True)) > 1:
+            from ..core.io.split_pool import pool_each
+            from ..core.io.splits import verify_each
+
+            index_with_progress(ds, verify=False)
+            with TaskProgress("verifying", 0, unit="splits") as progress:
+                verify_each(ds, pool_each(jobs, progress.update))
         else:
             index_with_progress(ds, verify=True)
         problems = ds.problems()

@@ -15,6 +15,7 @@ from ..core.text import plural
 from ..core.write import ExportOptions, parse_split
 from ..core.write.export import export
 from ..errors import EXIT_PROBLEMS, UsageError
+from .jobs import asked_jobs, local_jobs
 from .progress import TaskProgress, index_with_progress, warn_about_filter
 
 
@@ -67,19 +68,32 @@ def _report(  # noqa: ANN001
     )
 
 
-def _export_on_beam(ds: Dataset, options: ExportOptions, args: argparse.Namespace) -> int:
-    from ..beam.commands import export_on_beam
+def _export_by_splits(
+    ds: Dataset, options: ExportOptions, args: argparse.Namespace, jobs: int
+) -> int:
+    """The TFRecord export with its split work on ``--runner`` (Apache Beam) or on
+    ``jobs`` processes here (:func:`~..core.write.split_export.export_each`)."""
     from ..core.query.names import resolve_names
 
+    runner = getattr(args, "runner", None)
     if args.format != "tfrecord":
         raise UsageError(f"--runner writes TFRecord files; --format {args.format} runs here")
     if args.filter:
         compile_filter(args.filter)  # a bad expression is refused before any work
     index_with_progress(ds, verify=False)
-    extra = getattr(args, "pipeline_args", [])
     # splits filter by what a bare record column name means in the whole dataset
     expression = resolve_names(ds, args.filter) if args.filter else None
-    summary = export_on_beam(ds, expression, options, args.runner, extra)  # ExportError: exit 2
+    if runner:  # ExportError: exit 2
+        from ..beam.commands import export_on_beam
+
+        extra = getattr(args, "pipeline_args", [])
+        summary = export_on_beam(ds, expression, options, runner, extra)
+    else:
+        from ..core.io.split_pool import pool_each
+        from ..core.write.split_export import export_each
+
+        with TaskProgress("exporting", 0, unit="parts") as progress:
+            summary = export_each(ds, expression, options, pool_each(jobs, progress.update))
     _report(summary, args.json, warnings=_warnings(ds, summary.records, args, summary.warnings))
     return 0
 
@@ -103,11 +117,14 @@ def _warnings(
 
 def cmd_export(args: argparse.Namespace) -> int:
     options = export_options(args)
+    asked_jobs(args)
     with Dataset.open(args.paths) as ds:
         if args.filter:
             warn_about_filter(ds, args.filter)
         if getattr(args, "runner", None):
-            return _export_on_beam(ds, options, args)
+            return _export_by_splits(ds, options, args, 1)
+        if args.format == "tfrecord" and (jobs := local_jobs(ds, args)) > 1:
+            return _export_by_splits(ds, options, args, jobs)
         index_with_progress(ds, verify=True)
         if args.filter:
             flt = compile_filter(args.filter)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tfr_viewer.core.io.split_pool import batches, map_splits
+from tfr_viewer.core.io.split_pool import batches, map_splits, pool_each
 from tfr_viewer.core.io.splits import SplitRef
 
 
@@ -58,3 +58,20 @@ def test_more_jobs_than_cores_start_one_process_a_core(monkeypatch):
     assert sum(map_splits(refs, _records, 1000)) == 200
     assert started == [min(1000, len(os.sched_getaffinity(0)))]
     assert split_pool.usable_jobs(0) == 1
+
+
+def _double(n: int) -> int:
+    return 2 * n
+
+
+def _refuse(n: int) -> int:
+    raise ValueError(f"item {n} refused")
+
+
+def test_pool_each_gives_every_items_result_once_and_raises_a_workers_error():
+    seen: list[tuple[int, int]] = []
+    each = pool_each(2, lambda d, t: seen.append((d, t)))
+    assert sorted(each(_double, list(range(25)))) == [2 * n for n in range(25)]
+    assert seen[-1] == (25, 25)
+    with pytest.raises(ValueError, match="item \\d+ refused"):
+        pool_each(2)(_refuse, [1, 2, 3])

@@ -7,24 +7,38 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import TypeVar
-
-from .splits import SplitRef
+from functools import partial
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-def batches(refs: Sequence[SplitRef], count: int) -> list[list[SplitRef]]:
-    """``refs`` dealt into at most ``count`` batches of about equal records (largest
-    first, each to the lightest batch so far)."""
-    out: list[list[SplitRef]] = [[] for _ in range(max(1, min(count, len(refs))))]
+Each = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
+"""``each(fn, items)``: ``fn(item)`` of every item, somewhere, in any order: the work of
+a command's splits, tasks or batches, given to a pool of processes here
+(:func:`pool_each`), or to a Beam pipeline (``tfr_viewer.beam.pipeline.beam_each``).
+``fn`` is a module-level function and the items pickle."""
+
+
+def _weight(item: Any) -> int:
+    """An item's share of the work: its records (or images), from ``len``."""
+    try:
+        return len(item)
+    except TypeError:
+        return 1
+
+
+def batches(refs: Sequence[T], count: int) -> list[list[T]]:
+    """``refs`` dealt into at most ``count`` batches of about equal work (largest
+    first, each to the lightest batch so far; an item's work is its ``len``)."""
+    out: list[list[T]] = [[] for _ in range(max(1, min(count, len(refs))))]
     load = [0] * len(out)
-    for ref in sorted(refs, key=lambda r: -r.count):
+    for ref in sorted(refs, key=lambda r: -_weight(r)):
         lightest = load.index(min(load))
         out[lightest].append(ref)
-        load[lightest] += ref.count + 1
+        load[lightest] += _weight(ref) + 1
     return [b for b in out if b]
 
 
@@ -48,9 +62,26 @@ def default_jobs(nbytes: int) -> int:
     return usable_jobs(1 << 16) if nbytes >= POOL_BYTES else 1
 
 
+def _each_of(fn: Callable[[Any], Any], batch: list[Any]) -> list[Any]:
+    return [fn(item) for item in batch]
+
+
+def pool_each(jobs: int, progress: Callable[[int, int], None] | None = None) -> Each:
+    """An :data:`Each` that runs on ``jobs`` processes of this machine (``progress`` in
+    items)."""
+
+    def each(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+        out: list[Any] = []
+        for found in map_splits(items, partial(_each_of, fn), jobs, progress):
+            out.extend(found)
+        return out
+
+    return each
+
+
 def map_splits(
-    refs: Sequence[SplitRef],
-    work: Callable[[list[SplitRef]], T],
+    refs: Sequence[Any],
+    work: Callable[[list[Any]], T],
     jobs: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> Iterator[T]:

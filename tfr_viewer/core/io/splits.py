@@ -11,6 +11,7 @@ one split, even an empty one, so that per-file counts come out as a local run's.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from .header_scan import header_scan, hops
 from .index import scan
 from .records import RecordStatus
 from .remote_source import open_path
+
+if TYPE_CHECKING:
+    from .split_pool import Each
 
 SPLIT_RECORDS = 1 << 20
 SPLIT_BYTES = 1 << 30
@@ -82,6 +86,9 @@ class SplitRef:
     @property
     def key(self) -> tuple[int, int]:
         return self.file_number, self.first
+
+    def __len__(self) -> int:
+        return self.count
 
     def load(self, verify: bool = False) -> Split:
         """The split with its header index, as :func:`plan_splits` made it (from its frame
@@ -170,6 +177,21 @@ def verify_split(split: Split) -> np.ndarray:
     header pass found damaged keep their status)."""
     with split.verified() as ds:
         return ds.files[0].index.statuses()
+
+
+def ref_statuses(ref: SplitRef) -> tuple[tuple[int, int], np.ndarray]:
+    """``(split key, statuses)`` of a split found again from its reference, every
+    payload CRC checked in its one read."""
+    return ref.key, verify_split(ref.load(verify=True))
+
+
+def verify_each(ds: Dataset, each: Each) -> None:
+    """Check every payload CRC of a header-indexed ``ds``, split by split, by ``each``
+    (processes here, or a Beam pipeline); afterwards its index is verified, exactly as a
+    verifying scan leaves it."""
+    for key, statuses in each(ref_statuses, plan_refs(ds)):
+        apply_statuses(ds, key, statuses)
+    mark_verified(ds)
 
 
 def apply_statuses(ds: Dataset, split_key: tuple[int, int], statuses: np.ndarray) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..io import CancelToken, Dataset, RecordStatus, Source
 from ..io.payload_block import PayloadBlock, read_block
-from ..io.splits import Split
+from ..io.splits import Split, SplitRef
 from .columns import Rag
 from .extract import extract
 from .language import Filter, compile_filter
@@ -147,6 +147,14 @@ def filter_dataset(
             if progress is not None:
                 progress(done, total, matches)
             yield hits
+
+
+def select_ref(
+    ref: SplitRef, expression: str | None
+) -> tuple[tuple[int, int], np.ndarray, np.ndarray]:
+    """:func:`select_split` of a split found again from its reference, with its key."""
+    statuses, chosen = select_split(ref.load(verify=True), ref.base, expression)
+    return ref.key, statuses, chosen
 
 
 def select_split(split: Split, base: int, expression: str | None) -> tuple[np.ndarray, np.ndarray]:

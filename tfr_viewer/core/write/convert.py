@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..analyze.label_map import label_map_text, name_line
 from ..io import CancelToken, Dataset
@@ -38,6 +39,9 @@ from .output import (
     disk_errors,
     input_ids,
 )
+
+if TYPE_CHECKING:
+    from ..io.split_pool import Each
 
 Progress = Callable[[int, int], None]
 
@@ -315,3 +319,43 @@ def convert(
     if progress is not None:
         progress(len(listing.items), len(listing.items))
     return summary
+
+
+BATCHES = 64  # at most this many batches of images (at least 64 images each)
+
+
+def convert_each(
+    listing: Listing,
+    options: ConvertOptions,
+    each: Each,
+    check: Callable[[Dataset], list],
+) -> ConvertSummary:
+    """:func:`convert` with the work given to ``each`` (processes here, or a Beam
+    pipeline): runs of the listing are read, checked and staged where the work runs; the
+    chosen records are exported the same way (:func:`.split_export.export_each`) and
+    the new files checked by ``check`` (which takes them header-indexed)."""
+    from .split_export import export_each
+
+    t0 = time.perf_counter()
+    stage, classes = prepare(listing, options)
+    items = listing.items
+    size = max(64, -(-len(items) // BATCHES))
+    starts = range(0, len(items), size) if items else [0]
+    batches = [
+        ConvertBatch(lo, items[lo : lo + size], staging_path(options, k), stage)
+        for k, lo in enumerate(starts)
+    ]
+    try:
+        staged = [s for found in each(stage_batch, batches) for s in found]
+        return finish(
+            listing,
+            staged,
+            [b.staging for b in batches],
+            options,
+            classes,
+            t0,
+            write=lambda ds, chosen: export_each(ds, None, options.output, each, records=chosen),
+            check=check,
+        )
+    finally:
+        remove_stagings([b.staging for b in batches])

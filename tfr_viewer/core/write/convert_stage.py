@@ -44,6 +44,9 @@ class ConvertBatch:
     staging: str
     options: StageOptions
 
+    def __len__(self) -> int:
+        return len(self.items)
+
 
 @dataclass(frozen=True)
 class Staged:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..io import Cancelled, CancelToken, Compression, Dataset, RecordWriter, encode_frame
+from ..io.source_errors import FileChanged
 from .output import TMP_SUFFIX, ExportError, OutputJob, disk_errors, input_ids, open_temporary
 
 
@@ -188,6 +189,10 @@ class FileTask:
     lengths: np.ndarray
     compression: Compression
 
+    def __len__(self) -> int:
+        """The records it receives."""
+        return len(self.records)
+
 
 @dataclass
 class ExportPlan:
@@ -335,7 +340,12 @@ def _write_local(
             else:  # the verified frame, byte for byte
                 if number not in read:
                     read[number] = readers(number)
-                writer.write_frame(read[number](offset, length + 16))
+                frame = read[number](offset, length + 16)
+                if len(frame) != length + 16:  # the source no longer holds it
+                    path = task.paths[number]
+                    size = os.path.getsize(path) if os.path.exists(path) else None
+                    raise FileChanged.of(path, size)
+                writer.write_frame(frame)
             if tick is not None and done % 1024 == 0:
                 tick()
         writer.close(sync=True)

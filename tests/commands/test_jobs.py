@@ -1,0 +1,141 @@
+"""``--jobs N`` on verify, export and convert (processes on this machine, the same split
+functions as Beam) gives what one process gives: the same JSON, and outputs TensorFlow
+reads record for record; a bad ``--jobs`` is one line and exit 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.tf_oracle import tf_read, tf_write
+
+
+def _cli(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "TFR_VIEWER_NO_CACHE": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=cwd,
+    )
+
+
+def _example(i: int) -> bytes:
+    from tests.planted_faults import example_of
+
+    return example_of({"label": [i % 4], "name": [f"r{i}".encode()], "score": [i / 7]})
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory) -> list[str]:
+    """Three TensorFlow-written shards and a GZIP one; a payload byte flipped in one."""
+    folder = tmp_path_factory.mktemp("jobs")
+    paths = []
+    for k in range(3):
+        path = folder / f"data-{k:05d}-of-00004"
+        tf_write(path, [_example(100 * k + i) for i in range(60)])
+        paths.append(path)
+    tf_write(folder / "data-00003-of-00004", [_example(300 + i) for i in range(40)], "gzip")
+    paths.append(folder / "data-00003-of-00004")
+    data = bytearray(paths[1].read_bytes())
+    data[12 + 4] ^= 0x20  # the first record's payload: its data CRC fails
+    paths[1].write_bytes(bytes(data))
+    return [str(p) for p in paths]
+
+
+def test_verify_jobs_gives_the_json_of_one_process(shards):
+    one, two = (
+        _cli("verify", "--json", "--jobs", "1", *shards),
+        _cli("verify", "--json", "--jobs", "2", *shards),
+    )
+    assert one.returncode == two.returncode == 1, one.stderr + two.stderr
+    assert json.loads(two.stdout) == json.loads(one.stdout)
+    assert [p["record"] for p in json.loads(one.stdout)["problems"]] == [60]
+
+
+@pytest.mark.parametrize("extra", [[], ["--filter", "label == 2"], ["--shards", "3"]])
+def test_export_jobs_writes_what_one_process_writes(shards, tmp_path, extra):
+    outs = {}
+    for jobs in ("1", "2"):
+        target = (
+            tmp_path / jobs / ("part-{shard}.tfrecord" if "--shards" in extra else "out.tfrecord")
+        )
+        done = _cli("export", *shards, "-o", str(target), "--jobs", jobs, "--json", *extra)
+        assert done.returncode == 0, done.stderr
+        doc = json.loads(done.stdout)
+        files = doc["files"]
+        outs[jobs] = (
+            [tf_read(f) for f in files],
+            doc["records"],
+            doc["skipped_damaged"],
+            [os.path.basename(f) for f in files],
+        )
+    assert outs["2"] == outs["1"]
+    ids = [100 * k + i for k in range(3) for i in range(60)] + [300 + i for i in range(40)]
+    intact = [v for v in ids if v != 100]  # record 60 is damaged
+    if extra[:1] == ["--filter"]:
+        assert outs["1"][1:3] == (sum(1 for v in intact if v % 4 == 2), 0)
+    else:
+        assert outs["1"][1:3] == (len(intact), 1)
+
+
+def test_export_jobs_refuses_to_write_over_its_input(shards):
+    done = _cli("export", shards[0], "-o", shards[0], "--jobs", "2", "--overwrite")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert tf_read(shards[0])  # untouched
+
+
+def _pictures(root) -> None:
+    from PIL import Image
+
+    for c, name in enumerate(("cat", "dog")):
+        (root / name).mkdir(parents=True)
+        for i in range(6):
+            pixels = np.random.default_rng(10 * c + i).integers(0, 255, (20, 30, 3), np.uint8)
+            out = io.BytesIO()
+            Image.fromarray(pixels).save(out, "PNG" if i == 5 else "JPEG")
+            suffix = "png" if i == 5 else "jpg"
+            (root / name / f"{i}.{suffix}").write_bytes(out.getvalue())
+    (root / "dog" / "broken.jpg").write_bytes(b"\xff\xd8\xff not a picture")
+
+
+def test_convert_jobs_writes_what_one_process_writes(tmp_path):
+    root = tmp_path / "pets"
+    _pictures(root)
+    docs, read = {}, {}
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs / "pets.tfrecord"
+        done = _cli("convert", str(root), "-o", str(out), "--jobs", jobs, "--json")
+        assert done.returncode == 0, done.stderr
+        doc = json.loads(done.stdout)
+        read[jobs] = [tf_read(f) for f in doc["files"]]
+        doc["label_files"] = [os.path.basename(f) for f in doc["label_files"]]
+        docs[jobs] = {k: v for k, v in doc.items() if k not in ("files", "seconds")}
+    assert docs["2"] == docs["1"] and read["2"] == read["1"]
+    assert docs["1"]["records"] == 12 and len(docs["1"]["skipped"]) == 1
+    refused = _cli(
+        "convert",
+        str(tmp_path / "1" / "pets.tfrecord"),
+        "--images",
+        "-o",
+        str(tmp_path / "pics"),
+        "--jobs",
+        "2",
+    )
+    assert refused.returncode == 2 and "--jobs" in refused.stderr
+
+
+@pytest.mark.parametrize("command", ["verify", "export", "check", "stats"])
+def test_a_bad_jobs_is_one_line_and_exit_2(shards, tmp_path, command):
+    extra = ["-o", str(tmp_path / "x.tfrecord")] if command == "export" else []
+    done = _cli(command, shards[0], *extra, "--jobs", "0")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--jobs 0" in done.stderr
+    assert not (tmp_path / "x.tfrecord").exists()
