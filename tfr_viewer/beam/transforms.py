@@ -4,7 +4,8 @@ over their items: :func:`~tfr_viewer.beam.pipeline.beam_each`).
 
 Each worker loads its split (a header scan from the split's first byte), then runs the
 core function a local command runs on it: :func:`~tfr_viewer.core.analyze.stats.
-split_stats` or :func:`~tfr_viewer.core.analyze.checks.check_split`. Statistics are combined with
+split_stats`, or :func:`~tfr_viewer.core.analyze.split_check.ref_check` and
+:func:`~tfr_viewer.core.analyze.split_check.settled_part`. Statistics are combined with
 :meth:`Stats.merge`, whose figures do not depend on the order of merging; the parts of
 the checks are finished by the command, after a survey of every split has said what
 each key is for and a shuffle on each image's SHA-256 has found the images stored in
@@ -19,10 +20,9 @@ from dataclasses import replace
 from typing import Any
 
 import apache_beam as beam
-import numpy as np
 
 from ..core.analyze.check_merge import CheckPart, copies_of
-from ..core.analyze.checks import check_split, survey_split
+from ..core.analyze.split_check import SplitCheck, ref_check, settled_part
 from ..core.analyze.stats import Stats, split_stats
 from ..core.analyze.survey import Survey
 from ..core.io.splits import SplitRef
@@ -66,20 +66,8 @@ class ComputeStats(beam.PTransform):
         )
 
 
-def _survey(ref: SplitRef) -> tuple[SplitRef, np.ndarray, Survey]:
-    statuses, found = survey_split(ref.load(verify=True))
-    return ref, statuses, found
-
-
-def _check(surveyed: tuple[SplitRef, np.ndarray, Survey], known: Survey, options: dict) -> Any:
-    ref, statuses, _ = surveyed
-    split = replace(ref.load(), statuses=statuses, checked=True)  # from the survey
-    return check_split(split, ref.base, known, **options)
-
-
-def _statuses(surveyed: tuple[SplitRef, np.ndarray, Survey]) -> tuple[str, Any]:
-    ref, statuses, _ = surveyed
-    return "statuses", (ref.key, statuses)
+def _statuses(item: SplitCheck) -> tuple[str, Any]:
+    return "statuses", (item.ref.key, item.statuses)
 
 
 def _part(part: CheckPart) -> tuple[str, CheckPart]:
@@ -96,23 +84,27 @@ def _copies(grouped: tuple[bytes, Any]):  # noqa: ANN202 - a generator
 class CheckShards(beam.PTransform):
     """Split references -> tagged results for :func:`~tfr_viewer.beam.commands.check_on_beam`.
 
-    First every split is verified and surveyed (``("statuses", (split key, statuses))``
-    and ``("survey", Survey)`` of the whole dataset); then every split is checked by that
-    survey (``("part", CheckPart)``), and the places of every image are grouped on its
-    SHA-256 (``("copies", Copies)`` per image held by more than one record)."""
+    Every split is verified, surveyed and checked in one read
+    (:func:`~tfr_viewer.core.analyze.split_check.ref_check`: ``("statuses", (split key,
+    statuses))``); the surveys make the dataset's (``("survey", Survey)``); each split's
+    part stands or is checked again by that survey (``("part", CheckPart)``), and the
+    places of every image are grouped on its SHA-256 (``("copies", Copies)`` per image
+    held by more than one record)."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__()
-        self.options = options  # label_map, limits, schema: as check_split takes them
+        self.options = options  # label_map, limits, schema: as check_dataset takes them
 
     def expand(self, refs):  # noqa: ANN001, ANN201
-        surveyed = refs | "Survey" >> beam.Map(_survey)
+        checked = refs | "Check" >> beam.Map(ref_check, self.options)
         known = (
-            surveyed
-            | "Surveys" >> beam.Map(lambda s: s[2])
+            checked
+            | "Surveys" >> beam.Map(lambda item: item.survey)
             | "Merge" >> beam.CombineGlobally(Merge(Survey))
         )
-        parts = surveyed | "Check" >> beam.Map(_check, beam.pvalue.AsSingleton(known), self.options)
+        parts = checked | "Settle" >> beam.Map(
+            settled_part, beam.pvalue.AsSingleton(known), self.options
+        )
         copies = (
             parts
             | "Places" >> beam.FlatMap(lambda part: part.copies.items())
@@ -120,7 +112,7 @@ class CheckShards(beam.PTransform):
             | "Copies" >> beam.FlatMap(_copies)
         )
         return (
-            surveyed | "Statuses" >> beam.Map(_statuses),
+            checked | "Statuses" >> beam.Map(_statuses),
             known | "Known" >> beam.Map(lambda k: ("survey", k)),
             parts | "Parts" >> beam.Map(_part),
             copies,

@@ -172,8 +172,9 @@ def _thresholds(settings: list[str]):
 
 def _findings(ds: Dataset, args: argparse.Namespace, options: dict[str, Any]) -> list:
     """Index ``ds`` and check it, here or (``--runner``) on Apache Beam."""
-    from ..core.analyze.check_pool import pooled_check
     from ..core.analyze.checks import check_dataset
+    from ..core.analyze.split_check import check_each
+    from ..core.io.split_pool import pool_each
 
     asked_jobs(args)
     # a header-only index: the payload CRCs are checked as the payloads are read
@@ -186,7 +187,7 @@ def _findings(ds: Dataset, args: argparse.Namespace, options: dict[str, Any]) ->
     jobs = local_jobs(ds, args)
     if jobs > 1:
         with TaskProgress("checking", 0, unit="splits") as progress:
-            return pooled_check(ds, jobs, progress.update, **options)
+            return check_each(ds, pool_each(jobs, progress.update), **options)
     with TaskProgress("checking", len(ds)) as progress:
         return check_dataset(ds, progress=progress.update, **options)
 

@@ -173,13 +173,13 @@ def cmd_convert(args: argparse.Namespace) -> int:
             extra = getattr(args, "pipeline_args", [])
             summary = convert_on_beam(listing, options, args.runner, extra)
         elif (jobs := item_jobs(len(listing.items), args)) > 1:
-            from ..core.analyze.check_pool import pooled_check
+            from ..core.analyze.split_check import check_each
             from ..core.io.split_pool import pool_each
             from ..core.write.convert import convert_each
 
             with TaskProgress("converting", 0, unit="parts") as progress:
                 each = pool_each(jobs, progress.update)
-                summary = convert_each(listing, options, each, lambda ds: pooled_check(ds, jobs))
+                summary = convert_each(listing, options, each, lambda ds: check_each(ds, each))
         else:
             with TaskProgress("reading images", len(listing.items)) as progress:
                 summary = convert(listing, options, progress=progress.update)

@@ -37,7 +37,7 @@ from .key_checks import EXAMPLES, KeyChecks
 from .parse_checks import parse_findings
 from .roles import Roles
 from .stats import VIEWS_FROM
-from .survey import Plan, Survey, survey, survey_block
+from .survey import Plan, Survey, survey_block
 
 TOLERANCE = 1.01  # the Object Detection API accepts normalised coordinates up to this
 _FORMAT_ALIASES = {"jpg": "jpeg", "tif": "tiff"}
@@ -465,13 +465,6 @@ def check_dataset(
     return finish_check(ds, [part], known, limits=limits)
 
 
-def survey_split(split: Split) -> tuple[np.ndarray, Survey]:
-    """Verify the records of ``split``: their statuses (records the header pass found
-    damaged keep theirs), and the survey of the intact ones."""
-    with split.verified() as ds:
-        return ds.files[0].index.statuses(), survey(ds)
-
-
 def check_split(
     split: Split,
     base: int,
@@ -481,7 +474,7 @@ def check_split(
     limits: Thresholds | None = None,
     schema: dict | None = None,
 ) -> CheckPart:
-    """Check the records of a verified ``split`` (its statuses from :func:`survey_split`),
+    """Check the records of a verified ``split`` (its statuses from a verifying read),
     whose first record is record ``base`` of a dataset surveyed as ``known``."""
     with split.dataset(verified=True) as ds:
         return _Pass(len(ds), base, known.plan(), label_map, limits, schema).run(ds)

@@ -9,9 +9,10 @@ import sys
 
 from tests.planted_faults import clean_record, example_of, planted_dataset
 from tests.tf_oracle import tf_write
-from tfr_viewer.core.analyze.check_pool import pooled_check
 from tfr_viewer.core.analyze.checks import check_dataset
+from tfr_viewer.core.analyze.split_check import check_each
 from tfr_viewer.core.io import Dataset
+from tfr_viewer.core.io.split_pool import pool_each
 
 
 def _files(folder) -> list[str]:
@@ -42,7 +43,7 @@ def test_pooled_findings_and_statuses_are_those_of_one_process(tmp_path, monkeyp
     assert {0, 1, 2, 3} <= undecodable  # the first shard, by the dataset's survey
     with Dataset(paths) as ds:
         ds.index(verify=False)
-        assert [f.to_json() for f in pooled_check(ds, 2)] == want
+        assert [f.to_json() for f in check_each(ds, pool_each(2))] == want
         assert [f.index.statuses().tolist() for f in ds.files] == statuses
         assert all(f.index.verified for f in ds.files)
 
