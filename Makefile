@@ -44,6 +44,7 @@ bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) tests/benchmarks/run_benchmarks.py
 	$(PY) tests/benchmarks/columnar_benchmarks.py
+	$(PY) tests/benchmarks/verify_benchmarks.py
 	$(PY) tests/benchmarks/qa_benchmarks.py
 	$(PY) tests/benchmarks/convert_benchmarks.py
 	$(PY) tests/benchmarks/remote_benchmarks.py

@@ -82,6 +82,8 @@ def cli(
     """Best wall time of the whole process, and its output."""
     env = {**os.environ, **(env or {})}
     env.pop("TFR_VIEWER_PURE_PYTHON", None)
+    # as installed: the modules' bytecode is written once and reused, not compiled per run
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if pure:
         env["TFR_VIEWER_PURE_PYTHON"] = "1"
     best, out = float("inf"), ""
