@@ -67,6 +67,12 @@ class _Skipped:
         return self
 
 
+def _format_names() -> Sequence[str]:
+    from .core.write.writers import NAMES
+
+    return NAMES
+
+
 def _jobs(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--jobs",
@@ -222,12 +228,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
     p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR")
     _output_options(p)
-    from .core.write.writers import NAMES
-
     p.add_argument(
         "--format",
         default="tfrecord",
-        choices=NAMES,
+        choices=_format_names() if only in (None, "export") else (),
         help="tfrecord (default); jsonl, csv, images into the folder OUT, parquet "
         "(tfr-viewer[parquet]), or webdataset tar shards (OUT with %%05d)",
     )

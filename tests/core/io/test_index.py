@@ -255,3 +255,49 @@ def test_compressed_streams_with_small_windows(tmp_path, monkeypatch, damage):
         for i, st in enumerate(want):
             if st is OK:
                 assert ds.read(i) == payloads[i]
+
+
+@pytest.mark.parametrize("damage", ["none", "garbage", "flip_length_crc", "truncate", "big"])
+def test_plain_files_read_ahead_with_small_windows(tmp_path, monkeypatch, damage):
+    """A plain file's scan reads its next bytes on a thread while it checks: with small
+    windows, frames straddle every read ahead, some are larger than it, and damage sits
+    past it. The index equals the one of a scan without reading ahead, and the intact
+    records are TensorFlow's."""
+    from tfr_viewer.core.io.plain_source import PlainSource
+
+    monkeypatch.setattr(index_mod, "_WINDOW", 4096)
+    monkeypatch.setattr(index_mod, "_AHEAD", 3000)
+    monkeypatch.setattr(index_mod, "_MAX_WINDOW", 16384)
+    rng = np.random.default_rng(5)
+    payloads = [rng.bytes(int(n)) for n in rng.integers(0, 2500, 120)]
+    payloads[40] = rng.bytes(9000)  # larger than a read ahead
+    payloads[80] = rng.bytes(30_000)  # larger than a window: checked by streaming
+    fs = [encode_frame(p) for p in payloads]
+    if damage == "garbage":
+        blob = b"".join(fs[:60]) + b"\x01" * 5000 + b"".join(fs[60:])
+    elif damage == "flip_length_crc":
+        bad = bytearray(fs[70])
+        bad[10] ^= 0x80
+        fs[70] = bytes(bad)
+        blob = b"".join(fs)
+    elif damage == "truncate":
+        blob = b"".join(fs)[:-30]
+    elif damage == "big":
+        bad = bytearray(fs[90])
+        bad[20] ^= 1
+        fs[90] = bytes(bad)
+        blob = b"".join(fs)
+    else:
+        blob = b"".join(fs)
+    path = write(tmp_path, blob, "plain.tfrecord")
+    ahead = indexed(path)
+    monkeypatch.setattr(PlainSource, "concurrent_reads", False)
+    alone = indexed(path)
+    assert statuses(ahead) == statuses(alone)
+    assert ahead.offsets().tolist() == alone.offsets().tolist()
+    assert [(g.offset, g.size) for g in ahead.garbage] == [
+        (g.offset, g.size) for g in alone.garbage
+    ]
+    if damage == "none":
+        assert statuses(ahead) == [OK] * len(payloads)
+        assert read_all(path) == tf_read(path) == payloads

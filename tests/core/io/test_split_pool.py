@@ -42,18 +42,20 @@ def test_map_splits_sums_in_processes_and_raises_a_workers_error():
 
 
 def test_more_jobs_than_cores_start_one_process_a_core(monkeypatch):
+    import concurrent.futures
     import os
 
     from tfr_viewer.core.io import split_pool
 
     started: list[int] = []
-    real = split_pool.ProcessPoolExecutor
+    real = concurrent.futures.ProcessPoolExecutor
 
     def counting(workers: int, **kw):
         started.append(workers)
         return real(workers, **kw)
 
-    monkeypatch.setattr(split_pool, "ProcessPoolExecutor", counting)
+    # the pool module imports it when it starts a pool
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
     refs = _refs([5] * 40)
     assert sum(map_splits(refs, _records, 1000)) == 200
     assert started == [min(1000, len(os.sched_getaffinity(0)))]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import mmap
 import struct
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -27,6 +28,7 @@ from .sources import FileChanged, RemoteError, Source, SourceError
 CHUNK_RECORDS = 1 << 16
 _WINDOW = 32 << 20  # bytes read at a time from compressed streams
 _MAX_WINDOW = 256 << 20  # frames larger than this are checked by streaming
+_AHEAD = 16 << 20  # bytes a plain file's scan reads ahead, on a thread, while it checks
 _STREAM_BLOCK = 8 << 20
 _SMALL_PAYLOAD = 2048  # below this, slicing to bytes beats a numpy view for the CRC
 _U64 = struct.Struct("<Q")
@@ -62,6 +64,45 @@ class _Window:
         return self.base + len(self.arr)
 
 
+class _Shifted:
+    """The bytes of ``buffer`` from ``start`` on, sliced to ``bytes`` as a window's data
+    (a window read ahead begins past its buffer's start, where the tail it carries goes)."""
+
+    __slots__ = ("buffer", "start")
+
+    def __init__(self, buffer: mmap.mmap, start: int) -> None:
+        self.buffer, self.start = buffer, start
+
+    def __getitem__(self, part: slice) -> bytes:
+        return self.buffer[self.start + part.start : self.start + part.stop]
+
+
+class _Ahead:
+    """A read of ``2 * _AHEAD``-byte ``buffer``'s second half from stream offset ``pos``,
+    on a thread of its own; the first half takes the tail of the window before it."""
+
+    def __init__(self, source: Source, pos: int, buffer: mmap.mmap) -> None:
+        self.pos, self.buffer = pos, buffer
+        self._got: int | None = None
+        view = memoryview(buffer)[_AHEAD:]
+
+        def read() -> None:
+            try:
+                self._got = source.readinto_at(pos, view)
+            except Exception:  # noqa: BLE001 - read again on the scan's thread, which reports it
+                self._got = None
+            finally:
+                view.release()
+
+        self._thread = threading.Thread(target=read, name="tfr-read-ahead", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> int | None:
+        """The bytes read, or None when the read failed."""
+        self._thread.join()
+        return self._got
+
+
 @dataclass
 class _Batch:
     """Records found since the last chunk, as runs of arrays in stream order."""
@@ -95,13 +136,71 @@ class _Scanner:
         self.stream_error: str | None = None
         self._buffer: mmap.mmap | None = None
         self._window: _Window | None = None
+        # a plain file's next bytes, read on a thread while the window is scanned
+        self._ahead: _Ahead | None = None
+        self._spare: mmap.mmap | None = None  # a buffer for the next read ahead
+        self._reads_ahead = source.concurrent_reads
+
+    def close(self) -> None:
+        """Wait for a read ahead still running (its buffer is then dropped)."""
+        if self._ahead is not None:
+            self._ahead.wait()
+            self._ahead = None
 
     # -- windows -------------------------------------------------------------------
     def window_at(self, pos: int, need: int = _WINDOW) -> _Window:
-        want = max(_WINDOW, min(need, _MAX_WINDOW))
         old = self._window
-        keep = 0
         carry = old is not None and old.base <= pos < old.end and not old.eof
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            taken = self._take_ahead(ahead, old, pos, need, carry)
+            if taken is not None:
+                self._window = taken
+                self._read_ahead()
+                return taken
+        self._read_at(pos, need, old, carry)
+        self._read_ahead()
+        return self._window  # type: ignore[return-value]
+
+    def _take_ahead(
+        self, ahead: _Ahead, old: _Window | None, pos: int, need: int, carry: bool
+    ) -> _Window | None:
+        """The window at ``pos`` from the bytes read ahead, when they follow on from it
+        (the old window's unread tail copied in front of them); None otherwise."""
+        got = ahead.wait()
+        keep = old.end - pos if carry and old is not None else 0
+        if got is None or ahead.pos != pos + keep or keep > _AHEAD or keep + _AHEAD < need:
+            self._spare = ahead.buffer
+            return None
+        start = _AHEAD - keep
+        if keep:
+            ahead.buffer[start:_AHEAD] = old.arr[pos - old.base :].tobytes()  # type: ignore[union-attr]
+        if old is not None and old.data is not self._buffer and isinstance(old.data, _Shifted):
+            self._spare = old.data.buffer  # free once its tail is copied
+        arr = np.frombuffer(ahead.buffer, dtype=np.uint8, count=keep + got, offset=start)
+        return _Window(pos, _Shifted(ahead.buffer, start), arr, got < _AHEAD)  # type: ignore[arg-type]
+
+    def _read_ahead(self) -> None:
+        """Start reading the bytes after the window, when the source allows it."""
+        win = self._window
+        if not self._reads_ahead or win is None or win.eof:
+            return
+        buffer, self._spare = self._spare, None
+        if buffer is None:
+            buffer = mmap.mmap(-1, 2 * _AHEAD)
+        self._ahead = _Ahead(self.source, win.end, buffer)
+
+    def _read_at(self, pos: int, need: int, old: _Window | None, carry: bool) -> None:
+        """The window at ``pos``, read here into the scanner's own buffer."""
+        want = max(_WINDOW, min(need, _MAX_WINDOW))
+        keep = 0
+        if carry and old is not None and old.data is not self._buffer:
+            keep = old.end - pos  # from a window read ahead
+            tail = old.arr[pos - old.base :].tobytes()
+            if self._buffer is None or len(self._buffer) < max(want, keep):
+                self._buffer = mmap.mmap(-1, max(want, keep))
+            self._buffer[:keep] = tail
+            carry = False
         if self._buffer is None or len(self._buffer) < want:
             # An anonymous mapping: reused across windows, slices to bytes, no page
             # faults after the first fill. Bytes past ``n`` are stale: ``arr`` is exact.
@@ -124,7 +223,6 @@ class _Scanner:
             n = keep
         arr = np.frombuffer(self._buffer, dtype=np.uint8, count=n)
         self._window = _Window(pos, self._buffer, arr, n < want)
-        return self._window
 
     # -- the fast path -------------------------------------------------------------
     def fast(self, win: _Window, pos: int, batch: _Batch, limit: int) -> int:
@@ -256,6 +354,20 @@ def scan(
     another reader began: the frame at offset ``start`` is record ``first_record``.
     """
     sc = _Scanner(source, verify)
+    try:
+        yield from _scan(sc, source, cancel, chunk_records, start, first_record)
+    finally:
+        sc.close()
+
+
+def _scan(
+    sc: _Scanner,
+    source: Source,
+    cancel: CancelToken | None,
+    chunk_records: int,
+    start: int,
+    first_record: int,
+) -> Iterator[IndexChunk]:
     pos = start
     record = first_record
     win = sc.window_at(start)
@@ -271,7 +383,6 @@ def scan(
     def flush() -> IndexChunk:
         nonlocal batch, chunk_start
         chunk = sc.seal(batch, chunk_start, pos)
-        source.release(pos)
         chunk_start = record
         batch = _Batch()
         return chunk

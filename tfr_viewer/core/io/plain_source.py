@@ -21,6 +21,8 @@ class PlainSource(Source):
     mapped, so a file that shrinks while it is read raises :class:`FileChanged` (a
     mapping would kill the process with SIGBUS), and memory holds only what is read."""
 
+    concurrent_reads = True
+
     def __init__(self, path: str) -> None:
         self.path = path
         self.compression = Compression.NONE
@@ -110,12 +112,6 @@ class PlainSource(Source):
 
             with contextlib.suppress(OSError):
                 fcntl.fcntl(self._fd, getattr(fcntl, "F_RDAHEAD", 45), 0 if random else 1)
-
-    def release(self, upto: int) -> None:
-        # Scanned bytes are not needed again soon: let the page cache drop them first.
-        if hasattr(os, "posix_fadvise") and upto > 0:
-            with contextlib.suppress(OSError):
-                os.posix_fadvise(self._fd, 0, min(upto, self.size), os.POSIX_FADV_DONTNEED)
 
     def reader(self) -> Callable[[int, int], bytes]:
         return self.read_at

@@ -30,6 +30,9 @@ class Source(ABC):
     compressed_size: int
     size: int | None
     stat: RemoteStat | None = None  # a remote object: its size and version when opened
+    # reads of the next bytes cost nothing extra while others run (a plain local file):
+    # a scan then reads ahead on a thread while it checks what it has
+    concurrent_reads: bool = False
 
     @abstractmethod
     def read_at(self, offset: int, n: int) -> bytes:
@@ -48,9 +51,6 @@ class Source(ABC):
     def reader(self) -> Callable[[int, int], bytes]:
         """``read(offset, n)`` for tight loops: checks skipped, so use while open."""
         return self.read_at
-
-    def release(self, upto: int) -> None:  # noqa: B027 - optional hook, no-op by default
-        """Hint that bytes before ``upto`` will not be needed again soon."""
 
     def advise_random(self, random: bool) -> None:  # noqa: B027 - optional hook
         """Hint that reads will hop (``random``: no read-ahead) or stream (the default)."""

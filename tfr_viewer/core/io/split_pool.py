@@ -5,10 +5,8 @@ leaks into them."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import partial
 from typing import Any, TypeVar
 
@@ -90,6 +88,9 @@ def map_splits(
     computed by ``jobs`` processes (``work`` must be a module-level function). A
     worker's exception is raised here, and the batches not started yet are cancelled.
     ``progress(done, total)`` counts splits."""
+    import multiprocessing  # here: a command that runs no pool does not pay for it
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     jobs = usable_jobs(jobs)
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(jobs, mp_context=context) as pool:
