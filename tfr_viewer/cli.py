@@ -14,83 +14,21 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import EXIT_OK, EXIT_USAGE, UsageError, UserError
+from .cli_options import (
+    Skipped,
+    VersionAction,
+    add_jobs,
+    add_no_cache,
+    add_output_options,
+    add_overwrite,
+    add_paths,
+    add_runner,
+    format_names,
+)
+from .errors import EXIT_OK, EXIT_USAGE, UserError
 
 # numpy's BLAS threads are never used here; without this they start, and spin, anyway
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-
-def _paths(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help="file, glob, folder or name@N")
-    _no_cache(p)
-
-
-def _no_cache(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="neither read nor write the persistent index cache",
-    )
-
-
-class _Version(argparse.Action):
-    """``--version``: the app's version and those of its libraries, one per line."""
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ANN001
-        from .versions import version_text
-
-        print(version_text())
-        parser.exit()
-
-
-def _output_options(p: argparse.ArgumentParser) -> None:
-    """How new TFRecord files are written: compression, shards, shuffle, split."""
-    p.add_argument("--compression", default="none", help="none, gzip or zlib")
-    group = p.add_mutually_exclusive_group()
-    group.add_argument("--shards", type=int, metavar="N", help="split into N files")
-    group.add_argument("--max-shard-mb", type=float, metavar="M", help="at most M MB a file")
-    p.add_argument("--shuffle", type=int, metavar="SEED", help="shuffle with this seed")
-    p.add_argument("--split", metavar="NAME=FRAC,...", help="e.g. train=0.8,val=0.2")
-
-
-def _overwrite(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--overwrite", action="store_true", help="replace outputs that exist already")
-
-
-class _Skipped:
-    """Stands in for the sub-parser of a command that is not being run."""
-
-    def add_argument(self, *args: object, **kwargs: object) -> None:
-        pass
-
-    def add_mutually_exclusive_group(self, *args: object, **kwargs: object) -> _Skipped:
-        return self
-
-
-def _format_names() -> Sequence[str]:
-    from .core.write.writers import NAMES
-
-    return NAMES
-
-
-def _jobs(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="N",
-        help="N processes on this machine, one split of the shards at a time (default: one "
-        "per core from 1 GB of local data on, else 1)",
-    )
-
-
-def _runner(p: Any) -> None:
-    p.add_argument(
-        "--runner",
-        choices=["direct", "dataflow", "flink", "spark"],
-        help="run as an Apache Beam pipeline (tfr-viewer[beam]); other --key=value options "
-        "are passed to the pipeline",
-    )
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -102,27 +40,30 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Inspect, verify and edit TensorFlow TFRecord files.",
     )
     parser.add_argument(
-        "--version", action=_Version, nargs=0, help="show the versions of the app and libraries"
+        "--version",
+        action=VersionAction,
+        nargs=0,
+        help="show the versions of the app and libraries",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, **kwargs: object) -> Any:
         if only is not None and name != only:
-            return _Skipped()
+            return Skipped()
         return sub.add_parser(name, **kwargs)  # type: ignore[arg-type]
 
     p = add("info", help="files, compression, record counts (header pass)")
-    _paths(p)
+    add_paths(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
     p = add("verify", help="check every length and payload CRC")
-    _paths(p)
+    add_paths(p)
     p.add_argument("--json", action="store_true")
-    _jobs(p)
-    _runner(p)
+    add_jobs(p)
+    add_runner(p)
 
     p = add("list", help="one line per record: index, file, offset, length, status")
-    _paths(p)
+    add_paths(p)
     p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR (see README)")
     p.add_argument("--limit", type=int, metavar="N", help="stop after N records")
     p.add_argument("--json", action="store_true", help="JSON Lines output")
@@ -136,20 +77,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "words", nargs="+", metavar="INDEX PATH", help="the global record number and the paths"
     )
     p.add_argument("--json", action="store_true")
-    _no_cache(p)
+    add_no_cache(p)
 
     p = add("count", help="the number of records (that match a filter)")
-    _paths(p)
+    add_paths(p)
     p.add_argument("--filter", metavar="EXPR", help="count records matching EXPR")
     p.add_argument("--json", action="store_true")
 
     p = add("head", help="the first N records decoded, like show")
-    _paths(p)
+    add_paths(p)
     p.add_argument("-n", type=int, default=10, metavar="N", help="how many (default 10)")
     p.add_argument("--json", action="store_true", help="JSON Lines, one show object a line")
 
     p = add("schema", help="infer the feature spec")
-    _paths(p)
+    add_paths(p)
     group = p.add_mutually_exclusive_group()
     group.add_argument("--json", action="store_true", help="figures per key")
     group.add_argument(
@@ -165,16 +106,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "`check --schema` to -o FILE",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="where --infer writes the schema")
-    _overwrite(p)
+    add_overwrite(p)
 
     p = add("stats", help="statistics of every feature, the classes and the boxes")
-    _paths(p)
+    add_paths(p)
     p.add_argument("--json", action="store_true", help="all figures as JSON")
-    _jobs(p)
-    _runner(p)
+    add_jobs(p)
+    add_runner(p)
 
     p = add("check", help="data-quality findings: each with its record, what and what to do")
-    _paths(p)
+    add_paths(p)
     p.add_argument("--json", action="store_true", help="the findings as JSON")
     p.add_argument(
         "--fail-on",
@@ -201,11 +142,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="an image-quality threshold: dark, light, odd_aspect_ratio, low_information, "
         "blurry, odd_size_iqr or near_bits (see README)",
     )
-    _jobs(p)
-    _runner(p)
+    add_jobs(p)
+    add_runner(p)
 
     p = add("compare", help="drift per feature, keys in one only, images in both (leakage)")
-    _paths(p)
+    add_paths(p)
     p.add_argument(
         "--against", nargs="+", required=True, metavar="PATH", help="the dataset to compare with"
     )
@@ -224,14 +165,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="all figures as JSON")
 
     p = add("export", help="write records (all, or matching a filter) to new files")
-    _paths(p)
+    add_paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
     p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR")
-    _output_options(p)
+    add_output_options(p)
     p.add_argument(
         "--format",
         default="tfrecord",
-        choices=_format_names() if only in (None, "export") else (),
+        choices=format_names() if only in (None, "export") else (),
         help="tfrecord (default); jsonl, csv, images into the folder OUT, parquet "
         "(tfr-viewer[parquet]), or webdataset tar shards (OUT with %%05d)",
     )
@@ -253,10 +194,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         choices=["voc", "yolo", "coco"],
         help="with --format images: write the boxes too (Pascal VOC XML, YOLO text, COCO JSON)",
     )
-    _overwrite(p)
+    add_overwrite(p)
     p.add_argument("--json", action="store_true")
-    _jobs(p)
-    _runner(p)
+    add_jobs(p)
+    add_runner(p)
 
     p = add("convert", help="make TFRecords from images: class folders, CSV, VOC or COCO")
     p.add_argument(
@@ -288,7 +229,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         metavar="KEY=NEW",
         help="write the layout's KEY under the name NEW (repeatable)",
     )
-    _output_options(p)
+    add_output_options(p)
     p.add_argument(
         "--jpeg-quality",
         type=int,
@@ -319,21 +260,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="with --webdataset: records a shard (default 10000)",
     )
     p.add_argument("--no-check", action="store_true", help="skip the data-quality checks")
-    _overwrite(p)
-    _no_cache(p)
+    add_overwrite(p)
+    add_no_cache(p)
     p.add_argument("--json", action="store_true")
-    _jobs(p)
-    _runner(p)
+    add_jobs(p)
+    add_runner(p)
 
     p = add("recover", help="write every intact record of damaged input to OUT")
-    _paths(p)
+    add_paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT")
     p.add_argument("--compression", default="none", help="none, gzip or zlib")
-    _overwrite(p)
+    add_overwrite(p)
     p.add_argument("--json", action="store_true")
 
     p = add("index", help="build and cache the index of each file")
-    _paths(p)
+    add_paths(p)
     p.add_argument(
         "--tfindex",
         action="store_true",
@@ -358,26 +299,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def cmd_open(args: argparse.Namespace) -> int:
-    """The GUI; Qt is imported only here."""
-    if args.select is not None and args.select < 0:
-        raise UsageError("--select must be 0 or more")
-    if args.screenshot and not args.paths:
-        raise UsageError("--screenshot needs a PATH to open")
-    if args.screenshot:  # refused before the window opens, and again when written
-        from .core.io import expand
-        from .core.write.output import check_target, input_ids
-
-        check_target(args.screenshot, input_ids(expand(args.paths)), True, role="screenshot")
-    if args.paths:  # the child that indexes them starts while Qt is imported
-        from .ui.standby import prestart
-
-        prestart()
-    from .ui.app import run
-
-    return run(args.paths, args.select, args.screenshot, args.new_instance)
-
-
 # command -> (module under tfr_viewer.commands, function); imported only when run
 _HANDLERS = {
     "info": ("records", "cmd_info"),
@@ -394,14 +315,12 @@ _HANDLERS = {
     "convert": ("convert", "cmd_convert"),
     "recover": ("write", "cmd_recover"),
     "index": ("indexing", "cmd_index"),
+    "open": ("window", "cmd_open"),
 }
 
 
-# (module, class) of the errors that are the user's to fix: reported in one line, exit 2
 def _handler(command: str) -> Callable[[argparse.Namespace], int]:
     """The function that runs ``command``, importing only its own module."""
-    if command == "open":
-        return cmd_open
     module, name = _HANDLERS[command]
     return getattr(importlib.import_module(f".commands.{module}", __package__), name)
 
@@ -477,10 +396,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         multiprocessing.freeze_support()  # a frozen bundle re-enters here in worker processes
     args_list = list(sys.argv[1:] if argv is None else argv)
     command = args_list[0] if args_list else None
-    parser = build_parser(command if command in (*_HANDLERS, "open") else None)
+    parser = build_parser(command if command in _HANDLERS else None)
     if args_list and args_list[0] in ("-h", "--help", "--version"):
         parser.parse_args(args_list)
-    if not args_list or args_list[0] not in (*_HANDLERS, "open"):
+    if not args_list or args_list[0] not in _HANDLERS:
         # `tfr-viewer [PATH ...]` opens the window, but a mistyped command must not.
         from .core.io import PathError, expand
 
@@ -489,7 +408,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except PathError as exc:
             parser.print_usage(sys.stderr)
             word = args_list[0]
-            hint = _did_you_mean(word, [*_HANDLERS, "open"])
+            hint = _did_you_mean(word, list(_HANDLERS))
             print(
                 f"tfr-viewer: {word!r} is neither a command nor a path ({exc}){hint}",
                 file=sys.stderr,

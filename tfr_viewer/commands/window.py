@@ -1,0 +1,27 @@
+"""``open`` (and ``tfr-viewer PATH``): the window; Qt is imported only here."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import UsageError
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    """The GUI; Qt is imported only here."""
+    if args.select is not None and args.select < 0:
+        raise UsageError("--select must be 0 or more")
+    if args.screenshot and not args.paths:
+        raise UsageError("--screenshot needs a PATH to open")
+    if args.screenshot:  # refused before the window opens, and again when written
+        from ..core.io import expand
+        from ..core.write.output import check_target, input_ids
+
+        check_target(args.screenshot, input_ids(expand(args.paths)), True, role="screenshot")
+    if args.paths:  # the child that indexes them starts while Qt is imported
+        from ..ui.standby import prestart
+
+        prestart()
+    from ..ui.app import run
+
+    return run(args.paths, args.select, args.screenshot, args.new_instance)
