@@ -105,6 +105,7 @@ uint32_t crc32c_portable(uint32_t crc, const uint8_t *p, size_t n) {
 #define HAVE_HARDWARE 1
 #define HARDWARE __attribute__((target("sse4.2")))
 #define STEP8(c, v) ((uint32_t)_mm_crc32_u64((c), (v)))
+#define STEP4(c, v) _mm_crc32_u32((c), (v))
 #define STEP1(c, b) _mm_crc32_u8((c), (b))
 static int cpu_has_crc(void) {
     __builtin_cpu_init();
@@ -116,6 +117,7 @@ static int cpu_has_crc(void) {
 #define HAVE_HARDWARE 1
 #define HARDWARE
 #define STEP8(c, v) ((uint32_t)_mm_crc32_u64((c), (v)))
+#define STEP4(c, v) _mm_crc32_u32((c), (v))
 #define STEP1(c, b) _mm_crc32_u8((c), (b))
 static int cpu_has_crc(void) {
     int info[4];
@@ -127,6 +129,7 @@ static int cpu_has_crc(void) {
 #define HAVE_HARDWARE 1
 #define HARDWARE __attribute__((target("+crc")))
 #define STEP8(c, v) __crc32cd((c), (v))
+#define STEP4(c, v) __crc32cw((c), (v))
 #define STEP1(c, b) __crc32cb((c), (b))
 #if defined(__APPLE__)
 static int cpu_has_crc(void) { return 1; } /* every Apple arm64 CPU has it */
@@ -145,6 +148,7 @@ static int cpu_has_crc(void) { return 0; }
 #define HAVE_HARDWARE 1
 #define HARDWARE
 #define STEP8(c, v) __crc32cd((c), (v))
+#define STEP4(c, v) __crc32cw((c), (v))
 #define STEP1(c, b) __crc32cb((c), (b))
 static int cpu_has_crc(void) {
     return IsProcessorFeaturePresent(PF_ARM_V8_CRC32_INSTRUCTIONS_AVAILABLE) ? 1 : 0;
@@ -155,6 +159,12 @@ static int cpu_has_crc(void) {
 static inline uint64_t load8(const uint8_t *p) {
     uint64_t v;
     memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint32_t load4(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
     return v;
 }
 
@@ -174,11 +184,10 @@ HARDWARE static inline uint32_t three_streams(uint32_t c, const uint8_t *p, size
 }
 
 HARDWARE uint32_t crc32c_hardware(uint32_t crc, const uint8_t *p, size_t n) {
+    /* Words are loaded unaligned (both architectures load them at full speed): a short
+     * payload at any offset then costs one instruction per 8 bytes, not one per byte
+     * up to an 8-byte boundary. */
     uint32_t c = ~crc;
-    while (n && ((uintptr_t)p & 7)) {
-        c = STEP1(c, *p++);
-        n--;
-    }
     while (n >= 3 * LONG) {
         c = three_streams(c, p, LONG, shift_long);
         p += 3 * LONG;
@@ -193,6 +202,11 @@ HARDWARE uint32_t crc32c_hardware(uint32_t crc, const uint8_t *p, size_t n) {
         c = STEP8(c, load8(p));
         p += 8;
         n -= 8;
+    }
+    if (n >= 4) {
+        c = STEP4(c, load4(p));
+        p += 4;
+        n -= 4;
     }
     while (n--) c = STEP1(c, *p++);
     return ~c;
