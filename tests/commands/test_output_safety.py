@@ -310,8 +310,13 @@ def test_a_signal_during_an_export_leaves_no_temporary_and_no_output(
     for attempt, delay in enumerate((0.0, 0.15, 0.3, 0.45)):
         out = tmp_path / f"out{attempt}" / "rows.jsonl"
         argv = ["export", str(many_records), "-o", str(out), "--format", "jsonl"]
+        # as in a terminal: a runner started in the background ignores SIGINT, and its
+        # children inherit that
         proc = subprocess.Popen(
-            [sys.executable, "-m", "tfr_viewer", *argv], stderr=subprocess.PIPE, text=True
+            [sys.executable, "-m", "tfr_viewer", *argv],
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         deadline = time.monotonic() + 60
         while not list(out.parent.glob(f"*{TMP_SUFFIX}")) and proc.poll() is None:
