@@ -51,3 +51,34 @@ def test_side_by_side_is_one_after_another(tmp_path, monkeypatch, sizes, verify)
     monkeypatch.setenv("TFR_VIEWER_LOCAL_WORKERS", "32")
     assert _index(paths, verify) == alone
     assert alone[-1], "the damage was seen"
+
+
+def test_a_file_scanned_alone_reads_ahead_and_files_read_together_do_not(tmp_path, monkeypatch):
+    """A verifying scan reads a plain file's next bytes on a thread only when no other
+    file is read at the same time (then the disk has enough to do); the indexes are
+    the same either way."""
+    from tfr_viewer.core.io import index as index_mod
+
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    monkeypatch.setenv("TFR_VIEWER_LOCAL_STREAMS", "3")
+    monkeypatch.setattr(index_mod, "_WINDOW", 4096)
+    monkeypatch.setattr(index_mod, "_MAX_WINDOW", 8192)
+    monkeypatch.setattr(index_mod, "_AHEAD", 4096)
+    started: list[int] = []
+    real = index_mod._Ahead
+
+    def counting(*args):  # noqa: ANN002, ANN202
+        started.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(index_mod, "_Ahead", counting)
+    paths = _shards(tmp_path, [300, 900, 2500])
+    with Dataset(paths) as together:
+        together.index(verify=True)
+        want = [f.index.statuses().tolist() for f in together.files]
+    assert started == []
+    for path, statuses in zip(paths, want, strict=True):
+        with Dataset([path]) as alone:
+            alone.index(verify=True)
+            assert alone.files[0].index.statuses().tolist() == statuses
+    assert started

@@ -166,7 +166,7 @@ class Dataset:
                 self.finish_file(number, verified=f.index.verified)
                 continue
             source = f.open()
-            for chunk in file_chunks(source, verify, cancel):
+            for chunk in file_chunks(source, verify, cancel, alone=ahead is None):
                 f.index.add(chunk)
                 yield number, chunk
             if cancel is not None and cancel.cancelled:

@@ -129,7 +129,7 @@ class _Batch:
 
 
 class _Scanner:
-    def __init__(self, source: Source, verify: bool) -> None:
+    def __init__(self, source: Source, verify: bool, read_ahead: bool = True) -> None:
         self.source = source
         self.verify = verify
         self.header_cache: dict[bytes, int] = {}
@@ -139,7 +139,7 @@ class _Scanner:
         # a plain file's next bytes, read on a thread while the window is scanned
         self._ahead: _Ahead | None = None
         self._spare: mmap.mmap | None = None  # a buffer for the next read ahead
-        self._reads_ahead = source.concurrent_reads
+        self._reads_ahead = read_ahead and source.concurrent_reads
 
     def close(self) -> None:
         """Wait for a read ahead still running (its buffer is then dropped)."""
@@ -345,6 +345,7 @@ def scan(
     chunk_records: int = CHUNK_RECORDS,
     start: int = 0,
     first_record: int = 0,
+    read_ahead: bool = True,
 ) -> Iterator[IndexChunk]:
     """Yield the index of ``source`` chunk by chunk, in stream order.
 
@@ -352,8 +353,9 @@ def scan(
     are ``UNVERIFIED``. The generator returns early when ``cancel`` is set; what it
     yielded up to then is correct. ``start`` and ``first_record`` continue a scan that
     another reader began: the frame at offset ``start`` is record ``first_record``.
+    ``read_ahead`` false keeps a plain file's reads on this thread.
     """
-    sc = _Scanner(source, verify)
+    sc = _Scanner(source, verify, read_ahead)
     try:
         yield from _scan(sc, source, cancel, chunk_records, start, first_record)
     finally:

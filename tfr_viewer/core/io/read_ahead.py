@@ -36,14 +36,18 @@ class DatasetFile(Protocol):
     def open(self) -> Source: ...
 
 
-def file_chunks(source: Source, verify: bool, cancel: CancelToken | None) -> Iterator[IndexChunk]:
+def file_chunks(
+    source: Source, verify: bool, cancel: CancelToken | None, alone: bool = True
+) -> Iterator[IndexChunk]:
     """The index scan of one source: header hops for a remote file when the payloads
-    are not checked, else the streaming scan. A remote object is asked for its version
-    again once read through: :class:`~.source_errors.FileChanged` when it changed."""
+    are not checked, else the streaming scan, which reads ahead on a thread when the
+    file is scanned ``alone`` (with other files read at once, the disk has enough to
+    do). A remote object is asked for its version again once read through:
+    :class:`~.source_errors.FileChanged` when it changed."""
     if not verify and hops(source):
         chunks = header_scan(source, cancel=cancel)
     else:
-        chunks = scan(source, verify=verify, cancel=cancel)
+        chunks = scan(source, verify=verify, cancel=cancel, read_ahead=alone)
     return chunks if source.stat is None else _confirmed(source, chunks, cancel)
 
 
@@ -88,7 +92,7 @@ def _index(f: DatasetFile, verify: bool, cancel: CancelToken) -> Indexed | None:
     if cached is not None:
         return Indexed(cached[0], cached[1], True)
     index = FileIndex()
-    for chunk in file_chunks(source, verify, cancel):
+    for chunk in file_chunks(source, verify, cancel, alone=False):
         index.add(chunk)
     if cancel.cancelled:
         return None
