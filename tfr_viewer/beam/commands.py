@@ -93,9 +93,6 @@ def reachable_output(command: str, runner: str, out: str) -> None:
         )
 
 
-BATCHES = 64  # at most this many batches of images (at least 64 images each)
-
-
 def convert_on_beam(
     listing: Listing, options: ConvertOptions, runner: str, extra: Sequence[str]
 ) -> ConvertSummary:

@@ -255,7 +255,7 @@ def file_stats(
         st.damaged -= payloads.rows
         if progress is not None:
             progress(payloads.rows)
-    ds.settle_verified()  # every undamaged record's CRC was checked above
+    f.index.settle_verified()  # every undamaged record's CRC was checked above
     if f.index.complete:
         stats_cache.store(f.path, st)
     return st

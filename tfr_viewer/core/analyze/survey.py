@@ -5,14 +5,12 @@ record does not depend on the records before it, nor on how the work was split."
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..decode.detect import image_format
-from ..io import CancelToken, Dataset
-from ..io.payload_block import PayloadBlock, iter_blocks
+from ..io.payload_block import PayloadBlock
 from ..query.extract import extract
 from .roles import Roles, find_roles
 from .schema import Schema, add_block
@@ -62,29 +60,3 @@ def survey_block(out: Survey, payloads: PayloadBlock) -> None:
     if keys:
         _, columns = extract(payloads, keys)
         out.images.update(k for k, c in columns.items() if _holds_image(c.rag.values))
-
-
-def survey(
-    ds: Dataset,
-    *,
-    cancel: CancelToken | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    block: int = 1 << 14,
-) -> Survey:
-    """The survey of every intact record of an indexed dataset. A key is looked at
-    until one of its values is an image, so image keys cost one block each. The
-    payload CRCs a header-only index left unverified are checked in the bytes read (the
-    records found damaged are left out, and their statuses settled in the index)."""
-    out = Survey()
-    records = ds.undamaged(np.arange(len(ds)))
-    done = 0
-    for _, payloads in iter_blocks(ds, records, block, verify=True):
-        if cancel is not None and cancel.cancelled:
-            break
-        survey_block(out, payloads)
-        done += payloads.rows
-        if progress is not None:
-            progress(done, len(records))
-    if cancel is None or not cancel.cancelled:
-        ds.settle_verified()
-    return out

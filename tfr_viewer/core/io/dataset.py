@@ -381,13 +381,9 @@ class Dataset:
         )
 
     def settle_verified(self) -> None:
-        """Mark verified every completely indexed file none of whose records is left
-        unverified (after a pass that checked the payload CRCs as it read them)."""
+        """:meth:`~.file_index.FileIndex.settle_verified` of every file."""
         for f in self.files:
-            index = f.index
-            if index.complete and not index.verified:
-                if not (index.statuses() == RecordStatus.UNVERIFIED).any():
-                    index.verified = True
+            f.index.settle_verified()
 
     def compressed_size(self) -> int:
         """The bytes of every file as stored (opening the files not open yet)."""

@@ -89,6 +89,12 @@ class FileIndex:
                 self.stream_error if last else None,
             )
 
+    def settle_verified(self) -> None:
+        """Mark a complete index verified when none of its records is left unverified
+        (after a pass that checked the payload CRCs as it read them)."""
+        if self.complete and not self.verified:
+            self.verified = not (self.statuses() == RecordStatus.UNVERIFIED).any()
+
     def finish(self, verified: bool) -> None:
         """Mark the scan as having reached the end of the stream."""
         self.complete = True

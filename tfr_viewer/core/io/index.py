@@ -175,7 +175,7 @@ class _Scanner:
         start = _AHEAD - keep
         if keep:
             ahead.buffer[start:_AHEAD] = old.arr[pos - old.base :].tobytes()  # type: ignore[union-attr]
-        if old is not None and old.data is not self._buffer and isinstance(old.data, _Shifted):
+        if old is not None and isinstance(old.data, _Shifted):
             self._spare = old.data.buffer  # free once its tail is copied
         arr = np.frombuffer(ahead.buffer, dtype=np.uint8, count=keep + got, offset=start)
         return _Window(pos, _Shifted(ahead.buffer, start), arr, got < _AHEAD)  # type: ignore[arg-type]
