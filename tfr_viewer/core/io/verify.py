@@ -13,6 +13,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -66,58 +67,34 @@ def verify_files(
     records_done, bad_found)`` as blocks are settled, in the order they are, and
     ``(number, -1, bad_found)`` when a file is done. A file's error is raised here;
     the files not started by then are not. Stopping the iteration stops the threads
-    after their current block."""
-    if at_once <= 1 or len(files) <= 1:
-        for number, source, index in files:
-            bad = 0
-            for done, bad in verify_index(source, index, cancel=cancel):
-                yield number, done, bad
-            if cancel is not None and cancel.cancelled:
-                return
-            yield number, _FINISHED, bad
-        return
+    after their current block. Cancelled, a file's last block is followed by no
+    message that it is done."""
     messages: queue.Queue = queue.Queue()
-    todo = list(files)
-    lock = threading.Lock()
     stop = threading.Event()
 
-    def work() -> None:
+    def work(number: int, source: Source, index: FileIndex) -> None:
         try:
-            while not stop.is_set():
-                with lock:
-                    if not todo:
-                        return
-                    number, source, index = todo.pop(0)
-                bad = 0
-                for done, bad in verify_index(source, index, cancel=cancel):
-                    messages.put((number, done, bad))
-                    if stop.is_set():
-                        return
-                if cancel is not None and cancel.cancelled:
+            bad = 0
+            for done, bad in verify_index(source, index, cancel=cancel):
+                messages.put((number, done, bad))
+                if stop.is_set():
                     return
+            if cancel is None or not cancel.cancelled:
                 messages.put((number, _FINISHED, bad))
         except BaseException as exc:  # raised in the caller's thread
             messages.put(exc)
         finally:
             messages.put(None)
 
-    threads = [
-        threading.Thread(target=work, name=f"tfr-verify-{k}", daemon=True)
-        for k in range(min(at_once, len(files)))
-    ]
-    for t in threads:
-        t.start()
-    running = len(threads)
-    try:
-        while running:
-            message = messages.get()
-            if message is None:
-                running -= 1
-            elif isinstance(message, BaseException):
-                raise message
-            else:
-                yield message
-    finally:
-        stop.set()
-        for t in threads:
-            t.join()
+    with ThreadPoolExecutor(max(1, min(at_once, len(files))), "tfr-verify") as pool:
+        futures = [pool.submit(work, *f) for f in files]
+        try:
+            for _ in futures:  # each file's work ends with None
+                while (message := messages.get()) is not None:
+                    if isinstance(message, BaseException):
+                        raise message
+                    yield message
+        finally:
+            stop.set()
+            for future in futures:
+                future.cancel()
