@@ -151,9 +151,9 @@ def _resolved(paths: Sequence[str]) -> list[str] | None:
 
 def _trace_startup(window: MainWindow) -> None:
     """With ``$TFR_VIEWER_TRACE_STARTUP`` set, print on stderr the wall-clock times at
-    which the first rows are painted (``first-rows-painted T``), every record is counted
-    (``counted T N``) and the indexing ends (``indexed T``; the start-up benchmarks read
-    them). Set to ``exit``, the window then closes."""
+    which the first rows are painted (``first-rows-painted T``), every record was counted
+    (``counted T N``, told when the indexing ends) and the indexing ends (``indexed T``;
+    the start-up benchmarks read them). Set to ``exit``, the window then closes."""
     trace = os.environ.get("TFR_VIEWER_TRACE_STARTUP")
     if not trace or window.dataset is None or window.indexer is None:
         return
@@ -165,22 +165,16 @@ def _trace_startup(window: MainWindow) -> None:
         window.table.viewport().repaint()
         say("first-rows-painted")
 
+    indexer = window.indexer
+
     def indexed(_state: int) -> None:
+        if indexer.counted_at is not None:
+            say("counted", len(window.dataset), at=indexer.counted_at)
         say("indexed")
         if trace == "exit":
             QApplication.instance().quit()
 
     window.model.rowsInserted.connect(painted, Qt.ConnectionType.SingleShotConnection)
-    indexer, told = window.indexer, []
-
-    def counted(n: int) -> None:
-        if not told:
-            told.append(n)
-            say("counted", n, at=indexer.counted_at)
-
-    indexer.counted.connect(counted)
-    if indexer.counted_at is not None:  # counted before this was connected
-        counted(len(window.dataset))
     window.index_finished.connect(indexed, Qt.ConnectionType.SingleShotConnection)
 
 

@@ -31,7 +31,6 @@ class Indexer(QObject):
 
     # phase (0 header pass, 1 verifying), records known, problems, bytes done, total bytes
     progress = Signal(int, int, int, float, float)
-    counted = Signal(int)  # every record found (the header pass is over), before verifying
     finished = Signal(int, str)  # IndexState, message
     transferred = Signal(object)  # {bytes, requests, seconds} read from remote files so far
 
@@ -128,7 +127,6 @@ class Indexer(QObject):
                     ds.finish_file(current, verified=False)
                     self._emit(0, self._total_bytes(), force=True)
                     self.counted_at = time.time()
-                    self.counted.emit(len(ds))
                 elif kind == "statuses":
                     number, start, statuses = msg[1], msg[2], msg[3]
                     ds.files[number].index.set_statuses(start, statuses)
