@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..io import Cancelled, CancelToken, Compression, Dataset, RecordWriter, encode_frame
+from ..io.remote import is_url
 from ..io.source_errors import FileChanged
 from .output import TMP_SUFFIX, ExportError, OutputJob, disk_errors, input_ids, open_temporary
 
@@ -250,7 +251,6 @@ def plan_export(
     targets may be URLs (:mod:`.bucket_output`: for jobs on a cluster). Discard the
     plan (:func:`discard`) unless it is committed. With ``job``, the local targets join
     that job (which then also holds other files of the work) and its owner commits."""
-    from ..io.remote import is_url
     from .bucket_output import beside, name_of
 
     chosen = np.asarray(records, dtype=np.int64)
@@ -342,14 +342,19 @@ def _write_local(
                     read[number] = readers(number)
                 frame = read[number](offset, length + 16)
                 if len(frame) != length + 16:  # the source no longer holds it
-                    path = task.paths[number]
-                    size = os.path.getsize(path) if os.path.exists(path) else None
-                    raise FileChanged.of(path, size)
+                    raise _changed(task.paths[number])
                 writer.write_frame(frame)
             if tick is not None and done % 1024 == 0:
                 tick()
         writer.close(sync=True)
         return os.path.getsize(path)
+
+
+def _changed(path: str) -> FileChanged:
+    """A source that no longer holds a frame its index names."""
+    if is_url(path):
+        return FileChanged.while_read(path, "a record came back short")
+    return FileChanged.of(path, os.path.getsize(path) if os.path.exists(path) else None)
 
 
 def write_task(task: FileTask) -> int:
@@ -367,7 +372,6 @@ def write_task(task: FileTask) -> int:
 def commit(ep: ExportPlan) -> None:
     """Move every written, verified temporary into place: the local ones all or none
     (:meth:`.output.OutputJob.commit`), then the objects in a bucket."""
-    from ..io.remote import is_url
     from . import bucket_output
 
     if ep.job is not None:
@@ -379,7 +383,6 @@ def commit(ep: ExportPlan) -> None:
 
 def discard(ep: ExportPlan) -> None:
     """Remove what temporaries exist (after a failure or cancel)."""
-    from ..io.remote import is_url
     from . import bucket_output
 
     if ep.job is not None:
