@@ -3,6 +3,7 @@ one line with exit 2, and no message recommends a command that would do nothing.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -12,9 +13,15 @@ from tests.tf_oracle import tf, tf_write
 from tfr_viewer.core.io.framing import encode_frame
 
 
-def _cli(*argv):
+def _cli(*argv, env_streams: str | None = None):
+    env = dict(os.environ)
+    if env_streams is not None:  # one stream: a verifying scan, never parts
+        env["TFR_VIEWER_LOCAL_STREAMS"] = env_streams
     return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *map(str, argv)], capture_output=True, text=True
+        [sys.executable, "-m", "tfr_viewer", *map(str, argv)],
+        capture_output=True,
+        text=True,
+        env=env,
     )
 
 
@@ -77,3 +84,32 @@ def test_no_message_recommends_recover_where_nothing_is_intact(tmp_path):
     recover = _cli("recover", mixed, "-o", tmp_path / "r.tfrecord", "--json")
     assert recover.returncode == 0
     assert "recover -o" not in recover.stdout  # the lost records are listed, not advised on
+
+
+def test_verify_checks_one_file_of_large_records_in_parts_as_tensorflow_reads_it(tmp_path):
+    """``verify --json`` of one file of large records (a header pass, then parts read
+    side by side) finds the damaged record where TensorFlow's reader stops, and gives
+    the JSON of a verifying scan of the same file."""
+    import json
+
+    from tfr_viewer.core.io.dataset import Dataset
+
+    path = tf_write(tmp_path / "big.tfrecord", [bytes([i]) * (70 << 10) for i in range(60)])
+    with Dataset([str(path)]) as ds:
+        assert ds.verifies_in_parts()
+        ds.index()
+        at = ds.ref(41).offset
+    data = bytearray(path.read_bytes())
+    data[at + 12 + 500] ^= 1
+    path.write_bytes(bytes(data))
+    done = _cli("verify", "--json", "--no-cache", path)
+    assert done.returncode == 1, done.stderr
+    out = json.loads(done.stdout)
+    assert out["records"] == 60 and [p["record"] for p in out["problems"]] == [41]
+    read = 0
+    with pytest.raises(tf().errors.DataLossError):
+        for _ in tf().data.TFRecordDataset(str(path)):
+            read += 1
+    assert read == 41
+    scanned = _cli("verify", "--json", "--no-cache", path, env_streams="1")
+    assert json.loads(scanned.stdout) == out

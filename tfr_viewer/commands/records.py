@@ -21,6 +21,7 @@ from .progress import (
     index_with_progress,
     print_warnings,
     refuse_other_files,
+    verify_with_progress,
     warn_about_filter,
 )
 
@@ -118,7 +119,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             with TaskProgress("verifying", 0, unit="splits") as progress:
                 verify_each(ds, pool_each(jobs, progress.update))
         else:
-            index_with_progress(ds, verify=True)
+            verify_with_progress(ds)
         problems = ds.problems()
         if args.json:
             out = {

@@ -14,6 +14,7 @@ from multiprocessing.connection import Connection
 
 from .io import CompressedSource, Compression, Dataset
 from .io.header_scan import hops
+from .io.verify import FINISHED
 
 
 def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool = True) -> None:
@@ -24,9 +25,10 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
     Messages: ``("chunk", file, IndexChunk)`` (every file sends at least one, in file
     order), ``("seek_points", file, path)`` for compressed files (or ``("inflated",
     file, path, size, problem)``: the bytes of a stream rapidgzip refused), ``("indexed",)``,
-    ``("statuses", file, start, uint8 array)``, ``("transfer", {bytes, requests, seconds})``
-    for remote files (now and then, and before the end), then ``("done", verified)`` or
-    ``("error", text)``.
+    ``("statuses", file, start, uint8 array)`` (parts of a file may come in any order),
+    ``("verified", file)`` once all of a file's are sent, ``("transfer", {bytes,
+    requests, seconds})`` for remote files (now and then, and before the end), then
+    ``("done", verified)`` or ``("error", text)``.
     """
     import time
 
@@ -70,18 +72,19 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
 
 def _send_statuses(conn: Connection, ds: Dataset, tick: Callable[[], None]) -> None:
     """Verify the payload CRCs of an indexed dataset, sending the statuses block by block."""
-    done_before: dict[int, int] = {}
-    for number, done, _bad in ds.verify():
-        start = done_before.get(number, 0)
-        conn.send(("statuses", number, start, ds.files[number].index.statuses(start, done)))
-        done_before[number] = done
+    for number, first, end in ds.verify():
+        if first == FINISHED:
+            conn.send(("verified", number))
+            continue
+        conn.send(("statuses", number, first, ds.files[number].index.statuses(first, end)))
         tick()
 
 
 def verify_task(conn: Connection) -> None:
     """Receive ``(paths, columns)`` (a header-only index per file) and check every
-    payload CRC: ``("statuses", file, start, uint8 array)`` messages, ``("transfer",
-    figures)`` for remote files, then ``("done", True)`` or ``("error", text)``."""
+    payload CRC: ``("statuses", file, start, uint8 array)`` and ``("verified", file)``
+    messages as :func:`index_task` sends them, ``("transfer", figures)`` for remote
+    files, then ``("done", True)`` or ``("error", text)``."""
     paths, columns = conn.recv()
     ds = Dataset.from_arrays(paths, columns, verified=False)
     try:

@@ -97,6 +97,7 @@ class Indexer(QObject):
     def _read(self) -> None:
         ds = self.dataset
         current = -1
+        settled = 0  # records whose CRC the child has checked
         state, message = IndexState.FAILED, "the indexing process stopped unexpectedly"
         self._done_files = 0.0
         try:
@@ -130,11 +131,10 @@ class Indexer(QObject):
                 elif kind == "statuses":
                     number, start, statuses = msg[1], msg[2], msg[3]
                     ds.files[number].index.set_statuses(start, statuses)
-                    if start + len(statuses) == len(ds.files[number].index):
-                        ds.files[number].index.verified = True
-                    total = max(len(ds), 1)
-                    done = (ds.start_of(number) + start + len(statuses)) / total
-                    self._emit(1, done * self._total_bytes())
+                    settled += len(statuses)
+                    self._emit(1, settled / max(len(ds), 1) * self._total_bytes())
+                elif kind == "verified":
+                    ds.files[msg[1]].index.verified = True
                 elif kind == "transfer":
                     self.transferred.emit(msg[1])
                 elif kind == "done":

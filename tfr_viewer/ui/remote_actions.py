@@ -240,6 +240,7 @@ class RemoteActions(QObject):
         task.message.connect(self._on_message)
         task.ended.connect(self._on_ended)
         self._verify_ok = False
+        self._settled = 0  # records whose CRC the child has checked
         self.verify_button.hide()
         w.progress.setRange(0, 1000)
         w.progress.setValue(0)
@@ -260,15 +261,14 @@ class RemoteActions(QObject):
         kind = msg[0]
         if kind == "statuses":
             number, start, statuses = msg[1], msg[2], msg[3]
-            index = ds.files[number].index
-            index.set_statuses(start, statuses)
-            if start + len(statuses) == len(index):
-                index.verified = True
-            done = ds.start_of(number) + start + len(statuses)
-            w.progress.setValue(int(1000 * done / max(len(ds), 1)))
+            ds.files[number].index.set_statuses(start, statuses)
+            self._settled += len(statuses)
+            w.progress.setValue(int(1000 * self._settled / max(len(ds), 1)))
             show_problem_count(w.problems_button, sum(f.index.problem_count() for f in ds.files))
             if w.model is not None:
                 w.model.statuses_changed()
+        elif kind == "verified":
+            ds.files[msg[1]].index.verified = True
         elif kind == "transfer":
             self.show_transfer(msg[1], "verify")
         elif kind == "done":

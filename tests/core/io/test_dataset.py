@@ -7,6 +7,7 @@ import pytest
 from tfr_viewer.core.io.dataset import Dataset
 from tfr_viewer.core.io.framing import write_records
 from tfr_viewer.core.io.paths import PathError, expand, natural_key, shard_warnings
+from tfr_viewer.core.io.verify import FINISHED
 
 
 def make_shards(folder, total, present, per=3, empty=()):
@@ -85,7 +86,8 @@ def test_verify_after_a_header_pass_settles_statuses_in_place(tmp_path):
             ds.index(verify=False)
             assert {ds.ref(i).status for i in range(40)} == {RecordStatus.UNVERIFIED}
             progress = list(ds.verify())
-            assert progress[-1] == (0, 40, 1)
+            assert progress[-1] == (0, FINISHED, FINISHED)
+            assert sum(end - first for _, first, end in progress[:-1]) == 40
             statuses = [ds.ref(i).status for i in range(40)]
             assert statuses[17] is RecordStatus.BAD_DATA_CRC
             assert statuses.count(RecordStatus.OK) == 39

@@ -18,6 +18,7 @@ import numpy as np
 from . import index_cache
 from .file_index import FileIndex
 from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
+from .header_scan import hops_far
 from .index import IndexChunk
 from .paths import expand, shard_warnings
 from .problems import describe_problems, not_a_tfrecord
@@ -26,7 +27,7 @@ from .records import CancelToken, Problem, RecordStatus, record_words
 from .remote import forget, is_url, unchanged
 from .remote_source import open_path
 from .sources import Source
-from .verify import verify_files
+from .verify import FINISHED, verify_files
 
 WARN_RECORDS = 100_000_000
 
@@ -189,24 +190,40 @@ class Dataset:
         if len(f.index) == 0:
             self._note_empty(f)
 
+    def verifies_in_parts(self) -> bool:
+        """Whether checking every CRC is faster as a header pass and then :meth:`verify`
+        than as a verifying scan: fewer local files than :func:`~.read_ahead.streams`,
+        each read concurrently and holding large records (a header pass hops over
+        them), so that parts of a file are read side by side."""
+        if not self.files or len(self.files) >= streams():
+            return False
+        for f in self.files:
+            if is_url(f.path) or f.index.complete:
+                return False
+            source = f.open()
+            if not source.concurrent_reads or not hops_far(source):
+                return False
+        return True
+
     def verify(self, *, cancel: CancelToken | None = None) -> Iterator[tuple[int, int, int]]:
         """Check the payload CRCs left unverified by a header-only scan, in place, a few
-        local files at a time (:func:`~.read_ahead.streams`). Yields ``(file_number,
-        records_done_in_file, bad_found_in_file)``, the files' messages interleaved."""
+        local files or parts of a file at a time (:func:`~.read_ahead.streams`). Yields
+        ``(file_number, first, end)``: local records ``first .. end`` of the file are
+        settled; ``(file_number, FINISHED, FINISHED)`` once the whole file is (and its
+        index is marked verified); the files' and parts' messages interleaved."""
         todo = [
             (number, f.open(), f.index)
             for number, f in enumerate(self.files)
             if f.index.complete and not f.index.verified
         ]
-        for number, done, bad in verify_files(todo, streams(), cancel):
-            if done >= 0:
-                yield number, done, bad
-                continue
-            f = self.files[number]
-            if f.source is not None and f.source.stat is not None:
-                unchanged(f.path, f.source.stat)  # FileChanged: nothing of it is cached
-            if f.index.verified and self.keeps_cache:
-                index_cache.store(f.path, f.index, f.open().size, f.identity)
+        for number, first, end in verify_files(todo, streams(), cancel):
+            if first == FINISHED:
+                f = self.files[number]
+                if f.source is not None and f.source.stat is not None:
+                    unchanged(f.path, f.source.stat)  # FileChanged: nothing of it is cached
+                if f.index.verified and self.keeps_cache:
+                    index_cache.store(f.path, f.index, f.open().size, f.identity)
+            yield number, first, end
 
     def index(self, *, verify: bool = True, cancel: CancelToken | None = None) -> Dataset:
         """Index everything (see :meth:`scan`) and return self."""

@@ -182,15 +182,18 @@ def _return_spare(spare: list[np.ndarray]) -> None:
             _SPARES.append(spare[0])
 
 
-def block_spans(lengths: np.ndarray, size: int) -> list[tuple[int, int]]:
+def block_spans(
+    lengths: np.ndarray, size: int, most_bytes: int | None = None
+) -> list[tuple[int, int]]:
     """Consecutive ``(lo, hi)`` ranges of at most ``size`` records and, past its first
-    record, at most :data:`BLOCK_BYTES` of payload."""
+    record, at most ``most_bytes`` (default :data:`BLOCK_BYTES`) of payload."""
+    most_bytes = BLOCK_BYTES if most_bytes is None else most_bytes
     out = []
     ends = np.cumsum(lengths, dtype=np.int64)
     lo = 0
     while lo < len(lengths):
         before = int(ends[lo - 1]) if lo else 0
-        fit = int(np.searchsorted(ends, before + BLOCK_BYTES, side="right"))
+        fit = int(np.searchsorted(ends, before + most_bytes, side="right"))
         hi = min(lo + size, max(fit, lo + 1), len(lengths))
         out.append((lo, hi))
         lo = hi

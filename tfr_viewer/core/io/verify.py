@@ -4,12 +4,15 @@ After a header-only scan every record is ``UNVERIFIED``; :func:`verify_index` se
 each one to ``OK`` or ``BAD_DATA_CRC`` block by block, so a window can show rows at once
 and let their status fill in. The frames of a block are read into one buffer, reused
 for the next block, and checked there (by the compiled core where it is built), so
-memory holds one block per file being read. :func:`verify_files` reads several files
-at once.
+memory holds one block per thread. :func:`verify_files` reads several files at once,
+and cuts a large file into parts read side by side when there are fewer files than
+threads.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import queue
 import threading
 from collections.abc import Iterator, Sequence
@@ -22,38 +25,67 @@ from .payload_block import block_spans, payload_crcs, read_block
 from .records import CancelToken, RecordStatus
 from .sources import Source
 
+PART_BYTES = 64 << 20  # a file is cut into parts of at least this much payload
+VERIFY_BLOCK_BYTES = 16 << 20  # payload read at a time by one thread
+
 
 def verify_index(
     source: Source,
     index: FileIndex,
     *,
+    lo: int = 0,
+    hi: int | None = None,
     cancel: CancelToken | None = None,
     block: int = 1 << 14,
 ) -> Iterator[tuple[int, int]]:
-    """Settle every UNVERIFIED record; yield ``(records_done, bad_found)`` per block
-    (at most ``block`` records and about :data:`~.payload_block.BLOCK_BYTES`). Returns
-    early, leaving the rest UNVERIFIED, when ``cancel`` is set. A record whose frame
-    the file no longer holds in full is ``BAD_DATA_CRC``."""
+    """Settle every UNVERIFIED record of ``lo .. hi`` (default: all); yield each block's
+    ``(first, end)`` once settled (at most ``block`` records and about
+    :data:`VERIFY_BLOCK_BYTES`). Returns early, leaving the rest UNVERIFIED, when
+    ``cancel`` is set. A record whose frame the file no longer holds in full is
+    ``BAD_DATA_CRC``. The caller marks the index verified when every part is done."""
+    hi = len(index) if hi is None else hi
     spare: list[np.ndarray] = []
-    bad_total = 0
-    for lo, hi in block_spans(index.lengths(), block):
+    for first, end in block_spans(index.lengths(lo, hi), block, VERIFY_BLOCK_BYTES):
         if cancel is not None and cancel.cancelled:
             return
-        statuses = index.statuses(lo, hi)
+        first, end = first + lo, end + lo
+        statuses = index.statuses(first, end)
         todo = np.flatnonzero(statuses == RecordStatus.UNVERIFIED)
         if len(todo):
-            offsets = index.offsets(lo, hi)[todo]
-            lengths = index.lengths(lo, hi)[todo]
+            offsets = index.offsets(first, end)[todo]
+            lengths = index.lengths(first, end)[todo]
             frames = read_block(source, offsets, lengths, statuses[todo], None, spare)
             ok = payload_crcs(frames, np.arange(len(todo)))
             settled = np.where(ok, RecordStatus.OK, RecordStatus.BAD_DATA_CRC)
-            index.set_statuses_at(todo + lo, settled.astype(np.uint8))
-            bad_total += int((~ok).sum())
-        yield hi, bad_total
-    index.verified = True
+            index.set_statuses_at(todo + first, settled.astype(np.uint8))
+        yield first, end
 
 
-_FINISHED = -1  # ``done`` of the message that says a file is verified
+FINISHED = -1  # ``first`` and ``end`` of the message that says a file is verified
+
+
+def parts(
+    files: Sequence[tuple[int, Source, FileIndex]], at_once: int
+) -> list[tuple[int, int, int]]:
+    """The work of :func:`verify_files` as ``(file position, lo, hi)`` record ranges, in
+    file order: a whole file each, unless there are fewer files than ``at_once``; then a
+    file that reads concurrently is cut into up to ``ceil(threads / files)`` parts of
+    at least :data:`PART_BYTES`, ``threads`` being ``at_once`` or the number of cores
+    if fewer (the parts of a file read from the page cache are bound by the cores), so
+    that every thread has a share."""
+    out = []
+    share = math.ceil(min(at_once, os.cpu_count() or 1) / max(1, len(files)))
+    for k, (_number, source, index) in enumerate(files):
+        n = len(index)
+        cuts = 1
+        if share > 1 and source.concurrent_reads and n > 1:
+            ends = np.cumsum(index.lengths(), dtype=np.int64)
+            cuts = max(1, min(share, int(ends[-1]) // PART_BYTES, n))
+            bounds = [0, *np.searchsorted(ends, ends[-1] * np.arange(1, cuts) / cuts), n]
+        else:
+            bounds = [0, n]
+        out.extend((k, int(a), int(b)) for a, b in zip(bounds, bounds[1:], strict=False))
+    return [p for p in out if p[1] < p[2] or len(files[p[0]][2]) == 0]
 
 
 def verify_files(
@@ -61,38 +93,49 @@ def verify_files(
     at_once: int,
     cancel: CancelToken | None = None,
 ) -> Iterator[tuple[int, int, int]]:
-    """:func:`verify_index` of each ``(number, source, index)``, ``at_once`` files at a
-    time on threads (a disk answers a few sequential readers about as fast as one, and
-    the CRC of one file is computed while the others wait on it). Yields ``(number,
-    records_done, bad_found)`` as blocks are settled, in the order they are, and
-    ``(number, -1, bad_found)`` when a file is done. A file's error is raised here;
-    the files not started by then are not. Stopping the iteration stops the threads
-    after their current block. Cancelled, a file's last block is followed by no
-    message that it is done."""
+    """:func:`verify_index` of each ``(number, source, index)``, ``at_once`` parts at a
+    time on threads (:func:`parts`: a disk answers a few sequential readers about as
+    fast as one, and the CRC of one part is computed while the others wait on it).
+    Yields ``(number, first, end)`` as blocks are settled, in the order they are, and
+    ``(number, FINISHED, FINISHED)`` once all of a file is, when the index is marked
+    verified. A file's error is raised here; the parts not started by then are not.
+    Stopping the iteration stops the threads after their current block. Cancelled, no
+    file is said to be done that is not."""
     messages: queue.Queue = queue.Queue()
     stop = threading.Event()
+    work_list = parts(files, at_once)
+    left = [0] * len(files)
+    for k, _lo, _hi in work_list:
+        left[k] += 1
 
-    def work(number: int, source: Source, index: FileIndex) -> None:
+    def work(k: int, lo: int, hi: int) -> None:
+        number, source, index = files[k]
         try:
-            bad = 0
-            for done, bad in verify_index(source, index, cancel=cancel):
-                messages.put((number, done, bad))
+            for first, end in verify_index(source, index, lo=lo, hi=hi, cancel=cancel):
+                messages.put((number, first, end))
                 if stop.is_set():
                     return
             if cancel is None or not cancel.cancelled:
-                messages.put((number, _FINISHED, bad))
+                messages.put((k,))
         except BaseException as exc:  # raised in the caller's thread
             messages.put(exc)
         finally:
             messages.put(None)
 
-    with ThreadPoolExecutor(max(1, min(at_once, len(files))), "tfr-verify") as pool:
-        futures = [pool.submit(work, *f) for f in files]
+    with ThreadPoolExecutor(max(1, min(at_once, len(work_list))), "tfr-verify") as pool:
+        futures = [pool.submit(work, *p) for p in work_list]
         try:
-            for _ in futures:  # each file's work ends with None
+            for _ in futures:  # each part's work ends with None
                 while (message := messages.get()) is not None:
                     if isinstance(message, BaseException):
                         raise message
+                    if len(message) == 1:  # a part done
+                        k = message[0]
+                        left[k] -= 1
+                        if not left[k]:
+                            files[k][2].verified = True
+                            yield files[k][0], FINISHED, FINISHED
+                        continue
                     yield message
         finally:
             stop.set()
