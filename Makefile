@@ -33,12 +33,14 @@ run: $(VENV)/.run-installed
 
 test: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m ruff check tfr_viewer tests packaging
+	$(PY) -m mypy
 	$(PY) -m pytest
 	$(BEAM_PY) -m pytest -p no:cacheprovider tests/beam
 
 lint: $(VENV)/.test-installed
 	$(PY) -m ruff check tfr_viewer tests packaging
 	$(PY) -m ruff format --check tfr_viewer tests packaging
+	$(PY) -m mypy
 
 bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m pip install -q -e '.[bench]'

@@ -31,11 +31,17 @@ from .errors import EXIT_OK, EXIT_USAGE, UserError
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+class Parser(argparse.ArgumentParser):
+    """The command line's parser, with each command's sub-parser by name."""
+
+    commands: dict[str, argparse.ArgumentParser]
+
+
+def build_parser(only: str | None = None) -> Parser:
     """The parser; ``parser.commands`` maps each command name to its sub-parser. With
     ``only``, the other commands get no sub-parser (building them all costs start-up
     time that a command run from a script should not pay)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="tfr-viewer",
         description="Inspect, verify and edit TensorFlow TFRecord files.",
     )
@@ -295,7 +301,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help="open a window in a new process even when the app is already running",
     )
-    parser.commands = dict(sub.choices)  # type: ignore[attr-defined]
+    parser.commands = dict(sub.choices)
     return parser
 
 

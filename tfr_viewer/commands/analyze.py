@@ -166,7 +166,7 @@ def _thresholds(settings: list[str]):
             number = int(value) if name == "near_bits" else float(value)
         except ValueError:
             raise UsageError(f"--quality {setting}: {value!r} is not a number") from None
-        limits = replace(limits, **{name: number})
+        limits = replace(limits, **{name: number})  # type: ignore[arg-type]
     return limits
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             source = f.open()
             kept = index_cache.entry_for(f.path) if index_cache.enabled() else None
             entry = str(kept) if kept is not None and kept.exists() else None
-            item = {
+            item: dict[str, Any] = {
                 "path": f.path,
                 "records": len(f.index),
                 "problems": f.index.problem_count(),

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     """Per file: compression, records, bytes, problems (header pass; payload CRCs unchecked)."""
     with _open(args.paths) as ds:
         index_with_progress(ds, verify=False, other_files=True)  # named in the table
-        files = []
+        files: list[dict[str, Any]] = []
         for f in ds.files:
             src = f.source
             assert src is not None
@@ -62,7 +63,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                     "empty": len(f.index) == 0,
                 }
             )
-        total_problems = sum(int(f["problems"]) for f in files)  # type: ignore[call-overload]
+        total_problems = sum(int(f["problems"]) for f in files)
         invalid = ds.not_tfrecord()
         for f, entry in zip(ds.files, files, strict=True):
             reason = next((r for r in invalid if r.startswith(f"{f.path}: ")), None)
@@ -73,7 +74,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 "files": files,
                 "records": len(ds),
                 "problems": total_problems,
-                "bytes": sum(int(f["bytes"]) for f in files),  # type: ignore[call-overload]
+                "bytes": sum(int(f["bytes"]) for f in files),
                 "verified": False,
                 "warnings": ds.warnings,
             }
@@ -89,10 +90,10 @@ def cmd_info(args: argparse.Namespace) -> int:
                 f"{'file':<{width}}  {'compression':>11}  {'records':>10}  "
                 f"{'bytes':>14}  {'problems':>8}"
             )
-            for f in files:
+            for row in files:
                 print(
-                    f"{f['path']!s:<{width}}  {f['compression']!s:>11}  {f['records']:>10}  "
-                    f"{f['bytes']:>14}  {f['problems']:>8}"
+                    f"{row['path']!s:<{width}}  {row['compression']!s:>11}  {row['records']:>10}  "
+                    f"{row['bytes']:>14}  {row['problems']:>8}"
                 )
             print(
                 f"total: {plural(len(ds), 'record')} in {plural(len(files), 'file')}, "

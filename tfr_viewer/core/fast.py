@@ -14,8 +14,9 @@ from types import ModuleType
 
 ENV = "TFR_VIEWER_PURE_PYTHON"
 
+_module: ModuleType | None
 try:
-    from . import _fast as _module
+    from tfr_viewer.core import _fast as _module
 except ImportError as exc:  # not built: no compiler at install time
     _module = None
     _missing = f"not built ({exc})"

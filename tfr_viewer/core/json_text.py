@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -101,15 +101,15 @@ def _write(obj: Any, out: _Writer, level: int) -> None:
             return
         write("[")
         for start in range(0, len(flat), BLOCK):
-            items = _array_items(flat[start : start + BLOCK])
-            write(("" if start == 0 else sep) + pad + (sep + pad).join(items))
+            shown = _array_items(flat[start : start + BLOCK])
+            write(("" if start == 0 else sep) + pad + (sep + pad).join(shown))
         write(end + "]")
     elif isinstance(obj, dict):
         if not obj:
             write("{}")
             return
         write("{")
-        items = sorted(obj.items()) if out.sort else obj.items()
+        items: Iterable[tuple[str, Any]] = sorted(obj.items()) if out.sort else obj.items()
         for i, (key, value) in enumerate(items):
             name = _scalar(str(key), out.ascii_only)
             write(("" if i == 0 else sep) + pad + name + ": ")

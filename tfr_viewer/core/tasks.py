@@ -1,9 +1,9 @@
-"""Long core jobs run in a child process, talking over a pipe in plain messages.
+"""Long core jobs run in a child process, talking over a pipe in typed messages.
 
 A CPU-bound Python job in a thread would compete with a GUI thread for the interpreter
-lock; in a child process it cannot. Messages are tuples of plain data (ints, strings,
-numpy arrays, frozen dataclasses). The parent cancels by terminating the child, which
-only ever reads files.
+lock; in a child process it cannot. Messages are the frozen dataclasses of
+:mod:`.task_messages`; every job ends with ``Done`` or ``Failed``. The parent cancels
+by terminating the child, which only ever reads files.
 """
 
 from __future__ import annotations
@@ -15,6 +15,25 @@ from multiprocessing.connection import Connection
 from .io import CompressedSource, Compression, Dataset
 from .io.header_scan import hops
 from .io.verify import FINISHED
+from .task_messages import (
+    Chunk,
+    Done,
+    Failed,
+    FileVerified,
+    Hits,
+    Indexed,
+    Inflated,
+    Phase,
+    Progress,
+    SeekPoints,
+    Statuses,
+    Transfer,
+)
+
+
+def _progress(conn: Connection) -> Callable[[int, int], None]:
+    """A core progress callback that sends :class:`Progress`."""
+    return lambda done, total: conn.send(Progress(done, total))
 
 
 def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool = True) -> None:
@@ -22,13 +41,10 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
     stream the results. ``verify`` false only saves transfers where a file can be
     scanned by its headers alone (plain remote files); otherwise the CRCs are checked.
 
-    Messages: ``("chunk", file, IndexChunk)`` (every file sends at least one, in file
-    order), ``("seek_points", file, path)`` for compressed files (or ``("inflated",
-    file, path, size, problem)``: the bytes of a stream rapidgzip refused), ``("indexed",)``,
-    ``("statuses", file, start, uint8 array)`` (parts of a file may come in any order),
-    ``("verified", file)`` once all of a file's are sent, ``("transfer", {bytes,
-    requests, seconds})`` for remote files (now and then, and before the end), then
-    ``("done", verified)`` or ``("error", text)``.
+    Messages: ``Chunk`` (every file sends at least one, in file order), ``SeekPoints``
+    for compressed files (or ``Inflated``: the bytes of a stream rapidgzip refused),
+    ``Indexed``, ``Statuses`` and ``FileVerified``, ``Transfer`` for remote files (now
+    and then, and before the end), then ``Done(verified=...)`` or ``Failed``.
     """
     import time
 
@@ -40,14 +56,14 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
         if force or time.monotonic() - sent > 0.25:
             sent = time.monotonic()
             if (figures := ds.transfer()) is not None:
-                conn.send(("transfer", figures))
+                conn.send(Transfer(figures))
 
     try:
         # with nothing to hop over (compressed files are read whole anyway), the CRCs
         # are checked as the scan reads, rather than by reading everything again
         in_scan = not verify and not any(hops(f.open()) for f in ds.files)
         for number, chunk in ds.scan(verify=in_scan):
-            conn.send(("chunk", number, chunk))
+            conn.send(Chunk(number, chunk))
             transfer()
         for number, f in enumerate(ds.files):
             if isinstance(f.source, CompressedSource) and f.source.compression is not (
@@ -55,16 +71,16 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
             ):
                 target = os.path.join(seek_dir, f"{number}.seekpoints")
                 if f.source.export_seek_points(target):
-                    conn.send(("seek_points", number, target))
+                    conn.send(SeekPoints(number, target))
                 elif (decoded := f.source.export_inflated(target)) is not None:
-                    conn.send(("inflated", number, target, *decoded))
-        conn.send(("indexed",))
+                    conn.send(Inflated(number, target, *decoded))
+        conn.send(Indexed())
         if verify:
             _send_statuses(conn, ds, transfer)
         transfer(force=True)
-        conn.send(("done", verify or in_scan))
+        conn.send(Done(verified=verify or in_scan))
     except Exception as exc:  # reported to the parent, which shows it
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        conn.send(Failed.of(exc))
     finally:
         ds.close()
         conn.close()
@@ -74,26 +90,25 @@ def _send_statuses(conn: Connection, ds: Dataset, tick: Callable[[], None]) -> N
     """Verify the payload CRCs of an indexed dataset, sending the statuses block by block."""
     for number, first, end in ds.verify():
         if first == FINISHED:
-            conn.send(("verified", number))
+            conn.send(FileVerified(number))
             continue
-        conn.send(("statuses", number, first, ds.files[number].index.statuses(first, end)))
+        conn.send(Statuses(number, first, ds.files[number].index.statuses(first, end)))
         tick()
 
 
 def verify_task(conn: Connection) -> None:
     """Receive ``(paths, columns)`` (a header-only index per file) and check every
-    payload CRC: ``("statuses", file, start, uint8 array)`` and ``("verified", file)``
-    messages as :func:`index_task` sends them, ``("transfer", figures)`` for remote
-    files, then ``("done", True)`` or ``("error", text)``."""
+    payload CRC: ``Statuses`` and ``FileVerified`` as :func:`index_task` sends them,
+    ``Transfer`` for remote files, then ``Done(verified=True)`` or ``Failed``."""
     paths, columns = conn.recv()
     ds = Dataset.from_arrays(paths, columns, verified=False)
     try:
         _send_statuses(conn, ds, lambda: None)
         if (figures := ds.transfer()) is not None:
-            conn.send(("transfer", figures))
-        conn.send(("done", True))
+            conn.send(Transfer(figures))
+        conn.send(Done(verified=True))
     except Exception as exc:  # reported to the parent, which shows it
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        conn.send(Failed.of(exc))
     finally:
         ds.close()
         conn.close()
@@ -102,12 +117,12 @@ def verify_task(conn: Connection) -> None:
 def _on_dataset(
     conn: Connection, paths: list[str], columns: list[tuple], job: Callable[[Dataset], None]
 ) -> None:
-    """Run ``job`` on a dataset rebuilt from a parent's index; errors become messages."""
+    """Run ``job`` on a dataset rebuilt from a parent's index; errors become ``Failed``."""
     ds = Dataset.from_arrays(paths, columns)
     try:
         job(ds)
     except Exception as exc:  # reported to the parent, which shows it
-        conn.send(("error", str(exc)))
+        conn.send(Failed.of(exc))
     finally:
         ds.close()
         conn.close()
@@ -116,35 +131,37 @@ def _on_dataset(
 def filter_task(conn: Connection) -> None:
     """Receive ``(paths, columns, text, edited payloads)`` and run filter ``text`` over
     records whose index is given per file as ``(offsets, lengths, statuses)``. Messages:
-    ``("progress", done, total, matches)``, ``("hits", int64 array)`` per block, then
-    ``("done",)`` or ``("error", text)``."""
+    ``Progress`` (with ``matches``), ``Hits`` per block, then ``Done`` or ``Failed``."""
     from .query import compile_filter, filter_dataset
 
     paths, columns, text, edited = conn.recv()
 
     def job(ds: Dataset) -> None:
         flt = compile_filter(text)
-        progress = lambda done, total, matches: conn.send(("progress", done, total, matches))  # noqa: E731
+
+        def progress(done: int, total: int, matches: int) -> None:
+            conn.send(Progress(done, total, matches))
+
         for hits in filter_dataset(ds, flt, progress=progress, edited=edited):
             if len(hits):
-                conn.send(("hits", hits))
-        conn.send(("done",))
+                conn.send(Hits(hits))
+        conn.send(Done())
 
     _on_dataset(conn, paths, columns, job)
 
 
 def export_task(conn: Connection) -> None:
     """Receive ``(paths, columns, records, options, payloads)`` and export. Messages:
-    ``("progress", done, total)``, then ``("summary", ExportSummary)`` or
-    ``("error", text)``. If the parent terminates this process, the temporary files
-    are removed by :func:`~.output.clean_stale_temporaries`."""
+    ``Progress``, then ``Done(ExportSummary)`` or ``Failed``. If the parent terminates
+    this process, the temporary files are removed by
+    :func:`~.output.clean_stale_temporaries`."""
     from .write.export import export
 
     paths, columns, records, options, payloads = conn.recv()
 
     def job(ds: Dataset) -> None:
-        progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
-        conn.send(("summary", export(ds, records, options, payloads=payloads, progress=progress)))
+        summary = export(ds, records, options, payloads=payloads, progress=_progress(conn))
+        conn.send(Done(summary))
 
     _on_dataset(conn, paths, columns, job)
 
@@ -152,71 +169,83 @@ def export_task(conn: Connection) -> None:
 def format_export_task(conn: Connection) -> None:
     """Receive ``(paths, columns, records, payloads, fmt, out)`` with ``fmt`` a format of
     :mod:`.write.writers` that writes edits; ``out`` may be replaced (the window asked).
-    Messages: ``("progress", done, total)``, then ``("written", count)`` or
-    ``("error", text)``."""
+    Messages: ``Progress``, then ``Done(records written)`` or ``Failed``."""
     from .write.writers import write
 
     paths, columns, records, payloads, fmt, out = conn.recv()
 
     def job(ds: Dataset) -> None:
         read = lambda i: payloads[i] if i in payloads else ds.read(i)  # noqa: E731
-        progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
-        count = write(fmt, ds, records, out, overwrite=True, read=read, progress=progress)
-        conn.send(("written", count))
+        count = write(fmt, ds, records, out, overwrite=True, read=read, progress=_progress(conn))
+        conn.send(Done(count))
 
     _on_dataset(conn, paths, columns, job)
 
 
-def analyze_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, job, options)`` and run the data-QA ``job`` over the
-    indexed dataset: ``stats`` (``Stats.to_json()``), ``check`` (options: ``label_map``,
-    ``schema``; the findings as JSON) or ``compare`` (options: ``against``, a list of
-    paths, indexed here; ``threshold``). Messages: ``("progress", done, total)``, then
-    ``("result", data)`` or ``("error", text)``."""
-    paths, columns, job, options = conn.recv()
+def stats_task(conn: Connection) -> None:
+    """Receive ``(paths, columns, options)`` and compute the statistics of the indexed
+    dataset. Messages: ``Progress``, then ``Done(Stats)`` or ``Failed``."""
+    paths, columns, _options = conn.recv()
 
     def run(ds: Dataset) -> None:
-        progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
-        if job == "stats":
-            from .analyze.stats import dataset_stats
+        from .analyze.stats import dataset_stats
 
-            result: object = dataset_stats(ds, progress=progress).to_json()
-        elif job == "check":
-            from .analyze.checks import check_dataset
+        conn.send(Done(dataset_stats(ds, progress=_progress(conn))))
 
-            findings = check_dataset(
-                ds,
-                label_map=options.get("label_map"),
-                schema=options.get("schema"),
-                progress=progress,
-            )
-            result = [f.to_json() for f in findings]
-        else:
-            from .analyze.compare import compare
+    _on_dataset(conn, paths, columns, run)
 
-            with Dataset.open(options["against"]) as other:
-                conn.send(("phase", "indexing the other dataset"))
-                other.index(verify=True)
-                conn.send(("phase", "comparing"))
-                result = compare(ds, other, threshold=options["threshold"], progress=progress)
-        conn.send(("result", result))
+
+def check_task(conn: Connection) -> None:
+    """Receive ``(paths, columns, options)`` (options: ``label_map``, ``schema``) and
+    check the indexed dataset. Messages: ``Progress``, then ``Done(list of Finding)`` or
+    ``Failed``."""
+    paths, columns, options = conn.recv()
+
+    def run(ds: Dataset) -> None:
+        from .analyze.checks import check_dataset
+
+        findings = check_dataset(
+            ds,
+            label_map=options.get("label_map"),
+            schema=options.get("schema"),
+            progress=_progress(conn),
+        )
+        conn.send(Done(findings))
+
+    _on_dataset(conn, paths, columns, run)
+
+
+def compare_task(conn: Connection) -> None:
+    """Receive ``(paths, columns, options)`` (options: ``against``, a list of paths,
+    indexed here; ``threshold``) and compare the indexed dataset with it. Messages:
+    ``Phase`` and ``Progress``, then ``Done(the comparison)`` or ``Failed``."""
+    paths, columns, options = conn.recv()
+
+    def run(ds: Dataset) -> None:
+        from .analyze.compare import compare
+
+        with Dataset.open(options["against"]) as other:
+            conn.send(Phase("indexing the other dataset"))
+            other.index(verify=True)
+            conn.send(Phase("comparing"))
+            result = compare(ds, other, threshold=options["threshold"], progress=_progress(conn))
+        conn.send(Done(result))
 
     _on_dataset(conn, paths, columns, run)
 
 
 def convert_task(conn: Connection) -> None:
-    """Receive ``(listing, options)`` and convert the images. Messages: ``("progress",
-    done, total)``, then ``("summary", ConvertSummary)`` or ``("error", text)``. When the
+    """Receive ``(listing, options)`` and convert the images. Messages: ``Progress``,
+    then ``Done(ConvertSummary)`` or ``Failed``. When the
     parent terminates this process, no output file is left (export's temporaries are
     removed by the next export into the folder)."""
     from .write.convert import convert
 
     listing, options = conn.recv()
     try:
-        progress = lambda done, total: conn.send(("progress", done, total))  # noqa: E731
-        conn.send(("summary", convert(listing, options, progress=progress)))
+        conn.send(Done(convert(listing, options, progress=_progress(conn))))
     except Exception as exc:  # reported to the parent, which shows it
-        conn.send(("error", str(exc)))
+        conn.send(Failed.of(exc))
     finally:
         conn.close()
 

@@ -9,7 +9,7 @@ feature in the tree and its box in the image view.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
@@ -18,6 +18,9 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog
 from .analysis_job import AnalysisJob
 from .panels.classes_panel import ClassesPanel
 from .panels.findings_panel import FindingsPanel
+
+if TYPE_CHECKING:
+    from .dialogs.compare_dialog import CompareDialog
 
 
 class AnalysisActions:
@@ -48,7 +51,7 @@ class AnalysisActions:
         w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.stats_dock)
         self.stats_dock.hide()
         self.stats_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
-        self.compare_dialog = None
+        self.compare_dialog: CompareDialog | None = None
         self._build_menu()
 
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:  # noqa: ANN001

@@ -88,7 +88,7 @@ class Screenshot(QObject):
             ds = self.window.dataset
             inputs = [f.path for f in ds.files] if ds is not None else []
             # a screenshot replaces an older one, never a file that is open
-            save_file(self.path, bytes(buffer.data()), inputs=inputs, overwrite=True)
+            save_file(self.path, bytes(buffer.data().data()), inputs=inputs, overwrite=True)
         except OSError as exc:
             print(f"tfr-viewer open: cannot write {self.path}: {exc}", file=sys.stderr)
             QApplication.exit(2)
@@ -165,16 +165,18 @@ def _trace_startup(window: MainWindow) -> None:
         window.table.viewport().repaint()
         say("first-rows-painted")
 
-    indexer = window.indexer
+    indexer, dataset, model = window.indexer, window.dataset, window.model
+    if model is None:
+        return
 
     def indexed(_state: int) -> None:
         if indexer.counted_at is not None:
-            say("counted", len(window.dataset), at=indexer.counted_at)
+            say("counted", len(dataset), at=indexer.counted_at)
         say("indexed")
         if trace == "exit":
-            QApplication.instance().quit()
+            QApplication.quit()
 
-    window.model.rowsInserted.connect(painted, Qt.ConnectionType.SingleShotConnection)
+    model.rowsInserted.connect(painted, Qt.ConnectionType.SingleShotConnection)
     window.index_finished.connect(indexed, Qt.ConnectionType.SingleShotConnection)
 
 

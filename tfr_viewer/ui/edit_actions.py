@@ -26,7 +26,7 @@ _KINDS = ["int64", "float", "bytes"]
 
 class EditActions(QObject):
     def __init__(self, window: EditHost) -> None:
-        super().__init__(window)  # type: ignore[arg-type]
+        super().__init__(window.as_widget())
         self.window = window
         self.stack = QUndoStack(self)
         self.editor: Editor | None = None
@@ -66,9 +66,10 @@ class EditActions(QObject):
         self.stack.clear()
         self._generation = self._exported = 0
         self.editor = Editor(dataset, self.stack, self._changed) if dataset is not None else None
-        if self.editor is not None:
-            self.window.model.edits = self.editor.edits
-            self.window.filter_bar.edited = lambda e=self.editor.edits: e.payloads
+        if self.editor is not None and self.window.model is not None:
+            edits = self.editor.edits
+            self.window.model.edits = edits
+            self.window.filter_bar.edited = lambda: edits.payloads
 
     def payload(self, record: int) -> bytes:
         assert self.window.dataset is not None
@@ -118,15 +119,16 @@ class EditActions(QObject):
                 QMessageBox.StandardButton.Save
                 | QMessageBox.StandardButton.Discard
                 | QMessageBox.StandardButton.Cancel,
-                self.window,  # type: ignore[arg-type]
+                self.window.as_widget(),
             )
             box.button(QMessageBox.StandardButton.Save).setText("Export…")
             box.setDefaultButton(QMessageBox.StandardButton.Cancel)
             clicked = box.exec()
-            answer = {
+            choices: dict[QMessageBox.StandardButton, bool | str] = {
                 QMessageBox.StandardButton.Save: "export",
                 QMessageBox.StandardButton.Discard: True,
-            }.get(QMessageBox.StandardButton(clicked), False)
+            }
+            answer = choices.get(QMessageBox.StandardButton(clicked), False)
         if answer == "export":
             self.exports.export_dialog()
             return False
@@ -135,7 +137,8 @@ class EditActions(QObject):
     def _changed(self, records: list[int]) -> None:
         w = self.window
         self._generation += 1
-        w.model.records_changed(records)
+        if w.model is not None:
+            w.model.records_changed(records)
         if w.current in records:
             w.show_record(w.current)
         w.update_title()
@@ -190,7 +193,9 @@ class EditActions(QObject):
     def selected_records(self) -> list[int]:
         w = self.window
         rows = sorted({i.row() for i in w.table.selectionModel().selectedRows()})
-        records = [r for r in (w.model.record_at(row) for row in rows) if r is not None]
+        model = w.model
+        found = [] if model is None else [model.record_at(row) for row in rows]
+        records = [r for r in found if r is not None]
         return records or ([w.current] if w.current is not None else [])
 
     # -- actions ---------------------------------------------------------------------
@@ -202,7 +207,9 @@ class EditActions(QObject):
             return False
         node_kind, current = self._current_values(key)
         if text is None:
-            text, ok = QInputDialog.getText(w, "Edit value", f"{key} ({node_kind}):", text=current)
+            text, ok = QInputDialog.getText(
+                w.as_widget(), "Edit value", f"{key} ({node_kind}):", text=current
+            )
             if not ok:
                 return False
         values = self._parse(text, node_kind, key)
@@ -221,7 +228,7 @@ class EditActions(QObject):
         kind, current = self._current_values(key)
         if text is None:
             text, ok = QInputDialog.getText(
-                self.window,
+                self.window.as_widget(),
                 "Set on selected records",
                 f"{key} ({kind}) for {len(records)} records:",
                 text=current,
@@ -242,13 +249,13 @@ class EditActions(QObject):
         if w.current is None:
             return False
         if key is None:
-            key, ok = QInputDialog.getText(w, "Add feature", "Key:")
+            key, ok = QInputDialog.getText(w.as_widget(), "Add feature", "Key:")
             if not ok or not key:
                 return False
-            kind, ok = QInputDialog.getItem(w, "Add feature", "Kind:", _KINDS, 0, False)
+            kind, ok = QInputDialog.getItem(w.as_widget(), "Add feature", "Kind:", _KINDS, 0, False)
             if not ok:
                 return False
-            text, ok = QInputDialog.getText(w, "Add feature", f"{key} values:")
+            text, ok = QInputDialog.getText(w.as_widget(), "Add feature", f"{key} values:")
             if not ok:
                 return False
         values = self._parse(text or "", kind or "bytes", key)
@@ -264,7 +271,9 @@ class EditActions(QObject):
             self._fail("select a feature in the tree first")
             return False
         if new is None:
-            new, ok = QInputDialog.getText(self.window, "Rename feature", "New key:", text=key)
+            new, ok = QInputDialog.getText(
+                self.window.as_widget(), "Rename feature", "New key:", text=key
+            )
             if not ok:
                 return False
         return self.apply(
@@ -290,7 +299,7 @@ class EditActions(QObject):
             self._fail("select the image feature in the tree first")
             return False
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self.window, "Replace image with")
+            path, _ = QFileDialog.getOpenFileName(self.window.as_widget(), "Replace image with")
             if not path:
                 return False
         with open(path, "rb") as f:
@@ -307,7 +316,10 @@ class EditActions(QObject):
         return self.editor.delete(self.selected_records(), restore=restore)
 
     def _current_values(self, key: str) -> tuple[str, str]:
-        features = features_of(decode(self.payload(self.window.current)).payload) or {}
+        current = self.window.current
+        if current is None:
+            return "", ""
+        features = features_of(decode(self.payload(current)).payload) or {}
         fd = features.get(key)
         if fd is None:
             return "bytes", ""

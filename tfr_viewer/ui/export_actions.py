@@ -4,11 +4,13 @@ Save Intact Records As…; long work runs in a child process."""
 from __future__ import annotations
 
 import os
+from functools import partial
 
 import numpy as np
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
+from ..core.task_messages import Done, Failed, Progress
 from ..core.tasks import format_export_task
 from ..core.text import plural
 from ..core.write import ExportError, ExportOptions
@@ -26,7 +28,7 @@ class ExportActions(QObject):
     """Adds Export…, Export Rows as › and Save Intact Records As… to the File menu."""
 
     def __init__(self, window: EditHost, edits: EditState) -> None:
-        super().__init__(window)  # type: ignore[arg-type]
+        super().__init__(window.as_widget())
         self.window = window
         self.edits = edits
         self.last_task: ProcessTask | None = None
@@ -39,7 +41,7 @@ class ExportActions(QObject):
         rows = file_menu.addMenu("Export &Rows as")
         rows.setToolTip("The rows shown (filtered), edits applied")
         for fmt, text in FORMATS:
-            add(rows, text, lambda f=fmt: self.export_as(f))
+            add(rows, text, partial(self.export_as, fmt))
         file_menu.insertMenu(before, rows)
         action = add(file_menu, "Save &Intact Records As…", self.save_intact)
         file_menu.insertAction(before, action)
@@ -51,7 +53,7 @@ class ExportActions(QObject):
         assert ds is not None and self.edits.editor is not None
         keep = self.edits.editor.edits.kept
         all_rows = keep(list(range(len(ds))))
-        filtered = w.model.shown_records().tolist()
+        filtered = w.model.shown_records().tolist() if w.model is not None else all_rows
         return {
             "all": np.array(all_rows, dtype=np.int64),
             "selected": np.array(keep(self.edits.selected_records()), dtype=np.int64),
@@ -63,7 +65,9 @@ class ExportActions(QObject):
         w = self.window
         if w.dataset is None or self.edits.editor is None:
             return None
-        dialog = ExportDialog(w.dataset, self.scopes(), self.edits.editor.edits.payloads, w)
+        dialog = ExportDialog(
+            w.dataset, self.scopes(), self.edits.editor.edits.payloads, w.as_widget()
+        )
         dialog.exported.connect(self.edits.exported)
         dialog.open()
         self.last_dialog = dialog
@@ -77,10 +81,12 @@ class ExportActions(QObject):
             return None
         if out is None:
             if fmt == "images":
-                out, _ = QFileDialog.getSaveFileName(w, "New folder for the images")
+                out, _ = QFileDialog.getSaveFileName(w.as_widget(), "New folder for the images")
             else:
                 ext = next(x.extension for x in WRITERS if x.name == fmt)
-                out, _ = QFileDialog.getSaveFileName(w, f"Export as {fmt}", filter=f"*{ext}")
+                out, _ = QFileDialog.getSaveFileName(
+                    w.as_widget(), f"Export as {fmt}", filter=f"*{ext}"
+                )
             if not out:
                 return None
         ds = w.dataset
@@ -93,13 +99,14 @@ class ExportActions(QObject):
             parent=self,
         )
 
-        def report(msg: tuple) -> None:
-            if msg[0] == "progress":
-                w.statusBar().showMessage(f"exporting {fmt}: {msg[1]:,} of {msg[2]:,}")
-            elif msg[0] == "written":
-                w.statusBar().showMessage(f"wrote {msg[1]:,} to {out}", 20000)
-            elif msg[0] == "error":
-                w.show_error(f"Cannot export {fmt}", msg[1])
+        def report(msg: object) -> None:
+            match msg:
+                case Progress(done, total):
+                    w.statusBar().showMessage(f"exporting {fmt}: {done:,} of {total:,}")
+                case Done(written):
+                    w.statusBar().showMessage(f"wrote {written:,} to {out}", 20000)
+                case Failed(_kind, message):
+                    w.show_error(f"Cannot export {fmt}", message)
 
         task.message.connect(report)
         task.start()
@@ -114,7 +121,7 @@ class ExportActions(QObject):
             return False
         if path is None:
             path, _ = QFileDialog.getSaveFileName(
-                w, "Save intact records as", os.path.dirname(ds.files[0].path)
+                w.as_widget(), "Save intact records as", os.path.dirname(ds.files[0].path)
             )
             if not path:
                 return False

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from ..core.io import CancelToken, Dataset
 from ..core.query import QueryError, compile_filter, filter_dataset, lint_filter
+from ..core.task_messages import Done, Failed, Hits, Progress
 from ..core.tasks import filter_task
 from ..core.text import plural
 from .process_task import ProcessTask
@@ -74,9 +75,9 @@ class FilterEdit(QLineEdit):
     """The expression field; Esc goes to the bar (clear), not to the completer."""
 
     def keyPressEvent(self, event) -> None:  # noqa: N802, ANN001
-        if event.key() == Qt.Key.Key_Escape and not (
-            self.completer() is not None and self.completer().popup().isVisible()
-        ):
+        completer = self.completer()
+        popup = completer.popup() if completer is not None else None
+        if event.key() == Qt.Key.Key_Escape and not (popup is not None and popup.isVisible()):
             event.ignore()
             return
         super().keyPressEvent(event)
@@ -272,17 +273,18 @@ class FilterBar(QWidget):
         task.ended.connect(lambda t=task: self._on_ended() if t is self._task else None)
         task.start()
 
-    def _on_message(self, msg: tuple) -> None:
-        if msg[0] == "progress":
-            self._on_progress(*msg[1:])
-        elif msg[0] == "hits":
-            self._hits.append(msg[1])
-        elif msg[0] == "error":
-            self._error = msg[1]
-        elif msg[0] == "done":
-            rows = np.concatenate(self._hits) if self._hits else np.zeros(0, np.int64)
-            self._task = None
-            self._on_finished(rows, "")
+    def _on_message(self, msg: object) -> None:
+        match msg:
+            case Progress(done, total, matches):
+                self._on_progress(done, total, matches or 0)
+            case Hits(records):
+                self._hits.append(records)
+            case Failed(_kind, message):
+                self._error = message
+            case Done():
+                rows = np.concatenate(self._hits) if self._hits else np.zeros(0, np.int64)
+                self._task = None
+                self._on_finished(rows, "")
 
     def _on_ended(self) -> None:
         if self._task is None:

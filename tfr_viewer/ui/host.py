@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QStatusBar, QTableView
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QStatusBar, QTableView, QWidget
 
 from ..core.io import Dataset, Problem
 from .editing import Editor
@@ -21,23 +21,37 @@ from .panels.pending_edits import PendingEdits
 class EditHost(Protocol):
     """What the edit actions need of the window that hosts them."""
 
-    dataset: Dataset | None
-    current: int | None
-    model: RecordTableModel
-    table: QTableView
-    filter_bar: FilterBar
-    pending: PendingEdits
-    edit_menu: QMenu
-    file_menu: QMenu
-    quit_action: QAction
+    @property
+    def dataset(self) -> Dataset | None: ...
+    @property
+    def current(self) -> int | None: ...
+    @property
+    def model(self) -> RecordTableModel | None: ...
+    @property
+    def table(self) -> QTableView: ...
+    @property
+    def filter_bar(self) -> FilterBar: ...
+    @property
+    def pending(self) -> PendingEdits: ...
+    @property
+    def edit_menu(self) -> QMenu: ...
+    @property
+    def file_menu(self) -> QMenu: ...
+    @property
+    def quit_action(self) -> QAction: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
+    def as_widget(self) -> QWidget: ...
     def show_record(self, record: int) -> None: ...
     def update_title(self) -> None: ...
     def selected_tree_node(self) -> Node | None: ...
     def show_error(self, title: str, text: str) -> None: ...
     def add_action(
-        self, menu: QMenu, text: str, slot: Callable[[], object], shortcut: object = None
+        self,
+        menu: QMenu,
+        text: str,
+        slot: Callable[[], object],
+        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
     ) -> QAction: ...
 
 
@@ -53,14 +67,21 @@ class EditState(Protocol):
 class ViewHost(Protocol):
     """What ordering the rows and navigating need of the window."""
 
-    dataset: Dataset | None
-    model: RecordTableModel | None
-    current: int | None
-    current_region: Problem | None
-    table: QTableView
-    filter_bar: FilterBar
+    @property
+    def dataset(self) -> Dataset | None: ...
+    @property
+    def model(self) -> RecordTableModel | None: ...
+    @property
+    def current(self) -> int | None: ...
+    @property
+    def current_region(self) -> Problem | None: ...
+    @property
+    def table(self) -> QTableView: ...
+    @property
+    def filter_bar(self) -> FilterBar: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
+    def as_widget(self) -> QWidget: ...
     def select_row(self, row: int) -> None: ...
     def select_record(self, record: int) -> bool: ...
     def select_region(self, region: Problem) -> bool: ...

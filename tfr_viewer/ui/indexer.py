@@ -13,11 +13,30 @@ import shutil
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal
 
-from ..core.io import Dataset
+from ..core.io import CompressedSource, Dataset
+from ..core.task_messages import (
+    Chunk,
+    Done,
+    Failed,
+    FileVerified,
+    Indexed,
+    Inflated,
+    SeekPoints,
+    Statuses,
+    Transfer,
+)
 from .standby import prestart, take_standby
+
+
+def compressed(ds: Dataset, number: int) -> CompressedSource:
+    """File ``number``'s source, which the child said is compressed."""
+    source = ds.files[number].open()
+    assert isinstance(source, CompressedSource)
+    return source
 
 
 class IndexState(enum.IntEnum):
@@ -26,12 +45,23 @@ class IndexState(enum.IntEnum):
     FAILED = 2
 
 
+@dataclass(frozen=True)
+class IndexProgress:
+    """Where indexing stands: ``phase`` 0 is the header pass, 1 the CRC check;
+    ``done`` of ``total`` bytes (of the files on disk)."""
+
+    phase: int
+    records: int
+    problems: int
+    done: float
+    total: float
+
+
 class Indexer(QObject):
     """Owns the child process and the reader thread for one dataset."""
 
-    # phase (0 header pass, 1 verifying), records known, problems, bytes done, total bytes
-    progress = Signal(int, int, int, float, float)
-    finished = Signal(int, str)  # IndexState, message
+    progress = Signal(object)  # IndexProgress
+    finished = Signal(int, str)  # IndexState, message (see ``failure`` for its kind)
     transferred = Signal(object)  # {bytes, requests, seconds} read from remote files so far
 
     def __init__(
@@ -48,6 +78,7 @@ class Indexer(QObject):
         self.running = False
         self._cancelled = False
         self.counted_at: float | None = None  # wall-clock time every record was known
+        self.failure: Failed | None = None  # why indexing failed, once it has
         self._last = 0.0
         self._seek_dir = tempfile.mkdtemp(prefix="tfr-viewer-")
         self._process, self._conn = take_standby()
@@ -80,7 +111,8 @@ class Indexer(QObject):
         if force or now - self._last >= self.interval:
             self._last = now
             problems = sum(f.index.problem_count() for f in self.dataset.files)
-            self.progress.emit(phase, len(self.dataset), problems, done, self._total_bytes())
+            total = self._total_bytes()
+            self.progress.emit(IndexProgress(phase, len(self.dataset), problems, done, total))
 
     def _advance(self, current: int, number: int) -> int:
         """Finish file ``current`` and begin each file up to ``number`` (files arrive in
@@ -89,7 +121,7 @@ class Indexer(QObject):
         while current < number:
             if current >= 0:
                 ds.finish_file(current, verified=False)
-                self._done_files += ds.files[current].source.compressed_size
+                self._done_files += ds.files[current].open().compressed_size
             current += 1
             ds.begin_file(current)
         return current
@@ -111,43 +143,42 @@ class Indexer(QObject):
                     msg = self._conn.recv()
                 except (EOFError, OSError):
                     break
-                kind = msg[0]
-                if kind == "chunk":
-                    number, chunk = msg[1], msg[2]
-                    current = self._advance(current, number)
-                    ds.files[number].index.add(chunk)
-                    src = ds.files[number].source
-                    frac = min(chunk.position / (src.size or src.compressed_size or 1), 1.0)
-                    self._emit(0, self._done_files + frac * src.compressed_size)
-                elif kind == "seek_points":
-                    ds.files[msg[1]].open().import_seek_points(msg[2])
-                elif kind == "inflated":  # decoded once, in the child: never in the window
-                    ds.files[msg[1]].open().import_inflated(*msg[2:])
-                elif kind == "indexed":
-                    current = self._advance(current, len(ds.files) - 1)
-                    ds.finish_file(current, verified=False)
-                    self._emit(0, self._total_bytes(), force=True)
-                    self.counted_at = time.time()
-                elif kind == "statuses":
-                    number, start, statuses = msg[1], msg[2], msg[3]
-                    ds.files[number].index.set_statuses(start, statuses)
-                    settled += len(statuses)
-                    self._emit(1, settled / max(len(ds), 1) * self._total_bytes())
-                elif kind == "verified":
-                    ds.files[msg[1]].index.verified = True
-                elif kind == "transfer":
-                    self.transferred.emit(msg[1])
-                elif kind == "done":
-                    for f in ds.files:
-                        f.index.verified = f.index.verified or msg[1]
-                    self._emit(1, self._total_bytes(), force=True)
-                    state, message = IndexState.DONE, ""
-                    break
-                elif kind == "error":
-                    message = msg[1]
-                    break
+                match msg:
+                    case Chunk(number, chunk):
+                        current = self._advance(current, number)
+                        ds.files[number].index.add(chunk)
+                        src = ds.files[number].open()
+                        frac = min(chunk.position / (src.size or src.compressed_size or 1), 1.0)
+                        self._emit(0, self._done_files + frac * src.compressed_size)
+                    case SeekPoints(number, path):
+                        compressed(ds, number).import_seek_points(path)
+                    case Inflated(number, path, size, problem):  # decoded once, in the child
+                        compressed(ds, number).import_inflated(path, size, problem)
+                    case Indexed():
+                        current = self._advance(current, len(ds.files) - 1)
+                        ds.finish_file(current, verified=False)
+                        self._emit(0, self._total_bytes(), force=True)
+                        self.counted_at = time.time()
+                    case Statuses(number, start, statuses):
+                        ds.files[number].index.set_statuses(start, statuses)
+                        settled += len(statuses)
+                        self._emit(1, settled / max(len(ds), 1) * self._total_bytes())
+                    case FileVerified(number):
+                        ds.files[number].index.verified = True
+                    case Transfer(figures):
+                        self.transferred.emit(figures)
+                    case Done(_result, verified):
+                        for f in ds.files:
+                            f.index.verified = f.index.verified or verified
+                        self._emit(1, self._total_bytes(), force=True)
+                        state, message = IndexState.DONE, ""
+                        break
+                    case Failed(_kind, text):
+                        self.failure, message = msg, text
+                        break
         except Exception as exc:  # shown in the window, never a traceback
-            message = f"{type(exc).__name__}: {exc}"
+            self.failure = Failed.of(exc)
+            message = self.failure.message
         finally:
             self._conn.close()
             self._process.join(timeout=5)

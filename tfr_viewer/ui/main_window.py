@@ -43,6 +43,7 @@ from .models.record_table import RecordTableModel
 from .navigation import Navigator
 from .panels.gallery import Gallery
 from .panels.pending_edits import PendingEdits
+from .recent import RecentFiles
 from .record_view import RecordTableView
 from .remote_actions import RemoteActions
 from .standby import prestart
@@ -61,6 +62,14 @@ class MainWindow(WindowIndexing, QMainWindow):
 
     index_finished = Signal(int)
     record_shown = Signal(int)
+    # made by :func:`~.window_menus.build_menus`
+    file_menu: QMenu
+    edit_menu: QMenu
+    help_menu: QMenu
+    recent_menu: QMenu
+    recent: RecentFiles
+    quit_action: QAction
+    order: TableOrder
 
     def __init__(self) -> None:
         super().__init__()
@@ -143,11 +152,16 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.navigator = Navigator(self)
         bar = StatusWidgets(self.statusBar())
         self.counts, self.problems_button = bar.counts, bar.problems
-        self.warnings_button, self.warnings_box = bar.warnings, None
+        self.warnings_button = bar.warnings
+        self.warnings_box: QMessageBox | None = None
         self.warnings_button.clicked.connect(lambda: self.show_warnings())
         self.progress, self.cancel_button = bar.progress, bar.cancel
         self.problems_button.clicked.connect(lambda: self.navigator.show_problems())
         self.cancel_button.clicked.connect(self.cancel_indexing)
+
+    def as_widget(self) -> QWidget:
+        """The window as a widget: the parent of its dialogs."""
+        return self
 
     def add_action(
         self,
@@ -215,7 +229,7 @@ class MainWindow(WindowIndexing, QMainWindow):
         )
         # Signals of an indexer that was replaced meanwhile are ignored.
         indexer.progress.connect(
-            lambda *a, ix=indexer: self._on_progress(*a) if ix is self.indexer else None
+            lambda at, ix=indexer: self._on_progress(at) if ix is self.indexer else None
         )
         indexer.finished.connect(
             lambda *a, ix=indexer: self._on_finished(*a) if ix is self.indexer else None

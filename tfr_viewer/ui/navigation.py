@@ -3,18 +3,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QInputDialog
 
 from ..core.io import Problem
 from .host import ViewHost
 
+if TYPE_CHECKING:
+    from .dialogs.problems_dialog import ProblemsDialog
+
 
 class Navigator(QObject):
     def __init__(self, window: ViewHost) -> None:
-        super().__init__(window)  # type: ignore[arg-type]
+        super().__init__(window.as_widget())
         self.window = window
-        self.problems_dialog = None
+        self.problems_dialog: ProblemsDialog | None = None
 
     def goto_dialog(self) -> None:
         if self.window.dataset is None:
@@ -70,7 +75,7 @@ class Navigator(QObject):
         if not problems:
             w.statusBar().showMessage("no problems found", 10000)
             return
-        self.problems_dialog = ProblemsDialog(problems, self.go_to_problem, w)  # type: ignore[arg-type]
+        self.problems_dialog = ProblemsDialog(problems, self.go_to_problem, w.as_widget())
         self.problems_dialog.open()
 
     def go_to_problem(self, problem: Problem) -> bool:

@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from ..core.task_messages import Failed
+
 
 class _Gate:
     """Lets a thread emit a QObject's signals only while the object lives."""
@@ -87,7 +89,8 @@ class ProcessTask(QObject):
                 self._process.terminate()
         except (OSError, ValueError) as exc:  # the child could not be started or fed
             try:
-                self._gate.emit(self, "message", ("error", f"cannot start a worker process: {exc}"))
+                failed = Failed("disk", f"cannot start a worker process: {exc}")
+                self._gate.emit(self, "message", failed)
             except RuntimeError:
                 pass
         finally:

@@ -35,7 +35,9 @@ class RecentFiles:
 
     def entries(self) -> list[str]:
         value = self._settings.value("recent", [])
-        return [value] if isinstance(value, str) else list(value or [])
+        if isinstance(value, str):
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def last_dir(self) -> str:
         """Where file dialogs start: the folder of the last dataset, else here."""

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
 
+from ..core import task_messages as tm
 from ..core.io import Compression, expand
 from ..core.io.remote import is_url
 from ..core.tasks import verify_task
@@ -21,8 +22,6 @@ from ..core.text import plural
 from .background import Background, Done
 from .process_task import ProcessTask
 from .status_widgets import show_problem_count
-
-_NETWORK_ERRORS = ("RemoteError", "TimeoutError", "ConnectionError", "ClientError")
 
 
 def _megabytes(n: float) -> str:
@@ -152,16 +151,17 @@ class RemoteActions(QObject):
         if os.environ.get("QT_QPA_PLATFORM") != "offscreen":
             box.open()
 
-    def indexing_failed(self, message: str) -> bool:
+    def indexing_failed(self, failure: tm.Failed | None) -> bool:
         """Offer Retry when indexing a remote dataset stopped on the network; True when
         the failure was handled here."""
         ds = self.w.dataset
         if ds is None or not any(is_url(f.path) for f in ds.files):
             return False
-        if not any(name in message for name in _NETWORK_ERRORS):
+        if failure is None or failure.kind != "network":
             return False
         paths = [f.path for f in ds.files]
-        self.failed("Reading stopped", message, lambda: self.w.open_paths(paths, files=paths))
+        retry = lambda: self.w.open_paths(paths, files=paths)  # noqa: E731
+        self.failed("Reading stopped", failure.message, retry)
         return True
 
     # -- transfer figures ------------------------------------------------------------
@@ -254,29 +254,29 @@ class RemoteActions(QObject):
             self.task.cancel()
         self.cancel_lookup()
 
-    def _on_message(self, msg: tuple) -> None:
+    def _on_message(self, msg: object) -> None:
         ds, w = self.w.dataset, self.w
         if ds is None:
             return
-        kind = msg[0]
-        if kind == "statuses":
-            number, start, statuses = msg[1], msg[2], msg[3]
-            ds.files[number].index.set_statuses(start, statuses)
-            self._settled += len(statuses)
-            w.progress.setValue(int(1000 * self._settled / max(len(ds), 1)))
-            show_problem_count(w.problems_button, sum(f.index.problem_count() for f in ds.files))
-            if w.model is not None:
-                w.model.statuses_changed()
-        elif kind == "verified":
-            ds.files[msg[1]].index.verified = True
-        elif kind == "transfer":
-            self.show_transfer(msg[1], "verify")
-        elif kind == "done":
-            for f in ds.files:
-                f.index.verified = True
-            self._verify_ok = True
-        elif kind == "error":
-            self.failed("Verification stopped", msg[1], self.verify)
+        match msg:
+            case tm.Statuses(number, start, statuses):
+                ds.files[number].index.set_statuses(start, statuses)
+                self._settled += len(statuses)
+                w.progress.setValue(int(1000 * self._settled / max(len(ds), 1)))
+                problems = sum(f.index.problem_count() for f in ds.files)
+                show_problem_count(w.problems_button, problems)
+                if w.model is not None:
+                    w.model.statuses_changed()
+            case tm.FileVerified(number):
+                ds.files[number].index.verified = True
+            case tm.Transfer(figures):
+                self.show_transfer(figures, "verify")
+            case tm.Done():
+                for f in ds.files:
+                    f.index.verified = True
+                self._verify_ok = True
+            case tm.Failed(_kind, message):
+                self.failed("Verification stopped", message, self.verify)
 
     def _on_ended(self) -> None:
         w, ds = self.w, self.w.dataset

@@ -15,7 +15,7 @@ class TableOrder(QObject):
     """Keeps the selection across changes, and clears the panes when it goes away."""
 
     def __init__(self, window: ViewHost) -> None:
-        super().__init__(window)  # type: ignore[arg-type]
+        super().__init__(window.as_widget())
         self.window = window
         self.filtered: np.ndarray | None = None  # the filter's records (None: all)
         self.sorter = Sorter(self)

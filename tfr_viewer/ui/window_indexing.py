@@ -5,45 +5,78 @@ record). A mixin of :class:`~.main_window.MainWindow`, which owns every attribut
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import SignalInstance
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton
 
 from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sample_features
 from ..core.io import Compression, Dataset
 from ..core.text import plural
-from .indexer import IndexState
+from .indexer import IndexProgress, IndexState
 from .status_widgets import show_problem_count, show_warnings
+
+if TYPE_CHECKING:
+    from .analysis_actions import AnalysisActions
+    from .filter_bar import FilterBar
+    from .indexer import Indexer
+    from .models.record_table import RecordTableModel
+    from .panels.gallery import Gallery
+    from .record_view import RecordTableView
+    from .remote_actions import RemoteActions
 
 
 class WindowIndexing:
-    """Indexing handlers of the main window (``self`` is the window)."""
+    """Indexing handlers of the main window (``self`` is the window, which makes each
+    of the attributes declared here)."""
 
-    dataset: Any
-    model: Any
-    indexer: Any
+    dataset: Dataset | None
+    model: RecordTableModel | None
+    indexer: Indexer | None
+    current: int | None
+    table: RecordTableView
+    gallery: Gallery
+    filter_bar: FilterBar
+    remote: RemoteActions
+    analysis: AnalysisActions
+    progress: QProgressBar
+    counts: QLabel
+    cancel_button: QPushButton
+    problems_button: QPushButton
+    warnings_button: QPushButton
+    index_finished: SignalInstance
+    _started: float
+    _size_warned: bool
 
-    def _on_progress(
-        self, phase: int, records: int, problems: int, done: float, total: float
-    ) -> None:
-        assert self.model is not None
-        self.model.set_count(records)
-        if phase == 1:
-            self.model.statuses_changed()
+    if TYPE_CHECKING:  # the window's methods this mixin calls
+
+        def select_record(self, record: int) -> bool: ...
+        def show_record(self, record: int) -> None: ...
+        def show_error(self, title: str, text: str) -> None: ...
+        def _update_title(self) -> None: ...
+
+    def _on_progress(self, at: IndexProgress) -> None:
+        ds, model = self.dataset, self.model
+        assert ds is not None and model is not None
+        model.set_count(at.records)
+        if at.phase == 1:
+            model.statuses_changed()
         self.progress.setMaximum(1000)
-        self.progress.setValue(int(1000 * min(done / total, 1.0)) if total else 0)
+        self.progress.setValue(int(1000 * min(at.done / at.total, 1.0)) if at.total else 0)
         elapsed = max(time.monotonic() - self._started, 1e-6)
-        verb = "verifying" if phase else "indexing"
+        verb = "verifying" if at.phase else "indexing"
         self.counts.setText(
-            f"{verb}: {plural(records, 'record')}, {done / elapsed / 1e6:,.0f} MB/s"
+            f"{verb}: {plural(at.records, 'record')}, {at.done / elapsed / 1e6:,.0f} MB/s"
         )
-        self._show_problem_count(problems)
-        if not self._size_warned and (warning := self.dataset.size_warning()) is not None:
+        self._show_problem_count(at.problems)
+        if not self._size_warned and (warning := ds.size_warning()) is not None:
             self._size_warned = True
             self.show_error("A very large dataset", warning)
-        if self.current is None and records and not self.table.currentIndex().isValid():
+        if self.current is None and at.records and not self.table.currentIndex().isValid():
             # a compressed first file waits for the end of the scan: until the child hands
             # over its seek points (or its decoded bytes), a read here would decode the
             # stream on the window's thread
-            source = self.dataset.files[0].source
+            source = ds.files[0].source
             if source is not None and source.compression is Compression.NONE:
                 self.select_record(0)
         self._update_title()
@@ -68,7 +101,8 @@ class WindowIndexing:
             self.counts.setText(f"{plural(len(ds), 'record')} so far ({message})")
         else:
             self.counts.setText("indexing failed")
-            if not self.remote.indexing_failed(message):
+            failure = self.indexer.failure if self.indexer is not None else None
+            if not self.remote.indexing_failed(failure):
                 self.show_error("Indexing stopped", message)
         show_warnings(self.warnings_button, ds.file_warnings())
         self.remote.update_verify_button()

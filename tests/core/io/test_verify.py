@@ -80,8 +80,9 @@ def _covers(spans: list[tuple[int, int]], n: int) -> bool:
 
 def test_one_large_file_is_verified_in_parts_side_by_side(tmp_path, monkeypatch):
     """Fewer files than threads: a file is cut into parts of equal bytes, each a
-    thread's (records damaged at the first and last of each part), and the statuses, the problems and the message that the file is done are those of one
-    verifying scan; the file is marked verified only after its last part."""
+    thread's (records damaged at the first and last of each part); the statuses and
+    the problems are those of one verifying scan, and the file is marked verified only
+    after its last part."""
     monkeypatch.setattr(verify, "PART_BYTES", 40_000)
     monkeypatch.setattr(verify, "VERIFY_BLOCK_BYTES", 15_000)
     monkeypatch.setattr(verify.os, "cpu_count", lambda: 3)

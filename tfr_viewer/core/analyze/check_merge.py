@@ -127,14 +127,14 @@ def finish_check(
         if len(ids) < 2:
             continue
         main, _ = ids.most_common(1)[0]
-        listed = ", ".join(f"{i} in {n}" for i, n in sorted(ids.items()))
+        named = ", ".join(f"{i} in {n}" for i, n in sorted(ids.items()))
         for i in sorted(ids):
             if i == main:
                 continue
             for record in text_records[(name, i)]:
                 note(
                     "class_text_ids",
-                    f"class {name!r} has id {i} here but {main} in most records ({listed})",
+                    f"class {name!r} has id {i} here but {main} in most records ({named})",
                     record,
                 )
     images.finish(note, copies.exact)

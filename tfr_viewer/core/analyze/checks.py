@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -110,7 +111,7 @@ class _Pass:
             self._check_boxes(roles, columns, records, ok)
         self._check_classes(roles, columns, records, ok)
 
-    def _scalar(self, columns: dict[str, FeatureColumn], key: str | None, r: int) -> object:
+    def _scalar(self, columns: dict[str, FeatureColumn], key: str | None, r: int) -> Any:
         if key is None or key not in columns:
             return None
         c = columns[key]
@@ -255,8 +256,8 @@ class _Pass:
                 )
                 return
         for b in range(len(x0)):
-            box = (x0[b], y0[b], x1[b], y1[b])
-            shown = ", ".join(f"{_side(k)} {v:g}" for k, v in zip(names, box, strict=True))
+            sides = (x0[b], y0[b], x1[b], y1[b])
+            shown = ", ".join(f"{_side(k)} {v:g}" for k, v in zip(names, sides, strict=True))
 
             def flag(kind: str, side: int, what: str, box_index: int = b) -> None:
                 """A finding of this box, under the list whose value is at fault."""
@@ -267,13 +268,13 @@ class _Pass:
                 side = 0 if x0[b] > x1[b] else 1  # the min that passes its max
                 flag("box_inverted", side, f"{'xy'[side]}min > {'xy'[side]}max ({shown})")
                 continue
-            out = [i for i, v in enumerate(box) if not -0.01 <= v <= TOLERANCE]
+            out = [i for i, v in enumerate(sides) if not -0.01 <= v <= TOLERANCE]
             if out:
                 side = out[0]
                 flag(
                     "box_out_of_range",
                     side,
-                    f"{_side(names[side])} {box[side]:g}, outside [0, 1] (tolerance {TOLERANCE})",
+                    f"{_side(names[side])} {sides[side]:g}, outside [0, 1] (tolerance {TOLERANCE})",
                 )
             elif x0[b] == x1[b] or y0[b] == y1[b]:
                 side = 2 if x0[b] == x1[b] else 3  # the max that meets its min
@@ -457,8 +458,15 @@ def check_dataset(
     findings of the records checked so far. What each key is for is decided by the
     survey of the whole dataset (:func:`surveyed_check`), so that it does not depend on
     the order of the records."""
-    options = {"label_map": label_map, "limits": limits, "schema": schema}
-    known, part, plan = surveyed_check(ds, cancel=cancel, progress=progress, block=block, **options)
+    known, part, plan = surveyed_check(
+        ds,
+        cancel=cancel,
+        progress=progress,
+        block=block,
+        label_map=label_map,
+        limits=limits,
+        schema=schema,
+    )
     if plan != known.plan() and not (cancel is not None and cancel.cancelled):
         state = _Pass(len(ds), 0, known.plan(), label_map, limits, schema)
         part = state.run(ds, cancel, progress, block)

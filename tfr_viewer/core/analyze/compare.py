@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..io import CancelToken, Dataset
 from ..io.payload_block import iter_blocks
@@ -44,10 +45,10 @@ def linf(p: dict[Any, int], q: dict[Any, int]) -> float:
     return max((abs(p.get(k, 0) / tp - q.get(k, 0) / tq) for k in {*p, *q}), default=0.0)
 
 
-def js_divergence(p: np.ndarray, q: np.ndarray) -> float:
+def js_divergence(counts_p: ArrayLike, counts_q: ArrayLike) -> float:
     """Jensen–Shannon divergence (base 2) of two count vectors over the same bins."""
-    p = np.asarray(p, dtype=np.float64)
-    q = np.asarray(q, dtype=np.float64)
+    p = np.asarray(counts_p, dtype=np.float64)
+    q = np.asarray(counts_q, dtype=np.float64)
     if p.sum() == 0 or q.sum() == 0:
         return 0.0 if p.sum() == q.sum() else 1.0
     p, q = p / p.sum(), q / q.sum()

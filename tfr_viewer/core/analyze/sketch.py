@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -165,8 +165,8 @@ class Numeric:
     def to_json(self) -> dict[str, Any]:
         empty = not self.count
         # Integers: the value at each quantile (never a point between two of them).
-        method = "inverted_cdf" if self.integers else "linear"
-        qs = [] if empty else np.quantile(self.sample(), QUANTILES, method=method).tolist()
+        method: Literal["inverted_cdf", "linear"] = "inverted_cdf" if self.integers else "linear"
+        qs = [] if empty else np.quantile(self.sample(), list(QUANTILES), method=method).tolist()
         return {
             "count": self.count,
             "min": None if empty else self.min,

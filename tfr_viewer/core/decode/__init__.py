@@ -8,7 +8,7 @@ record does not load the image and layout modules.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .detect import IMAGE_FORMATS as IMAGE_FORMATS
 
@@ -17,6 +17,39 @@ from .detect import IMAGE_FORMATS as IMAGE_FORMATS
 from .detect import detect as detect
 from .detect import image_format as image_format
 from .detect import image_info as image_info
+
+if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
+    from .image_verdict import MAX_PIXELS as MAX_PIXELS
+    from .image_verdict import QUICK_SIDE as QUICK_SIDE
+    from .image_verdict import ImageVerdict as ImageVerdict
+    from .image_verdict import too_large as too_large
+    from .image_verdict import verdict_of as verdict_of
+    from .images import ImageError as ImageError
+    from .images import array_to_rgba as array_to_rgba
+    from .images import decode_image as decode_image
+    from .images import decode_preview as decode_preview
+    from .images import raw_pixels as raw_pixels
+    from .layouts import ImageAnnotation as ImageAnnotation
+    from .layouts import KeyMap as KeyMap
+    from .layouts import recognise as recognise
+    from .payloads import decode as decode
+    from .payloads.hexdump import hexdump as hexdump
+    from .payloads.raw_proto import WIRE_TYPES as WIRE_TYPES
+    from .payloads.types import BytesPayload as BytesPayload
+    from .payloads.types import Decoded as Decoded
+    from .payloads.types import ExamplePayload as ExamplePayload
+    from .payloads.types import FeatureData as FeatureData
+    from .payloads.types import ProtobufPayload as ProtobufPayload
+    from .payloads.types import ProtoField as ProtoField
+    from .payloads.types import SequenceExamplePayload as SequenceExamplePayload
+    from .payloads.types import TensorPayload as TensorPayload
+    from .payloads.types import TextPayload as TextPayload
+    from .payloads.types import features_of as features_of
+    from .thumbs import annotated_thumbnail as annotated_thumbnail
+    from .thumbs import box_caption as box_caption
+    from .thumbs import class_colour as class_colour
+    from .thumbs import readable_on as readable_on
+    from .to_json import payload_json as payload_json
 
 _WHERE = {
     "MAX_PIXELS": "image_verdict",

@@ -25,7 +25,7 @@ class ImageInfo:
     mode: str
 
 
-def image_format(data: bytes) -> str | None:
+def image_format(data: bytes | memoryview) -> str | None:
     """The image format of ``data`` by magic number, or None."""
     head = data[:16]
     if head[:3] == b"\xff\xd8\xff":
@@ -47,7 +47,7 @@ def image_format(data: bytes) -> str | None:
     return None
 
 
-def image_info(data: bytes) -> ImageInfo | None:
+def image_info(data: bytes | memoryview) -> ImageInfo | None:
     """Format, width, height and mode from the image header, or None if unreadable."""
     fmt = image_format(data)
     if fmt is None:

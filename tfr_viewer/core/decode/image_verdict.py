@@ -24,6 +24,7 @@ fails the same way, at a fraction of the cost.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import threading
@@ -282,7 +283,7 @@ def judge(
             return _not_an_image(data, quote), None
         return ImageVerdict(magic, error=_failed(magic, data, exc)), None
     fmt = magic or str(img.format or "image").lower()
-    header = {"width": int(img.width), "height": int(img.height), "mode": str(img.mode)}
+    header = functools.partial(ImageVerdict, fmt, int(img.width), int(img.height), str(img.mode))
     container, later = None, None
     if fmt == "png":
         container = _png_container(data)
@@ -297,24 +298,24 @@ def judge(
         )
     if container is not None:
         img.close()
-        return ImageVerdict(fmt, **header, error=container), None
+        return header(error=container), None
     if not img.width or not img.height:
         img.close()
-        return ImageVerdict(fmt, **header, error=f"{fmt.upper()} header says 0 pixels"), None
+        return header(error=f"{fmt.upper()} header says 0 pixels"), None
     large = too_large(img.width, img.height)
     if large is not None:
         img.close()
-        return ImageVerdict(fmt, **header, warning=large, too_large=True), None
+        return header(warning=large, too_large=True), None
     try:
         with PIXELS.held(_decoded_pixels(img, fmt, side)):
             later = _decode_all(img, fmt, side) or later
     except Exception as exc:  # noqa: BLE001 - hostile bytes: any failure is the verdict
         img.close()
-        return ImageVerdict(fmt, **header, error=_failed(fmt, data, exc)), None
+        return header(error=_failed(fmt, data, exc)), None
     warning = later
     if fmt not in TENSORFLOW_FORMATS:
         warning = f"TensorFlow's decode_image cannot decode {fmt.upper()}"
-    verdict = ImageVerdict(fmt, **header, warning=warning)
+    verdict = header(warning=warning)
     if keep:
         return verdict, img
     img.close()

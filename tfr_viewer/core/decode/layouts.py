@@ -104,18 +104,20 @@ def _texts(fd: FeatureData | None) -> list[str]:
 
 def _boxes(features: Features, km: KeyMap, keys: list[str]) -> tuple[list[Box], str]:
     names = {c: getattr(km, c) or key_ending(keys, c) for c in ("xmin", "ymin", "xmax", "ymax")}
-    cols = {c: _floats(features, k) for c, k in names.items()}
-    if all(v is not None for v in cols.values()):
-        n = len(cols["xmin"])  # type: ignore[arg-type]
-        if all(len(v) == n for v in cols.values()):  # type: ignore[arg-type]
-            prefix = names["xmin"].rsplit("/", 2)[0] if "/" in names["xmin"] else ""  # type: ignore[union-attr]
+    found = {c: _floats(features, k) for c, k in names.items()}
+    cols = {c: v for c, v in found.items() if v is not None}
+    xkey = names["xmin"]
+    if len(cols) == 4 and xkey is not None:
+        n = len(cols["xmin"])
+        if all(len(v) == n for v in cols.values()):
+            prefix = xkey.rsplit("/", 2)[0] if "/" in xkey else ""
             return [
                 Box(
                     float(cols["xmin"][i]),
-                    float(cols["ymin"][i]),  # type: ignore[index]
+                    float(cols["ymin"][i]),
                     float(cols["xmax"][i]),
                     float(cols["ymax"][i]),
-                )  # type: ignore[index]
+                )
                 for i in range(n)
             ], prefix or "odapi"
     bkey = km.bbox or key_ending(keys, "bbox", "bboxes", "boxes")

@@ -36,7 +36,7 @@ def equal(a: bytes | memoryview, b: bytes | memoryview) -> bool:
     return (a if type(a) is bytes else bytes(a)) == (b if type(b) is bytes else bytes(b))
 
 
-def key_of(data: bytes) -> tuple[int, int]:
+def key_of(data: bytes | memoryview) -> tuple[int, int]:
     """What a result is filed under (a hit is then confirmed byte for byte)."""
     return len(data), crc32c(data)
 
@@ -55,31 +55,35 @@ class SameBytes(Generic[T]):
         self._random = random.Random(0)
 
     def get(
-        self, data: bytes, tag: Hashable = None, key: tuple[int, int] | None = None
+        self, data: bytes | memoryview, tag: Hashable = None, key: tuple[int, int] | None = None
     ) -> T | None:
         """The result remembered for exactly ``data`` (whose :func:`key_of` is ``key``,
         when the caller has it), or None."""
-        key = (tag, *(key or key_of(data)))
+        filed = (tag, *(key or key_of(data)))
         with self._lock:
-            entry = self._entries.get(key)
+            entry = self._entries.get(filed)
             if entry is None or not equal(entry[0], data):
                 return None
             return entry[1]
 
     def put(
-        self, data: bytes, value: T, tag: Hashable = None, key: tuple[int, int] | None = None
+        self,
+        data: bytes | memoryview,
+        value: T,
+        tag: Hashable = None,
+        key: tuple[int, int] | None = None,
     ) -> None:
         """Remember ``value`` for ``data`` (inputs larger than the budget are not)."""
         if len(data) > self.budget:
             return
         held = data if type(data) is bytes else bytes(data)
-        key = (tag, *(key or key_of(held)))
+        filed = (tag, *(key or key_of(held)))
         with self._lock:
-            if key in self._entries:
-                self._drop(key)
-            self._entries[key] = (held, value)
-            self._slots[key] = len(self._keys)
-            self._keys.append(key)
+            if filed in self._entries:
+                self._drop(filed)
+            self._entries[filed] = (held, value)
+            self._slots[filed] = len(self._keys)
+            self._keys.append(filed)
             self._held += len(held)
             while self._held > self.budget:  # the newest stays
                 self._drop(self._keys[self._random.randrange(len(self._keys) - 1)])

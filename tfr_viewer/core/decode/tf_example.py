@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from struct import unpack_from
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .payloads.types import LAZY_NUMBERS, FeatureData
 
@@ -219,7 +219,7 @@ def _list_bounds(data: bytes, pos: int, end: int, what: str) -> tuple[int, int, 
     return pos, min(raw, end), raw != end
 
 
-def _float_list(data: bytes, pos: int, end: int) -> tuple[list[float], bool]:
+def _float_list(data: bytes, pos: int, end: int) -> tuple[list[float] | np.ndarray, bool]:
     """The values, and whether protobuf reads them otherwise."""
     pos, stop, more = _list_bounds(data, pos, end, "float")
     if pos == stop:
@@ -320,7 +320,7 @@ def read_feature(data: bytes, start: int, end: int) -> tuple[FeatureData, bool]:
     kind = _KINDS[first]
     if kind == "bytes" or not isinstance(values, list):
         return FeatureData(kind, values), more  # type: ignore[arg-type]
-    return FeatureData.numbers(kind, values), more
+    return FeatureData.numbers(kind, cast("list[float] | list[int]", values)), more
 
 
 def _text(key: bytes, reading: TFReading) -> str:
@@ -332,7 +332,7 @@ def _text(key: bytes, reading: TFReading) -> str:
         return text
 
 
-def read_example(data: bytes) -> TFReading:
+def read_example(data: bytes | memoryview) -> TFReading:
     """What ``tf.io.parse_single_example`` reads from ``data`` when every key is asked
     for with its own kind. Work is bounded by the bytes present; the Example's own
     fields are walked by the compiled core when it is in use."""
@@ -393,7 +393,7 @@ _ZERO = bytes(8)
 
 
 def verdicts(
-    buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndarray
+    buf: bytes | memoryview | np.ndarray, starts: np.ndarray, lengths: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """TensorFlow's verdict on each payload ``buf[start : start + length]`` (rows with a
     negative start are skipped): a uint8 code (``OK``, ``STRUCTURE``, ``KIND`` or
@@ -412,7 +412,7 @@ def verdicts(
         return np.frombuffer(codes, dtype=np.uint8), np.frombuffer(offsets, dtype=np.int64)
     codes_out = np.zeros(len(starts), dtype=np.uint8)
     offsets_out = np.full(len(starts), -1, dtype=np.int64)
-    view = memoryview(buf)
+    view = buf.data if isinstance(buf, np.ndarray) else memoryview(buf)
     for r, (start, length) in enumerate(zip(starts.tolist(), lengths.tolist(), strict=True)):
         if start < 0:
             continue

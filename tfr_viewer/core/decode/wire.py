@@ -60,7 +60,8 @@ class _Reader:
 
     def message(self, pos: int, end: int, group: int, depth: int) -> tuple[list[WireField], int]:
         """The fields from ``pos`` to ``end`` (or to the end-group of ``group``)."""
-        data, items = self.data, []
+        data = self.data
+        items: list[WireField] = []
         while pos < end:
             if self.left <= 0:
                 self.truncated = True

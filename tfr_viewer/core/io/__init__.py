@@ -7,7 +7,30 @@ Names are imported on first use, so that a command that reads one record through
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..lazy_names import lazy_names
+
+if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
+    from .dataset import Dataset as Dataset
+    from .dataset import RecordRef as RecordRef
+    from .framing import HEADER_SIZE as HEADER_SIZE
+    from .framing import Compression as Compression
+    from .framing import RecordWriter as RecordWriter
+    from .framing import encode_frame as encode_frame
+    from .framing import write_records as write_records
+    from .paths import PathError as PathError
+    from .paths import expand as expand
+    from .records import STATUS_HELP as STATUS_HELP
+    from .records import Cancelled as Cancelled
+    from .records import CancelToken as CancelToken
+    from .records import GarbageRegion as GarbageRegion
+    from .records import Problem as Problem
+    from .records import RecordStatus as RecordStatus
+    from .records import record_words as record_words
+    from .sources import CompressedSource as CompressedSource
+    from .sources import Source as Source
+    from .sources import SourceError as SourceError
 
 _WHERE = {
     "Dataset": "dataset",

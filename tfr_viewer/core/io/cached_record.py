@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
+from typing import Literal
 
 from . import cache_entry
 from .framing import (
@@ -33,7 +34,8 @@ from .remote import is_url
 from .sniff import sniff
 
 MAX_RECORDS = 1 << 20
-_CODES = {"<u4": "I", "<u8": "Q", "<i8": "q", "|u1": "B"}  # little-endian machines only
+_CODES: dict[str, Literal["I", "Q", "q", "B"]] = {"<u4": "I", "<u8": "Q", "<i8": "q", "|u1": "B"}
+# (little-endian machines only)
 
 
 @dataclass(frozen=True)

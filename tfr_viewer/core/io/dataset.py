@@ -306,10 +306,6 @@ class Dataset:
             limit = f.index.position
         return max(0, min(ref.length, limit - ref.offset - HEADER_SIZE))
 
-    def verify_record(self, index: int) -> RecordStatus:
-        """Check the payload CRC of one record if the index has not yet; return its status."""
-        return self.read_verified(index)[1]
-
     def read_verified(self, index: int) -> tuple[bytes, RecordStatus]:
         """The payload of global record ``index`` (as :meth:`read` gives it) and its
         status, with the payload CRC checked if the index has not yet: one read of the

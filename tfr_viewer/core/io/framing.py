@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, BinaryIO
 if TYPE_CHECKING:
     import gzip
 
+    import numpy as np
+
 from ..crc32c import value as _crc32c
 
 HEADER_SIZE = 12
@@ -50,7 +52,7 @@ def mask(crc: int) -> int:
     return (((crc >> 15) | (crc << 17)) + MASK_DELTA) & 0xFFFFFFFF
 
 
-def masked_crc(data: bytes | bytearray | memoryview) -> int:
+def masked_crc(data: bytes | bytearray | memoryview | np.ndarray) -> int:
     """Masked CRC32C of ``data`` (bytes, or a contiguous numpy uint8 array)."""
     return mask(_crc32c(data))
 
@@ -109,7 +111,7 @@ class RecordWriter:
             self._raw: BinaryIO = path  # type: ignore[assignment]
             self.path = str(getattr(path, "name", ""))
         else:
-            self.path = os.fspath(path)  # type: ignore[arg-type]
+            self.path = os.fspath(path)
             self._raw = open(self.path, "wb")  # noqa: SIM115 - closed in close()
         self._out: BinaryIO | _ZlibWriter | gzip.GzipFile
         if self.compression is Compression.GZIP:
@@ -134,10 +136,6 @@ class RecordWriter:
         self._out.write(frame)
         self.records += 1
         self.bytes_written += len(frame)
-
-    def flush_to_disk(self) -> None:
-        """Finish the compressed stream and fsync; the writer is closed afterwards."""
-        self.close(sync=True)
 
     def close(self, sync: bool = False) -> None:
         """Finish the stream and close the file. Safe to call twice."""

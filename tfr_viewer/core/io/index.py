@@ -55,7 +55,7 @@ class _Window:
     """Bytes ``[base, base + len(data))`` of the stream; ``eof`` if the stream ends there."""
 
     base: int
-    data: bytes  # or an mmap: anything that slices to bytes
+    data: bytes | mmap.mmap | _Shifted  # anything that slices to bytes
     arr: np.ndarray
     eof: bool
 
@@ -178,7 +178,7 @@ class _Scanner:
         if old is not None and isinstance(old.data, _Shifted):
             self._spare = old.data.buffer  # free once its tail is copied
         arr = np.frombuffer(ahead.buffer, dtype=np.uint8, count=keep + got, offset=start)
-        return _Window(pos, _Shifted(ahead.buffer, start), arr, got < _AHEAD)  # type: ignore[arg-type]
+        return _Window(pos, _Shifted(ahead.buffer, start), arr, got < _AHEAD)
 
     def _read_ahead(self) -> None:
         """Start reading the bytes after the window, when the source allows it."""

@@ -232,7 +232,7 @@ def store(
     if not enabled() or not index.complete:
         return None
     ident = identity(path)
-    if not worth_keeping(ident) or (before is not None and ident != before):
+    if ident is None or not worth_keeping(ident) or (before is not None and ident != before):
         return None
     meta = {
         "identity": ident,
@@ -290,7 +290,7 @@ def store_extra(kind: str, path: str, meta: dict, arrays: dict[str, np.ndarray])
     if not enabled():
         return None
     ident = identity(path)
-    if not worth_keeping(ident):
+    if ident is None or not worth_keeping(ident):
         return None
     data = _encoded({"identity": ident, "kind": kind, "meta": meta}, dict(arrays))
     return _write(_extra_entry(kind, ident), data)

@@ -43,10 +43,16 @@ class Inflated:
     size: int
     problem: str | None
 
+    @property
+    def kept(self) -> BinaryIO | None:
+        """The file holding the decoded bytes; None when they were only checked."""
+        return None if isinstance(self.file, _Discard) else self.file
+
     def read_at(self, offset: int, n: int) -> bytes:
-        if offset >= self.size or n <= 0:
+        """Up to ``n`` decoded bytes from ``offset`` (of bytes that were kept)."""
+        if offset >= self.size or n <= 0 or self.kept is None:
             return b""
-        return os.pread(self.file.fileno(), min(n, self.size - offset), offset)
+        return os.pread(self.kept.fileno(), min(n, self.size - offset), offset)
 
     def close(self) -> None:
         self.file.close()

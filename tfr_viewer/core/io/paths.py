@@ -15,6 +15,7 @@ import re
 import stat
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import partial
 
 from ..user_error import UserError
 from .remote import is_url
@@ -181,7 +182,7 @@ def _expand_url(spec: str) -> list[str]:
         if m:
             count = int(m["count"])
             names = [f"{m['base']}-{i:05d}-of-{count:05d}" for i in range(count)]
-            found = [p for p in names if call(spec, "listing", lambda p=p: fs.isfile(p))]
+            found = [p for p in names if call(spec, "listing", partial(fs.isfile, p))]
             if not found:
                 raise PathError(f"{spec}: no shard of {m['base']}-NNNNN-of-{count:05d} exists")
         elif _is_glob(spec, path):

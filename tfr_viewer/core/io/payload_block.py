@@ -101,7 +101,7 @@ def read_block(
     base = 0
     for first, last, lo in groups:
         size = int(ends[last - 1]) - lo
-        got = source.readinto_at(lo, memoryview(buf)[base : base + size])
+        got = source.readinto_at(lo, buf.data[base : base + size])
         group = rows[first:last]
         starts[group] = offsets[group] - lo + HEADER_SIZE + base
         # a stream that ends early leaves the records past its end unreadable

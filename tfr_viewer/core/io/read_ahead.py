@@ -140,7 +140,7 @@ class ReadAhead:
 
     def __init__(
         self,
-        files: list[DatasetFile],
+        files: Sequence[DatasetFile],
         numbers: list[int],
         verify: bool,
         cancel: CancelToken | None,

@@ -27,6 +27,7 @@ class RemoteSource(Source):
     """An uncompressed file behind a URL. Thread-safe reads."""
 
     remote = True
+    size: int  # always known: the object's size
 
     def __init__(self, url: str, info: RemoteStat, fetcher: Fetcher, head: bytes = b"") -> None:
         """``head``: the file's first bytes, already read (to judge its compression)."""
@@ -68,7 +69,7 @@ class RemoteSource(Source):
 
     def close(self) -> None:
         self._closed = True
-        self._cache = None  # type: ignore[assignment]
+        self._cache = None
 
 
 class RemoteCompressedSource(CompressedSource):

@@ -289,13 +289,14 @@ class CompressedSource(Source):
         self._check_open()
         with self._lock:
             inflated = self._inflated
-            if inflated is None or not hasattr(inflated.file, "fileno"):
+            kept = None if inflated is None else inflated.kept
+            if inflated is None or kept is None:
                 return None
             with open(path, "wb") as out:
-                inflated.file.seek(0)  # type: ignore[union-attr]
+                kept.seek(0)
                 import shutil
 
-                shutil.copyfileobj(inflated.file, out, 1 << 22)  # type: ignore[arg-type]
+                shutil.copyfileobj(kept, out, 1 << 22)
             return inflated.size, inflated.problem
 
     def import_inflated(self, path: str, size: int, problem: str | None) -> None:

@@ -73,7 +73,7 @@ def parts(
     at least :data:`PART_BYTES`, ``threads`` being ``at_once`` or the number of cores
     if fewer (the parts of a file read from the page cache are bound by the cores), so
     that every thread has a share."""
-    out = []
+    out: list[tuple[int, int, int]] = []
     share = math.ceil(min(at_once, os.cpu_count() or 1) / max(1, len(files)))
     for k, (_number, source, index) in enumerate(files):
         n = len(index)

@@ -182,7 +182,7 @@ def _bytes_and_views(
     small = np.flatnonzero(~big)
     if len(small):
         out[small] = compiled.take_bytes(block.buf, np.ascontiguousarray(pairs[small]))
-    view = memoryview(block.buf).toreadonly()
+    view = block.buf.data.toreadonly()
     for i, (offset, size) in zip(np.flatnonzero(big).tolist(), pairs[big].tolist(), strict=True):
         out[i] = view[offset : offset + size]  # one item at a time: never read as an array
     return out

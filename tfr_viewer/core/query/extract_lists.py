@@ -92,7 +92,9 @@ def _python(
 
     status = np.zeros(block.rows, dtype=np.uint8)
     parse = proto.SequenceExample.FromString
-    state = {key: ([], [0], [], [], [0], set()) for key in wanted}
+    state: dict[str, tuple[list, list[int], list, list, list[int], set]] = {
+        key: ([], [0], [], [], [0], set()) for key in wanted
+    }
     for r in range(block.rows):
         try:
             lists = parse(block.payload(r)).feature_lists.feature_list

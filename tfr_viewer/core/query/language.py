@@ -18,7 +18,7 @@ import ast
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -66,6 +66,13 @@ _COMPARE = {
     ast.Gt: operator.gt,
     ast.GtE: operator.ge,
 }
+
+
+def _comparing(cmp: Callable[[Any, Any], Any]) -> Callable[[Value, Value, int], Value]:
+    """A step of a comparison chain that compares with ``cmp``."""
+    return lambda a, b, _n: compare(cmp, a, b)
+
+
 _ARITH = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -240,8 +247,7 @@ class _Compiler:
             elif isinstance(op, ast.NotIn):
                 steps.append(lambda a, b, n: Col(~to_mask(membership(a, b, n), n)))
             elif type(op) in _COMPARE:
-                cmp = _COMPARE[type(op)]
-                steps.append(lambda a, b, n, cmp=cmp: compare(cmp, a, b))
+                steps.append(_comparing(_COMPARE[type(op)]))
             else:
                 raise self.fail(node, f"the comparison {type(op).__name__} is not allowed")
 

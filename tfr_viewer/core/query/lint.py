@@ -35,7 +35,7 @@ def _key_of(node: ast.AST) -> str | None:
 
 def _keys_used(tree: ast.AST) -> list[tuple[str, ast.AST]]:
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    out = []
+    out: list[tuple[str, ast.AST]] = []
     for node in ast.walk(tree):
         if id(node) in called:
             continue
@@ -43,8 +43,9 @@ def _keys_used(tree: ast.AST) -> list[tuple[str, ast.AST]]:
             if node.func.id == "has" and node.args and isinstance(node.args[0], ast.Constant):
                 out.append((str(node.args[0].value), node))
             continue
-        if isinstance(node, ast.Subscript) and _key_of(node) is not None:
-            out.append((_key_of(node), node))  # type: ignore[arg-type]
+        subscript_key = _key_of(node) if isinstance(node, ast.Subscript) else None
+        if subscript_key is not None:
+            out.append((subscript_key, node))
         elif isinstance(node, ast.Name) and node.id != "f" and node.id not in FUNCTIONS:
             key = _key_of(node)
             if key is not None:
@@ -124,7 +125,7 @@ def lint_filter(text: str, kinds: Mapping[str, str]) -> list[str]:
             for feature, other in ((a, b), (b, a)):
                 key = _key_of(feature)
                 kind = kinds.get(key) if key is not None else None
-                if kind is None:
+                if key is None or kind is None:
                     continue
                 other_key = _key_of(other)
                 if isinstance(other, ast.Name) and other_key is not None and other_key not in kinds:

@@ -242,7 +242,9 @@ def _reducer(name: str) -> Callable[[Value], Value]:
         if isinstance(v, Col):
             return v
         values = _values_of(v)
-        return {"min": min, "max": max, "sum": sum}[name](values) if values else None
+        if not values:
+            return None
+        return min(values) if name == "min" else max(values) if name == "max" else sum(values)
 
     return apply
 

@@ -223,7 +223,7 @@ def chosen_records(listing: Listing, staged: list[Staged]) -> tuple[list[int], l
     listing order, then images refused for a box."""
     skipped = list(listing.skipped)
     refused: list[Skipped] = []
-    first: dict[str, str] = {}
+    first: dict[str | None, str] = {}
     chosen: list[int] = []
     record = 0
     for s in sorted(staged, key=lambda s: s.n):
@@ -279,8 +279,10 @@ def finish(
     kinds: Counter[str] = Counter()
     if options.check:
         here = check is None  # the local checks take a verified index, a job its headers
-        if here:
-            from ..analyze.checks import check_dataset as check
+        if check is None:
+            from ..analyze.checks import check_dataset
+
+            check = check_dataset
         with Dataset(list(summary.files)) as written:
             written.index(verify=here)
             for f in check(written):

@@ -17,6 +17,7 @@ import os
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from .convert_sources import Listing, Skipped, SourceError, SourceItem
 
@@ -208,11 +209,11 @@ def coco_json(path: str, images: str | None = None) -> Listing:
             doc = json.load(f)
         if not isinstance(doc, dict):
             raise ValueError("the document is not an object")
-        sections = [doc.get(k) for k in ("categories", "images")]
+        sections: list[Any] = [doc.get(k) for k in ("categories", "images")]
         annotations = doc.get("annotations", [])
         if not all(isinstance(v, list) for v in (*sections, annotations)):
             raise ValueError("categories, images and annotations must be lists")
-        if not all(isinstance(v, dict) for part in sections for v in part):  # type: ignore[union-attr]
+        if not all(isinstance(v, dict) for part in sections for v in part):
             raise ValueError("every category and image must be an object")
         categories = {
             _ident(c.get("id"), "a category id"): str(c.get("name", "")) for c in sections[0]

@@ -89,7 +89,7 @@ def features_for(
         out.update(_box_features(layout, boxes))
         return out
     if layout == "tutorial":
-        out: dict[str, Any] = {
+        out = {
             "image_raw": image.data,
             "height": image.height,
             "width": image.width,

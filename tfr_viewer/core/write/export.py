@@ -19,7 +19,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..io import Cancelled, CancelToken, Compression, Dataset, RecordWriter, encode_frame
+from ..io import (
+    Cancelled,
+    CancelToken,
+    Compression,
+    Dataset,
+    RecordWriter,
+    Source,
+    encode_frame,
+)
 from ..io.remote import is_url
 from ..io.source_errors import FileChanged
 from .output import TMP_SUFFIX, ExportError, OutputJob, disk_errors, input_ids, open_temporary
@@ -361,7 +369,7 @@ def write_task(task: FileTask) -> int:
     """:func:`write_file` in a process of its own: the sources opened by path."""
     from ..io.remote_source import open_path
 
-    opened = {}
+    opened: dict[int, Source] = {}
     try:
         return write_file(task, lambda n: opened.setdefault(n, open_path(task.paths[n])).reader())
     finally:

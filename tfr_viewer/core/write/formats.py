@@ -216,6 +216,6 @@ def export_images(
         if box_writer.skipped:
             job.notes.append(
                 f"{box_writer.skipped:,} box(es) with a coordinate that is not a finite number "
-                f"(NaN or infinite) were left out of the {boxes.upper()} files"
+                f"(NaN or infinite) were left out of the {str(boxes).upper()} files"
             )
     return written

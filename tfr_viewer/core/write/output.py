@@ -246,7 +246,7 @@ def clean_stale_temporaries(folder: str, keep: frozenset[str] = frozenset()) -> 
     """Remove temporaries left in ``folder`` by processes that are gone, except those in
     ``keep`` (real paths); return the paths removed. Odd names are skipped, never a
     crash."""
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(folder or ".")
     except OSError:

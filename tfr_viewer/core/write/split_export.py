@@ -53,8 +53,12 @@ def export_each(
     mark_verified(ds)
     if records is None:
         parts = [chosen[key] for key in sorted(chosen)]
-        records = np.concatenate(parts) if parts else np.zeros(0, np.int64)
-    ep = plan_export(ds, records, options, remote=True)
+        wanted: Sequence[int] | np.ndarray = (
+            np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        )
+    else:
+        wanted = records
+    ep = plan_export(ds, wanted, options, remote=True)
     try:
         written = dict(each(write_numbered, ep.tasks)) if ep.tasks else {}
         commit(ep)

@@ -15,12 +15,16 @@ from __future__ import annotations
 import io
 import tarfile
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from .. import json_text
 from ..decode import decode, features_of, image_format, recognise
 from ..io import Cancelled, CancelToken, Dataset
 from ..user_error import UserError
 from .output import OutputJob, disk_errors, open_temporary
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Progress = Callable[[int, int], None] | None
 PER_SHARD = 10_000
@@ -30,7 +34,7 @@ class WebDatasetError(UserError, OSError):
     """Shards that cannot be written; the message says why."""
 
 
-def _json_value(kind: str, values: Sequence) -> object:
+def _json_value(kind: str, values: Sequence | np.ndarray) -> object:
     if kind != "bytes":
         items = [float(v) if kind == "float" else int(v) for v in values]
         return items[0] if len(items) == 1 else items

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..io import CancelToken, Dataset
 
 
@@ -79,7 +81,7 @@ def _function(w: Writer) -> Callable[..., Any]:
 def write(
     name: str,
     ds: Dataset,
-    records: Sequence[int],
+    records: Sequence[int] | np.ndarray,
     out: str,
     *,
     overwrite: bool = False,

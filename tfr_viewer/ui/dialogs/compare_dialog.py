@@ -42,7 +42,8 @@ class CompareDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Compare datasets")
         self.go_to = go_to
-        self.result: dict[str, Any] | None = None
+        # the comparison shown (named as QDialog's method, which this dialog never uses)
+        self.result: dict[str, Any] | None = None  # type: ignore[assignment]
         self.header = QLabel("Choose the dataset to compare with…", self)
         self.header.setWordWrap(True)
         self.progress = QProgressBar(self)
@@ -172,7 +173,10 @@ class CompareDialog(QDialog):
     def _show_feature(self, row: int) -> None:
         if self.result is None or not 0 <= row < self.table.rowCount():
             return
-        key = self.table.item(row, 0).text()
+        item = self.table.item(row, 0)
+        if item is None:
+            return
+        key = item.text()
         dist = self.result["features"][key]["distribution"]
         if not dist:
             self.chart.clear()
@@ -187,5 +191,6 @@ class CompareDialog(QDialog):
             self.chart.set_categories(labels, share_a[:30], share_b[:30])
 
     def _detail_activated(self, row: int, _col: int) -> None:
-        if 0 <= row < len(self._detail_records) and self._detail_records[row] is not None:
-            self.go_to(self._detail_records[row])
+        record = self._detail_records[row] if 0 <= row < len(self._detail_records) else None
+        if record is not None:
+            self.go_to(record)

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.io import Compression
+from ...core.task_messages import Done, Failed, Progress
 from ...core.tasks import convert_task
 from ...core.text import plural
 from ...core.write import ExportOptions, parse_split
@@ -283,22 +284,22 @@ class ConvertDialog(QDialog):
         task.ended.connect(self._on_ended)
         task.start()
 
-    def _on_message(self, msg: tuple) -> None:
-        if msg[0] == "progress":
-            self.progress.setMaximum(max(int(msg[2]), 1))
-            self.progress.setValue(int(msg[1]))
-        elif msg[0] == "summary":
-            self.summary = msg[1]
-            s = msg[1]
-            found = ", ".join(plural(n, k) for k, n in sorted(s.findings.items())) or "no findings"
-            skipped = "".join(f"\n  skipped {x.path}: {x.reason}" for x in s.skipped[:20])
-            self.preview.setPlainText(
-                f"{plural(s.records, 'image')} written to {plural(len(s.files), 'file')} in "
-                f"{s.seconds:.1f} s, {sources.skip_summary(s.skipped)}; checks: {found}."
-                f"{skipped}"
-            )
-        elif msg[0] == "error":
-            self.preview.setPlainText(f"The conversion failed: {msg[1]}")
+    def _on_message(self, msg: object) -> None:
+        match msg:
+            case Progress(done, total):
+                self.progress.setMaximum(max(total, 1))
+                self.progress.setValue(done)
+            case Done(s):
+                self.summary = s
+                found = ", ".join(plural(n, k) for k, n in sorted(s.findings.items()))
+                skipped = "".join(f"\n  skipped {x.path}: {x.reason}" for x in s.skipped[:20])
+                self.preview.setPlainText(
+                    f"{plural(s.records, 'image')} written to {plural(len(s.files), 'file')} "
+                    f"in {s.seconds:.1f} s, {sources.skip_summary(s.skipped)}; checks: "
+                    f"{found or 'no findings'}.{skipped}"
+                )
+            case Failed(_kind, message):
+                self.preview.setPlainText(f"The conversion failed: {message}")
 
     def _on_ended(self) -> None:
         self._task = None

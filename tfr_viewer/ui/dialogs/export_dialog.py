@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.io import Compression, Dataset
+from ...core.task_messages import Done, Failed, Progress
 from ...core.tasks import export_task
 from ...core.text import plural
 from ...core.write import (
@@ -213,20 +214,21 @@ class ExportDialog(QDialog):
         self.status.setText("exporting…")
         self.task.start()
 
-    def _on_message(self, msg: tuple) -> None:
-        if msg[0] == "progress":
-            self.progress.setValue(msg[1])
-        elif msg[0] == "summary":
-            s = self.summary = msg[1]
-            self.status.setText(
-                f"{plural(s.records, 'record')}, {s.bytes:,} bytes in "
-                f"{plural(len(s.files), 'file')}, {s.skipped_damaged:,} damaged skipped, "
-                f"{s.seconds:.1f} s"
-            )
-            self.exported.emit(self._records)
-            self.progress.setValue(self.progress.maximum())
-        elif msg[0] == "error":
-            self.status.setText(f"export failed: {msg[1]}")
+    def _on_message(self, msg: object) -> None:
+        match msg:
+            case Progress(done):
+                self.progress.setValue(done)
+            case Done(s):
+                self.summary = s
+                self.status.setText(
+                    f"{plural(s.records, 'record')}, {s.bytes:,} bytes in "
+                    f"{plural(len(s.files), 'file')}, {s.skipped_damaged:,} damaged skipped, "
+                    f"{s.seconds:.1f} s"
+                )
+                self.exported.emit(self._records)
+                self.progress.setValue(self.progress.maximum())
+            case Failed(_kind, message):
+                self.status.setText(f"export failed: {message}")
 
     def _on_ended(self) -> None:
         cancelled = self.task is not None and self.task.cancelled

@@ -47,6 +47,7 @@ class OpenUrlDialog(QDialog):
         self.combo.addItems(self.remembered())
         self.combo.setCurrentText("")
         edit = self.combo.lineEdit()
+        assert edit is not None  # an editable combo box has one
         edit.setPlaceholderText("gs://bucket/train-*   s3://bucket/data.tfrecord   https://…")
         edit.setClearButtonEnabled(True)
         hint = QLabel(
@@ -73,7 +74,9 @@ class OpenUrlDialog(QDialog):
 
     def remembered(self) -> list[str]:
         value = self._settings.value("recent_urls", [])
-        return [value] if isinstance(value, str) else list(value or [])
+        if isinstance(value, str):
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def urls(self) -> list[str]:
         return split_urls(self.combo.currentText())

@@ -199,8 +199,9 @@ class StatisticsPanel(QWidget):
         self.charts = {}
         while self.cards_layout.count() > 1:
             item = self.cards_layout.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
 
     def set_stats(self, stats: dict[str, Any]) -> None:
         """Show the result of ``stats --json``."""

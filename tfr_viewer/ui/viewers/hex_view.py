@@ -27,6 +27,7 @@ class HexViewer(QWidget):
         self.prev = QPushButton("◀ Previous page", self)
         self.next = QPushButton("Next page ▶", self)
         self.where = QLabel(self)
+        self.page = 0
         self.prev.clicked.connect(lambda: self.show_page(self.page - 1))
         self.next.clicked.connect(lambda: self.show_page(self.page + 1))
         bar = QHBoxLayout()
