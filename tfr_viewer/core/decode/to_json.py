@@ -1,4 +1,10 @@
-"""Decoded payloads as the JSON of the command contract (``show --json``)."""
+"""Decoded payloads as the JSON of the command contract (``show --json``).
+
+Each payload type's decoder writes the JSON of its own payloads (``to_json(payload,
+lazy)``); :func:`payload_json` adds the ``type`` and dispatches. The parts the types
+share are here: a bytes value (``{size, detected, text?, base64}``, with the image's
+header and verdict) and features (``{key: {kind, values}}``).
+"""
 
 from __future__ import annotations
 
@@ -8,18 +14,7 @@ from typing import Any
 from ..text import shortest_float32, shortest_floats
 from .detect import IMAGE_FORMATS, detect
 from .image_verdict import QUICK_SIDE, verdict_of
-from .payloads.types import (
-    LAZY_NUMBERS,
-    BytesPayload,
-    Decoded,
-    ExamplePayload,
-    FeatureData,
-    ProtobufPayload,
-    ProtoField,
-    SequenceExamplePayload,
-    TensorPayload,
-    TextPayload,
-)
+from .payloads.types import LAZY_NUMBERS, Decoded, FeatureData
 
 
 def bytes_value(data: bytes) -> dict[str, Any]:
@@ -77,76 +72,15 @@ def features_json(features: dict[str, FeatureData], lazy: bool = False) -> dict[
     return {key: feature_json(fd, lazy) for key, fd in features.items()}
 
 
-MAX_TENSOR_JSON = 1_000_000  # elements written in full; larger tensors: the first ones
-SHOWN_OF_LARGE = 1_000
-
-
-def _tensor_values(t: TensorPayload) -> Any:
-    import numpy as np
-
-    values = t.values
-    if values.size > MAX_TENSOR_JSON:
-        values = values.ravel()[:SHOWN_OF_LARGE]
-    if t.dtype == "string":
-        flat = [bytes_value(bytes(v)) for v in values.ravel()]
-        arr = np.empty(len(flat), dtype=object)
-        arr[:] = flat
-        return arr.reshape(values.shape).tolist()
-    if values.dtype.kind == "c":
-        return np.stack([values.real, values.imag], axis=-1).astype(np.float64).tolist()
-    if values.dtype in (np.float32, np.float16):  # shortest digits that read back the same
-        return values.astype(str).astype(np.float64).tolist()
-    if values.dtype.kind == "f":
-        return values.astype(np.float64).tolist()
-    return values.tolist()
-
-
-def proto_field_json(f: ProtoField) -> dict[str, Any]:
-    out: dict[str, Any] = {"number": f.number, "wire_type": f.wire_type}
-    if f.fields is not None:
-        out["fields"] = [proto_field_json(c) for c in f.fields]
-        if f.wire_type == 2:
-            out["size"] = f.size
-    elif isinstance(f.value, bytes):
-        out["value"] = bytes_value(f.value)
-        if f.size > len(f.value):
-            out["value"]["size"] = f.size
-            out["value"]["preview_only"] = True
-    else:
-        out["value"] = f.value
-    return out
-
-
 def payload_json(decoded: Decoded, lazy: bool = False) -> dict[str, Any]:
-    """``{type, ...}`` for one decoded payload, per the contract (``lazy``: numeric
-    feature values as numpy arrays, for streaming with ``write_json``)."""
+    """``{type, ...}`` for one decoded payload, per the contract, as the decoder of its
+    type writes it (``lazy``: numeric feature values as numpy arrays, for streaming
+    with ``write_json``), with ``decoder_error`` when the best decoder failed."""
+    from .payloads import by_type
+
     p = decoded.payload
     out: dict[str, Any] = {"type": p.type}
-    if isinstance(p, ExamplePayload):
-        out["features"] = features_json(p.features, lazy)
-        if p.note:
-            out["note"] = p.note
-    elif isinstance(p, SequenceExamplePayload):
-        out["context"] = features_json(p.context, lazy)
-        out["feature_lists"] = {
-            k: [feature_json(s, lazy) for s in steps] for k, steps in p.feature_lists.items()
-        }
-    elif isinstance(p, TensorPayload):
-        out.update(dtype=p.dtype, shape=list(p.shape), values=_tensor_values(p))
-        if p.note:  # values are the stored ones (a flat list), not the whole tensor
-            out["note"] = p.note
-        elif p.values.size > MAX_TENSOR_JSON:
-            out["note"] = (
-                f"{p.values.size:,} elements: the first {SHOWN_OF_LARGE:,} are listed (flat)"
-            )
-    elif isinstance(p, ProtobufPayload):
-        out["fields"] = [proto_field_json(f) for f in p.fields]
-        if p.truncated:
-            out["truncated"] = True
-    elif isinstance(p, TextPayload):
-        out["text"] = p.text
-    elif isinstance(p, BytesPayload):
-        out.update(size=len(p.data), base64=base64.b64encode(p.data).decode("ascii"))
+    out.update(by_type(p.type).to_json(p, lazy))
     if decoded.failed:
         out["decoder_error"] = {"decoder": decoded.failed, "message": decoded.error}
     return out

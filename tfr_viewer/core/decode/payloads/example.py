@@ -7,12 +7,18 @@ skips, keys that are not UTF-8), or TensorFlow's parser refuses it, a note says 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
 from google.protobuf.message import DecodeError
 
 from .. import proto
 from ..tf_example import CODE, NO_FEATURES, OK, TFReading, read_example, verdict
 from .features import features_data, has_unknown
 from .types import ExamplePayload, Features
+
+if TYPE_CHECKING:
+    from ..outline import Outline
 
 NAME = "example"
 
@@ -86,3 +92,31 @@ def decode(data: bytes) -> ExamplePayload:
         "shown as protobuf reads it"
     )
     return ExamplePayload(features_data(msg.features), note)  # type: ignore[attr-defined]
+
+
+TYPE = "example"
+
+
+def to_json(p: ExamplePayload, lazy: bool) -> dict[str, Any]:
+    """``{features, note?}``."""
+    from ..to_json import features_json
+
+    out: dict[str, Any] = {"features": features_json(p.features, lazy)}
+    if p.note:
+        out["note"] = p.note
+    return out
+
+
+def render(record: dict[str, Any]) -> Iterator[str]:
+    from ..text_form import features_lines
+
+    if record.get("note"):
+        yield f"  ({record['note']})"
+    yield from features_lines(record["features"], "  ")
+
+
+def outline(p: ExamplePayload, key: str, depth: int) -> list[Outline]:
+    from ..outline import Outline, grouped
+
+    notes = [Outline("note", value=p.note)] if p.note else []
+    return notes + grouped(p.features, depth)

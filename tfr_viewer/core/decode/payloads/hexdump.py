@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
 from .types import BytesPayload
+
+if TYPE_CHECKING:
+    from ..outline import Outline
 
 NAME = "bytes"
 
@@ -24,3 +31,26 @@ def hexdump(data: bytes, offset: int = 0, width: int = 16) -> list[str]:
         text = "".join(chr(b) if 32 <= b < 127 else "." for b in row)
         lines.append(f"{offset + i:08x}  {hexes:<{width * 3 - 1}}  {text}")
     return lines
+
+
+TYPE = "bytes"
+SHOWN_BYTES = 4096  # bytes of a payload written as a hex dump by ``show``
+
+
+def to_json(p: BytesPayload, lazy: bool) -> dict[str, Any]:
+    """``{size, base64}``."""
+    return {"size": len(p.data), "base64": base64.b64encode(p.data).decode("ascii")}
+
+
+def render(record: dict[str, Any]) -> Iterator[str]:
+    data = base64.b64decode(record["base64"])
+    yield from ("  " + line for line in hexdump(data[:SHOWN_BYTES]))
+    if len(data) > SHOWN_BYTES:
+        yield f"  ... {len(data) - SHOWN_BYTES} more bytes"
+
+
+def outline(p: BytesPayload, key: str, depth: int) -> list[Outline]:
+    from ..outline import Outline, bytes_preview
+
+    text, _ = bytes_preview(p.data)
+    return [Outline("bytes", "bytes", f"{len(p.data):,}", text, copy=p.data.hex())]

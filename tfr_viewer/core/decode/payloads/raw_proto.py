@@ -9,14 +9,19 @@ and field count are bounded.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import DecodeError
 
+from ...text import plural
 from .. import proto
 from ..wire import LENGTH, START_GROUP, WireError, WireField, read_fields
 from .text import looks_like_text
 from .types import ProtobufPayload, ProtoField
+
+if TYPE_CHECKING:
+    from ..outline import Outline
 
 NAME = "protobuf"
 MAX_DEPTH = 12
@@ -82,3 +87,74 @@ def decode(data: bytes) -> ProtobufPayload:
     if fields is None:
         raise ValueError("not a protobuf message")
     return ProtobufPayload(_fields(fields, 0, budget), budget.truncated)
+
+
+TYPE = "protobuf"
+
+
+def _field_json(f: ProtoField) -> dict[str, Any]:
+    from ..to_json import bytes_value
+
+    out: dict[str, Any] = {"number": f.number, "wire_type": f.wire_type}
+    if f.fields is not None:
+        out["fields"] = [_field_json(c) for c in f.fields]
+        if f.wire_type == 2:
+            out["size"] = f.size
+    elif isinstance(f.value, bytes):
+        out["value"] = bytes_value(f.value)
+        if f.size > len(f.value):
+            out["value"]["size"] = f.size
+            out["value"]["preview_only"] = True
+    else:
+        out["value"] = f.value
+    return out
+
+
+def to_json(p: ProtobufPayload, lazy: bool) -> dict[str, Any]:
+    """``{fields: [{number, wire_type, value | fields}], truncated?}``."""
+    out: dict[str, Any] = {"fields": [_field_json(f) for f in p.fields]}
+    if p.truncated:
+        out["truncated"] = True
+    return out
+
+
+def _lines(fields: list[dict[str, Any]], indent: str) -> Iterator[str]:
+    from ..text_form import bytes_text
+
+    for f in fields:
+        if "fields" in f:
+            yield f"{indent}{f['number']} {{"
+            yield from _lines(f["fields"], indent + "  ")
+            yield f"{indent}}}"
+        elif isinstance(f["value"], dict):
+            yield f"{indent}{f['number']}: {bytes_text(f['value'])}"
+        else:
+            yield f"{indent}{f['number']}: {f['value']}"
+
+
+def render(record: dict[str, Any]) -> Iterator[str]:
+    yield from _lines(record["fields"], "  ")
+
+
+def outline(p: ProtobufPayload, key: str, depth: int) -> list[Outline]:
+    return _field_nodes(p.fields)
+
+
+def _field_nodes(fields: tuple[ProtoField, ...]) -> list[Outline]:
+    from ..outline import Outline, bytes_preview
+
+    out = []
+    for f in fields:
+        node = Outline(f"#{f.number}", WIRE_TYPES.get(f.wire_type, str(f.wire_type)))
+        if f.fields is not None:
+            node.count = plural(len(f.fields), "field")
+            for child in _field_nodes(f.fields):
+                node.add(child)
+        elif isinstance(f.value, bytes):
+            node.value, _ = bytes_preview(f.value)
+            node.count = f"{f.size:,} bytes"
+            node.copy = f.value.hex()
+        else:
+            node.value = node.copy = str(f.value)
+        out.append(node)
+    return out

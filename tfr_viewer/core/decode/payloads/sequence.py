@@ -6,11 +6,18 @@ bids only when feature lists are present, below the Example decoder.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
 from google.protobuf.message import DecodeError
 
+from ...text import plural
 from .. import proto
 from .features import feature_data, features_data, has_unknown
 from .types import SequenceExamplePayload
+
+if TYPE_CHECKING:
+    from ..outline import Outline
 
 NAME = "sequence_example"
 
@@ -41,3 +48,44 @@ def decode(data: bytes) -> SequenceExamplePayload:
         features_data(msg.context),  # type: ignore[attr-defined]
         {key: [feature_data(f) for f in lists[key].feature] for key in sorted(lists)},
     )
+
+
+TYPE = "sequence_example"
+
+
+def to_json(p: SequenceExamplePayload, lazy: bool) -> dict[str, Any]:
+    """``{context, feature_lists: {key: [{kind, values}, ...]}}``."""
+    from ..to_json import feature_json, features_json
+
+    return {
+        "context": features_json(p.context, lazy),
+        "feature_lists": {
+            k: [feature_json(s, lazy) for s in steps] for k, steps in p.feature_lists.items()
+        },
+    }
+
+
+def render(record: dict[str, Any]) -> Iterator[str]:
+    from ..text_form import MAX_VALUES, features_lines, values_text
+
+    yield "  context:"
+    yield from features_lines(record["context"], "    ")
+    yield "  feature_lists:"
+    for key, steps in record["feature_lists"].items():
+        yield f"    {key}: {len(steps)} steps"
+        for i, step in enumerate(steps[:MAX_VALUES]):
+            yield f"      [{i}] {step['kind']:<5} {values_text(step)}"
+
+
+def outline(p: SequenceExamplePayload, key: str, depth: int) -> list[Outline]:
+    from ..outline import MAX_CHILDREN, Outline, feature_outline, grouped
+
+    ctx = Outline("context", "", plural(len(p.context), "key"))
+    for n in grouped(p.context, depth):
+        ctx.add(n)
+    lists = Outline("feature_lists", "", plural(len(p.feature_lists), "key"))
+    for k, steps in p.feature_lists.items():
+        kn = lists.add(Outline(k, "", plural(len(steps), "step"), key=k))
+        for i, step in enumerate(steps[:MAX_CHILDREN]):
+            kn.add(feature_outline(f"[{i}]", step, k, depth))
+    return [ctx, lists]

@@ -8,6 +8,7 @@ values mean zeros. bfloat16 is widened to float32 by shifting its 16 bits.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import DecodeError
@@ -18,6 +19,8 @@ from .types import TensorPayload
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ..outline import Outline
 
 NAME = "tensor"
 MAX_ELEMENTS = 1 << 31
@@ -165,3 +168,68 @@ def _widen(name: str, values: np.ndarray, from_content: bool) -> np.ndarray:
 
 def bid(data: bytes) -> int:
     return 95 if parse_strict(data) is not None else 0
+
+
+TYPE = "tensor"
+MAX_TENSOR_JSON = 1_000_000  # elements written in full; larger tensors: the first ones
+SHOWN_OF_LARGE = 1_000
+MAX_COPY = 100_000  # values of a tensor copied as text at most
+
+
+def _json_values(t: TensorPayload) -> Any:
+    import numpy as np
+
+    from ..to_json import bytes_value
+
+    values = t.values
+    if values.size > MAX_TENSOR_JSON:
+        values = values.ravel()[:SHOWN_OF_LARGE]
+    if t.dtype == "string":
+        flat = [bytes_value(bytes(v)) for v in values.ravel()]
+        arr = np.empty(len(flat), dtype=object)
+        arr[:] = flat
+        return arr.reshape(values.shape).tolist()
+    if values.dtype.kind == "c":
+        return np.stack([values.real, values.imag], axis=-1).astype(np.float64).tolist()
+    if values.dtype in (np.float32, np.float16):  # shortest digits that read back the same
+        return values.astype(str).astype(np.float64).tolist()
+    if values.dtype.kind == "f":
+        return values.astype(np.float64).tolist()
+    return values.tolist()
+
+
+def to_json(p: TensorPayload, lazy: bool) -> dict[str, Any]:
+    """``{dtype, shape, values, note?}``; the values of a tensor over
+    :data:`MAX_TENSOR_JSON` elements are its first :data:`SHOWN_OF_LARGE`, flat."""
+    out: dict[str, Any] = {"dtype": p.dtype, "shape": list(p.shape), "values": _json_values(p)}
+    if p.note:  # values are the stored ones (a flat list), not the whole tensor
+        out["note"] = p.note
+    elif p.values.size > MAX_TENSOR_JSON:
+        out["note"] = f"{p.values.size:,} elements: the first {SHOWN_OF_LARGE:,} are listed (flat)"
+    return out
+
+
+def render(record: dict[str, Any]) -> Iterator[str]:
+    yield f"  dtype {record['dtype']}  shape {record['shape']}"
+    if record.get("note"):
+        yield f"  ({record['note']}; the stored values follow)"
+    text = repr(record["values"])
+    yield "  " + (text if len(text) < 2000 else text[:2000] + " ...")
+
+
+def outline(p: TensorPayload, key: str, depth: int) -> list[Outline]:
+    from ...text import dtype_text, value_text
+    from ..outline import Outline
+
+    flat = p.values.ravel()
+    preview = ", ".join(value_text(v) for v in flat[:20]) + ("…" if flat.size > 20 else "")
+    return [
+        Outline(
+            "tensor",
+            dtype_text(p.dtype),
+            "×".join(map(str, p.shape)) or "scalar",
+            f"[{preview}]",
+            key=key,
+            copy=str(p.values.tolist()) if p.values.size <= MAX_COPY else "",
+        )
+    ]

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
 from .types import TextPayload
+
+if TYPE_CHECKING:
+    from ..outline import Outline
 
 NAME = "text"
 _ALLOWED_CONTROLS = {"\t", "\n", "\r"}
@@ -28,3 +34,21 @@ def bid(data: bytes) -> int:
 
 def decode(data: bytes) -> TextPayload:
     return TextPayload(data.decode("utf-8"))
+
+
+TYPE = "text"
+
+
+def to_json(p: TextPayload, lazy: bool) -> dict[str, Any]:
+    """``{text}``."""
+    return {"text": p.text}
+
+
+def render(record: dict[str, Any]) -> Iterator[str]:
+    yield from ("  " + line for line in record["text"].splitlines())
+
+
+def outline(p: TextPayload, key: str, depth: int) -> list[Outline]:
+    from ..outline import Outline
+
+    return [Outline("text", "text", f"{len(p.text):,} chars", p.text[:500], copy=p.text)]
