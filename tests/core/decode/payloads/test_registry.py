@@ -11,13 +11,13 @@ from tfr_viewer.core.io.dataset import Dataset
 from tfr_viewer.core.write.build import build_example
 
 
-def test_a_tensorboard_event_is_protobuf_not_an_empty_example(tmp_path):
+def test_a_tensorboard_event_is_an_event_not_an_empty_example(tmp_path):
     t = tf()
     event = t.compat.v1.Event(wall_time=1234.5, step=7)
     event.summary.value.add(tag="loss", simple_value=0.25)
     data = event.SerializeToString()
-    decoded = decode(data)
-    assert decoded.decoder == "protobuf"
+    assert decode(data).decoder == "event"
+    decoded = decode(data, decoder="protobuf")  # its raw fields, when asked
     fields = {f.number: f for f in decoded.payload.fields}
     assert fields[2].wire_type == 0 and fields[2].value == 7  # step
     assert fields[1].wire_type == 1  # wall_time as fixed64

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from . import example, hexdump, raw_proto, sequence, tensor, text
+from . import event, example, hexdump, raw_proto, sequence, tensor, text
 from .types import BytesPayload, Decoded
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class Decoder(Protocol):
     def outline(self, payload: Any, key: str, depth: int) -> list[Outline]: ...
 
 
-DECODERS: tuple[Decoder, ...] = (example, sequence, tensor, raw_proto, text, hexdump)
+DECODERS: tuple[Decoder, ...] = (example, sequence, event, tensor, raw_proto, text, hexdump)
 
 
 def choose(data: bytes) -> Decoder:
