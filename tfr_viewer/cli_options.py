@@ -1,10 +1,45 @@
-"""The options several commands of :mod:`.cli` share, added to their sub-parsers."""
+"""What the commands of :mod:`.cli` share: the :class:`CommandSpec` each command module
+gives for each of its commands, the options several commands take, and :class:`Runs`,
+where a batch command's split work runs (``--jobs``, ``--runner``)."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command's own part: ``arguments(parser)`` adds its arguments to its
+    sub-parser, ``run(args)`` runs it and returns the exit code. ``listed`` names the
+    positional list that words found after the options join (``show 0 --json FILE``;
+    None: the command takes no list);
+    ``runs`` when it takes ``--jobs`` and ``--runner`` (and passes unknown
+    ``--key=value`` options on to a Beam pipeline)."""
+
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    listed: Literal["paths", "words"] | None = "paths"
+    runs: bool = False
+
+
+@dataclass(frozen=True)
+class Runs:
+    """Where a batch command's split work runs: ``jobs`` processes here as ``--jobs``
+    asks (None: the command's default), or Beam's ``runner`` with the pipeline's own
+    options; ``quiet`` keeps notes off stderr (the output is JSON)."""
+
+    jobs: int | None = None
+    runner: str | None = None
+    pipeline_args: tuple[str, ...] = ()
+    quiet: bool = False
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Runs:
+        """The runs of a command whose parser has :func:`add_runs`."""
+        return cls(args.jobs, args.runner, tuple(args.pipeline_args), args.json)
 
 
 def add_paths(p: argparse.ArgumentParser) -> None:
@@ -44,23 +79,14 @@ def add_overwrite(p: argparse.ArgumentParser) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace outputs that exist already")
 
 
-class Skipped:
-    """Stands in for the sub-parser of a command that is not being run."""
-
-    def add_argument(self, *args: object, **kwargs: object) -> None:
-        pass
-
-    def add_mutually_exclusive_group(self, *args: object, **kwargs: object) -> Skipped:
-        return self
-
-
 def format_names() -> Sequence[str]:
     from .core.write.writers import NAMES
 
     return NAMES
 
 
-def add_jobs(p: argparse.ArgumentParser) -> None:
+def add_runs(p: argparse.ArgumentParser) -> None:
+    """``--jobs`` and ``--runner`` (read back with :meth:`Runs.of`)."""
     p.add_argument(
         "--jobs",
         type=int,
@@ -70,11 +96,10 @@ def add_jobs(p: argparse.ArgumentParser) -> None:
         "per core from 1 GB of local data on, else 1)",
     )
 
-
-def add_runner(p: Any) -> None:
     p.add_argument(
         "--runner",
         choices=["direct", "dataflow", "flink", "spark"],
         help="run as an Apache Beam pipeline (tfr-viewer[beam]); other --key=value options "
         "are passed to the pipeline",
     )
+    p.set_defaults(pipeline_args=[])

@@ -8,6 +8,7 @@ import sys
 from collections import Counter
 from typing import Any
 
+from ..cli_options import CommandSpec, Runs, add_paths, add_runs
 from ..core import json_text
 from ..core.io import Dataset
 from ..core.text import number_text as num
@@ -73,19 +74,19 @@ def print_stats(out: dict[str, Any]) -> None:
         )
 
 
-def _statistics(ds: Dataset, args: argparse.Namespace) -> Any:
+def _statistics(ds: Dataset, runs: Runs) -> Any:
     """Index ``ds`` and compute its statistics, here or (``--runner``) on Apache Beam."""
     from ..core.analyze.stats import dataset_stats, pooled_stats
 
-    asked_jobs(args)
+    asked_jobs(runs)
     # a header-only index: the payload CRCs are checked as the payloads are read
     index_with_progress(ds, verify=False)
-    print_warnings(ds, args.json)
-    if getattr(args, "runner", None):
+    print_warnings(ds, runs.quiet)
+    if runs.runner:
         from ..beam.commands import stats_on_beam
 
-        return stats_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
-    jobs = local_jobs(ds, args)
+        return stats_on_beam(ds, runs.runner, list(runs.pipeline_args))
+    jobs = local_jobs(ds, runs)
     if jobs > 1:
         with TaskProgress("statistics", 0, unit="splits") as progress:
             return pooled_stats(ds, jobs, progress.update)
@@ -97,7 +98,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     """Statistics of every feature, the classes and the boxes."""
 
     with Dataset.open(args.paths) as ds:
-        stats = _statistics(ds, args)
+        stats = _statistics(ds, Runs.of(args))
         out = stats.to_json()
         if args.json:
             json_text.dump(out, sys.stdout, indent=2)
@@ -176,15 +177,16 @@ def _findings(ds: Dataset, args: argparse.Namespace, options: dict[str, Any]) ->
     from ..core.analyze.split_check import check_each
     from ..core.io.split_pool import pool_each
 
-    asked_jobs(args)
+    runs = Runs.of(args)
+    asked_jobs(runs)
     # a header-only index: the payload CRCs are checked as the payloads are read
     index_with_progress(ds, verify=False)
     print_warnings(ds, args.json)
-    if getattr(args, "runner", None):
+    if runs.runner:
         from ..beam.commands import check_on_beam
 
-        return check_on_beam(ds, args.runner, getattr(args, "pipeline_args", []), **options)
-    jobs = local_jobs(ds, args)
+        return check_on_beam(ds, runs.runner, list(runs.pipeline_args), **options)
+    jobs = local_jobs(ds, runs)
     if jobs > 1:
         with TaskProgress("checking", 0, unit="splits") as progress:
             return check_each(ds, pool_each(jobs, progress.update), **options)
@@ -218,7 +220,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             json_text.dump(out, sys.stdout, indent=2)
             sys.stdout.write("\n")
             return 1 if failed else 0
-        print_findings(findings, args.fail_on, getattr(args, "verbose", False))
+        print_findings(findings, args.fail_on, args.verbose)
         counts = ", ".join(plural(by_severity[s], s) for s in SEVERITIES if by_severity[s])
         verdict = "FAILED" if failed else "passed"
         print(
@@ -240,7 +242,7 @@ def infer_schema_file(args: argparse.Namespace) -> int:
         inputs = [f.path for f in ds.files]
         # refused before the statistics are computed, and again when written
         check_target(args.output, input_ids(inputs), args.overwrite, role="schema")
-        stats = _statistics(ds, args)
+        stats = _statistics(ds, Runs())
     schema = anomalies.infer(stats)
     if not schema["features"]:
         raise UsageError("no record is a tf.train.Example with features: no schema to infer")
@@ -322,3 +324,70 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         print_comparison(out)
     return 1 if out["failed"] else 0
+
+
+# -- arguments -----------------------------------------------------------------
+
+
+def stats_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument("--json", action="store_true", help="all figures as JSON")
+    add_runs(p)
+
+
+def check_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument("--json", action="store_true", help="the findings as JSON")
+    p.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        default="warning",
+        help="exit 1 when a finding is at least this severe (default: warning)",
+    )
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="list every finding (by default: each kind once with its first records, and "
+        "only kinds at --fail-on or above)",
+    )
+    p.add_argument("--label-map", metavar="PBTXT", help="class ids must be in this label map")
+    p.add_argument(
+        "--schema", metavar="FILE", help="report records that break this schema (schema --infer)"
+    )
+    p.add_argument(
+        "--quality",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an image-quality threshold: dark, light, odd_aspect_ratio, low_information, "
+        "blurry, odd_size_iqr or near_bits (see README)",
+    )
+    add_runs(p)
+
+
+def compare_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument(
+        "--against", nargs="+", required=True, metavar="PATH", help="the dataset to compare with"
+    )
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=0.1,
+        metavar="T",
+        help="exit 1 when a feature's drift exceeds T (default 0.1)",
+    )
+    p.add_argument(
+        "--allow-leaks",
+        action="store_true",
+        help="pass although images are in both datasets (leakage fails by default)",
+    )
+    p.add_argument("--json", action="store_true", help="all figures as JSON")
+
+
+COMMANDS = {
+    "stats": CommandSpec(stats_arguments, cmd_stats, runs=True),
+    "check": CommandSpec(check_arguments, cmd_check, runs=True),
+    "compare": CommandSpec(compare_arguments, cmd_compare),
+}

@@ -7,6 +7,14 @@ import argparse
 import sys
 from typing import Any
 
+from ..cli_options import (
+    CommandSpec,
+    Runs,
+    add_no_cache,
+    add_output_options,
+    add_overwrite,
+    add_runs,
+)
 from ..core import json_text
 from ..core.text import plural
 from ..core.write import ExportError
@@ -30,7 +38,7 @@ def _listing(args: argparse.Namespace):  # noqa: ANN202
         args.label_column,
         args.image_dir,
         names,
-        allow_outside=getattr(args, "allow_outside", False),
+        allow_outside=args.allow_outside,
     )
 
 
@@ -49,10 +57,9 @@ def _to_images(args: argparse.Namespace) -> int:
     does."""
     from .write import cmd_export
 
-    args.paths = [args.source]
-    args.format = "images"
-    args.filter = None
-    return cmd_export(args)
+    # export's own arguments beside convert's (which has the rest: boxes, outputs, runs)
+    own = {"paths": [args.source], "format": "images", "filter": None, "raw_cells": False}
+    return cmd_export(argparse.Namespace(**{**vars(args), **own}))
 
 
 def _write_intact(args: argparse.Namespace, name: str, doing: str, **options: Any) -> Any:
@@ -137,9 +144,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from ..core.write.convert_sources import skip_counts, skip_summary
 
     other = args.images or args.webdataset or args.output.lower().endswith(".parquet")
-    if getattr(args, "runner", None) and other:
+    runs = Runs.of(args)
+    if runs.runner and other:
         raise UsageError("--runner makes TFRecords from images; the other conversions run here")
-    if (asked_jobs(args) or 1) > 1 and other:
+    if (asked_jobs(runs) or 1) > 1 and other:
         raise UsageError(
             "--jobs makes TFRecords from images; the other conversions run in one process"
         )
@@ -167,12 +175,12 @@ def cmd_convert(args: argparse.Namespace) -> int:
         inputs=tuple(p for p in (args.source, args.label_map) if p),
     )
     try:
-        if getattr(args, "runner", None):
+        if runs.runner:
             from ..beam.commands import convert_on_beam
 
-            extra = getattr(args, "pipeline_args", [])
-            summary = convert_on_beam(listing, options, args.runner, extra)
-        elif (jobs := item_jobs(len(listing.items), args)) > 1:
+            extra = list(runs.pipeline_args)
+            summary = convert_on_beam(listing, options, runs.runner, extra)
+        elif (jobs := item_jobs(len(listing.items), runs)) > 1:
             from ..core.analyze.split_check import check_each
             from ..core.io.split_pool import pool_each
             from ..core.write.convert import convert_each
@@ -219,3 +227,78 @@ def cmd_convert(args: argparse.Namespace) -> int:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(summary.finding_kinds.items()))
         print(f"checks: {found or 'no findings'}" + (f" ({kinds})" if kinds else ""))
     return 0
+
+
+# -- arguments -----------------------------------------------------------------
+
+
+def convert_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "source",
+        metavar="SRC",
+        help="a folder of class folders or of images, a CSV of labels or of boxes, a folder "
+        "of Pascal VOC XML, or a COCO JSON; or a TFRecord dataset when OUT ends in .parquet, "
+        "or with --images or --webdataset",
+    )
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
+    p.add_argument(
+        "--layout", default="tutorial", choices=["tutorial", "odapi", "tfds"], help="feature keys"
+    )
+    p.add_argument("--flat", action="store_true", help="SRC is a folder of unlabelled images")
+    p.add_argument("--file-column", default="filename", metavar="NAME", help="CSV file column")
+    p.add_argument("--label-column", default="label", metavar="NAME", help="CSV label column")
+    p.add_argument("--label-map", metavar="PBTXT", help="class ids from this label map")
+    p.add_argument("--image-dir", metavar="DIR", help="where a VOC or COCO source's images are")
+    p.add_argument(
+        "--allow-outside",
+        action="store_true",
+        help="read files a CSV or an annotation names outside the source's folder (and "
+        "--image-dir); by default they are skipped",
+    )
+    p.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="KEY=NEW",
+        help="write the layout's KEY under the name NEW (repeatable)",
+    )
+    add_output_options(p)
+    p.add_argument(
+        "--jpeg-quality",
+        type=int,
+        metavar="Q",
+        help="re-encode every image as a JPEG of this quality (1-100); default: keep the bytes",
+    )
+    p.add_argument("--max-side", type=int, metavar="PX", help="with re-encoding: shrink to PX")
+    p.add_argument(
+        "--images",
+        action="store_true",
+        help="the other way: SRC is a TFRecord dataset, written as image files into the "
+        "folder OUT (by class)",
+    )
+    p.add_argument(
+        "--boxes", choices=["voc", "yolo", "coco"], help="with --images: the boxes' format"
+    )
+    p.add_argument(
+        "--webdataset",
+        action="store_true",
+        help="the other way: SRC is a TFRecord dataset, written as WebDataset tar shards "
+        "named by OUT (e.g. shards-%%05d.tar)",
+    )
+    p.add_argument(
+        "--shard-records",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="with --webdataset: records a shard (default 10000)",
+    )
+    p.add_argument("--no-check", action="store_true", help="skip the data-quality checks")
+    add_overwrite(p)
+    add_no_cache(p)
+    p.add_argument("--json", action="store_true")
+    add_runs(p)
+
+
+COMMANDS = {
+    "convert": CommandSpec(convert_arguments, cmd_convert, listed=None, runs=True),
+}

@@ -8,6 +8,7 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ..cli_options import CommandSpec, add_no_cache, add_overwrite, add_paths
 from ..core import json_text
 from ..core.decode import decode, payload_json
 from ..core.json_text import write_json
@@ -173,3 +174,47 @@ def cmd_schema(args: argparse.Namespace) -> int:
         for conflict in schema.conflicts():
             print(f"warning: {conflict}", file=sys.stderr)
         return 0
+
+
+# -- arguments -----------------------------------------------------------------
+
+
+def show_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "words", nargs="+", metavar="INDEX PATH", help="the global record number and the paths"
+    )
+    p.add_argument("--json", action="store_true")
+    add_no_cache(p)
+
+
+def head_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument("-n", type=int, default=10, metavar="N", help="how many (default 10)")
+    p.add_argument("--json", action="store_true", help="JSON Lines, one show object a line")
+
+
+def schema_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--json", action="store_true", help="figures per key")
+    group.add_argument(
+        "--python",
+        action="store_true",
+        help="a feature_description for tf.io.parse_single_example (default)",
+    )
+    p.add_argument("--sample", type=int, metavar="N", help="look at N records spread evenly")
+    group.add_argument(
+        "--infer",
+        action="store_true",
+        help="write the data-QA schema (kinds, presence, value counts, domains) for "
+        "`check --schema` to -o FILE",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="where --infer writes the schema")
+    add_overwrite(p)
+
+
+COMMANDS = {
+    "show": CommandSpec(show_arguments, cmd_show, listed="words"),
+    "head": CommandSpec(head_arguments, cmd_head),
+    "schema": CommandSpec(schema_arguments, cmd_schema),
+}

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..cli_options import CommandSpec, add_paths
 from ..core import json_text
 from ..core.io import Compression, Dataset, RecordStatus, index_cache
 from ..core.io.framing import FRAME_OVERHEAD
@@ -98,3 +99,21 @@ def _tfindex(f, compression: Compression, inputs: list[str]) -> str | None:
             file=sys.stderr,
         )
     return target
+
+
+# -- arguments -----------------------------------------------------------------
+
+
+def index_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument(
+        "--tfindex",
+        action="store_true",
+        help="also write PATH.tfindex for the PyTorch tfrecord package (intact records)",
+    )
+    p.add_argument("--json", action="store_true")
+
+
+COMMANDS = {
+    "index": CommandSpec(index_arguments, cmd_index),
+}

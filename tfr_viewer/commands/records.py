@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..cli_options import CommandSpec, Runs, add_paths, add_runs
 from ..core import json_text
 from ..core.io import Dataset, RecordStatus
 from ..core.io.index import IndexChunk
@@ -105,14 +106,15 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check both CRCs of every record; exit 1 when anything is wrong."""
-    asked_jobs(args)
+    runs = Runs.of(args)
+    asked_jobs(runs)
     with _open(args.paths) as ds:
-        if getattr(args, "runner", None):
+        if runs.runner:
             from ..beam.commands import verify_on_beam
 
             index_with_progress(ds, verify=False)
-            verify_on_beam(ds, args.runner, getattr(args, "pipeline_args", []))
-        elif (jobs := local_jobs(ds, args, disk_bound=True)) > 1:
+            verify_on_beam(ds, runs.runner, list(runs.pipeline_args))
+        elif (jobs := local_jobs(ds, runs, disk_bound=True)) > 1:
             from ..core.io.split_pool import pool_each
             from ..core.io.splits import verify_each
 
@@ -238,3 +240,38 @@ def cmd_count(args: argparse.Namespace) -> int:
         else:
             print(count)
         return 0
+
+
+# -- arguments -----------------------------------------------------------------
+
+
+def info_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def verify_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument("--json", action="store_true")
+    add_runs(p)
+
+
+def list_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR (see README)")
+    p.add_argument("--limit", type=int, metavar="N", help="stop after N records")
+    p.add_argument("--json", action="store_true", help="JSON Lines output")
+
+
+def count_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument("--filter", metavar="EXPR", help="count records matching EXPR")
+    p.add_argument("--json", action="store_true")
+
+
+COMMANDS = {
+    "info": CommandSpec(info_arguments, cmd_info),
+    "verify": CommandSpec(verify_arguments, cmd_verify, runs=True),
+    "list": CommandSpec(list_arguments, cmd_list),
+    "count": CommandSpec(count_arguments, cmd_count),
+}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..cli_options import CommandSpec
 from ..errors import UsageError
 
 
@@ -25,3 +26,26 @@ def cmd_open(args: argparse.Namespace) -> int:
     from ..ui.app import run
 
     return run(args.paths, args.select, args.screenshot, args.new_instance)
+
+
+# -- arguments -----------------------------------------------------------------
+
+
+def open_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--select", type=int, metavar="N", help="select record N")
+    p.add_argument(
+        "--screenshot",
+        metavar="PNG",
+        help="wait for the index and previews, save the window to PNG, exit",
+    )
+    p.add_argument(
+        "--new-instance",
+        action="store_true",
+        help="open a window in a new process even when the app is already running",
+    )
+
+
+COMMANDS = {
+    "open": CommandSpec(open_arguments, cmd_open),
+}

@@ -7,6 +7,15 @@ import sys
 
 import numpy as np
 
+from ..cli_options import (
+    CommandSpec,
+    Runs,
+    add_output_options,
+    add_overwrite,
+    add_paths,
+    add_runs,
+    format_names,
+)
 from ..core import json_text
 from ..core.io import Compression, Dataset
 from ..core.io.problems import without_advice
@@ -19,25 +28,31 @@ from .jobs import asked_jobs, local_jobs
 from .progress import TaskProgress, index_with_progress, warn_about_filter
 
 
-def export_options(args: argparse.Namespace) -> ExportOptions:
-    """The export options of a command's arguments (-o, compression, shards, split…)."""
+def _compression(text: str) -> Compression:
     try:
-        compression = Compression.parse(args.compression)
-        split = parse_split(args.split) if getattr(args, "split", None) else ()
+        return Compression.parse(text)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    shards = getattr(args, "shards", None)
-    max_mb = getattr(args, "max_shard_mb", None)
+
+
+def export_options(args: argparse.Namespace) -> ExportOptions:
+    """The export options of a command that takes the output options
+    (:func:`~..cli_options.add_output_options`) and ``--overwrite``."""
+    try:
+        split = parse_split(args.split) if args.split else ()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    shards, max_mb = args.shards, args.max_shard_mb
     if shards is not None and shards < 1 or max_mb is not None and max_mb <= 0:
         raise UsageError("--shards and --max-shard-mb must be above 0")
     return ExportOptions(
         args.output,
-        compression,
+        _compression(args.compression),
         shards,
         int(max_mb * 1e6) if max_mb else None,
-        getattr(args, "shuffle", None),
+        args.shuffle,
         split,
-        overwrite=bool(getattr(args, "overwrite", False)),
+        overwrite=args.overwrite,
     )
 
 
@@ -75,7 +90,8 @@ def _export_by_splits(
     ``jobs`` processes here (:func:`~..core.write.split_export.export_each`)."""
     from ..core.query.names import resolve_names
 
-    runner = getattr(args, "runner", None)
+    runs = Runs.of(args)
+    runner = runs.runner
     if args.format != "tfrecord":
         raise UsageError(f"--runner writes TFRecord files; --format {args.format} runs here")
     if args.filter:
@@ -86,8 +102,7 @@ def _export_by_splits(
     if runner:  # ExportError: exit 2
         from ..beam.commands import export_on_beam
 
-        extra = getattr(args, "pipeline_args", [])
-        summary = export_on_beam(ds, expression, options, runner, extra)
+        summary = export_on_beam(ds, expression, options, runner, list(runs.pipeline_args))
     else:
         from ..core.io.split_pool import pool_each
         from ..core.write.split_export import export_each
@@ -117,13 +132,14 @@ def _warnings(
 
 def cmd_export(args: argparse.Namespace) -> int:
     options = export_options(args)
-    asked_jobs(args)
+    runs = Runs.of(args)
+    asked_jobs(runs)
     with Dataset.open(args.paths) as ds:
         if args.filter:
             warn_about_filter(ds, args.filter)
-        if getattr(args, "runner", None):
+        if runs.runner:
             return _export_by_splits(ds, options, args, 1)
-        if args.format == "tfrecord" and (jobs := local_jobs(ds, args)) > 1:
+        if args.format == "tfrecord" and (jobs := local_jobs(ds, runs)) > 1:
             return _export_by_splits(ds, options, args, jobs)
         index_with_progress(ds, verify=True)
         if args.filter:
@@ -145,12 +161,12 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
     from ..core.write.writers import write
 
     intact = ds.undamaged(records).tolist()
-    if getattr(args, "boxes", None) and args.format != "images":
+    if args.boxes and args.format != "images":
         raise UsageError("--boxes goes with --format images")
-    options = {"boxes": getattr(args, "boxes", None)} if args.format == "images" else {}
+    options = {"boxes": args.boxes} if args.format == "images" else {}
     if args.format == "webdataset":
-        options = {"per_shard": getattr(args, "shard_records", None) or 10_000}
-    if getattr(args, "raw_cells", False):
+        options = {"per_shard": args.shard_records or 10_000}
+    if args.raw_cells:
         if args.format != "csv":
             raise UsageError("--raw-cells goes with --format csv")
         options = {"raw_cells": True}
@@ -188,7 +204,7 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
 def cmd_recover(args: argparse.Namespace) -> int:
     """Every intact record to one new file; what was lost is listed with byte offsets.
     Exit 1, writing nothing, when no record is intact."""
-    options = export_options(args)
+    options = ExportOptions(args.output, _compression(args.compression), overwrite=args.overwrite)
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
         problems = ds.problems()
@@ -213,3 +229,55 @@ def cmd_recover(args: argparse.Namespace) -> int:
                 f"({plural(len(problems), 'problem')} listed above)"
             )
         return 0
+
+
+# -- arguments -----------------------------------------------------------------
+
+
+def export_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
+    p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR")
+    add_output_options(p)
+    p.add_argument(
+        "--format",
+        default="tfrecord",
+        choices=format_names(),
+        help="tfrecord (default); jsonl, csv, images into the folder OUT, parquet "
+        "(tfr-viewer[parquet]), or webdataset tar shards (OUT with %%05d)",
+    )
+    p.add_argument(
+        "--raw-cells",
+        action="store_true",
+        help="with --format csv: write text that starts with = + - @ as it is (by default "
+        "a ' goes before it, so that a spreadsheet does not run it as a formula)",
+    )
+    p.add_argument(
+        "--shard-records",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="with --format webdataset: records a shard (default 10000)",
+    )
+    p.add_argument(
+        "--boxes",
+        choices=["voc", "yolo", "coco"],
+        help="with --format images: write the boxes too (Pascal VOC XML, YOLO text, COCO JSON)",
+    )
+    add_overwrite(p)
+    p.add_argument("--json", action="store_true")
+    add_runs(p)
+
+
+def recover_arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument("-o", "--output", required=True, metavar="OUT")
+    p.add_argument("--compression", default="none", help="none, gzip or zlib")
+    add_overwrite(p)
+    p.add_argument("--json", action="store_true")
+
+
+COMMANDS = {
+    "export": CommandSpec(export_arguments, cmd_export, runs=True),
+    "recover": CommandSpec(recover_arguments, cmd_recover),
+}

@@ -45,7 +45,15 @@ def cache_dir() -> Path:
 
 
 def enabled() -> bool:
+    """Whether the persistent cache is read and written (``TFR_VIEWER_NO_CACHE`` unset
+    or 0)."""
     return os.environ.get("TFR_VIEWER_NO_CACHE", "").strip() in ("", "0")
+
+
+def turn_off() -> None:
+    """Neither read nor write the cache from now on, in this process and in the worker
+    processes it starts (they inherit the setting)."""
+    os.environ["TFR_VIEWER_NO_CACHE"] = "1"
 
 
 def int_env(name: str, default: int) -> int:

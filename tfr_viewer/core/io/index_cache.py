@@ -32,6 +32,7 @@ from .cache_entry import (
     identity,
     int_env,
     parse,
+    turn_off,
     worth_keeping,
 )
 from .file_index import BLOCK, FileIndex
@@ -40,7 +41,17 @@ from .index import IndexChunk
 from .records import GarbageRegion, RecordStatus
 from .sniff import sniff
 
-__all__ = ["SUFFIX", "cache_dir", "enabled", "entry_for", "identity", "load", "store", "trim"]
+__all__ = [
+    "SUFFIX",
+    "cache_dir",
+    "enabled",
+    "entry_for",
+    "identity",
+    "load",
+    "store",
+    "trim",
+    "turn_off",
+]
 
 
 @dataclass(frozen=True)
