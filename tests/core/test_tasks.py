@@ -11,6 +11,16 @@ import numpy as np
 from tfr_viewer.core.io.dataset import Dataset
 from tfr_viewer.core.io.framing import encode_frame
 from tfr_viewer.core.io.records import RecordStatus
+from tfr_viewer.core.task_messages import (
+    Chunk,
+    Done,
+    Failed,
+    Hits,
+    Indexed,
+    SeekPoints,
+    Statuses,
+    Transfer,
+)
 from tfr_viewer.core.tasks import filter_task, index_task, verify_task
 
 
@@ -39,12 +49,13 @@ def test_index_task_streams_chunks_seek_points_and_statuses(tmp_path):
     (tmp_path / "b.gz").write_bytes(gzip.compress(b"".join(frames[:10])))
     paths = [str(tmp_path / "a.tfrecord"), str(tmp_path / "b.gz")]
     messages = collect(index_task, args=(paths, str(tmp_path)))
-    kinds = [m[0] for m in messages]
-    assert kinds[-1] == "done" and "indexed" in kinds
-    assert ("seek_points", 1, str(tmp_path / "1.seekpoints")) in messages
-    records = sum(len(m[2]) for m in messages if m[0] == "chunk")
+    assert isinstance(messages[-1], Done) and Indexed() in messages
+    assert SeekPoints(1, str(tmp_path / "1.seekpoints")) in messages
+    records = sum(len(m.chunk) for m in messages if isinstance(m, Chunk))
     assert records == 110
-    statuses = np.concatenate([m[3] for m in messages if m[0] == "statuses" and m[1] == 0])
+    statuses = np.concatenate(
+        [m.statuses for m in messages if isinstance(m, Statuses) and m.file == 0]
+    )
     assert np.flatnonzero(statuses != RecordStatus.OK).tolist() == [42]
 
 
@@ -53,21 +64,22 @@ def test_a_header_only_index_task_then_one_verify_task(tmp_path, server):
     over that index, and finds what the local verifying scan finds."""
     url = server.url("damaged.tfrecord")
     messages = collect(index_task, args=([url], str(tmp_path), False))
-    assert messages[-1] == ("done", False)
-    assert not any(m[0] == "statuses" for m in messages)
-    transfer = [m[1] for m in messages if m[0] == "transfer"][-1]
+    assert messages[-1] == Done(verified=False)
+    assert not any(isinstance(m, Statuses) for m in messages)
+    transfer = [m.figures for m in messages if isinstance(m, Transfer)][-1]
     # hops up to the damaged header at record 20, then streams the rest
     assert 0 < transfer["bytes"] < (server.root / "damaged.tfrecord").stat().st_size
     ds = Dataset([url])
     for m in messages:
-        if m[0] == "chunk":
-            if m[2].start == 0:
-                ds.begin_file(m[1])
-            ds.files[m[1]].index.add(m[2])
+        if isinstance(m, Chunk):
+            if m.chunk.start == 0:
+                ds.begin_file(m.file)
+            ds.files[m.file].index.add(m.chunk)
     ds.finish_file(0, verified=False)
     checked = collect(verify_task, ([url], ds.columns()))
-    assert checked[-1] == ("done", True)
-    statuses = np.concatenate([m[3] for m in checked if m[0] == "statuses"])
+    assert checked[-1] == Done(verified=True)
+    parts = sorted((m.start, m.statuses) for m in checked if isinstance(m, Statuses))
+    statuses = np.concatenate([s for _, s in parts])
     with Dataset([str(server.root / "damaged.tfrecord")]) as local:
         local.index(verify=True)
         assert np.array_equal(statuses, local.files[0].index.statuses())
@@ -81,8 +93,9 @@ def test_filter_task_matches_what_the_core_finds(tmp_path):
         ds.index()
         payload = ([str(path)], ds.columns(), "length % 7 == 0", {})
     messages = collect(filter_task, payload)
-    assert messages[-1] == ("done",)
-    hits = np.concatenate([m[1] for m in messages if m[0] == "hits"]).tolist()
+    assert messages[-1] == Done()
+    hits = np.concatenate([m.records for m in messages if isinstance(m, Hits)]).tolist()
     assert hits == [i for i in range(50) if i % 7 == 0]
     errors = collect(filter_task, ([str(path)], ds.columns(), "length =", {}))
-    assert errors[-1][0] == "error" and "column" in errors[-1][1]
+    failed = errors[-1]
+    assert isinstance(failed, Failed) and failed.kind == "input" and "column" in failed.message

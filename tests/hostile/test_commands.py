@@ -4,6 +4,8 @@ and an exit 2 says why in one line."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tests.hostile.commands import COMMANDS, run
 
 
@@ -20,7 +22,7 @@ def test_the_runner_catches_a_traceback(monkeypatch):
     def broken(args):  # noqa: ANN001, ANN202
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(records, "cmd_info", broken)
+    monkeypatch.setitem(records.COMMANDS, "info", replace(records.COMMANDS["info"], run=broken))
     summary = run(seed=11, inputs=2)
     assert any("RuntimeError: a bug" in f for f in summary["failures"])
     assert COMMANDS[0][0] == ("info",)

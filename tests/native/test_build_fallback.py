@@ -35,7 +35,8 @@ def test_a_build_without_a_compiler_warns_and_succeeds(tmp_path):
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "the compiled core of tfr-viewer could not be built" in run.stderr
-    assert not list((tmp_path / "tfr_viewer" / "core").glob("_fast*"))
+    built = (tmp_path / "tfr_viewer" / "core").glob("_fast*")
+    assert not [p for p in built if p.suffix != ".pyi"]  # the stub is a source file
     version = subprocess.run(
         [sys.executable, "-c", "from tfr_viewer.versions import engine; print(engine())"],
         cwd=tmp_path,

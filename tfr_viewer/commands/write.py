@@ -18,7 +18,6 @@ from ..cli_options import (
 )
 from ..core import json_text
 from ..core.io import Compression, Dataset
-from ..core.io.problems import without_advice
 from ..core.query import compile_filter, filter_dataset
 from ..core.text import plural
 from ..core.write import ExportOptions, parse_split
@@ -208,10 +207,10 @@ def cmd_recover(args: argparse.Namespace) -> int:
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
         problems = ds.problems()
-        lost = [{**p.to_json(), "message": without_advice(p.message)} for p in problems]
+        lost = [{**p.to_json(), "message": p.without_hint()} for p in problems]
         if not args.json:
             for p in problems:
-                print(f"lost: {without_advice(p.message)}")
+                print(f"lost: {p.without_hint()}")
         if not len(ds.intact()):
             what = "no record is intact" if len(ds) else "no record was found"
             msg = f"{what} ({plural(len(problems), 'problem')}); nothing was written"

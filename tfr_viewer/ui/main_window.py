@@ -343,7 +343,7 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.tree_model.set_nodes(region_nodes(region))
         self.tree.resizeColumnToContents(0)
         self.preview.show_record(None, data)
-        self.statusBar().showMessage(region.message.split("; run `")[0], 30000)
+        self.statusBar().showMessage(region.without_hint(), 30000)
 
     def show_record(self, record: int) -> None:
         if self.dataset is None:

@@ -12,19 +12,6 @@ _FIX = "run `tfr-viewer recover -o OUT` to save the intact records to a new file
 _NOTHING_TO_SAVE = "no record of this file is intact, so nothing can be saved from it"
 
 
-def nothing_to_save(message: str) -> bool:
-    """The problem's file has no intact record (its advice says so)."""
-    return message.endswith("; " + _NOTHING_TO_SAVE)
-
-
-def without_advice(message: str) -> str:
-    """A problem's message without the advice it ends with."""
-    for advice in (_FIX, _NOTHING_TO_SAVE):
-        if message.endswith("; " + advice):
-            return message[: -len(advice) - 2]
-    return message
-
-
 def not_a_tfrecord(path: str, index: FileIndex, source: Source | None) -> str | None:
     """Why a completely indexed file is not a TFRecord file at all (no record, but bytes
     that are not frames), or None when it is one (an empty file is a valid one)."""
@@ -85,8 +72,19 @@ def describe_problems(
                     + (" before the next valid frame" if nxt is not None else "; truncated file")
                 )
         name = record_words(start + local, local, path, several_files)
-        msg = f"{path}: {name} at {where} {offset}: {text}; {fix}"
-        found.append((offset, Problem(path, start + local, offset, status.kind, msg, local)))
+        what = f"{name} at {where} {offset}: {text}"
+        problem = Problem(
+            path,
+            start + local,
+            offset,
+            status.kind,
+            f"{path}: {what}; {fix}",
+            local,
+            what=what,
+            hint=fix,
+            savable=bool(intact),
+        )
+        found.append((offset, problem))
     for g in index.garbage:
         after = record_words(start + g.before_record, g.before_record, path, several_files)
         between = f"before {after}" if g.before_record < len(index) else "after the last record"
@@ -95,9 +93,9 @@ def describe_problems(
             between = f"between record {before} and {after}"
         elif not len(index):
             between = "the file holds no valid record"
-        msg = (
-            f"{path}: {g.size} bytes at {where} {g.offset} belong to no record ({between}); "
-            f"they were skipped; {fix}"
+        what = (
+            f"{g.size} bytes at {where} {g.offset} belong to no record ({between}); "
+            "they were skipped"
         )
         found.append(
             (
@@ -107,10 +105,13 @@ def describe_problems(
                     start + g.before_record,
                     g.offset,
                     "garbage",
-                    msg,
+                    f"{path}: {what}; {fix}",
                     g.before_record,
                     region=True,
                     size=g.size,
+                    what=what,
+                    hint=fix,
+                    savable=bool(intact),
                 ),
             )
         )

@@ -75,6 +75,13 @@ class Problem:
     file_record: int
     region: bool = False  # bytes that belong to no record (garbage, a broken stream)
     size: int = 0  # of a region, in bytes (0 when unknown: the rest of a broken stream)
+    what: str = ""  # what is wrong and where in the file (no file name, no advice)
+    hint: str = ""  # what to do
+    savable: bool = True  # some record of the file is intact (recover can save it)
+
+    def without_hint(self) -> str:
+        """The message without the advice it ends with."""
+        return f"{self.file}: {self.what}" if self.what else self.message
 
     def to_json(self) -> dict[str, object]:
         return {

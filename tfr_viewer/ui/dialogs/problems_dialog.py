@@ -19,22 +19,18 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.io import STATUS_HELP, Problem
-from ...core.io.problems import nothing_to_save, without_advice
 
 COLUMNS = ("file", "record", "byte offset", "kind", "what is wrong", "what to do")
 _FIX = "run `tfr-viewer recover -o OUT`"
 
 
 def split_message(problem: Problem) -> tuple[str, str]:
-    """The problem's message without its file prefix, and the advice it ends with."""
-    text = problem.message
-    prefix = f"{problem.file}: "
-    if text.startswith(prefix):
-        text = text[len(prefix) :]
-    if nothing_to_save(text):
-        return without_advice(text), "Nothing can be saved: no record of this file is intact"
+    """What is wrong (without the file's name), and what to do in the window."""
+    what = problem.what or problem.message.removeprefix(f"{problem.file}: ")
+    if not problem.savable:
+        return what, "Nothing can be saved: no record of this file is intact"
     advice = "File › Save Intact Records As… keeps every intact record (CLI: " + _FIX + ")"
-    return without_advice(text), advice
+    return what, advice
 
 
 class ProblemsDialog(QDialog):

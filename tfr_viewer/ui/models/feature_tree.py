@@ -12,7 +12,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from ...core.decode import Decoded
-from ...core.decode.outline import Outline, payload_outline
+from ...core.decode.outline import Outline
+from ...core.decode.payloads.outlines import payload_outline
 from ...core.io import STATUS_HELP, Problem
 
 Index = QModelIndex | QPersistentModelIndex

@@ -116,7 +116,8 @@ def render(record: dict[str, Any]) -> Iterator[str]:
 
 
 def outline(p: ExamplePayload, key: str, depth: int) -> list[Outline]:
-    from ..outline import Outline, grouped
+    from ..outline import Outline
+    from .outlines import grouped
 
     notes = [Outline("note", value=p.note)] if p.note else []
     return notes + grouped(p.features, depth)

@@ -78,7 +78,8 @@ def render(record: dict[str, Any]) -> Iterator[str]:
 
 
 def outline(p: SequenceExamplePayload, key: str, depth: int) -> list[Outline]:
-    from ..outline import MAX_CHILDREN, Outline, feature_outline, grouped
+    from ..outline import MAX_CHILDREN, Outline
+    from .outlines import feature_outline, grouped
 
     ctx = Outline("context", "", plural(len(p.context), "key"))
     for n in grouped(p.context, depth):
