@@ -1,9 +1,10 @@
 """Index a dataset without blocking the window: the scan runs in a child process.
 
 The child (:func:`tfr_viewer.core.tasks.index_task`) streams index chunks, then payload
-statuses; a reader thread here applies them to the window's :class:`Dataset` and emits
-throttled ``progress`` signals with plain values. Cancelling terminates the child, which
-only reads files.
+statuses. A reader thread here receives them and hands each to the window's thread,
+which applies it to the window's :class:`Dataset` (the dataset changes on that thread
+only, so the table never reads an index while it grows) and emits throttled
+``progress`` signals. Cancelling terminates the child, which only reads files.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 
 from ..core.io import CompressedSource, Dataset
 from ..core.task_messages import (
@@ -29,6 +30,7 @@ from ..core.task_messages import (
     Statuses,
     Transfer,
 )
+from .process_task import SignalGate
 from .standby import prestart, take_standby
 
 
@@ -63,6 +65,7 @@ class Indexer(QObject):
     progress = Signal(object)  # IndexProgress
     finished = Signal(int, str)  # IndexState, message (see ``failure`` for its kind)
     transferred = Signal(object)  # {bytes, requests, seconds} read from remote files so far
+    _received = Signal(object)  # a message of the child, from the reader thread
 
     def __init__(
         self,
@@ -84,6 +87,13 @@ class Indexer(QObject):
         self._process, self._conn = take_standby()
         self._conn.send(("index", [f.path for f in dataset.files], self._seek_dir, verify))
         self._thread = threading.Thread(target=self._read, name="tfr-index-reader", daemon=True)
+        # what the child sends is applied on this object's (the window's) thread
+        self._current = -1  # the file whose chunks arrive
+        self._settled = 0  # records whose CRC the child has checked
+        self._done_files = 0.0  # bytes of the files indexed
+        gate = self._gate = SignalGate()
+        self.destroyed.connect(lambda *_: gate.close())
+        self._received.connect(self._apply, Qt.ConnectionType.QueuedConnection)
 
     def start(self) -> None:
         """Returns at once; the child is started from the reader thread."""
@@ -114,79 +124,102 @@ class Indexer(QObject):
             total = self._total_bytes()
             self.progress.emit(IndexProgress(phase, len(self.dataset), problems, done, total))
 
-    def _advance(self, current: int, number: int) -> int:
-        """Finish file ``current`` and begin each file up to ``number`` (files arrive in
-        order); return ``number``."""
+    def _advance(self, number: int) -> None:
+        """Finish the current file and begin each file up to ``number`` (files arrive in
+        order)."""
         ds = self.dataset
-        while current < number:
-            if current >= 0:
-                ds.finish_file(current, verified=False)
-                self._done_files += ds.files[current].open().compressed_size
-            current += 1
-            ds.begin_file(current)
-        return current
+        while self._current < number:
+            if self._current >= 0:
+                ds.finish_file(self._current, verified=False)
+                self._done_files += ds.files[self._current].open().compressed_size
+            self._current += 1
+            ds.begin_file(self._current)
+
+    # -- the reader thread: messages in, forwarded to the window's thread -------------
+    def _forward(self, msg: object) -> None:
+        self._gate.emit(self, "_received", msg)
 
     def _read(self) -> None:
-        ds = self.dataset
-        current = -1
-        settled = 0  # records whose CRC the child has checked
-        state, message = IndexState.FAILED, "the indexing process stopped unexpectedly"
-        self._done_files = 0.0
+        end = _Ended(IndexState.FAILED, "the indexing process stopped unexpectedly")
         try:
             prestart()  # the next Open gets a fresh standby; started off the window's thread
             if self._cancelled:
                 self._process.terminate()
-            for f in ds.files:
-                f.open()
+            for f in self.dataset.files:
+                f.open()  # network round trips for remote files: never on the window's thread
             while True:
                 try:
                     msg = self._conn.recv()
                 except (EOFError, OSError):
                     break
-                match msg:
-                    case Chunk(number, chunk):
-                        current = self._advance(current, number)
-                        ds.files[number].index.add(chunk)
-                        src = ds.files[number].open()
-                        frac = min(chunk.position / (src.size or src.compressed_size or 1), 1.0)
-                        self._emit(0, self._done_files + frac * src.compressed_size)
-                    case SeekPoints(number, path):
-                        compressed(ds, number).import_seek_points(path)
-                    case Inflated(number, path, size, problem):  # decoded once, in the child
-                        compressed(ds, number).import_inflated(path, size, problem)
-                    case Indexed():
-                        current = self._advance(current, len(ds.files) - 1)
-                        ds.finish_file(current, verified=False)
-                        self._emit(0, self._total_bytes(), force=True)
-                        self.counted_at = time.time()
-                    case Statuses(number, start, statuses):
-                        ds.files[number].index.set_statuses(start, statuses)
-                        settled += len(statuses)
-                        self._emit(1, settled / max(len(ds), 1) * self._total_bytes())
-                    case FileVerified(number):
-                        ds.files[number].index.verified = True
-                    case Transfer(figures):
-                        self.transferred.emit(figures)
-                    case Done(_result, verified):
-                        for f in ds.files:
-                            f.index.verified = f.index.verified or verified
-                        self._emit(1, self._total_bytes(), force=True)
-                        state, message = IndexState.DONE, ""
-                        break
-                    case Failed(_kind, text):
-                        self.failure, message = msg, text
-                        break
+                if isinstance(msg, Indexed):
+                    self.counted_at = time.time()
+                self._forward(msg)
+                if isinstance(msg, Done):
+                    end = _Ended(IndexState.DONE, "")
+                    break
+                if isinstance(msg, Failed):
+                    end = _Ended(IndexState.FAILED, msg.message, msg)
+                    break
         except Exception as exc:  # shown in the window, never a traceback
-            self.failure = Failed.of(exc)
-            message = self.failure.message
+            failure = Failed.of(exc)
+            end = _Ended(IndexState.FAILED, failure.message, failure)
         finally:
             self._conn.close()
             self._process.join(timeout=5)
             shutil.rmtree(self._seek_dir, ignore_errors=True)
             if self._cancelled:
-                state, message = IndexState.CANCELLED, "indexing cancelled"
-            self.running = False
+                end = _Ended(IndexState.CANCELLED, "indexing cancelled")
             try:
-                self.finished.emit(int(state), message)
+                self._forward(end)
             except RuntimeError:
                 pass  # the window is gone
+
+    # -- the window's thread: the dataset changes here only ------------------------------
+    def _apply(self, msg: object) -> None:
+        """Apply one message of the child to the dataset (on the window's thread, so the
+        table never reads an index while it grows)."""
+        if isinstance(msg, _Ended):
+            self.running = False
+            self.failure = msg.failure
+            self.finished.emit(int(msg.state), msg.message)
+            return
+        if self._cancelled:
+            return  # the window may have closed the dataset meanwhile
+        ds = self.dataset
+        match msg:
+            case Chunk(number, chunk):
+                self._advance(number)
+                ds.files[number].index.add(chunk)
+                src = ds.files[number].open()
+                frac = min(chunk.position / (src.size or src.compressed_size or 1), 1.0)
+                self._emit(0, self._done_files + frac * src.compressed_size)
+            case SeekPoints(number, path):
+                compressed(ds, number).import_seek_points(path)
+            case Inflated(number, path, size, problem):  # decoded once, in the child
+                compressed(ds, number).import_inflated(path, size, problem)
+            case Indexed():
+                self._advance(len(ds.files) - 1)
+                ds.finish_file(self._current, verified=False)
+                self._emit(0, self._total_bytes(), force=True)
+            case Statuses(number, start, statuses):
+                ds.files[number].index.set_statuses(start, statuses)
+                self._settled += len(statuses)
+                self._emit(1, self._settled / max(len(ds), 1) * self._total_bytes())
+            case FileVerified(number):
+                ds.files[number].index.verified = True
+            case Transfer(figures):
+                self.transferred.emit(figures)
+            case Done(_result, verified):
+                for f in ds.files:
+                    f.index.verified = f.index.verified or verified
+                self._emit(1, self._total_bytes(), force=True)
+
+
+@dataclass(frozen=True)
+class _Ended:
+    """The reader thread's last word: how indexing ended."""
+
+    state: IndexState
+    message: str
+    failure: Failed | None = None

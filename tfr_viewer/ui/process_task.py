@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from ..core.task_messages import Failed
 
 
-class _Gate:
+class SignalGate:
     """Lets a thread emit a QObject's signals only while the object lives."""
 
     def __init__(self) -> None:
@@ -54,7 +54,7 @@ class ProcessTask(QObject):
         # Signals are emitted from the reader thread; once the owner deletes this object
         # (a window closed while the child still runs), emitting would touch freed
         # memory. Deletion and each emit take this lock, so neither overlaps the other.
-        gate = self._gate = _Gate()
+        gate = self._gate = SignalGate()
         self.destroyed.connect(lambda *_: gate.close())
 
     def start(self) -> None:

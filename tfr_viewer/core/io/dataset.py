@@ -4,12 +4,18 @@ Record ``i`` of the dataset is record ``i - start[f]`` of file ``f``. Bytes are 
 global number: one mmap slice for plain files, a seek through rapidgzip's seek points
 for compressed ones. Files are indexed in order by :meth:`Dataset.scan`, which yields
 ``(file_number, chunk)`` pairs so that callers can show progress and stop early.
+
+Threads: an index grows and its statuses change on one thread at a time, the one that
+owns the dataset (the window's, where its indexer applies what the indexing child
+sends); other threads only read records and statuses, and open files (each file's
+source is opened once, whichever thread asks first).
 """
 
 from __future__ import annotations
 
 import bisect
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -41,11 +47,14 @@ class DatasetFile:
     source: Source | None = None
     seek_points: bool = False  # see :func:`~.sources.open_source`
     identity: dict | None = None  # the file's identity when its scan began (local files)
+    _opening: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def open(self) -> Source:
-        if self.source is None or self.source.closed:
-            self.source = open_path(self.path, self.seek_points)
-        return self.source
+        """The file's source, opened on first use (once, whichever thread asks first)."""
+        with self._opening:
+            if self.source is None or self.source.closed:
+                self.source = open_path(self.path, self.seek_points)
+            return self.source
 
 
 @dataclass(frozen=True)
