@@ -199,26 +199,13 @@ class CompressedSource(Source):
             self._stream = None
 
     def read_at(self, offset: int, n: int) -> bytes:
+        """:meth:`readinto_at` into a new buffer (one way of reading, with one fallback)."""
         self._check_open()
         if n <= 0:
             return b""
-        if self._sequential:
-            buf = bytearray(n)
-            got = self.readinto_at(offset, buf)
-            return bytes(buf) if got == n else bytes(buf[:got])
-        with self._lock:
-            if self._inflated is None:
-                try:
-                    with _quiet_stderr():
-                        self._reader.seek(offset)
-                        data = self._reader.read(n)
-                except Exception:
-                    data = self._fall_back().read_at(offset, n)
-            else:
-                data = self._inflated.read_at(offset, n)
-        if len(data) < n:
-            self.size = offset + len(data)
-        return data
+        buf = bytearray(n)
+        got = self.readinto_at(offset, buf)
+        return bytes(buf) if got == n else bytes(buf[:got])
 
     def readinto_at(self, offset: int, buf: Any) -> int:
         self._check_open()
