@@ -459,7 +459,8 @@ static PyObject *py_tf_check(PyObject *self, PyObject *args) {
         int code = tf_example_check((const uint8_t *)buf.buf + s[r], (size_t)n[r], &offsets[r],
                                     &differs, &entries);
         if (code == TF_NOMEM) nomem = 1;
-        codes[r] = (uint8_t)(code | (differs ? 0x80 : 0) | (code == TF_OK && !entries ? 0x40 : 0));
+        codes[r] = (uint8_t)(code | (differs ? TF_DIFFERS : 0) |
+                             (code == TF_OK && !entries ? TF_NO_FEATURES : 0));
     }
     Py_END_ALLOW_THREADS;
     if (nomem) {
@@ -533,9 +534,22 @@ PyMODINIT_FUNC PyInit__fast(void) {
     hardware_crc = crc32c_init() == CRC32C_HARDWARE;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
+    /* the values the Python side names too: checked against its own when imported */
     if (PyModule_AddIntConstant(m, "HARDWARE_CRC", hardware_crc) ||
         PyModule_AddStringConstant(m, "CRC_PATH", crc32c_path_name()) ||
-        PyModule_AddIntConstant(m, "MAX_DEPTH", WIRE_MAX_DEPTH)) {
+        PyModule_AddIntConstant(m, "MAX_DEPTH", WIRE_MAX_DEPTH) ||
+        PyModule_AddIntConstant(m, "FRAME_OK", FRAME_OK) ||
+        PyModule_AddIntConstant(m, "FRAME_BAD_DATA_CRC", FRAME_BAD_DATA_CRC) ||
+        PyModule_AddIntConstant(m, "FRAME_UNVERIFIED", FRAME_UNVERIFIED) ||
+        PyModule_AddIntConstant(m, "TF_OK", TF_OK) ||
+        PyModule_AddIntConstant(m, "TF_STRUCTURE", TF_STRUCTURE) ||
+        PyModule_AddIntConstant(m, "TF_KIND", TF_KIND) ||
+        PyModule_AddIntConstant(m, "TF_LIST", TF_LIST) ||
+        PyModule_AddIntConstant(m, "TF_DIFFERS", TF_DIFFERS) ||
+        PyModule_AddIntConstant(m, "TF_NO_FEATURES", TF_NO_FEATURES) ||
+        PyModule_AddIntConstant(m, "ROW_OK", WIRE_OK) ||
+        PyModule_AddIntConstant(m, "ROW_MALFORMED", WIRE_MALFORMED) ||
+        PyModule_AddIntConstant(m, "ROW_UPB", WIRE_PUNT)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 enum { TF_OK = 0, TF_STRUCTURE = 1, TF_KIND = 2, TF_LIST = 3, TF_NOMEM = 4 };
+/* added to a verdict's code: protobuf reads it otherwise; it holds no feature entry */
+enum { TF_DIFFERS = 0x80, TF_NO_FEATURES = 0x40 };
 
 /* `entries`: how many feature entries the Example has (0 when it fails early). */
 int tf_example_check(const uint8_t *p, size_t n, int64_t *offset, int *differs,

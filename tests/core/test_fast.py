@@ -109,3 +109,24 @@ def test_payload_crcs_check_each_payload_and_refuse_what_lies_outside():
     for start, length in ((len(buf) - 3, 0), (0, len(buf)), (5, 2**62), (len(buf) + 1, 0)):
         with pytest.raises(ValueError, match="outside the buffer"):
             _fast.payload_crcs(buf, np.array([start], np.int64), np.array([length], np.int64), ok)
+
+
+def test_the_compiled_core_names_the_constants_the_python_side_defines():
+    """The statuses and verdict codes the compiled core returns are the numbers the
+    modules that read them define; a core built from other sources is not used."""
+    import subprocess
+    import sys
+
+    code = (
+        "from tfr_viewer.core import fast\n"
+        "import tfr_viewer.core.io.records, tfr_viewer.core.decode.tf_example\n"
+        "import tfr_viewer.core.query.extract\n"
+        "print(fast.native() is not None)\n"
+        "fast.agree(TF_DIFFERS=0x41)\n"
+        "print(fast.native() is None, fast.describe())\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    agreed, refused = run.stdout.splitlines()
+    assert agreed == "True"
+    assert refused.startswith("True ") and "TF_DIFFERS is 128 there, 65 here" in refused

@@ -7,6 +7,19 @@ import numpy as np
 HARDWARE_CRC: int
 CRC_PATH: str
 MAX_DEPTH: int
+# values the Python side names too (checked by ``fast.agree`` when it is imported)
+FRAME_OK: int
+FRAME_BAD_DATA_CRC: int
+FRAME_UNVERIFIED: int
+TF_OK: int
+TF_STRUCTURE: int
+TF_KIND: int
+TF_LIST: int
+TF_DIFFERS: int
+TF_NO_FEATURES: int
+ROW_OK: int
+ROW_MALFORMED: int
+ROW_UPB: int
 
 def crc32c(data: Any, crc: int = 0, impl: str = "auto") -> int: ...
 def hop_frames(

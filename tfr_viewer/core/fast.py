@@ -65,6 +65,25 @@ def describe() -> str:
     return f"pure Python (the compiled core is {_missing}; reinstall with a C compiler)"
 
 
+def agree(**values: int) -> None:
+    """Check that the compiled module names each of ``values`` (a constant the Python
+    side defines, such as ``TF_DIFFERS=0x80``) with the same number; a module built
+    from other sources is not used (the pure-Python path runs, and ``--version`` says
+    why). Called by the modules that define the constants, when they are imported."""
+    global _module, _active, _missing
+    if _module is None:
+        return
+    for name, value in values.items():
+        theirs = getattr(_module, name, None)
+        if theirs != value:
+            _missing = (
+                f"built from other sources ({name} is {theirs} there, {value} here); "
+                "reinstall tfr-viewer"
+            )
+            _module = _active = None
+            return
+
+
 def fallback_warning() -> str | None:
     """What to tell the user when the compiled core is missing and they did not choose
     the pure-Python path (``pip`` shows a build's own warning only with ``-v``, so the

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from struct import unpack_from
 from typing import TYPE_CHECKING, cast
 
+from .. import fast
 from .payloads.types import LAZY_NUMBERS, FeatureData
 
 if TYPE_CHECKING:
@@ -366,6 +367,14 @@ def read_example(data: bytes | memoryview) -> TFReading:
 DIFFERS = 0x80  # added to a verdict's code when protobuf reads the payload otherwise
 NO_FEATURES = 0x40  # added when the payload parses but holds no feature entry
 CODE = 0x3F  # the code's own bits
+fast.agree(
+    TF_OK=OK,
+    TF_STRUCTURE=STRUCTURE,
+    TF_KIND=KIND,
+    TF_LIST=LIST,
+    TF_DIFFERS=DIFFERS,
+    TF_NO_FEATURES=NO_FEATURES,
+)
 
 
 def _code(reading: TFReading) -> int:

@@ -6,6 +6,8 @@ import enum
 import threading
 from dataclasses import dataclass
 
+from .. import fast
+
 
 class RecordStatus(enum.IntEnum):
     """The state of one record. ``UNVERIFIED`` means only the header was checked."""
@@ -25,6 +27,12 @@ class RecordStatus(enum.IntEnum):
     def damaged(self) -> bool:
         return self not in (RecordStatus.OK, RecordStatus.UNVERIFIED)
 
+
+fast.agree(
+    FRAME_OK=RecordStatus.OK,
+    FRAME_BAD_DATA_CRC=RecordStatus.BAD_DATA_CRC,
+    FRAME_UNVERIFIED=RecordStatus.UNVERIFIED,
+)
 
 STATUS_HELP = {
     "ok": "Intact: the length and the payload both match their CRC32C checksums.",

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import fast
 from ..fast import native
 from ..io.payload_block import PayloadBlock
 from .columns import Rag
@@ -27,6 +28,7 @@ from .columns import Rag
 NONE, BYTES, FLOAT, INT64 = 0, 1, 2, 3
 _KIND_OF = {"bytes_list": BYTES, "float_list": FLOAT, "int64_list": INT64}
 ROW_OK, ROW_MALFORMED, ROW_UPB = 0, 1, 2
+fast.agree(ROW_OK=ROW_OK, ROW_MALFORMED=ROW_MALFORMED, ROW_UPB=ROW_UPB)
 
 
 @dataclass(frozen=True)
