@@ -134,6 +134,7 @@ def _plant(records: list[dict]) -> dict[tuple[str, int], str | None]:
     gif = _encoded(_pixels(30), "GIF", save_all=True, append_images=frames[1:])
     r[30]["image/encoded"] = [gif[: len(gif) - 40]]  # the second frame cut short
     r[30]["image/format"] = [b"gif"]
+    r[31]["image/File-Name"] = list(r[31]["image/filename"])  # a second spelling of a key
     return {
         ("image_undecodable", 1): "image/encoded",
         ("image_size_mismatch", 2): "image/height",
@@ -170,6 +171,7 @@ def _plant(records: list[dict]) -> dict[tuple[str, int], str | None]:
         ("image_format_unsupported", 28): "image/encoded",
         ("image_too_large", 29): "image/encoded",
         ("image_frames_dropped", 30): "image/encoded",
+        ("key_spelling", 31): "image/File-Name",
     }
 
 

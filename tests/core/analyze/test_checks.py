@@ -271,3 +271,33 @@ def test_keys_first_seen_after_the_first_block_are_checked(tmp_path):
     got = {(f["kind"], f["record"]) for f in by_block[1]}
     assert ("image_undecodable", 3) in got
     assert ("box_inverted", 4) in got
+
+
+def test_a_key_spelled_two_ways_is_one_finding_that_tensorflow_would_miss(tmp_path):
+    """``label`` in most records, ``Label`` in a few: the few are named (at the first
+    record of the rarer spelling), and a spec naming ``label`` fails on them, as
+    TensorFlow's parser shows; the same finding with --jobs 2."""
+    from tests.tf_oracle import tf
+
+    t = tf()
+
+    def example(key: str, i: int) -> bytes:
+        feature = t.train.Feature(int64_list=t.train.Int64List(value=[i % 3]))
+        return t.train.Example(
+            features=t.train.Features(feature={key: feature})
+        ).SerializeToString()
+
+    payloads = [example("Label" if i in (7, 9) else "label", i) for i in range(40)]
+    path = tf_write(tmp_path / "labels.tfrecord", payloads)
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        found = [f for f in check_dataset(ds) if f.kind == "key_spelling"]
+    assert [(f.record, f.feature) for f in found] == [(7, "Label")]
+    assert "'Label' (in 2 records) differs from 'label' (in 38 records)" in found[0].message
+    spec = {"label": t.io.FixedLenFeature([], t.int64)}
+    with pytest.raises(t.errors.InvalidArgumentError):
+        t.io.parse_single_example(payloads[7], spec)
+    for jobs in ("1", "2"):
+        out = _cli("--json", "--jobs", jobs, path)
+        spelled = [f for f in json.loads(out.stdout)["findings"] if f["kind"] == "key_spelling"]
+        assert [(f["record"], f["feature"]) for f in spelled] == [(7, "Label")], out.stderr

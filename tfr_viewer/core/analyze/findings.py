@@ -37,6 +37,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "a FixedLenFeature without a default fails on this record; add the feature or give "
         "the spec a default_value",
     ),
+    "key_spelling": (
+        "warning",
+        "TensorFlow parses two spellings as two features, so a spec that names one misses "
+        "the records that hold the other; write every record with one spelling",
+    ),
     "value_count_differs": (
         "warning",
         "a FixedLenFeature of the common length fails on this record; fix the record or "

@@ -5,6 +5,7 @@ key says which records hold it; per (kind, value count), a count and the first
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
@@ -22,6 +23,12 @@ _KIND_NAMES = {BYTES: "bytes", FLOAT: "float", INT64: "int64"}
 def few(n: int, total: int, share: float) -> bool:
     """Whether ``n`` of ``total`` is a small minority (at most ``share``, or one)."""
     return 0 < n <= max(1, int(total * share)) and n < total
+
+
+def _spelled(key: str) -> str:
+    """A key in lower case without the separators ``_ - .`` and spaces (``/`` stays:
+    it is the key's path)."""
+    return re.sub(r"[-_. ]+", "", key.lower())
 
 
 def _most(counts: Counter[int]) -> int:
@@ -100,6 +107,30 @@ class KeyChecks:
         Record numbers in the findings are ``base`` plus the position."""
         for key in sorted(self.present):
             self._key(key, is_list(key))
+        self._spellings()
+
+    def _spellings(self) -> None:
+        """Keys that differ only in case or in their separators (``image/Encoded`` and
+        ``image/encoded``, ``class_label`` and ``classlabel``): each spelling but the
+        most common is noted at the first record that holds it."""
+        groups: dict[str, list[str]] = defaultdict(list)
+        for key in sorted(self.present):
+            groups[_spelled(key)].append(key)
+        for keys in groups.values():
+            if len(keys) < 2:
+                continue
+            held = {k: np.flatnonzero(self.present[k] & self.parsed) for k in keys}
+            main = min(keys, key=lambda k: (-len(held[k]), k))
+            for key in keys:
+                if key != main and len(held[key]):
+                    self._note(
+                        "key_spelling",
+                        f"{key!r} (in {plural(len(held[key]), 'record')}) differs from "
+                        f"{main!r} (in {plural(len(held[main]), 'record')}) only in case or "
+                        "separators",
+                        int(held[key][0]) + self.base,
+                        feature=key,
+                    )
 
     def _more(self, kind: str, key: str, shown: int, total: int) -> None:
         """One finding for the records of a kind not listed one by one."""
