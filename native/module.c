@@ -530,26 +530,35 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fast",
                                     "Compiled hot loops of tfr-viewer.", -1, methods};
 
+/* the values the Python side names too: checked against its own when it is imported */
+static const struct {
+    const char *name;
+    int value;
+} shared_constants[] = {
+    {"MAX_DEPTH", WIRE_MAX_DEPTH},
+    {"FRAME_OK", FRAME_OK},
+    {"FRAME_BAD_DATA_CRC", FRAME_BAD_DATA_CRC},
+    {"FRAME_UNVERIFIED", FRAME_UNVERIFIED},
+    {"TF_OK", TF_OK},
+    {"TF_STRUCTURE", TF_STRUCTURE},
+    {"TF_KIND", TF_KIND},
+    {"TF_LIST", TF_LIST},
+    {"TF_DIFFERS", TF_DIFFERS},
+    {"TF_NO_FEATURES", TF_NO_FEATURES},
+    {"ROW_OK", WIRE_OK},
+    {"ROW_MALFORMED", WIRE_MALFORMED},
+    {"ROW_UPB", WIRE_PUNT},
+};
+
 PyMODINIT_FUNC PyInit__fast(void) {
     hardware_crc = crc32c_init() == CRC32C_HARDWARE;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    /* the values the Python side names too: checked against its own when imported */
-    if (PyModule_AddIntConstant(m, "HARDWARE_CRC", hardware_crc) ||
-        PyModule_AddStringConstant(m, "CRC_PATH", crc32c_path_name()) ||
-        PyModule_AddIntConstant(m, "MAX_DEPTH", WIRE_MAX_DEPTH) ||
-        PyModule_AddIntConstant(m, "FRAME_OK", FRAME_OK) ||
-        PyModule_AddIntConstant(m, "FRAME_BAD_DATA_CRC", FRAME_BAD_DATA_CRC) ||
-        PyModule_AddIntConstant(m, "FRAME_UNVERIFIED", FRAME_UNVERIFIED) ||
-        PyModule_AddIntConstant(m, "TF_OK", TF_OK) ||
-        PyModule_AddIntConstant(m, "TF_STRUCTURE", TF_STRUCTURE) ||
-        PyModule_AddIntConstant(m, "TF_KIND", TF_KIND) ||
-        PyModule_AddIntConstant(m, "TF_LIST", TF_LIST) ||
-        PyModule_AddIntConstant(m, "TF_DIFFERS", TF_DIFFERS) ||
-        PyModule_AddIntConstant(m, "TF_NO_FEATURES", TF_NO_FEATURES) ||
-        PyModule_AddIntConstant(m, "ROW_OK", WIRE_OK) ||
-        PyModule_AddIntConstant(m, "ROW_MALFORMED", WIRE_MALFORMED) ||
-        PyModule_AddIntConstant(m, "ROW_UPB", WIRE_PUNT)) {
+    int failed = PyModule_AddIntConstant(m, "HARDWARE_CRC", hardware_crc) ||
+                 PyModule_AddStringConstant(m, "CRC_PATH", crc32c_path_name());
+    for (size_t i = 0; !failed && i < sizeof shared_constants / sizeof shared_constants[0]; i++)
+        failed = PyModule_AddIntConstant(m, shared_constants[i].name, shared_constants[i].value);
+    if (failed) {
         Py_DECREF(m);
         return NULL;
     }
