@@ -83,13 +83,12 @@ def _report(  # noqa: ANN001
 
 
 def _export_by_splits(
-    ds: Dataset, options: ExportOptions, args: argparse.Namespace, jobs: int
+    ds: Dataset, options: ExportOptions, args: argparse.Namespace, runs: Runs, jobs: int
 ) -> int:
     """The TFRecord export with its split work on ``--runner`` (Apache Beam) or on
     ``jobs`` processes here (:func:`~..core.write.split_export.export_each`)."""
     from ..core.query.names import resolve_names
 
-    runs = Runs.of(args)
     runner = runs.runner
     if args.format != "tfrecord":
         raise UsageError(f"--runner writes TFRecord files; --format {args.format} runs here")
@@ -137,9 +136,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.filter:
             warn_about_filter(ds, args.filter)
         if runs.runner:
-            return _export_by_splits(ds, options, args, 1)
+            return _export_by_splits(ds, options, args, runs, 1)
         if args.format == "tfrecord" and (jobs := local_jobs(ds, runs)) > 1:
-            return _export_by_splits(ds, options, args, jobs)
+            return _export_by_splits(ds, options, args, runs, jobs)
         index_with_progress(ds, verify=True)
         if args.filter:
             flt = compile_filter(args.filter)
