@@ -120,3 +120,40 @@ def test_a_refused_stream_is_decoded_once_in_the_child(qtbot, window, tmp_path, 
             window.select_record(record) if window.current != record else window.show_record(record)
         assert window.preview.hex.data == bytes([record]) * 300
     assert window.problems_button.text() == "1 problem"
+
+
+def test_a_tensorboard_events_file_shows_its_events_in_the_tree(qtbot, window, tmp_path):
+    """An events file opens as events: the tree names the wall time, the step and each
+    summary value by tag, as TensorFlow wrote them; the Down key moves to the next."""
+    from PySide6.QtCore import Qt
+
+    from tests.tf_oracle import tf
+
+    t = tf()
+    summary = t.compat.v1.Summary
+    events = [
+        t.compat.v1.Event(wall_time=1.7e9, step=3, file_version="brain.Event:2"),
+        t.compat.v1.Event(
+            wall_time=1.7e9 + 1,
+            step=4,
+            summary=summary(value=[summary.Value(tag="loss", simple_value=0.5)]),
+        ),
+    ]
+    path = tf_write(tmp_path / "events.out.tfevents.1", [e.SerializeToString() for e in events])
+    open_and_wait(qtbot, window, [path])
+    with qtbot.waitSignal(window.record_shown):
+        window.select_record(0)
+    tree = window.tree_model
+
+    def shown() -> dict[str, str]:
+        return {
+            tree.data(tree.index(r, 0)): tree.data(tree.index(r, 3)) for r in range(tree.rowCount())
+        }
+
+    assert shown()["step"] == "3" and shown()["file_version"] == "brain.Event:2"
+    with qtbot.waitSignal(window.record_shown):
+        qtbot.keyClick(window.table, Qt.Key.Key_Down)
+    assert window.current == 1 and shown()["step"] == "4"
+    summary_row = tree.index(list(shown()).index("summary"), 0)
+    loss = tree.index(0, 0, summary_row)
+    assert tree.data(loss) == "loss" and tree.data(loss.siblingAtColumn(3)) == "0.5"
