@@ -17,6 +17,7 @@ import queue
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -88,6 +89,13 @@ def parts(
     return [p for p in out if p[1] < p[2] or len(files[p[0]][2]) == 0]
 
 
+@dataclass(frozen=True)
+class _PartDone:
+    """A part of file position ``file`` (in ``files``) is settled."""
+
+    file: int
+
+
 def verify_files(
     files: Sequence[tuple[int, Source, FileIndex]],
     at_once: int,
@@ -116,7 +124,7 @@ def verify_files(
                 if stop.is_set():
                     return
             if cancel is None or not cancel.cancelled:
-                messages.put((k,))
+                messages.put(_PartDone(k))
         except BaseException as exc:  # raised in the caller's thread
             messages.put(exc)
         finally:
@@ -129,8 +137,8 @@ def verify_files(
                 while (message := messages.get()) is not None:
                     if isinstance(message, BaseException):
                         raise message
-                    if len(message) == 1:  # a part done
-                        k = message[0]
+                    if isinstance(message, _PartDone):
+                        k = message.file
                         left[k] -= 1
                         if not left[k]:
                             files[k][2].verified = True
