@@ -9,80 +9,82 @@ feature in the tree and its box in the image view.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog
+from PySide6.QtWidgets import QFileDialog
 
+from .actions import Action, Entry
 from .analysis_job import AnalysisJob
 from .panels.classes_panel import ClassesPanel
 from .panels.findings_panel import FindingsPanel
 
 if TYPE_CHECKING:
     from .dialogs.compare_dialog import CompareDialog
+    from .host import AnalysisHost
+    from .panels.stats_panel import StatisticsPanel
 
 
 class AnalysisActions:
-    """Owns the analysis docks and jobs of one main window ``w``."""
+    """Owns the analysis jobs of one main window ``w`` and feeds its analysis docks
+    (Statistics, Classes, Findings: made by the window's :class:`~.docks.Docks`)."""
 
-    def __init__(self, w: Any) -> None:
+    def __init__(self, w: AnalysisHost) -> None:
         self.w = w
         self.jobs: dict[str, AnalysisJob] = {}
         self.waiting: set[str] = set()  # asked for before the index was complete
         self.stats: dict[str, Any] | None = None
-        self.findings = FindingsPanel(w)
+        docks = w.docks
+        self.findings = cast(FindingsPanel, docks.widget("findings"))
         self.findings.run_requested.connect(lambda: self.request("check"))
         self.findings.cancel_requested.connect(lambda: self.cancel("check"))
         self.findings.finding_activated.connect(self.open_finding)
-        self.findings_dock = self._dock(
-            "Findings", "findings", self.findings, Qt.DockWidgetArea.BottomDockWidgetArea
-        )
-        self.classes = ClassesPanel(w)
+        self.findings_dock = docks.dock("findings")
+        self.classes = cast(ClassesPanel, docks.widget("classes"))
         self.classes.filter_requested.connect(self.apply_filter)
         self.classes.hidden_changed.connect(w.preview.images.set_hidden_classes)
-        self.classes_dock = self._dock(
-            "Classes", "classes", self.classes, Qt.DockWidgetArea.LeftDockWidgetArea
-        )
+        self.classes_dock = docks.dock("classes")
         self.classes_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
-        self.stats_panel = None  # built on first use: pyqtgraph loads then
-        self.stats_dock = QDockWidget("Statistics", w)
-        self.stats_dock.setObjectName("statistics")
-        w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.stats_dock)
-        self.stats_dock.hide()
+        self.stats_panel: StatisticsPanel | None = None  # made on first use: pyqtgraph loads then
+        self.stats_dock = docks.dock("statistics")
         self.stats_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
         self.compare_dialog: CompareDialog | None = None
-        self._build_menu()
+        w.session.indexed.connect(lambda _state: self.dataset_indexed())
+        w.session.closed.connect(self.dataset_closed)
 
-    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:  # noqa: ANN001
-        dock = QDockWidget(title, self.w)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.w.addDockWidget(area, dock)
-        dock.hide()
-        return dock
-
-    def _build_menu(self) -> None:
+    def actions(self) -> list[Entry]:
+        """The Analyze menu's commands (its panels' Show/Hide come from the docks)."""
         w = self.w
-        menu = w.analyze_menu = w.menuBar().addMenu("&Analyze")
-        w.menuBar().insertMenu(w.help_menu.menuAction(), menu)
-        stats = self.stats_dock.toggleViewAction()
-        stats.setText("&Statistics")
-        stats.setShortcut(QKeySequence("Ctrl+4"))
-        menu.addAction(stats)
-        classes = self.classes_dock.toggleViewAction()
-        classes.setText("C&lasses")
-        classes.setShortcut(QKeySequence("Ctrl+5"))
-        menu.addAction(classes)
-        findings = self.findings_dock.toggleViewAction()
-        findings.setText("&Findings")
-        findings.setShortcut(QKeySequence("Ctrl+6"))
-        menu.addAction(findings)
-        menu.addSeparator()
-        w.add_action(menu, "&Verify CRCs", w.remote.verify, "Ctrl+Shift+V")
-        w.add_action(menu, "Open &Report…", self.open_report_dialog, "Ctrl+Shift+J")
-        w.add_action(menu, "Run &Checks", self.run_checks, "Ctrl+Shift+K")
-        w.add_action(menu, "&Compare With…", self.compare_dialog_open, "Ctrl+Shift+M")
+        opened = lambda: w.session.is_open  # noqa: E731
+        return [
+            Action(
+                "analyze.open_report",
+                "Open &Report…",
+                "analyze",
+                self.open_report_dialog,
+                "Ctrl+Shift+J",
+                1,
+                order=1,
+            ),
+            Action(
+                "analyze.checks",
+                "Run &Checks",
+                "analyze",
+                self.run_checks,
+                "Ctrl+Shift+K",
+                1,
+                order=2,
+            ),
+            Action(
+                "analyze.compare",
+                "&Compare With…",
+                "analyze",
+                self.compare_dialog_open,
+                "Ctrl+Shift+M",
+                1,
+                opened,
+                order=3,
+            ),
+        ]
 
     # -- jobs --------------------------------------------------------------------
     def _shown(self, job: str, shown: bool) -> None:
@@ -91,18 +93,15 @@ class AnalysisActions:
             if self.stats is None and "stats" not in self.jobs:
                 self.request("stats")
 
-    def _stats_panel(self):  # noqa: ANN202
+    def _stats_panel(self) -> StatisticsPanel:
         if self.stats_panel is None:
-            from .panels.stats_panel import StatisticsPanel
-
-            panel = self.stats_panel = StatisticsPanel(self.w)
+            panel = self.stats_panel = cast("StatisticsPanel", self.w.docks.widget("statistics"))
             panel.filter_requested.connect(self.apply_filter)
             panel.run_requested.connect(lambda: self.request("stats"))
             panel.cancel_requested.connect(lambda: self.cancel("stats"))
-            self.stats_dock.setWidget(panel)
         return self.stats_panel
 
-    def _panel(self, job: str):  # noqa: ANN202
+    def _panel(self, job: str) -> FindingsPanel | StatisticsPanel:
         return self.findings if job == "check" else self._stats_panel()
 
     def run_checks(self) -> None:
@@ -114,18 +113,18 @@ class AnalysisActions:
         """Run ``job`` (``stats`` or ``check``) now, or once the index is complete."""
         w = self.w
         panel = self._panel(job)
-        if w.dataset is None:
+        if w.session.dataset is None:
             panel.stopped("Open a dataset first.")
             return
-        if w.indexer is not None and w.indexer.running:
+        if w.session.indexer is not None and w.session.indexer.running:
             self.waiting.add(job)
             panel.stopped("Waiting for the index to finish…")
             return
         self.cancel(job)
-        run = self.jobs[job] = AnalysisJob(w.dataset, job, parent=w)
+        run = self.jobs[job] = AnalysisJob(w.session.dataset, job, parent=w.as_widget())
         run.progress.connect(lambda done, total, r=run: self._progress(job, r, done, total))
         run.finished.connect(lambda result, error, r=run: self._finished(job, r, result, error))
-        panel.running(0, len(w.dataset))
+        panel.running(0, len(w.session.dataset))
         run.start()
 
     def cancel(self, job: str) -> None:
@@ -154,15 +153,15 @@ class AnalysisActions:
             if error:
                 self.w.show_error("Analysis failed", error)
             return
-        ds = self.w.dataset
+        ds = self.w.session.dataset
         if job == "stats":
             self.stats = result
-            panel.set_stats(result)
+            self._stats_panel().set_stats(result)
             self.classes.set_classes(result)
         else:
             meta = {"records": len(ds) if ds else 0, "files": len(ds.files) if ds else 0}
-            panel.inputs = [f.path for f in ds.files] if ds else []
-            panel.set_findings(result, meta)
+            self.findings.inputs = [f.path for f in ds.files] if ds else []
+            self.findings.set_findings(result, meta)
 
     # -- the window's dataset --------------------------------------------------------
     def dataset_indexed(self) -> None:
@@ -201,7 +200,10 @@ class AnalysisActions:
         from PySide6.QtWidgets import QFileDialog
 
         path, _ = QFileDialog.getOpenFileName(
-            self.w, "Open a stats or check report", self.w.recent.last_dir(), "JSON (*.json)"
+            self.w.as_widget(),
+            "Open a stats or check report",
+            self.w.recent.last_dir(),
+            "JSON (*.json)",
         )
         if path:
             self.open_report(path)
@@ -224,7 +226,7 @@ class AnalysisActions:
             self.stats_dock.raise_()
         else:
             meta = {"records": report.get("records", 0), "files": report.get("files", 0)}
-            ds = self.w.dataset
+            ds = self.w.session.dataset
             self.findings.inputs = [path, *(f.path for f in ds.files)] if ds else [path]
             self.findings.set_findings(report["findings"], meta)
             self.findings_dock.show()
@@ -233,7 +235,7 @@ class AnalysisActions:
 
     def _is_open(self, path: str) -> bool:
         """Whether ``path`` (as a report names it) is a file of the window's dataset."""
-        ds = self.w.dataset
+        ds = self.w.session.dataset
         if ds is None:
             return False
         norm = os.path.abspath if "://" not in path else str
@@ -253,12 +255,12 @@ class AnalysisActions:
                 next(
                     (
                         p
-                        for p in w.dataset.regions()
+                        for p in w.session.dataset.regions()
                         if p.file == f.get("file") and p.offset == f.get("offset")
                     ),
                     None,
                 )
-                if w.dataset is not None
+                if w.session.dataset is not None
                 else None
             )
             if region is not None:
@@ -281,11 +283,13 @@ class AnalysisActions:
     # -- compare -------------------------------------------------------------------
     def compare_dialog_open(self) -> None:
         w = self.w
-        if w.dataset is None:
+        if w.session.dataset is None:
             w.show_error("Compare", "Open a dataset first: it is compared with another.")
             return
         paths, _ = QFileDialog.getOpenFileNames(
-            w, "Compare with (choose the files of the other dataset)", w.recent.last_dir()
+            w.as_widget(),
+            "Compare with (choose the files of the other dataset)",
+            w.recent.last_dir(),
         )
         if paths:
             self.compare_with(paths)
@@ -295,15 +299,20 @@ class AnalysisActions:
         from .dialogs.compare_dialog import CompareDialog
 
         w = self.w
+        if w.session.dataset is None:
+            return
         if self.compare_dialog is None:
-            self.compare_dialog = CompareDialog(w.select_record, w)
+            self.compare_dialog = CompareDialog(w.select_record, w.as_widget())
             self.compare_dialog.cancel.clicked.connect(lambda: self.cancel("compare"))
         dialog = self.compare_dialog
         dialog.show()
         dialog.raise_()
         self.cancel("compare")
         run = self.jobs["compare"] = AnalysisJob(
-            w.dataset, "compare", {"against": list(paths), "threshold": threshold}, parent=w
+            w.session.dataset,
+            "compare",
+            {"against": list(paths), "threshold": threshold},
+            parent=w.as_widget(),
         )
         run.phase.connect(lambda text: dialog.running(0, 1, text))
         run.progress.connect(lambda done, total: dialog.running(done, total))

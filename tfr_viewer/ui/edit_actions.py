@@ -17,59 +17,114 @@ from ..core.decode import decode, features_of
 from ..core.io import Dataset
 from ..core.write import EditError, describe_change
 from ..core.write import edits as core_edits
+from .actions import Action, Entry
 from .editing import Editor
 from .export_actions import ExportActions
 from .host import EditHost
 
 _KINDS = ["int64", "float", "bytes"]
+Key = QKeySequence.StandardKey
 
 
 class EditActions(QObject):
+    """Edits of the window's records, kept in its session's editor, with one undo
+    stack; their actions are in :meth:`actions`."""
+
     def __init__(self, window: EditHost) -> None:
         super().__init__(window.as_widget())
         self.window = window
         self.stack = QUndoStack(self)
-        self.editor: Editor | None = None
         # set to answer the unsaved-edits question without asking: True discards, False
         # cancels, "export" opens the export dialog (and cancels)
         self.discard_answer: bool | str | None = None
         self._generation = 0  # counts changes, so that an export can be matched to them
         self._exported = 0  # the generation last exported in full
-        menu = window.edit_menu
-        menu.addSeparator()
-        undo = self.stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
-        menu.addAction(undo)
-        menu.addAction(redo)
-        menu.addSeparator()
-        add = window.add_action
-        add(menu, "&Edit Value…", self.edit_value, "F2")
-        add(menu, "Set Value on &Selected Records…", self.set_on_selection, "Ctrl+Shift+E")
-        add(menu, "&Add Feature…", self.add_feature)
-        add(menu, "Re&name Feature…", self.rename_feature)
-        add(menu, "Re&move Feature", self.remove_feature)
-        add(menu, "Replace &Image…", self.replace_image)
-        menu.addSeparator()
-        add(
-            menu,
-            "&Delete Records",
-            lambda: self.delete(restore=False),
-            QKeySequence.StandardKey.Delete,
-        )
-        add(menu, "Res&tore Records", lambda: self.delete(restore=True), "Ctrl+Shift+R")
         self.exports = ExportActions(window, self)
+        session = window.session
+        session.opened.connect(self.attach)
+        session.closed.connect(lambda: self.attach(None))
+
+    def actions(self) -> list[Entry]:
+        """The Edit menu's editing actions (and, from the export actions, File's)."""
+        undo = self.stack.createUndoAction(self, "&Undo")
+        redo = self.stack.createRedoAction(self, "&Redo")
+        session = self.window.session
+        record = lambda: session.has_record  # noqa: E731
+        return [
+            Action("edit.undo", "&Undo", "edit", None, Key.Undo, 1, provided=undo),
+            Action("edit.redo", "&Redo", "edit", None, Key.Redo, 1, provided=redo),
+            Action("edit.value", "&Edit Value…", "edit", self.edit_value, "F2", 2, record),
+            Action(
+                "edit.set_on_selection",
+                "Set Value on &Selected Records…",
+                "edit",
+                self.set_on_selection,
+                "Ctrl+Shift+E",
+                2,
+                record,
+            ),
+            Action("edit.add_feature", "&Add Feature…", "edit", self.add_feature, None, 2, record),
+            Action(
+                "edit.rename_feature",
+                "Re&name Feature…",
+                "edit",
+                self.rename_feature,
+                None,
+                2,
+                record,
+            ),
+            Action(
+                "edit.remove_feature",
+                "Re&move Feature",
+                "edit",
+                self.remove_feature,
+                None,
+                2,
+                record,
+            ),
+            Action(
+                "edit.replace_image", "Replace &Image…", "edit", self.replace_image, None, 2, record
+            ),
+            Action(
+                "edit.delete",
+                "&Delete Records",
+                "edit",
+                lambda: self.delete(restore=False),
+                Key.Delete,
+                3,
+                record,
+            ),
+            Action(
+                "edit.restore",
+                "Res&tore Records",
+                "edit",
+                lambda: self.delete(restore=True),
+                "Ctrl+Shift+R",
+                3,
+                record,
+            ),
+            *self.exports.actions(),
+        ]
 
     # -- lifetime --------------------------------------------------------------------
+    @property
+    def editor(self) -> Editor | None:
+        """The session's editor: the pending edits of the open dataset."""
+        return self.window.session.editor
+
     def attach(self, dataset: Dataset | None) -> None:
+        """A dataset was opened (None: closed): a new editor, an empty undo stack."""
         self.stack.clear()
         self._generation = self._exported = 0
-        self.editor = Editor(dataset, self.stack, self._changed) if dataset is not None else None
-        if self.editor is not None and self.window.model is not None:
-            edits = self.editor.edits
-            self.window.model.edits = edits
+        session = self.window.session
+        editor = Editor(dataset, self.stack, self._changed) if dataset is not None else None
+        session.editor = editor
+        if editor is not None and session.model is not None:
+            edits = editor.edits
+            session.model.edits = edits
             self.window.filter_bar.edited = lambda: edits.payloads
+        if editor is None:
+            self.window.pending.set_edits([], str)
 
     def payload(self, record: int) -> bytes:
         assert self.window.dataset is not None
@@ -135,13 +190,8 @@ class EditActions(QObject):
         return bool(answer)
 
     def _changed(self, records: list[int]) -> None:
-        w = self.window
         self._generation += 1
-        if w.model is not None:
-            w.model.records_changed(records)
-        if w.current in records:
-            w.show_record(w.current)
-        w.update_title()
+        self.window.session.edited.emit(records)
         self.refresh_pending()
 
     def refresh_pending(self) -> None:

@@ -16,6 +16,7 @@ from ..core.text import plural
 from ..core.write import ExportError, ExportOptions
 from ..core.write.export import export
 from ..core.write.writers import WRITERS
+from .actions import Action, Entry, Submenu
 from .dialogs.export_dialog import ExportDialog
 from .host import EditHost, EditState
 from .process_task import ProcessTask
@@ -25,27 +26,42 @@ FORMATS = tuple((w.name, w.title) for w in WRITERS if w.edits and w.name != "tfr
 
 
 class ExportActions(QObject):
-    """Adds Export…, Export Rows as › and Save Intact Records As… to the File menu."""
+    """Export…, Export Rows as › and Save Intact Records As… of the File menu."""
 
     def __init__(self, window: EditHost, edits: EditState) -> None:
         super().__init__(window.as_widget())
         self.window = window
         self.edits = edits
         self.last_task: ProcessTask | None = None
-        file_menu = window.file_menu
-        before = window.quit_action
-        file_menu.insertSeparator(before)
-        add = window.add_action
-        action = add(file_menu, "&Export…", self.export_dialog, "Ctrl+E")
-        file_menu.insertAction(before, action)
-        rows = file_menu.addMenu("Export &Rows as")
-        rows.setToolTip("The rows shown (filtered), edits applied")
-        for fmt, text in FORMATS:
-            add(rows, text, partial(self.export_as, fmt))
-        file_menu.insertMenu(before, rows)
-        action = add(file_menu, "Save &Intact Records As…", self.save_intact)
-        file_menu.insertAction(before, action)
-        file_menu.insertSeparator(before)
+
+    def actions(self) -> list[Entry]:
+        """File › Export…, Export Rows as › (one per format), Save Intact Records As…"""
+        opened = lambda: self.window.session.is_open  # noqa: E731
+        return [
+            Action("file.export", "&Export…", "file", self.export_dialog, "Ctrl+E", 2, opened),
+            Submenu("file/rows", "Export &Rows as", 2, "The rows shown (filtered), edits applied"),
+            *(
+                Action(
+                    f"file.rows.{fmt}",
+                    text,
+                    "file/rows",
+                    partial(self.export_as, fmt),
+                    None,
+                    0,
+                    opened,
+                )
+                for fmt, text in FORMATS
+            ),
+            Action(
+                "file.save_intact",
+                "Save &Intact Records As…",
+                "file",
+                self.save_intact,
+                None,
+                2,
+                opened,
+            ),
+        ]
 
     def scopes(self) -> dict[str, np.ndarray]:
         w = self.window

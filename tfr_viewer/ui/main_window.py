@@ -6,20 +6,18 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import (
-    QAction,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
     QGuiApplication,
-    QKeySequence,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
-    QDockWidget,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -34,7 +32,9 @@ from ..core.decode import decode
 from ..core.io import Dataset, PathError, Problem, SourceError
 from ..core.io.remote import is_url
 from ..core.text import plural
+from .actions import build_menus
 from .analysis_actions import AnalysisActions
+from .docks import Docks
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
 from .indexer import Indexer
@@ -46,12 +46,16 @@ from .panels.pending_edits import PendingEdits
 from .recent import RecentFiles
 from .record_view import RecordTableView
 from .remote_actions import RemoteActions
+from .session import Session
 from .standby import prestart
 from .status_widgets import StatusWidgets, show_warnings
 from .table_order import TableOrder
 from .viewers.preview import PreviewPane
 from .window_indexing import WindowIndexing
-from .window_menus import build_menus
+from .window_menus import window_actions
+
+if TYPE_CHECKING:
+    from .dialogs.convert_dialog import ConvertDialog
 
 REGION_PREVIEW = 1 << 20  # bytes of a damaged region shown in the hex view
 
@@ -62,32 +66,41 @@ class MainWindow(WindowIndexing, QMainWindow):
 
     index_finished = Signal(int)
     record_shown = Signal(int)
-    # made by :func:`~.window_menus.build_menus`
-    file_menu: QMenu
-    edit_menu: QMenu
-    help_menu: QMenu
-    recent_menu: QMenu
-    recent: RecentFiles
-    quit_action: QAction
     order: TableOrder
+    convert_dialog: ConvertDialog | None = None  # File › New Dataset from Images…
 
     def __init__(self) -> None:
         super().__init__()
         self.settings = QSettings("tfr-viewer", "tfr-viewer")
-        self.dataset: Dataset | None = None
-        self.indexer: Indexer | None = None
-        self.model: RecordTableModel | None = None
-        self.current: int | None = None
-        self.current_region: Problem | None = None  # a damaged region's row is selected
+        self.session = Session(self)
         self._size_warned = False
         self._started = 0.0
         self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.setAcceptDrops(True)
         self._build_widgets()
+        self.docks = Docks(self, self)
+        self.pending = cast(PendingEdits, self.docks.widget("pending-edits"))
+        self.pending_dock = self.docks.dock("pending-edits")
+        self._follow_panels()
         self.remote = RemoteActions(self)
-        build_menus(self)
         self.edit_actions = EditActions(self)
         self.analysis = AnalysisActions(self)
+        self.action_table = [
+            *window_actions(self),
+            *self.remote.actions(),
+            *self.navigator.actions(),
+            *self.order.actions(),
+            *self.docks.actions(),
+            *self.edit_actions.actions(),
+            *self.analysis.actions(),
+        ]
+        self.menus = build_menus(self.menuBar(), self, self.action_table)
+        self.file_menu, self.edit_menu = self.menus.menu("file"), self.menus.menu("edit")
+        self.analyze_menu, self.help_menu = self.menus.menu("analyze"), self.menus.menu("help")
+        self.recent_menu = self.menus.menu("file/recent")
+        self.quit_action = self.menus.action("file.quit")
+        self.recent = RecentFiles(self.settings, self.recent_menu, self.open_paths)
+        self._follow_session()
         self._update_title()
         prestart()  # a child process ready to index the first file
         geometry = self.settings.value("geometry")
@@ -135,17 +148,6 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.splitter.addWidget(right)
         self.splitter.setSizes([600, 680])
         self.setCentralWidget(self.splitter)
-        self.pending = PendingEdits(self)
-        self.pending_dock = QDockWidget("Pending edits", self)
-        self.pending_dock.setObjectName("pending-edits")
-        self.pending_dock.setWidget(self.pending)
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.pending_dock)
-        self.pending_dock.hide()
-        self.pending.record_activated.connect(self.select_record)
-        self.pending.revert_requested.connect(lambda records: self.edit_actions.revert(records))
-        self.pending_dock.visibilityChanged.connect(
-            lambda shown: self.edit_actions.refresh_pending() if shown else None
-        )
         self.filter_bar.rows_changed.connect(lambda rows: self.order.show_rows(rows))
         self.filter_bar.message.connect(lambda m: self.statusBar().showMessage(m, 15000))
         self.order = TableOrder(self)
@@ -159,24 +161,76 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.problems_button.clicked.connect(lambda: self.navigator.show_problems())
         self.cancel_button.clicked.connect(self.cancel_indexing)
 
+    def _follow_panels(self) -> None:
+        self.pending.record_activated.connect(self.select_record)
+        self.pending.revert_requested.connect(lambda records: self.edit_actions.revert(records))
+        self.pending_dock.visibilityChanged.connect(
+            lambda shown: self.edit_actions.refresh_pending() if shown else None
+        )
+
+    def _follow_session(self) -> None:
+        """The window's own panes follow the session like every panel."""
+        session = self.session
+        session.opened.connect(self._opened)
+        session.closed.connect(self._closed)
+        session.edited.connect(self._edited)
+        for signal in (session.opened, session.indexed, session.selected, session.closed):
+            signal.connect(lambda *_: self.menus.refresh())
+
+    def _opened(self, dataset: Dataset) -> None:
+        model = self.session.model
+        assert model is not None
+        self.table.setModel(model)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        model.sort_requested.connect(self.order.sort)
+        self.table.fit_columns()
+        self.filter_bar.set_dataset(dataset)
+        self.gallery.set_dataset(dataset, model)
+        show_warnings(self.warnings_button, dataset.warnings)
+
+    def _closed(self) -> None:
+        self.filter_bar.set_dataset(None)
+        self.gallery.set_dataset(None, None)
+        self.order.forget()
+        self.table.known_keys = []
+        self.clear_panes()
+        self.counts.clear()
+        self.problems_button.hide()
+        self.warnings_button.hide()
+
+    def _edited(self, records: list[int]) -> None:
+        if self.model is not None:
+            self.model.records_changed(records)
+        if self.current in records:
+            self.show_record(self.current)
+        self.update_title()
+
+    # -- the session's state, read-only: the session changes it ----------------------
+    @property
+    def dataset(self) -> Dataset | None:
+        return self.session.dataset
+
+    @property
+    def model(self) -> RecordTableModel | None:
+        return self.session.model
+
+    @property
+    def indexer(self) -> Indexer | None:
+        return self.session.indexer
+
+    @property
+    def current(self) -> int | None:
+        return self.session.current
+
+    @property
+    def current_region(self) -> Problem | None:
+        """The damaged region whose row is selected, if one is."""
+        return self.session.current_region
+
     def as_widget(self) -> QWidget:
         """The window as a widget: the parent of its dialogs."""
         return self
-
-    def add_action(
-        self,
-        menu: QMenu,
-        text: str,
-        slot: Callable[[], object],
-        shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
-    ) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        # ``triggered`` passes ``checked``; it must never reach a slot's optional parameter.
-        action.triggered.connect(lambda _checked=False, s=slot: s())
-        menu.addAction(action)
-        return action
 
     def new_window(self) -> None:
         """Another empty main window of this app (when the app keeps a window list)."""
@@ -205,23 +259,14 @@ class MainWindow(WindowIndexing, QMainWindow):
             self.show_error(f"Cannot open {', '.join(specs)}", str(exc))
             return False
         self.close_dataset()
-        self.dataset = dataset
-        self.model = RecordTableModel(dataset, self)
-        if any(is_url(f.path) for f in dataset.files):
-            self.model.run_later = self.remote.background.run  # cells never wait on the network
-        self.table.setModel(self.model)
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
-        self.model.sort_requested.connect(self.order.sort)
-        self.table.fit_columns()
-        self.filter_bar.set_dataset(dataset)
-        self.gallery.set_dataset(dataset, self.model)
-        self.edit_actions.attach(dataset)
-        self.recent.remember(specs)
-        show_warnings(self.warnings_button, dataset.warnings)
-        # remote files: a header-only scan (Verify CRCs reads them whole, on request)
+        model = RecordTableModel(dataset, self)
         remote = any(is_url(f.path) for f in dataset.files)
-        indexer = self.indexer = Indexer(dataset, self, verify=not remote)
+        if remote:
+            model.run_later = self.remote.background.run  # cells never wait on the network
+        self.session.open(dataset, model)
+        self.recent.remember(specs)
+        # remote files: a header-only scan (Verify CRCs reads them whole, on request)
+        indexer = self.session.indexer = Indexer(dataset, self, verify=not remote)
         indexer.transferred.connect(
             lambda figures, ix=indexer: (
                 self.remote.show_transfer(figures) if ix is self.indexer else None
@@ -239,34 +284,21 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.progress.setValue(0)
         self.progress.show()
         self.cancel_button.show()
-        self.indexer.start()
+        indexer.start()
         self._update_title()
         return True
 
     def close_dataset(self) -> None:
-        """Cancel any scan, filter or sort, release the files and clear every pane."""
-        self.filter_bar.set_dataset(None)
-        self.gallery.set_dataset(None, None)
-        self.order.forget()
+        """Stop the indexer, then close the session: every pane and panel follows."""
         if self.indexer is not None:
             self.indexer.cancel(wait=True)
-            self.indexer = None
-        if self.dataset is not None:
-            self.dataset.close()
-            self.dataset = None
-        self.table.known_keys = []
-        self.analysis.dataset_closed()
-        self.clear_panes()
-        self.counts.clear()
-        self.problems_button.hide()
-        self.warnings_button.hide()
-        self.pending.set_edits([], str)
-        self.remote.cancel()
-        self.remote.reset()
+            self.session.indexer = None
+        self.session.close()
 
     def clear_panes(self) -> None:
         """Nothing selected: the tree and the previews show nothing."""
-        self.current = self.current_region = None
+        if self.current is not None or self.current_region is not None:
+            self.session.select(None)
         self.tree_model.set_decoded(None)
         self.preview.show_record(None, b"")
 
@@ -332,7 +364,7 @@ class MainWindow(WindowIndexing, QMainWindow):
         ds = self.dataset
         if ds is None:
             return
-        self.current, self.current_region = None, region
+        self.session.select(None, region)
         number = next(i for i, f in enumerate(ds.files) if f.path == region.file)
         try:
             size = region.size or REGION_PREVIEW
@@ -348,7 +380,7 @@ class MainWindow(WindowIndexing, QMainWindow):
     def show_record(self, record: int) -> None:
         if self.dataset is None:
             return
-        self.current, self.current_region = record, None
+        self.session.select(record)
         read = lambda: self.edit_actions.payload(record)  # noqa: E731
         if self.remote.off_thread(read, lambda raw, exc: self._show_payload(record, raw, exc)):
             return  # a remote record: shown when it arrives
@@ -461,4 +493,5 @@ class MainWindow(WindowIndexing, QMainWindow):
         if self.remember_geometry:
             self.settings.setValue("geometry", self.saveGeometry())
         self.close_dataset()
+        self.remote.cancel()  # a URL still being looked up
         super().closeEvent(event)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QInputDialog
 
 from ..core.io import Problem
+from .actions import Action, Entry
 from .host import ViewHost
 
 if TYPE_CHECKING:
@@ -21,11 +22,30 @@ class Navigator(QObject):
         self.window = window
         self.problems_dialog: ProblemsDialog | None = None
 
+    def actions(self) -> list[Entry]:
+        """Go › Go to Record or Offset… and Problems…"""
+        opened = lambda: self.window.session.is_open  # noqa: E731
+        return [
+            Action(
+                "go.record", "&Go to Record or Offset…", "go", self.goto_dialog, "Ctrl+G", 0, opened
+            ),
+            Action(
+                "go.problems",
+                "&Problems…",
+                "go",
+                self.show_problems,
+                "Ctrl+Shift+P",
+                0,
+                opened,
+                order=2,
+            ),
+        ]
+
     def goto_dialog(self) -> None:
         if self.window.dataset is None:
             return
         text, ok = QInputDialog.getText(
-            self.window,  # type: ignore[arg-type]
+            self.window.as_widget(),
             "Go to",
             "Record number, or a byte offset as @1234 or 0x4d2:",
         )

@@ -19,7 +19,9 @@ from ..core.io import Compression, expand
 from ..core.io.remote import is_url
 from ..core.tasks import verify_task
 from ..core.text import plural
+from .actions import Action, Entry
 from .background import Background, Done
+from .host import RemoteHost
 from .process_task import ProcessTask
 from .status_widgets import show_problem_count
 
@@ -29,13 +31,13 @@ def _megabytes(n: float) -> str:
 
 
 class RemoteActions(QObject):
-    """Owned by the main window ``w`` (typed loosely to avoid a circular import)."""
+    """Owned by the main window ``w``; follows its session (closing cancels)."""
 
     looked_up = Signal(object, object, object)  # specs, files or None, error text or None
     verified = Signal(bool)  # a verification ended: True when complete
 
-    def __init__(self, w: Any) -> None:
-        super().__init__(w)
+    def __init__(self, w: RemoteHost) -> None:
+        super().__init__(w.as_widget())
         self.w = w
         status = w.statusBar()
         self.transfer_label = QLabel(status)
@@ -57,11 +59,25 @@ class RemoteActions(QObject):
         self._awaited: int | None = None  # the lookup whose answer is awaited
         self.looked_up.connect(self._on_looked_up)
         self.background = Background(self)
-        w.destroyed.connect(lambda *_: self.background.shutdown())
+        w.as_widget().destroyed.connect(lambda *_: self.background.shutdown())
+        w.session.closed.connect(self._closed)
+
+    def actions(self) -> list[Entry]:
+        """File › Open URL… and Analyze › Verify CRCs."""
+        return [
+            Action(
+                "file.open_url", "Open &URL…", "file", self.open_url_dialog, "Ctrl+Shift+O", order=3
+            ),
+            Action("analyze.verify", "&Verify CRCs", "analyze", self.verify, "Ctrl+Shift+V", 1),
+        ]
+
+    def _closed(self) -> None:
+        self.cancel()
+        self.reset()
 
     def is_remote(self) -> bool:
         """Whether the window's dataset has a file behind a URL."""
-        ds = self.w.dataset
+        ds = self.w.session.dataset
         return ds is not None and any(is_url(f.path) for f in ds.files)
 
     def off_thread(self, fn: Callable[[], Any], then: Done) -> bool:
@@ -78,7 +94,7 @@ class RemoteActions(QObject):
         """File › Open URL… (Ctrl+Shift+O)."""
         from .dialogs.open_url_dialog import OpenUrlDialog
 
-        self.dialog = OpenUrlDialog(self.w.settings, self.w)
+        self.dialog = OpenUrlDialog(self.w.settings, self.w.as_widget())
         self.dialog.accepted.connect(lambda: self.open_urls(self.dialog.urls()))
         self.dialog.open()
 
@@ -136,7 +152,7 @@ class RemoteActions(QObject):
         self.w.statusBar().showMessage("opening the URL cancelled", 10000)
 
     # -- failures ------------------------------------------------------------------
-    def failed(self, title: str, text: str, retry: Callable[[], None]) -> None:
+    def failed(self, title: str, text: str, retry: Callable[[], object]) -> None:
         """A message with Retry and Cancel (not modal: the window stays usable)."""
         print(f"tfr-viewer: {title}: {text}", file=sys.stderr)
         self.w.statusBar().showMessage(f"{title}: {text}", 30000)
@@ -145,7 +161,7 @@ class RemoteActions(QObject):
             title,
             text,
             QMessageBox.StandardButton.Retry | QMessageBox.StandardButton.Cancel,
-            self.w,
+            self.w.as_widget(),
         )
         box.button(QMessageBox.StandardButton.Retry).clicked.connect(lambda: retry())
         if os.environ.get("QT_QPA_PLATFORM") != "offscreen":
@@ -154,7 +170,7 @@ class RemoteActions(QObject):
     def indexing_failed(self, failure: tm.Failed | None) -> bool:
         """Offer Retry when indexing a remote dataset stopped on the network; True when
         the failure was handled here."""
-        ds = self.w.dataset
+        ds = self.w.session.dataset
         if ds is None or not any(is_url(f.path) for f in ds.files):
             return False
         if failure is None or failure.kind != "network":
@@ -178,7 +194,7 @@ class RemoteActions(QObject):
         self.refresh_transfer()
 
     def refresh_transfer(self) -> None:
-        ds = self.w.dataset
+        ds = self.w.session.dataset
         if ds is None:
             return
         own = ds.transfer()
@@ -216,7 +232,7 @@ class RemoteActions(QObject):
     # -- verification ----------------------------------------------------------------
     def update_verify_button(self) -> None:
         """Shown while a complete index has payload CRCs left unchecked."""
-        ds = self.w.dataset
+        ds = self.w.session.dataset
         unchecked = ds is not None and any(
             f.index.complete and not f.index.verified for f in ds.files
         )
@@ -225,10 +241,10 @@ class RemoteActions(QObject):
     def verify(self) -> None:
         """Check every payload CRC left unchecked by the header-only scan (one pass
         over the files, in a child process)."""
-        w, ds = self.w, self.w.dataset
+        w, ds = self.w, self.w.session.dataset
         if ds is None or self.task is not None:
             return
-        if w.indexer is not None and w.indexer.running:
+        if w.session.indexer is not None and w.session.indexer.running:
             w.statusBar().showMessage("wait for the index to finish, then verify", 10000)
             return
         if all(f.index.verified for f in ds.files):
@@ -255,7 +271,7 @@ class RemoteActions(QObject):
         self.cancel_lookup()
 
     def _on_message(self, msg: object) -> None:
-        ds, w = self.w.dataset, self.w
+        ds, w = self.w.session.dataset, self.w
         if ds is None:
             return
         match msg:
@@ -265,8 +281,8 @@ class RemoteActions(QObject):
                 w.progress.setValue(int(1000 * self._settled / max(len(ds), 1)))
                 problems = sum(f.index.problem_count() for f in ds.files)
                 show_problem_count(w.problems_button, problems)
-                if w.model is not None:
-                    w.model.statuses_changed()
+                if w.session.model is not None:
+                    w.session.model.statuses_changed()
             case tm.FileVerified(number):
                 ds.files[number].index.verified = True
             case tm.Transfer(figures):
@@ -279,7 +295,7 @@ class RemoteActions(QObject):
                 self.failed("Verification stopped", message, self.verify)
 
     def _on_ended(self) -> None:
-        w, ds = self.w, self.w.dataset
+        w, ds = self.w, self.w.session.dataset
         cancelled = self.task is not None and self.task.cancelled
         self.task = None
         w.progress.hide()
@@ -289,9 +305,9 @@ class RemoteActions(QObject):
             show_problem_count(w.problems_button, problems)
             verdict = "cancelled" if cancelled else plural(problems, "problem")
             w.counts.setText(f"{plural(len(ds), 'record')} verified: {verdict}")
-            if w.model is not None:
-                w.model.statuses_changed()
-            if w.current is not None:
-                w.show_record(w.current)
+            if w.session.model is not None:
+                w.session.model.statuses_changed()
+            if w.session.current is not None:
+                w.show_record(w.session.current)
         self.update_verify_button()
         self.verified.emit(self._verify_ok and not cancelled)

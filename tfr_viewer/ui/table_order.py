@@ -7,6 +7,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Qt
 
 from ..core.io import Problem
+from .actions import Action, Entry
 from .host import ViewHost
 from .sorter import Sorter
 
@@ -23,6 +24,12 @@ class TableOrder(QObject):
         self.sorter.progress.connect(
             lambda done, total: window.statusBar().showMessage(f"sorting: {done:,} of {total:,}")
         )
+
+    def actions(self) -> list[Entry]:
+        """View › Unsorted (File Order)."""
+        return [
+            Action("view.unsorted", "&Unsorted (File Order)", "view", self.unsort, None, 1, order=1)
+        ]
 
     def forget(self) -> None:
         """The dataset goes away: no filter, no sort."""

@@ -17,28 +17,24 @@ from .indexer import IndexProgress, IndexState
 from .status_widgets import show_problem_count, show_warnings
 
 if TYPE_CHECKING:
-    from .analysis_actions import AnalysisActions
     from .filter_bar import FilterBar
     from .indexer import Indexer
     from .models.record_table import RecordTableModel
     from .panels.gallery import Gallery
     from .record_view import RecordTableView
     from .remote_actions import RemoteActions
+    from .session import Session
 
 
 class WindowIndexing:
     """Indexing handlers of the main window (``self`` is the window, which makes each
     of the attributes declared here)."""
 
-    dataset: Dataset | None
-    model: RecordTableModel | None
-    indexer: Indexer | None
-    current: int | None
+    session: Session
     table: RecordTableView
     gallery: Gallery
     filter_bar: FilterBar
     remote: RemoteActions
-    analysis: AnalysisActions
     progress: QProgressBar
     counts: QLabel
     cancel_button: QPushButton
@@ -48,7 +44,16 @@ class WindowIndexing:
     _started: float
     _size_warned: bool
 
-    if TYPE_CHECKING:  # the window's methods this mixin calls
+    if TYPE_CHECKING:  # the window's properties and methods this mixin uses
+
+        @property
+        def dataset(self) -> Dataset | None: ...
+        @property
+        def model(self) -> RecordTableModel | None: ...
+        @property
+        def indexer(self) -> Indexer | None: ...
+        @property
+        def current(self) -> int | None: ...
 
         def select_record(self, record: int) -> bool: ...
         def show_record(self, record: int) -> None: ...
@@ -110,6 +115,7 @@ class WindowIndexing:
         try:
             self._after_index()
             self._update_title()
+            self.session.indexed.emit(state)
         finally:
             self.index_finished.emit(state)
 
@@ -122,7 +128,6 @@ class WindowIndexing:
             if not self.remote.off_thread(lambda: sample_features(ds), sampled):
                 self._use_sample(ds, sample_features(ds))
         self.table.fit_columns()  # now that the largest offset and the columns are known
-        self.analysis.dataset_indexed()
         if not len(ds):
             return
         self.gallery.refresh()

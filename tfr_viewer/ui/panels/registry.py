@@ -1,0 +1,68 @@
+"""The registry of the window's docked panels: one entry per panel, read by
+:mod:`..docks`, which makes each panel's dock and its Show/Hide action in the menus.
+Adding a panel is one module under this package and one entry here.
+
+A panel is a ``QWidget`` made as ``Class(parent)``. When it has a method
+``attach(host)``, it is called once with the window's :class:`~..host.PanelHost`: the
+panel subscribes there to the session's announcements (``opened``, ``indexed``,
+``selected``, ``edited``, ``closed``) and selects records through the host. Panels fed
+by an action group (the analysis panels, Pending Edits) are looked up by that group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Area = Literal["left", "right", "bottom"]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """``widget`` is ``"module:Class"`` under this package, imported when the panel is
+    first shown if ``lazy`` (the statistics load pyqtgraph then), else with the window."""
+
+    id: str  # the dock's object name, kept with the window's layout
+    title: str  # the dock's title
+    menu_title: str  # its Show/Hide action
+    menu: str  # the menu of that action (see ..actions.MENUS)
+    shortcut: str
+    area: Area
+    widget: str
+    lazy: bool = False
+
+
+PANELS: tuple[Panel, ...] = (
+    Panel(
+        "pending-edits",
+        "Pending edits",
+        "&Pending Edits",
+        "view",
+        "Ctrl+3",
+        "bottom",
+        "pending_edits:PendingEdits",
+    ),
+    Panel(
+        "statistics",
+        "Statistics",
+        "&Statistics",
+        "analyze",
+        "Ctrl+4",
+        "right",
+        "stats_panel:StatisticsPanel",
+        lazy=True,
+    ),
+    Panel(
+        "classes", "Classes", "C&lasses", "analyze", "Ctrl+5", "left", "classes_panel:ClassesPanel"
+    ),
+    Panel(
+        "findings",
+        "Findings",
+        "&Findings",
+        "analyze",
+        "Ctrl+6",
+        "bottom",
+        "findings_panel:FindingsPanel",
+    ),
+    Panel("files", "Files", "F&iles", "view", "Ctrl+7", "left", "files_panel:FilesPanel"),
+)
