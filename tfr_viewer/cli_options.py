@@ -85,6 +85,13 @@ def format_names() -> Sequence[str]:
     return NAMES
 
 
+def format_help() -> str:
+    """``--format``'s help, from the registry of writers (``%`` escaped for argparse)."""
+    from .core.write.writers import formats_help
+
+    return formats_help().replace("%", "%%")
+
+
 def add_runs(p: argparse.ArgumentParser) -> None:
     """``--jobs`` and ``--runner`` (read back with :meth:`Runs.of`)."""
     p.add_argument(

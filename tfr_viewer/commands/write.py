@@ -14,6 +14,7 @@ from ..cli_options import (
     add_overwrite,
     add_paths,
     add_runs,
+    format_help,
     format_names,
 )
 from ..core import json_text
@@ -156,7 +157,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) -> int:
     """``--format`` other than tfrecord: through the registry of writers (and so the
     output layer's checks)."""
-    from ..core.write.writers import write
+    from ..core.write.writers import write, writer
 
     intact = ds.undamaged(records).tolist()
     if args.boxes and args.format != "images":
@@ -190,11 +191,10 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
     }
     if isinstance(result, tuple) and isinstance(result[0], list):
         out["files"] = result[0]
-    what = {"images": "images", "parquet": "rows", "webdataset": "samples"}
     print(
         json_text.dumps(out, indent=2)
         if args.json
-        else f"{args.output}: {count} {what.get(args.format, 'records')}"
+        else f"{args.output}: {count} {writer(args.format).counts}"
     )
     return 0
 
@@ -241,8 +241,7 @@ def export_arguments(p: argparse.ArgumentParser) -> None:
         "--format",
         default="tfrecord",
         choices=format_names(),
-        help="tfrecord (default); jsonl, csv, images into the folder OUT, parquet "
-        "(tfr-viewer[parquet]), or webdataset tar shards (OUT with %%05d)",
+        help=format_help(),
     )
     p.add_argument(
         "--raw-cells",

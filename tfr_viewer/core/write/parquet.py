@@ -12,7 +12,7 @@ The file is written block by block to a temporary of the output layer's job
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,13 +31,14 @@ class ParquetError(UserError, ValueError):
     """A dataset that cannot be written as Parquet; the message says why and what to do."""
 
 
-def require_pyarrow() -> Any:
+def require_pyarrow(what: str = "Parquet") -> Any:
+    """pyarrow, or a :class:`ParquetError` that says how to install it (for ``what``)."""
     try:
         import pyarrow
         import pyarrow.parquet  # noqa: F401
     except ImportError:
         raise ParquetError(
-            "writing Parquet needs pyarrow, an optional part of tfr-viewer: "
+            f"writing {what} needs pyarrow, an optional part of tfr-viewer: "
             "pip install 'tfr-viewer[parquet]'"
         ) from None
     return pyarrow
@@ -116,22 +117,20 @@ def _types(pa: Any) -> dict[str, Any]:
     }
 
 
-def export_parquet(
+Columns = dict[str, tuple[str, bool]]  # key: (arrow type name, scalar)
+
+
+def tables(
     ds: Dataset,
     records: Sequence[int],
-    out: str,
-    job: OutputJob,
     *,
     cancel: CancelToken | None = None,
     progress: Progress = None,
-) -> tuple[str, int, dict[str, tuple[str, bool]]]:
-    """Write ``records`` (intact Examples) of an indexed dataset to ``out`` (a target
-    of ``job``); returns the path, the rows written and the columns (key: arrow type,
-    scalar). Records that are not Examples are left out."""
+) -> tuple[Columns, Any, Iterator[Any]]:
+    """The columns of ``records`` (intact Examples) of an indexed dataset, their Arrow
+    schema, and the rows as Arrow tables block by block, in the order asked for; records
+    that are not Examples are left out. Shared by every Arrow-based format."""
     pa = require_pyarrow()
-    import pyarrow.parquet as pq
-
-    job.plan(out)
     chosen = np.asarray(records, dtype=np.int64)
     columns = plan_columns(ds, chosen)
     keys = list(columns)
@@ -139,8 +138,9 @@ def export_parquet(
     schema = pa.schema(
         [(k, kinds[a] if scalar else pa.large_list(kinds[a])) for k, (a, scalar) in columns.items()]
     )
-    rows = skipped = 0
-    with disk_errors(out), job.create(out) as raw, pq.ParquetWriter(raw, schema) as writer:
+
+    def blocks() -> Iterator[Any]:
+        done = 0
         for positions, block in iter_blocks(ds, chosen):
             if cancel is not None and cancel.cancelled:
                 raise Cancelled()
@@ -158,9 +158,34 @@ def export_parquet(
             for k, column in zip(keys, lists, strict=True):
                 column = column.take(picked)
                 arrays.append(column.flatten() if columns[k][1] else column)
-            writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
-            rows += len(order)
-            skipped += block.rows - len(order)
+            yield pa.Table.from_arrays(arrays, schema=schema)
+            done += block.rows
             if progress is not None:
-                progress(rows + skipped, len(chosen))
+                progress(done, len(chosen))
+
+    return columns, schema, blocks()
+
+
+def export_parquet(
+    ds: Dataset,
+    records: Sequence[int],
+    out: str,
+    job: OutputJob,
+    *,
+    cancel: CancelToken | None = None,
+    progress: Progress = None,
+) -> tuple[str, int, Columns]:
+    """Write ``records`` (intact Examples) of an indexed dataset to ``out`` (a target
+    of ``job``); returns the path, the rows written and the columns (key: arrow type,
+    scalar). Records that are not Examples are left out."""
+    require_pyarrow()
+    import pyarrow.parquet as pq
+
+    job.plan(out)
+    columns, schema, blocks = tables(ds, records, cancel=cancel, progress=progress)
+    rows = 0
+    with disk_errors(out), job.create(out) as raw, pq.ParquetWriter(raw, schema) as writer:
+        for table in blocks:
+            writer.write_table(table)
+            rows += table.num_rows
     return out, rows, columns

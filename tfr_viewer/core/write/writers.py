@@ -34,13 +34,22 @@ class Writer:
     function: str  # "module:function" under this package; empty for tfrecord
     edits: bool = True
     extra: str | None = None
+    describe: str = ""  # what it writes, for --format's help
 
 
 WRITERS: tuple[Writer, ...] = (
-    Writer("tfrecord", "&TFRecord…", ".tfrecord", False, "records", ""),
+    Writer("tfrecord", "&TFRecord…", ".tfrecord", False, "records", "", describe="the default"),
     Writer("jsonl", "&JSON Lines…", ".jsonl", False, "records", "formats:export_jsonl"),
     Writer("csv", "&CSV…", ".csv", False, "records", "formats:export_csv"),
-    Writer("images", "&Images into a Folder…", "", True, "images", "formats:export_images"),
+    Writer(
+        "images",
+        "&Images into a Folder…",
+        "",
+        True,
+        "images",
+        "formats:export_images",
+        describe="into the folder OUT",
+    ),
     Writer(
         "parquet",
         "&Parquet…",
@@ -59,10 +68,20 @@ WRITERS: tuple[Writer, ...] = (
         "samples",
         "webdataset:export_webdataset",
         edits=False,
+        describe="tar shards, OUT with %05d",
     ),
 )
 BY_NAME = {w.name: w for w in WRITERS}
 NAMES = tuple(BY_NAME)
+
+
+def formats_help() -> str:
+    """Every format with what it writes, for the command line's help."""
+    parts = []
+    for w in WRITERS:
+        notes = [n for n in (w.describe, f"tfr-viewer[{w.extra}]" if w.extra else "") if n]
+        parts.append(f"{w.name} ({', '.join(notes)})" if notes else w.name)
+    return ", ".join(parts)
 
 
 def writer(name: str) -> Writer:
