@@ -61,6 +61,17 @@ WRITERS: tuple[Writer, ...] = (
         extra="parquet",
     ),
     Writer(
+        "arrow",
+        "&Arrow…",
+        ".arrow",
+        False,
+        "rows",
+        "arrow_ipc:export_arrow",
+        edits=False,
+        extra="parquet",
+        describe="one Arrow IPC file, also called Feather",
+    ),
+    Writer(
         "webdataset",
         "&WebDataset Shards…",
         ".tar",
