@@ -61,19 +61,20 @@ def _is_number(word: str) -> bool:
     return word.lstrip("-").isdigit() and not os.path.exists(word)
 
 
-def index_and_paths(words: list[str]) -> tuple[int, list[str]]:
+def index_and_paths(words: list[str], command: str = "show") -> tuple[int, list[str]]:
     """``INDEX PATH...`` or ``PATH... INDEX``: the record number may come first or last,
-    when that is unambiguous (a word that names an existing file is a path)."""
+    when that is unambiguous (a word that names an existing file is a path). Messages
+    name ``command``."""
     if len(words) < 2:
-        raise UsageError("give a record number and at least one PATH: show INDEX PATH...")
+        raise UsageError(f"give a record number and at least one PATH: {command} INDEX PATH...")
     first, last = _is_number(words[0]), _is_number(words[-1])
     if first and last:
         raise UsageError(
             f"both {words[0]!r} and {words[-1]!r} could be the record number; "
-            "write it first: show INDEX PATH..."
+            f"write it first: {command} INDEX PATH..."
         )
     if not (first or last):
-        raise UsageError("no record number given: show INDEX PATH... (or PATH... INDEX)")
+        raise UsageError(f"no record number given: {command} INDEX PATH... (or PATH... INDEX)")
     index, paths = (int(words[0]), words[1:]) if first else (int(words[-1]), words[:-1])
     if index < 0:
         raise UsageError("INDEX must be 0 or more")
@@ -102,14 +103,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     with Dataset.open(paths) as ds:
         index_with_progress(ds, verify=False, until=index)
         if index >= len(ds):
-            raise UsageError(_no_record(ds, f"record {index} does not exist"))
+            raise UsageError(no_record(ds, f"record {index} does not exist"))
         _print_record(show_record(ds, index), args.json, indent=2)
         return 0
 
 
-def _no_record(ds: Dataset, what: str) -> str:
-    """``what`` and the size of the whole scanned dataset, with the reasons when files
-    in it are not TFRecords or empty, in one line."""
+def no_record(ds: Dataset, what: str) -> str:
+    """The message for a record number past the end, in one line: ``what``, the size
+    of the whole scanned dataset, and the reasons when files in it are not TFRecords or
+    are empty."""
     reasons = ds.not_tfrecord() or ([] if len(ds) else ds.warnings)
     return "; ".join([f"{what}: the dataset has {plural(len(ds), 'record')}", *reasons])
 
@@ -153,7 +155,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=False)
         if not len(ds):
-            raise UsageError(_no_record(ds, "there is no schema to infer"))
+            raise UsageError(no_record(ds, "there is no schema to infer"))
         records = None
         if args.sample is not None and args.sample < len(ds):
             step = len(ds) / args.sample
