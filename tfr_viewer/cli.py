@@ -42,6 +42,11 @@ COMMANDS: dict[str, Command] = {
         "decode",
         "tfr-viewer show [-h] [--json] INDEX PATH [PATH ...]  (or PATH ... INDEX)",
     ),
+    "cat": Command(
+        "the bytes of one record's payload, or of one value of a bytes feature",
+        "cat",
+        "tfr-viewer cat [-h] [--key KEY] [--value N] [-o FILE] INDEX PATH [PATH ...]",
+    ),
     "count": Command("the number of records (that match a filter)", "records"),
     "head": Command("the first N records decoded, like show", "decode"),
     "schema": Command("infer the feature spec", "decode"),
