@@ -11,12 +11,18 @@ latest), because rapidgzip aborts the interpreter when a reader is still open at
 from __future__ import annotations
 
 import atexit
-import contextlib
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
+from .compressed_readers import (
+    ForwardReader,
+    Handover,
+    InflatedReader,
+    Reader,
+    SeekableReader,
+)
 from .framing import Compression
 from .inflate import Inflated, Input, check_stream, inflate, open_input
 from .plain_source import PlainSource
@@ -53,38 +59,14 @@ def _close_all() -> None:
         source.close()
 
 
-_STDERR_LOCK = threading.Lock()
-_DEVNULL: list[int] = []
-
-
-@contextlib.contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """rapidgzip reports some failures on the process's stderr before raising; keep
-    them off the user's terminal (the failure is reported as a problem instead)."""
-    with _STDERR_LOCK:
-        try:
-            if not _DEVNULL:
-                _DEVNULL.append(os.open(os.devnull, os.O_WRONLY))
-            saved = os.dup(2)
-        except OSError:
-            yield  # no usable stderr: nothing to protect
-            return
-        os.dup2(_DEVNULL[0], 2)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-
-
 class CompressedSource(Source):
     """A GZIP or ZLIB file read through one owned rapidgzip reader.
 
-    While reads only move forward from the start, a forward-only
-    :class:`~.sequential.SequentialStream` serves them instead (ISA-L when the file
-    compresses well, else rapidgzip with larger chunks); the first read that goes back,
-    or any error, hands over to the random-access reader for good. ``seek_points``
-    keeps that reader from the start, for callers that export its seek points.
+    Reads go to one of three readers (:mod:`.compressed_readers`), one at a time: while
+    reads only move forward from the start, a forward-only stream serves them; the
+    first read that goes back moves to rapidgzip's random access for good; damage moves
+    to a sequential decode that keeps every byte before it. ``seek_points`` starts with
+    random access, for callers that export its seek points.
     """
 
     def __init__(
@@ -107,7 +89,7 @@ class CompressedSource(Source):
         self.size = None
         self._lock = threading.Lock()
         try:
-            self._reader: Any = rapidgzip.RapidgzipFile(
+            self._rapidgzip: Any = rapidgzip.RapidgzipFile(
                 self._open_input(),
                 parallelization=threads or os.cpu_count() or 1,
                 chunk_size=CHUNK_SIZE,
@@ -120,12 +102,16 @@ class CompressedSource(Source):
             ) from exc
         with _LIVE_LOCK:
             _LIVE.add(self)
-        # When rapidgzip refuses the stream, a sequential decoder keeps what it can
-        # (see inflate.py) and every later read is served from it.
-        self._inflated: Inflated | None = None
         self._checked: bool | str = False  # or what the end-of-stream check found
-        self._stream: SequentialStream | None = None
-        self._sequential = not seek_points  # may still read with ISA-L
+        self._reader: Reader = (
+            SeekableReader(self._rapidgzip)
+            if seek_points
+            else ForwardReader(self._forward_stream, compression)
+        )
+
+    def _forward_stream(self) -> SequentialStream:
+        isal = prefers_sequential(self._remote_input(), self.compression)
+        return SequentialStream(self._remote_input(), self.compression, parallel=not isal)
 
     def _open_input(self) -> Any:
         """What rapidgzip reads: the path, or a new remote file object."""
@@ -146,60 +132,31 @@ class CompressedSource(Source):
             if getattr(f, "error", None) is not None:
                 raise f.error
 
-    def _fall_back(self) -> Inflated:
-        """Decode the stream sequentially, keeping every byte before a failure."""
+    def _hand_over(self, to: Handover) -> None:
+        """The one switch between readers (under the lock)."""
+        self._note_checked()
+        self._reader.close()
+        if to is Handover.SEEKABLE:
+            self._reader = SeekableReader(self._rapidgzip)
+            return
         self._raise_network_error()
-        if self._inflated is None:
-            self._inflated = inflate(self._remote_input(), self.compression)
-            self._raise_network_error()
-        return self._inflated
+        inflated = inflate(self._remote_input(), self.compression)
+        self._reader = InflatedReader(inflated)
+        self._raise_network_error()
 
-    def _read_sequential(self, offset: int, view: memoryview) -> int | None:
-        """Serve a forward read from the ISA-L stream; None when rapidgzip must."""
-        if not self._sequential or self._inflated is not None:
-            return None
-        stream = self._stream
-        if stream is None:
-            if offset != 0:
-                self._sequential = False
-                return None
-            isal = prefers_sequential(self._remote_input(), self.compression)
-            try:
-                with _quiet_stderr():
-                    stream = SequentialStream(
-                        self._remote_input(), self.compression, parallel=not isal
-                    )
-            except Exception:  # noqa: BLE001 - rapidgzip's own reader decides
-                self._sequential = False
-                return None
-            self._stream = stream
-        if offset < stream.position:  # going back: rapidgzip's seek points serve it
-            self._stop_sequential()
-            return None
-        try:
-            with _quiet_stderr():
-                done = stream.readinto_at(offset, view)
-        except Exception:  # noqa: BLE001 - damage: keep every byte decoded before it
-            self._stop_sequential()
-            data = self._fall_back().read_at(offset, len(view))
-            view[: len(data)] = data
-            return len(data)
-        if stream.finished:
-            if self.compression is Compression.ZLIB and not stream.parallel:
-                self._checked = True  # to its end: checksum and nothing after it
-            # GZIP readers skip zero padding after the last member silently, so the
-            # end of a GZIP stream is still checked as usual (see end_problem)
-            self._stop_sequential()
-        return done
+    def _note_checked(self) -> None:
+        """The forward stream decoded to the end and checked it: the end needs no check."""
+        reader = self._reader
+        if isinstance(reader, ForwardReader) and reader.checked and self._checked is False:
+            self._checked = True
 
-    def _stop_sequential(self) -> None:
-        self._sequential = False
-        if self._stream is not None:
-            self._stream.close()
-            self._stream = None
+    @property
+    def _inflated(self) -> Inflated | None:
+        reader = self._reader
+        return reader.inflated if isinstance(reader, InflatedReader) else None
 
     def read_at(self, offset: int, n: int) -> bytes:
-        """:meth:`readinto_at` into a new buffer (one way of reading, with one fallback)."""
+        """:meth:`readinto_at` into a new buffer."""
         self._check_open()
         if n <= 0:
             return b""
@@ -211,36 +168,20 @@ class CompressedSource(Source):
         self._check_open()
         view = memoryview(buf)
         with self._lock:
-            sequential = self._read_sequential(offset, view)
-            if sequential is not None:
-                if sequential < len(view):
-                    self.size = offset + sequential
-                return sequential
-            done = 0
-            if self._inflated is None:
-                try:
-                    with _quiet_stderr():
-                        self._reader.seek(offset)
-                        while done < len(view):
-                            n = self._reader.readinto(view[done:])
-                            if not n:
-                                break
-                            done += n
-                except Exception:
-                    self._fall_back()
-            if self._inflated is not None:
-                data = self._inflated.read_at(offset, len(view))
-                view[: len(data)] = data
-                done = len(data)
-        if done < len(buf):
-            self.size = offset + done
-        return done
+            got = self._reader.readinto_at(offset, view)
+            while isinstance(got, Handover):
+                self._hand_over(got)
+                got = self._reader.readinto_at(offset, view)
+        if got < len(view):
+            self.size = offset + got
+        return got
 
     def end_problem(self) -> str | None:
         """A stream rapidgzip refused, or one whose end does not check out: ZLIB streams
         are always checked to their trailer, GZIP ones when the length in the trailer
         does not match what was decoded (cut short, trailing bytes, several members)."""
         with self._lock:
+            self._note_checked()
             if self._inflated is not None:
                 problem = self._inflated.problem
             elif self._checked is False:
@@ -266,7 +207,7 @@ class CompressedSource(Source):
         with self._lock:
             if self._inflated is not None:
                 return False
-            self._reader.export_index(path)
+            self._rapidgzip.export_index(path)
             return True
 
     def export_inflated(self, path: str) -> tuple[int, str | None] | None:
@@ -290,27 +231,25 @@ class CompressedSource(Source):
         """Read from bytes decoded by another process (see :meth:`export_inflated`)."""
         self._check_open()
         with self._lock:
-            self._inflated = Inflated(open(path, "rb"), size, problem)  # noqa: SIM115
+            self._reader.close()
+            self._reader = InflatedReader(Inflated(open(path, "rb"), size, problem))  # noqa: SIM115
 
     def import_seek_points(self, path: str) -> None:
         """Load seek points saved by :meth:`export_seek_points` for the same file."""
         self._check_open()
         with self._lock:
-            self._reader.import_index(path)
+            self._rapidgzip.import_index(path)
 
     @property
     def closed(self) -> bool:
-        return self._reader is None
+        return self._rapidgzip is None
 
     def close(self) -> None:
         with self._lock:
-            self._stop_sequential()
-            reader, self._reader = self._reader, None
-            inflated, self._inflated = self._inflated, None
-        if reader is not None:
-            reader.close()
-        if inflated is not None:
-            inflated.close()
+            self._reader.close()
+            rapidgzip, self._rapidgzip = self._rapidgzip, None
+        if rapidgzip is not None:
+            rapidgzip.close()
         for f in self._opened:
             f.close()
         with _LIVE_LOCK:
