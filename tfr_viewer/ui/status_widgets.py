@@ -5,6 +5,8 @@ core is missing and the slower pure-Python path runs."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
 from ..core.fast import fallback_warning
@@ -44,7 +46,7 @@ def show_problem_count(button: QPushButton, problems: int) -> None:
     button.setVisible(problems > 0)
 
 
-def show_warnings(button: QPushButton, texts: list[str]) -> None:
+def show_warnings(button: QPushButton, texts: Sequence[str]) -> None:
     """``1 warning``, ``3 warnings``, with their texts as the tooltip; hidden when there
     are none."""
     button.setText(plural(len(texts), "warning"))

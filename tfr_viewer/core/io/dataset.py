@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import index_cache
+from .dataset_warnings import DatasetWarning
 from .file_index import FileIndex
 from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
 from .header_scan import hops_far
@@ -77,7 +78,7 @@ class Dataset:
         """``seek_points``: compressed files keep rapidgzip's seek points from the first
         read (for exporting them), rather than being scanned with ISA-L."""
         self.files = [DatasetFile(p, seek_points=seek_points) for p in paths]
-        self.warnings: list[str] = shard_warnings(f.path for f in self.files)
+        self.warnings: list[DatasetWarning] = shard_warnings(f.path for f in self.files)
         self.keeps_cache = True  # complete indexes are stored in the persistent cache
         self._starts: list[int] = []  # global number of each indexed file's first record
 
@@ -85,7 +86,7 @@ class Dataset:
     def open(cls, specs: Iterable[str], *, seek_points: bool = False) -> Dataset:
         """Resolve files, globs, folders and ``name@N`` specs (see :mod:`.paths`); what
         a folder leaves out is among the warnings."""
-        notes: list[str] = []
+        notes: list[DatasetWarning] = []
         ds = cls(expand(specs, notes), seek_points=seek_points)
         ds.warnings.extend(notes)
         return ds
@@ -243,9 +244,9 @@ class Dataset:
     def _note_empty(self, f: DatasetFile) -> None:
         if f.open().compressed_size != 0:
             return  # bytes but no record: damaged, or not a TFRecord (see not_tfrecord)
-        msg = f"{f.path}: is empty (0 records)"
-        if msg not in self.warnings:
-            self.warnings.append(msg)
+        warning = DatasetWarning("empty_file", f.path, "is empty (0 records)")
+        if warning not in self.warnings:
+            self.warnings.append(warning)
 
     # -- access --------------------------------------------------------------------
     def __len__(self) -> int:
@@ -420,7 +421,7 @@ class Dataset:
         """How many such regions are known (cheap: no messages are built)."""
         return sum(len(f.index.garbage) + bool(f.index.stream_error) for f in self.files)
 
-    def not_tfrecord(self, *, broken_streams: bool = True) -> list[str]:
+    def not_tfrecord(self, *, broken_streams: bool = True) -> list[DatasetWarning]:
         """A message for each indexed file that holds bytes but no frame at all. With
         ``broken_streams`` False, only files whose bytes were all read: files of another
         kind (a compressed stream that stops early is a damaged TFRecord)."""
@@ -433,7 +434,7 @@ class Dataset:
                 out.append(reason)
         return out
 
-    def file_warnings(self) -> list[str]:
+    def file_warnings(self) -> list[DatasetWarning]:
         """The warnings (empty files, missing shards), then why each completely scanned
         file that holds bytes but no frame is not a TFRecord at all."""
         return [*self.warnings, *self.not_tfrecord()]

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from functools import partial
 
 from ..user_error import UserError
+from .dataset_warnings import DatasetWarning
 from .remote import is_url
 from .sniff import looks_like_tfrecord
 from .source_errors import RemoteError
@@ -66,7 +67,7 @@ def _without_sidecars(paths: list[str]) -> list[str]:
     return records or paths
 
 
-def _folder_files(folder: str, notes: list[str]) -> list[str]:
+def _folder_files(folder: str, notes: list[DatasetWarning]) -> list[str]:
     """The TFRecord files of a folder, found by name or content, sidecars left out; the
     other files if none is. Files left out that are neither are named in ``notes``."""
     entries = [
@@ -81,9 +82,13 @@ def _folder_files(folder: str, notes: list[str]) -> list[str]:
         names = ", ".join(os.path.basename(p) for p in others[:5])
         more = f" and {len(others) - 5} more" if len(others) > 5 else ""
         notes.append(
-            f"{folder}: left out {len(others)} file{'s' if len(others) > 1 else ''} that "
-            f"{'are' if len(others) > 1 else 'is'} not TFRecord ({names}{more}); name a file "
-            "to read it anyway"
+            DatasetWarning(
+                "left_out",
+                folder,
+                f"left out {len(others)} file{'s' if len(others) > 1 else ''} that "
+                f"{'are' if len(others) > 1 else 'is'} not TFRecord ({names}{more}); "
+                "name a file to read it anyway",
+            )
         )
     return found or candidates
 
@@ -110,7 +115,7 @@ def not_a_regular_file(path: str) -> str | None:
     return None
 
 
-def expand(specs: Iterable[str], notes: list[str] | None = None) -> list[str]:
+def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> list[str]:
     """Resolve each spec to files, in natural order, without duplicates. What a folder
     leaves out that is neither a TFRecord nor a sidecar is said in ``notes``.
 
@@ -214,21 +219,25 @@ def _expand_url(spec: str) -> list[str]:
     return [fs.unstrip_protocol(p) for p in sorted(found, key=natural_key)]
 
 
-def shard_warnings(paths: Iterable[str]) -> list[str]:
+def shard_warnings(paths: Iterable[str]) -> list[DatasetWarning]:
     """Warnings for shard sets (``-NNNNN-of-NNNNN``) that miss members."""
     groups: dict[tuple[str, int, str], set[int]] = defaultdict(set)
     for path in paths:
         m = SHARD_RE.match(path)
         if m:
             groups[(m["prefix"], int(m["total"]), m["suffix"])].add(int(m["index"]))
-    warnings = []
+    warnings: list[DatasetWarning] = []
     for (prefix, total, suffix), present in sorted(groups.items()):
         missing = sorted(set(range(total)) - present)
         if missing:
             shown = ", ".join(f"{i:05d}" for i in missing[:10])
             more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
             warnings.append(
-                f"{prefix}-NNNNN-of-{total:05d}{suffix}: {len(missing)} of {total} shards "
-                f"missing ({shown}{more}); the dataset is incomplete"
+                DatasetWarning(
+                    "missing_shards",
+                    f"{prefix}-NNNNN-of-{total:05d}{suffix}",
+                    f"{len(missing)} of {total} shards missing ({shown}{more}); "
+                    "the dataset is incomplete",
+                )
             )
     return warnings

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .dataset_warnings import DatasetWarning
 from .file_index import FileIndex
 from .framing import FRAME_OVERHEAD, HEADER_SIZE, Compression
 from .inflate import TRAILING
@@ -12,22 +13,26 @@ _FIX = "run `tfr-viewer recover -o OUT` to save the intact records to a new file
 _NOTHING_TO_SAVE = "no record of this file is intact, so nothing can be saved from it"
 
 
-def not_a_tfrecord(path: str, index: FileIndex, source: Source | None) -> str | None:
+def not_a_tfrecord(path: str, index: FileIndex, source: Source | None) -> DatasetWarning | None:
     """Why a completely indexed file is not a TFRecord file at all (no record, but bytes
     that are not frames), or None when it is one (an empty file is a valid one)."""
     if len(index) or not index.complete or (index.position == 0 and not index.stream_error):
         return None
     compressed = source is not None and source.compression is not Compression.NONE
     if index.stream_error and index.position < HEADER_SIZE:
-        return (
-            f"{path}: not a TFRecord file: its {source.compression.value if source else ''} "
-            f"stream does not decode ({index.stream_error}); check that the file is complete"
+        return DatasetWarning(
+            "not_tfrecord",
+            path,
+            f"not a TFRecord file: its {source.compression.value if source else ''} "
+            f"stream does not decode ({index.stream_error}); check that the file is complete",
         )
     where = "uncompressed byte 0" if compressed else "byte 0"
-    return (
-        f"{path}: not a TFRecord file: the length CRC at {where} does not match, and no "
-        f"valid frame follows anywhere in its {index.position:,} bytes; check the path "
-        "(TFRecord files start with a frame header, or with a GZIP or ZLIB stream of one)"
+    return DatasetWarning(
+        "not_tfrecord",
+        path,
+        f"not a TFRecord file: the length CRC at {where} does not match, and no valid frame "
+        f"follows anywhere in its {index.position:,} bytes; check the path (TFRecord "
+        "files start with a frame header, or with a GZIP or ZLIB stream of one)",
     )
 
 
