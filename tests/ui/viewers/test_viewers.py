@@ -102,3 +102,41 @@ def test_preview_picks_the_useful_tab(qtbot):
     raw = build_example({"image": png()})
     pane.show_record(decode(raw), raw)
     assert pane.currentWidget() is pane.images
+
+
+def test_the_preview_offers_each_record_to_its_viewers_in_order(qtbot, monkeypatch):
+    """A viewer added to the table is offered every record; the first with something
+    to show comes forward, and the hex view when none has."""
+    from PySide6.QtWidgets import QLabel
+
+    from tfr_viewer.ui.viewers import preview
+
+    class Sizes(QLabel):
+        def offer(self, decoded):
+            features = getattr(decoded.payload, "features", None)
+            return len(features) if features and "size_me" in features else None
+
+        def present(self, n):
+            self.setText(f"{n} features")
+
+    monkeypatch.setattr(preview, "VIEWERS", (*preview.VIEWERS, ("sizes", "Sizes", Sizes)))
+    pane = PreviewPane()
+    qtbot.addWidget(pane)
+    sizes = pane.viewers["sizes"]
+    t = tf().train
+    plain = t.Example(
+        features=t.Features(feature={"size_me": t.Feature(int64_list=t.Int64List(value=[1]))})
+    ).SerializeToString()
+    pane.show_record(decode(plain), plain)
+    assert pane.currentWidget() is sizes and sizes.text() == "1 features"
+    with_image = build_example({"image/encoded": [png()], "size_me": [1]})
+    pane.show_record(decode(with_image), with_image)
+    assert pane.currentWidget() is pane.images  # earlier in the table
+    assert pane.isTabEnabled(pane.indexOf(sizes))
+    text = b"just some words"
+    pane.show_record(decode(text), text)
+    assert pane.currentWidget() is pane.text and not sizes.text()  # cleared
+    assert not pane.isTabEnabled(pane.indexOf(sizes))
+    blob = bytes(range(256))
+    pane.show_record(decode(blob), blob)
+    assert pane.currentWidget() is pane.hex

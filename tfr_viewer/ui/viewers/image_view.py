@@ -21,13 +21,17 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.decode import (
+    Decoded,
     ImageAnnotation,
     ImageError,
+    KeyMap,
     box_caption,
     decode_image,
     decode_preview,
+    features_of,
     raw_pixels,
     readable_on,
+    recognise,
 )
 from ...core.text import plural
 from ..style import label_colour
@@ -121,10 +125,24 @@ class ImageViewer(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.info)
         self._annotations: list[ImageAnnotation] = []
+        self.keymap = KeyMap()  # the layout's keys (renamed ones too)
         self.hidden_classes: set[tuple[int | None, str | None]] = set()  # (id, text)
         self.highlighted: int | None = None  # a box drawn thicker, with a white outline
         self.chooser.currentIndexChanged.connect(self._show_current)
         self.overlays.toggled.connect(self._show_current)
+
+    # -- as a viewer of the preview (see preview.VIEWERS) ---------------------------
+    def offer(self, decoded: Decoded) -> list[ImageAnnotation] | None:
+        """The record's images with their boxes, in the layout settings' keys."""
+        features = features_of(decoded.payload)
+        annotations = recognise(features, self.keymap) if features else []
+        return annotations or None
+
+    def present(self, annotations: list[ImageAnnotation]) -> None:
+        self.set_annotations(annotations)
+
+    def clear(self) -> None:
+        self.set_annotations([])
 
     def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None:
         """Boxes of these classes (``(id, text)``) are not drawn."""

@@ -10,7 +10,14 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
-from ...core.decode import TensorPayload, array_to_rgba
+from ...core.decode import (
+    Decoded,
+    TensorPayload,
+    array_to_rgba,
+    decode,
+    detect,
+    features_of,
+)
 from ...core.text import dtype_text, value_text
 from .image_view import ZoomView, to_qimage
 
@@ -69,6 +76,25 @@ class TensorViewer(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.info)
         layout.addWidget(split, 1)
+
+    # -- as a viewer of the preview (see preview.VIEWERS) ---------------------------
+    def offer(self, decoded: Decoded) -> TensorPayload | None:
+        """The record's tensor, or the first tensor serialized in one of its bytes
+        features."""
+        p = decoded.payload
+        if isinstance(p, TensorPayload):
+            return p
+        for fd in (features_of(p) or {}).values():
+            if fd.kind == "bytes":
+                for v in fd.values[:4]:
+                    if detect(v) == "tensor":
+                        inner = decode(v).payload
+                        if isinstance(inner, TensorPayload):
+                            return inner
+        return None
+
+    def present(self, tensor: TensorPayload) -> None:
+        self.set_tensor(tensor)
 
     def clear(self) -> None:
         self.info.clear()
