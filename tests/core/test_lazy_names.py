@@ -40,3 +40,26 @@ def test_what_a_type_checker_reads_is_what_the_package_gives(package):
         assert getattr(module, name) is getattr(
             importlib.import_module(f"{package}.{checked[name]}"), name
         )
+
+
+def test_every_kernel_that_uses_numpy_imports_it():
+    """The kernels import numpy inside each function that uses it (so that a cached
+    ``show`` never loads it); a function that forgets fails only at run time."""
+    import ast
+    import inspect
+
+    from tfr_viewer.core import kernels
+
+    tree = ast.parse(inspect.getsource(kernels))
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        walked = [n for stmt in node.body for n in ast.walk(stmt)]
+        uses = any(
+            isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "np"
+            for n in walked
+        )
+        imports = any(
+            isinstance(n, ast.Import) and any(a.asname == "np" for a in n.names) for n in walked
+        )
+        assert imports or not uses, f"kernels.{node.name} uses numpy without importing it"

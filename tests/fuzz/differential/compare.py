@@ -29,9 +29,8 @@ def mismatches(payloads: list[bytes]) -> tuple[list[str], int]:
     """Descriptions of the rows where the paths differ, and how many rows the compiled
     extractor left to upb (those are not compared: upb decides them)."""
     block = PayloadBlock.of(payloads)
-    compiled = fast.native()
-    assert compiled is not None
-    status, columns = ex._extract_compiled(compiled, block, sorted(KEYS))
+    assert fast.native() is not None
+    status, columns = ex._extract_compiled(block, sorted(KEYS))
     want_status, want = ex._extract_python(block, sorted(KEYS))
     left = np.flatnonzero(status == ex.ROW_UPB)
     problems = []
@@ -60,9 +59,8 @@ def list_mismatches(payloads: list[bytes]) -> list[str]:
     """Where the feature-list columns differ between the compiled core and upb (rows the
     compiled core leaves to upb are decided by upb and not compared)."""
     block = PayloadBlock.of(payloads)
-    compiled = fast.native()
-    assert compiled is not None
-    status, columns = exl._compiled(compiled, block, sorted(KEYS))
+    assert fast.native() is not None
+    status, columns = exl._compiled(block, sorted(KEYS))
     if (status == ex.ROW_UPB).any():
         return []
     want_status, want = exl._python(block, sorted(KEYS))

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..fast import native
+from .. import kernels
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
 
@@ -173,23 +173,27 @@ def _add_features(table: dict[str, KeyStats], fmap: Any) -> None:
 def add_block(schema: Schema, block: PayloadBlock) -> None:
     """Count the features of every record of ``block`` into ``schema``, in one call to
     the compiled core when it is in use."""
-    compiled = native()
-    if compiled is None:
+    found = kernels.discover(block.buf, block.starts, block.lengths)
+    if found is None:
         for r in range(block.rows):
             add_payload(schema, block.payload(r))
         return
-    row_type, found = compiled.discover(block.buf, block.starts, block.lengths)
-    types = np.bincount(np.frombuffer(row_type, dtype=np.uint8), minlength=4)
-    schema.records += int(types[:3].sum())
-    schema.others += int(types[0])
-    schema.examples += int(types[1])
-    schema.sequence_examples += int(types[2])
-    for table, key, present, kinds, first, least, most in found:
-        where = schema.sequence if table else schema.features
+    types = np.bincount(found.row_types, minlength=4)
+    schema.records += int(types[: kernels.ROW_UNREAD].sum())
+    schema.others += int(types[kernels.ROW_OTHER])
+    schema.examples += int(types[kernels.ROW_EXAMPLE])
+    schema.sequence_examples += int(types[kernels.ROW_SEQUENCE])
+    for facts in found.keys:
+        where = schema.sequence if facts.sequence else schema.features
         merge_stats(
-            where.setdefault(key.decode("utf-8"), KeyStats()), present, kinds, first, least, most
+            where.setdefault(facts.key, KeyStats()),
+            facts.present,
+            facts.kinds,
+            facts.first,
+            facts.least,
+            facts.most,
         )
-    for r in np.flatnonzero(np.frombuffer(row_type, dtype=np.uint8) == 3).tolist():
+    for r in np.flatnonzero(found.row_types == kernels.ROW_UNREAD).tolist():
         add_payload(schema, block.payload(r))  # nested past what the compiled core follows
 
 

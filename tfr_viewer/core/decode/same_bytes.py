@@ -18,22 +18,15 @@ from collections.abc import Hashable
 from typing import Generic, TypeVar
 
 from ..crc32c import value as crc32c
-from ..fast import native
+from ..kernels import same_bytes
 
 T = TypeVar("T")
 BUDGET = 64 << 20  # bytes of inputs held, per memo
 
 
 def equal(a: bytes | memoryview, b: bytes | memoryview) -> bool:
-    """Whether two bytes-like values hold the same bytes: one ``memcmp`` in the compiled
-    core; without it, two ``bytes`` compare as one too (a memoryview compares item by
-    item, many times slower than a copy)."""
-    if len(a) != len(b):
-        return False
-    compiled = native()
-    if compiled is not None:
-        return bool(compiled.same_bytes(a, b))
-    return (a if type(a) is bytes else bytes(a)) == (b if type(b) is bytes else bytes(b))
+    """Whether two bytes-like values hold the same bytes (see :func:`.kernels.same_bytes`)."""
+    return same_bytes(a, b)
 
 
 def key_of(data: bytes | memoryview) -> tuple[int, int]:

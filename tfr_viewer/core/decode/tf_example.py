@@ -122,18 +122,15 @@ def _entries(data: bytes, reading: TFReading) -> list[tuple[bytes, int, int]]:
 def _compiled_entries(data: bytes, reading: TFReading) -> list[tuple[bytes, int, int]] | None:
     """:func:`_entries` with the Example's own fields skipped by the compiled core (a
     payload of millions of them costs no Python loop); None on the pure-Python path."""
-    from ..fast import native
+    from .. import kernels
 
-    compiled = native()
-    if compiled is None:
+    walked = kernels.tf_fields(data)
+    if walked is None:
         return None
-    code, offset, differs, spans = compiled.tf_fields(data)
+    code, offset, differs = walked.code, walked.offset, walked.differs
     reading.skipped_features = bool(differs & 1)
-    import numpy as np
-
     entries: list[tuple[bytes, int, int]] = []
-    pairs = np.frombuffer(spans, dtype=np.int64).reshape(-1, 2).tolist()
-    for start, stop in pairs:  # the last one fails when the compiled walk failed in it
+    for start, stop in walked.spans:  # the last one fails when the compiled walk failed in it
         reading.features_fields += 1
         _features(data, start, stop, entries)
     if code != OK:
@@ -387,18 +384,15 @@ def _code(reading: TFReading) -> int:
 
 
 def verdict(data: bytes) -> tuple[int, int]:
-    """TensorFlow's verdict on one payload, as :func:`verdicts` gives it for many."""
-    from ..fast import native
+    """TensorFlow's verdict on one payload, as :func:`verdicts` gives it for many:
+    ``(code, offset)``."""
+    from .. import kernels
 
-    compiled = native()
-    if compiled is None:
-        reading = read_example(data)
-        return _code(reading), -1 if reading.failure is None else reading.failure.offset
-    codes, offsets = compiled.tf_check(data, _ZERO, len(data).to_bytes(8, "little"))
-    return codes[0], int.from_bytes(offsets, "little", signed=True)
-
-
-_ZERO = bytes(8)
+    found = kernels.verdict(data)
+    if found is not None:
+        return found.code, found.offset
+    reading = read_example(data)
+    return _code(reading), -1 if reading.failure is None else reading.failure.offset
 
 
 def verdicts(
@@ -411,14 +405,13 @@ def verdicts(
     compiled core and this module agree."""
     import numpy as np
 
-    from ..fast import native
+    from .. import kernels
 
+    found = kernels.verdicts(buf, starts, lengths)
+    if found is not None:
+        return found.codes, found.offsets
     starts = np.ascontiguousarray(starts, dtype=np.int64)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
-    compiled = native()
-    if compiled is not None:
-        codes, offsets = compiled.tf_check(buf, starts, lengths)
-        return np.frombuffer(codes, dtype=np.uint8), np.frombuffer(offsets, dtype=np.int64)
     codes_out = np.zeros(len(starts), dtype=np.uint8)
     offsets_out = np.full(len(starts), -1, dtype=np.int64)
     view = buf.data if isinstance(buf, np.ndarray) else memoryview(buf)

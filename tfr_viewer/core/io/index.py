@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import kernels
 from ..crc32c import extend as _crc_extend
 from ..crc32c import value as _crc
-from ..fast import native
 from .framing import FOOTER_SIZE, FRAME_OVERHEAD, HEADER_SIZE, decode_header, mask
 from .records import CancelToken, GarbageRegion, RecordStatus
 from .resync import find_next_frame
@@ -231,17 +231,19 @@ class _Scanner:
         want = limit - len(batch)
         if want <= 0:
             return pos
-        compiled = native()
-        if compiled is None:
+        if not kernels.compiled_in_use():
             return self._fast_python(win, pos, batch, want)
         offsets = np.empty(want, dtype=np.uint64)
         lengths = np.empty(want, dtype=np.uint64)
         status = np.empty(want, dtype=np.uint8)
-        n, stop = compiled.scan_frames(
+        run = kernels.scan_frames(
             win.arr, pos - win.base, want, self.verify, win.base, offsets, lengths, status
         )
+        if run is None:  # the compiled core was switched off meanwhile
+            return self._fast_python(win, pos, batch, want)
+        n = run.count
         batch.add_run(offsets[:n], lengths[:n], status[:n])
-        return win.base + stop
+        return win.base + run.stop
 
     def _fast_python(self, win: _Window, pos: int, batch: _Batch, want: int) -> int:
         data, arr, base = win.data, win.arr, win.base

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..fast import native
-from .framing import FRAME_OVERHEAD, HEADER_SIZE, masked_crc
+from .. import kernels
+from .framing import FRAME_OVERHEAD, HEADER_SIZE
 from .records import RecordStatus
 from .sources import Source
 
@@ -136,16 +136,7 @@ def payload_crcs(block: PayloadBlock, rows: np.ndarray) -> np.ndarray:
     an unreadable row."""
     starts = np.full(block.rows, -1, dtype=np.int64)
     starts[rows] = block.starts[rows]
-    ok = np.zeros(block.rows, dtype=np.uint8)
-    compiled = native()
-    if compiled is not None:
-        compiled.payload_crcs(block.buf, starts, block.lengths, ok)
-    else:
-        for r in np.flatnonzero(starts >= 0).tolist():
-            start, n = int(starts[r]), int(block.lengths[r])
-            stored = int.from_bytes(block.buf[start + n : start + n + 4].tobytes(), "little")
-            ok[r] = masked_crc(block.buf[start : start + n]) == stored
-    return ok[rows].astype(bool)
+    return kernels.payload_crcs(block.buf, starts, block.lengths)[rows]
 
 
 def _checked(

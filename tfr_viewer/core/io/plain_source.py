@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..fast import native
+from .. import kernels
 from .framing import Compression
 from .source import Source
 from .source_errors import FileChanged, SourceError
@@ -88,17 +88,11 @@ class PlainSource(Source):
     def hop_headers(
         self, pos: int, limit: int, min_frame: int
     ) -> tuple[np.ndarray, np.ndarray, int] | None:
-        compiled = native()
-        if compiled is None or not hasattr(compiled, "hop_frames"):
+        if not kernels.compiled_in_use():
             return None
         self._check_open()
-        offsets = np.empty(limit, dtype=np.uint64)
-        lengths = np.empty(limit, dtype=np.uint64)
-        # a failed read ends the hop; the caller's own read then raises it
-        n, stop, _errno = compiled.hop_frames(
-            self._fd, self.size, pos, limit, min_frame, offsets, lengths
-        )
-        return offsets[:n], lengths[:n], stop
+        hop = kernels.hop_frames(self._fd, self.size, pos, limit, min_frame)
+        return None if hop is None else (hop.offsets, hop.lengths, hop.stop)
 
     def advise_random(self, random: bool) -> None:
         # A header-only scan reads 12 bytes a frame: read-ahead would read everything.

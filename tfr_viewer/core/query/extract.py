@@ -17,12 +17,13 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from .. import fast
-from ..fast import native
+from .. import fast, kernels
 from ..io.payload_block import PayloadBlock
+from ..kernels import ColumnPiece
 from .columns import Rag
 
 NONE, BYTES, FLOAT, INT64 = 0, 1, 2, 3
@@ -50,39 +51,51 @@ def extract(
     may come as read-only memoryviews of the block's buffer instead of copies (valid
     while the buffer is; equal to, and hashing as, the bytes they show)."""
     wanted = sorted(set(keys))
-    compiled = native()
-    if compiled is not None and block.rows:
-        status, columns = _extract_compiled(compiled, block, wanted, views_from)
+    if kernels.compiled_in_use() and block.rows:
+        status, columns = _extract_compiled(block, wanted, views_from)
         if not (status == ROW_UPB).any():
             return status, columns
     return _extract_python(block, wanted)
 
 
 def _extract_compiled(
-    compiled, block: PayloadBlock, wanted: list[str], views_from: int | None = None
+    block: PayloadBlock, wanted: list[str], views_from: int | None = None
 ) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
     keys = tuple(k.encode("utf-8") for k in wanted)
-    parts = _parts(block.rows)
     results = _on_every_core(
-        lambda a, b: compiled.extract(block.buf, block.starts[a:b], block.lengths[a:b], keys),
-        parts,
+        lambda a, b: _compiled_part(block, a, b, keys, kernels.extract), _parts(block.rows)
     )
-    status = np.concatenate([np.frombuffer(r[0], dtype=np.uint8) for r in results])
+    status = np.concatenate([r[0] for r in results])
     columns = {}
     for c, key in enumerate(wanted):
         pieces = [r[1][c] for r in results]
-        present, kinds_arr = (
-            np.concatenate([np.frombuffer(p[i], dtype=t) for p in pieces])
-            for i, t in ((0, np.bool_), (1, np.uint8))
-        )
-        splits_arr = _joined_splits([np.frombuffer(p[2], dtype=np.int64) for p in pieces])
-        by_kind = {
-            kind: np.concatenate([np.frombuffer(p[i], dtype=t) for p in pieces])
-            for kind, i, t in ((INT64, 3, np.int64), (FLOAT, 4, np.float64), (BYTES, 5, np.int64))
-        }
-        values = _typed_values(compiled, block, kinds_arr, splits_arr, by_kind, views_from)
+        present = np.concatenate([p.present for p in pieces])
+        kinds_arr = np.concatenate([p.kinds for p in pieces])
+        splits_arr = _joined_splits([p.splits for p in pieces])
+        by_kind = _by_kind(pieces)
+        values = _typed_values(block, kinds_arr, splits_arr, by_kind, views_from)
         columns[key] = FeatureColumn(Rag(values, splits_arr), present, kinds_arr)
     return status, columns
+
+
+def _compiled_part(
+    block: PayloadBlock, a: int, b: int, keys: tuple[bytes, ...], kernel: Callable[..., Any]
+) -> tuple[np.ndarray, list[ColumnPiece]]:
+    """Rows ``a`` to ``b`` of ``block`` through ``kernel`` (the compiled core must be in
+    use: it was when the extraction began)."""
+    found = kernel(block.buf, block.starts[a:b], block.lengths[a:b], keys)
+    if found is None:
+        raise RuntimeError("the compiled core was switched off during an extraction")
+    return found
+
+
+def _by_kind(pieces: list[ColumnPiece]) -> dict[int, np.ndarray]:
+    """The values of each kind of one key's pieces, joined."""
+    return {
+        INT64: np.concatenate([p.int64 for p in pieces]),
+        FLOAT: np.concatenate([p.float64 for p in pieces]),
+        BYTES: np.concatenate([p.byte_spans for p in pieces]),
+    }
 
 
 PARALLEL_ROWS = 1 << 13  # fewer rows than this are extracted on one thread
@@ -131,7 +144,6 @@ def _joined_splits(splits: list[np.ndarray]) -> np.ndarray:
 
 
 def _typed_values(
-    compiled,
     block: PayloadBlock,
     kinds: np.ndarray,
     splits: np.ndarray,
@@ -151,12 +163,12 @@ def _typed_values(
     if seen == {FLOAT}:
         return by_kind[FLOAT]
     if seen == {BYTES} and views_from is not None:
-        return _bytes_and_views(compiled, block, by_kind[BYTES], views_from)
+        return _bytes_and_views(block, by_kind[BYTES], views_from)
     parts: dict[int, np.ndarray] = {}
     for kind in seen:
         if kind == BYTES:
             out = np.empty(len(by_kind[BYTES]) // 2, dtype=object)
-            out[:] = compiled.take_bytes(block.buf, by_kind[BYTES])
+            out[:] = kernels.take_bytes(block.buf, by_kind[BYTES])
             parts[kind] = out
         else:
             parts[kind] = by_kind[kind]
@@ -173,9 +185,7 @@ def _typed_values(
     return values
 
 
-def _bytes_and_views(
-    compiled, block: PayloadBlock, spans: np.ndarray, views_from: int
-) -> np.ndarray:
+def _bytes_and_views(block: PayloadBlock, spans: np.ndarray, views_from: int) -> np.ndarray:
     """The bytes values of ``spans`` (int64 offset, size pairs): copies below
     ``views_from`` bytes, read-only memoryviews of the buffer from there on."""
     pairs = spans.reshape(-1, 2)
@@ -183,7 +193,7 @@ def _bytes_and_views(
     big = pairs[:, 1] >= views_from
     small = np.flatnonzero(~big)
     if len(small):
-        out[small] = compiled.take_bytes(block.buf, np.ascontiguousarray(pairs[small]))
+        out[small] = kernels.take_bytes(block.buf, np.ascontiguousarray(pairs[small]))
     view = block.buf.data.toreadonly()
     for i, (offset, size) in zip(np.flatnonzero(big).tolist(), pairs[big].tolist(), strict=True):
         out[i] = view[offset : offset + size]  # one item at a time: never read as an array

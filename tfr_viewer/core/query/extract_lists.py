@@ -14,17 +14,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..fast import native
+from .. import kernels
 from ..io.payload_block import PayloadBlock
 from .columns import Rag
 from .extract import (
     _KIND_OF,
-    BYTES,
-    FLOAT,
-    INT64,
     NONE,
     ROW_MALFORMED,
     ROW_UPB,
+    _by_kind,
+    _compiled_part,
     _joined_splits,
     _on_every_core,
     _parts,
@@ -50,35 +49,29 @@ def extract_lists(
 ) -> tuple[np.ndarray, dict[str, FeatureListColumn]]:
     """Per-row parse status (``ROW_OK`` or ``ROW_MALFORMED``) and a column per key."""
     wanted = sorted(set(keys))
-    compiled = native()
-    if compiled is not None and block.rows:
-        status, columns = _compiled(compiled, block, wanted)
+    if kernels.compiled_in_use() and block.rows:
+        status, columns = _compiled(block, wanted)
         if not (status == ROW_UPB).any():
             return status, columns
     return _python(block, wanted)
 
 
 def _compiled(
-    compiled, block: PayloadBlock, wanted: list[str]
+    block: PayloadBlock, wanted: list[str]
 ) -> tuple[np.ndarray, dict[str, FeatureListColumn]]:
     keys = tuple(k.encode("utf-8") for k in wanted)
     results = _on_every_core(
-        lambda a, b: compiled.extract_lists(block.buf, block.starts[a:b], block.lengths[a:b], keys),
-        _parts(block.rows),
+        lambda a, b: _compiled_part(block, a, b, keys, kernels.extract_lists), _parts(block.rows)
     )
-    status = np.concatenate([np.frombuffer(r[0], dtype=np.uint8) for r in results])
+    status = np.concatenate([r[0] for r in results])
     columns = {}
     for c, key in enumerate(wanted):
         pieces = [r[1][c] for r in results]
-        present = np.concatenate([np.frombuffer(p[0], dtype=np.bool_) for p in pieces])
-        steps = _joined_splits([np.frombuffer(p[1], dtype=np.int64) for p in pieces])
-        kinds = np.concatenate([np.frombuffer(p[2], dtype=np.uint8) for p in pieces])
-        splits = _joined_splits([np.frombuffer(p[3], dtype=np.int64) for p in pieces])
-        by_kind = {
-            kind: np.concatenate([np.frombuffer(p[i], dtype=t) for p in pieces])
-            for kind, i, t in ((INT64, 4, np.int64), (FLOAT, 5, np.float64), (BYTES, 6, np.int64))
-        }
-        values = _typed_values(compiled, block, kinds, splits, by_kind)
+        present = np.concatenate([p.present for p in pieces])
+        steps = _joined_splits([p.steps for p in pieces if p.steps is not None])
+        kinds = np.concatenate([p.kinds for p in pieces])
+        splits = _joined_splits([p.splits for p in pieces])
+        values = _typed_values(block, kinds, splits, _by_kind(pieces))
         columns[key] = FeatureListColumn(present, steps, kinds, Rag(values, splits))
     return status, columns
 

@@ -1,0 +1,308 @@
+"""The core's hot loops behind one facade, with typed results.
+
+Each kernel runs in the compiled core (``native/module.c``) when it is built and
+allowed (:func:`.fast.native`), and gives the same result as its pure-Python backend;
+nothing outside this module reads the compiled module's tuples by position. Two kinds:
+
+- **Whole kernels** choose their backend here and always answer: :func:`same_bytes`,
+  :func:`payload_crcs`, :func:`take_bytes`.
+- **Compiled passes** answer only on the compiled path and return None on the pure one,
+  where the caller runs its own Python loop over its own state (the frame scan of
+  :mod:`.io.index`, the header hop of :mod:`.io.plain_source`, TensorFlow's reading in
+  :mod:`.decode.tf_example`, the survey of keys of :mod:`.analyze.schema`, the column
+  extraction of :mod:`.query.extract`): :func:`scan_frames`, :func:`hop_frames`,
+  :func:`verdicts`, :func:`verdict`, :func:`tf_fields`, :func:`discover`, :func:`extract`,
+  :func:`extract_lists`. The differential tests run both paths on the same inputs.
+
+CRC32C, the most used kernel, is the one place of its own rule: :mod:`.crc32c` (the
+compiled core's, or google-crc32c). The compiled module names its status and verdict
+codes; the modules that define them check them on import (:func:`.fast.agree`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .fast import native
+
+if TYPE_CHECKING:  # numpy is imported by the kernels that use it: `show` never loads it
+    from types import ModuleType
+
+    import numpy as np
+
+
+def compiled_in_use() -> bool:
+    """Whether the compiled passes answer now."""
+    return native() is not None
+
+
+# -- whole kernels ---------------------------------------------------------------------
+def same_bytes(a: bytes | memoryview, b: bytes | memoryview) -> bool:
+    """Whether two bytes-like values hold the same bytes (one ``memcmp`` compiled; a
+    memoryview compares item by item in Python, so it is copied first)."""
+    if len(a) != len(b):
+        return False
+    fast = native()
+    if fast is not None:
+        return bool(fast.same_bytes(a, b))
+    return (a if type(a) is bytes else bytes(a)) == (b if type(b) is bytes else bytes(b))
+
+
+def payload_crcs(buf: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Per row, whether the stored CRC that follows payload ``buf[start : start +
+    length]`` matches it (rows with a negative start: False)."""
+    import numpy as np
+
+    ok = np.zeros(len(starts), dtype=np.uint8)
+    fast = native()
+    if fast is not None:
+        fast.payload_crcs(buf, starts, lengths, ok)
+        return ok.astype(bool)
+    from .io.framing import masked_crc
+
+    for r in np.flatnonzero(starts >= 0).tolist():
+        start, n = int(starts[r]), int(lengths[r])
+        stored = int.from_bytes(buf[start + n : start + n + 4].tobytes(), "little")
+        ok[r] = masked_crc(buf[start : start + n]) == stored
+    return ok.astype(bool)
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """TensorFlow's verdict per payload: ``codes`` (uint8, the bits of
+    :mod:`.decode.tf_example`) and ``offsets`` (int64, where the parser fails; -1)."""
+
+    codes: np.ndarray
+    offsets: np.ndarray
+
+
+def verdicts(buf: Any, starts: np.ndarray, lengths: np.ndarray) -> Verdicts | None:
+    """TensorFlow's verdict on each payload ``buf[start : start + length]`` (rows with a
+    negative start: code 0, offset -1); None on the pure path."""
+    import numpy as np
+
+    fast = native()
+    if fast is None:
+        return None
+    starts = np.ascontiguousarray(starts, dtype=np.int64)
+    lengths = np.ascontiguousarray(lengths, dtype=np.int64)
+    codes, offsets = fast.tf_check(buf, starts, lengths)
+    return Verdicts(np.frombuffer(codes, dtype=np.uint8), np.frombuffer(offsets, dtype=np.int64))
+
+
+# -- compiled passes -------------------------------------------------------------------
+def _compiled() -> ModuleType | None:
+    return native()
+
+
+@dataclass(frozen=True)
+class ScanRun:
+    """Consecutive good frames appended to the caller's arrays: ``count`` of them, and
+    the position (within the buffer) where the scan stopped."""
+
+    count: int
+    stop: int
+
+
+def scan_frames(
+    buf: Any,
+    pos: int,
+    limit: int,
+    verify: bool,
+    base: int,
+    offsets: np.ndarray,
+    lengths: np.ndarray,
+    status: np.ndarray,
+) -> ScanRun | None:
+    """Frames of ``buf`` from ``pos`` until a problem, the end or ``limit`` of them,
+    written to ``offsets``/``lengths``/``status`` (``base`` added to the offsets); None on
+    the pure path."""
+    fast = _compiled()
+    if fast is None:
+        return None
+    n, stop = fast.scan_frames(buf, pos, limit, verify, base, offsets, lengths, status)
+    return ScanRun(int(n), int(stop))
+
+
+@dataclass(frozen=True)
+class Hop:
+    """Frame headers read from a file descriptor, hopping over the payloads."""
+
+    offsets: np.ndarray
+    lengths: np.ndarray
+    stop: int  # where the hop ended: the next header to read
+
+
+def hop_frames(fd: int, size: int, pos: int, limit: int, min_frame: int) -> Hop | None:
+    """Up to ``limit`` frame headers of the file ``fd`` of ``size`` bytes from ``pos``,
+    while frames are at least ``min_frame`` long; a failed read ends the hop (the
+    caller's own read then raises it). None on the pure path."""
+    import numpy as np
+
+    fast = _compiled()
+    if fast is None or not hasattr(fast, "hop_frames"):
+        return None
+    offsets = np.empty(limit, dtype=np.uint64)
+    lengths = np.empty(limit, dtype=np.uint64)
+    n, stop, _errno = fast.hop_frames(fd, size, pos, limit, min_frame, offsets, lengths)
+    return Hop(offsets[:n], lengths[:n], int(stop))
+
+
+@dataclass(frozen=True)
+class TfFields:
+    """The compiled walk over an Example's own fields: the verdict ``code`` and
+    ``offset`` so far, ``differs`` (bit 1: fields other than ``features`` were skipped;
+    bit 2: a ``features`` field's length is wrong), and the (start, stop) span of each
+    ``features`` field, for the Python side to read."""
+
+    code: int
+    offset: int
+    differs: int
+    spans: list[list[int]]
+
+
+def tf_fields(data: Any) -> TfFields | None:
+    fast = _compiled()
+    if fast is None:
+        return None
+    code, offset, differs, spans = fast.tf_fields(data)
+    flat = memoryview(spans).cast("q").tolist()
+    pairs = [flat[i : i + 2] for i in range(0, len(flat), 2)]
+    return TfFields(int(code), int(offset), int(differs), pairs)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    code: int
+    offset: int  # where the parser fails, -1 when it does not
+
+
+_ZERO = bytes(8)
+
+
+def verdict(data: Any) -> Verdict | None:
+    """TensorFlow's verdict on one payload (see :func:`verdicts`; no numpy needed)."""
+    fast = _compiled()
+    if fast is None:
+        return None
+    codes, offsets = fast.tf_check(data, _ZERO, len(data).to_bytes(8, "little"))
+    return Verdict(codes[0], int.from_bytes(offsets, "little", signed=True))
+
+
+# the row types of discover, as the compiled core numbers them
+ROW_OTHER, ROW_EXAMPLE, ROW_SEQUENCE, ROW_UNREAD = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class KeyFacts:
+    """What a block's records hold under one key: ``sequence`` (a feature list of a
+    SequenceExample, else a feature), how many records have it, by kind (none, bytes,
+    float, int64) how many values it has and the order in which the kind was first seen,
+    and the least and most values a record has."""
+
+    sequence: bool
+    key: str
+    present: int
+    kinds: tuple[int, ...]
+    first: tuple[int, ...]
+    least: int
+    most: int
+
+
+@dataclass(frozen=True)
+class Discovery:
+    row_types: np.ndarray  # uint8 per row: ROW_OTHER, ROW_EXAMPLE, ROW_SEQUENCE, ROW_UNREAD
+    keys: list[KeyFacts]
+
+
+def discover(buf: Any, starts: np.ndarray, lengths: np.ndarray) -> Discovery | None:
+    """The keys of every payload of a block, surveyed in one compiled call."""
+    import numpy as np
+
+    fast = _compiled()
+    if fast is None:
+        return None
+    row_type, found = fast.discover(buf, starts, lengths)
+    keys = [
+        KeyFacts(bool(table), key.decode("utf-8"), present, kinds, first, least, most)
+        for table, key, present, kinds, first, least, most in found
+    ]
+    return Discovery(np.frombuffer(row_type, dtype=np.uint8), keys)
+
+
+@dataclass(frozen=True)
+class ColumnPiece:
+    """One key's values in a run of rows, as the compiled extractor gives them:
+    ``present`` and ``kinds`` per row, row ``splits`` of the values, the values by kind
+    (int64, float64, and bytes as (offset, size) pairs into the buffer), and for feature
+    lists the ``steps`` splits of each row."""
+
+    present: np.ndarray
+    kinds: np.ndarray
+    splits: np.ndarray
+    int64: np.ndarray
+    float64: np.ndarray
+    byte_spans: np.ndarray
+    steps: np.ndarray | None = None
+
+
+def _pieces(columns: Any, lists: bool) -> list[ColumnPiece]:
+    import numpy as np
+
+    out = []
+    for p in columns:
+        if lists:
+            present, steps, kinds, splits, i64, f64, spans = p
+        else:
+            (present, kinds, splits, i64, f64, spans), steps = p, None
+        out.append(
+            ColumnPiece(
+                np.frombuffer(present, dtype=np.bool_),
+                np.frombuffer(kinds, dtype=np.uint8),
+                np.frombuffer(splits, dtype=np.int64),
+                np.frombuffer(i64, dtype=np.int64),
+                np.frombuffer(f64, dtype=np.float64),
+                np.frombuffer(spans, dtype=np.int64),
+                None if steps is None else np.frombuffer(steps, dtype=np.int64),
+            )
+        )
+    return out
+
+
+def extract(
+    buf: Any, starts: np.ndarray, lengths: np.ndarray, keys: tuple[bytes, ...]
+) -> tuple[np.ndarray, list[ColumnPiece]] | None:
+    """Per-row status and one piece per key of the Examples' features (compiled)."""
+    import numpy as np
+
+    fast = _compiled()
+    if fast is None:
+        return None
+    status, columns = fast.extract(buf, starts, lengths, keys)
+    return np.frombuffer(status, dtype=np.uint8), _pieces(columns, lists=False)
+
+
+def extract_lists(
+    buf: Any, starts: np.ndarray, lengths: np.ndarray, keys: tuple[bytes, ...]
+) -> tuple[np.ndarray, list[ColumnPiece]] | None:
+    """Per-row status and one piece per key of SequenceExamples' feature lists."""
+    import numpy as np
+
+    fast = _compiled()
+    if fast is None:
+        return None
+    status, columns = fast.extract_lists(buf, starts, lengths, keys)
+    return np.frombuffer(status, dtype=np.uint8), _pieces(columns, lists=True)
+
+
+def take_bytes(buf: Any, spans: np.ndarray) -> list[bytes]:
+    """The bytes at each (offset, size) pair of ``spans`` in ``buf``."""
+    import numpy as np
+
+    fast = _compiled()
+    if fast is not None:
+        return fast.take_bytes(buf, spans)
+    pairs = np.asarray(spans, dtype=np.int64).reshape(-1, 2).tolist()
+    view = buf.data if isinstance(buf, np.ndarray) else memoryview(buf)
+    return [bytes(view[o : o + n]) for o, n in pairs]
