@@ -19,9 +19,9 @@ from ..core import json_text
 from ..core.text import plural
 from ..core.write import ExportError
 from ..errors import UsageError
+from .export_request import export_options
 from .jobs import asked_jobs, item_jobs
 from .progress import TaskProgress
-from .write import export_options
 
 
 def _listing(args: argparse.Namespace):  # noqa: ANN202
@@ -55,11 +55,12 @@ def _renames(settings: list[str]) -> dict[str, str]:
 def _to_images(args: argparse.Namespace) -> int:
     """``convert DATASET -o FOLDER --images [--boxes F]``: what ``export --format images``
     does."""
-    from .write import cmd_export
+    from .export_request import ExportRequest
+    from .write import run_export
 
     # export's own arguments beside convert's (which has the rest: boxes, outputs, runs)
     own = {"paths": [args.source], "format": "images", "filter": None, "raw_cells": False}
-    return cmd_export(argparse.Namespace(**{**vars(args), **own}))
+    return run_export(ExportRequest.of(argparse.Namespace(**{**vars(args), **own})))
 
 
 def _write_intact(args: argparse.Namespace, name: str, doing: str, **options: Any) -> Any:

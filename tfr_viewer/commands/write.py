@@ -9,7 +9,6 @@ import numpy as np
 
 from ..cli_options import (
     CommandSpec,
-    Runs,
     add_output_options,
     add_overwrite,
     add_paths,
@@ -18,42 +17,15 @@ from ..cli_options import (
     format_names,
 )
 from ..core import json_text
-from ..core.io import Compression, Dataset
+from ..core.io import Dataset
 from ..core.query import compile_filter, filter_dataset
 from ..core.text import plural
-from ..core.write import ExportOptions, parse_split
+from ..core.write import ExportOptions
 from ..core.write.export import export
-from ..errors import EXIT_PROBLEMS, UsageError
+from ..errors import EXIT_PROBLEMS
+from .export_request import ExportRequest, compression
 from .jobs import asked_jobs, local_jobs
 from .progress import TaskProgress, index_with_progress, warn_about_filter
-
-
-def _compression(text: str) -> Compression:
-    try:
-        return Compression.parse(text)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def export_options(args: argparse.Namespace) -> ExportOptions:
-    """The export options of a command that takes the output options
-    (:func:`~..cli_options.add_output_options`) and ``--overwrite``."""
-    try:
-        split = parse_split(args.split) if args.split else ()
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    shards, max_mb = args.shards, args.max_shard_mb
-    if shards is not None and shards < 1 or max_mb is not None and max_mb <= 0:
-        raise UsageError("--shards and --max-shard-mb must be above 0")
-    return ExportOptions(
-        args.output,
-        _compression(args.compression),
-        shards,
-        int(max_mb * 1e6) if max_mb else None,
-        args.shuffle,
-        split,
-        overwrite=args.overwrite,
-    )
 
 
 def _report(  # noqa: ANN001
@@ -83,118 +55,112 @@ def _report(  # noqa: ANN001
     )
 
 
-def _export_by_splits(
-    ds: Dataset, options: ExportOptions, args: argparse.Namespace, runs: Runs, jobs: int
-) -> int:
+def _export_by_splits(ds: Dataset, request: ExportRequest, jobs: int) -> int:
     """The TFRecord export with its split work on ``--runner`` (Apache Beam) or on
     ``jobs`` processes here (:func:`~..core.write.split_export.export_each`)."""
     from ..core.query.names import resolve_names
 
-    runner = runs.runner
-    if args.format != "tfrecord":
-        raise UsageError(f"--runner writes TFRecord files; --format {args.format} runs here")
-    if args.filter:
-        compile_filter(args.filter)  # a bad expression is refused before any work
+    runs, options = request.runs, request.output
+    if request.filter:
+        compile_filter(request.filter)  # a bad expression is refused before any work
     index_with_progress(ds, verify=False)
     # splits filter by what a bare record column name means in the whole dataset
-    expression = resolve_names(ds, args.filter) if args.filter else None
-    if runner:  # ExportError: exit 2
+    expression = resolve_names(ds, request.filter) if request.filter else None
+    if runs.runner:  # ExportError: exit 2
         from ..beam.commands import export_on_beam
 
-        summary = export_on_beam(ds, expression, options, runner, list(runs.pipeline_args))
+        summary = export_on_beam(ds, expression, options, runs.runner, list(runs.pipeline_args))
     else:
         from ..core.io.split_pool import pool_each
         from ..core.write.split_export import export_each
 
         with TaskProgress("exporting", 0, unit="parts") as progress:
             summary = export_each(ds, expression, options, pool_each(jobs, progress.update))
-    _report(summary, args.json, warnings=_warnings(ds, summary.records, args, summary.warnings))
+    warnings = _warnings(ds, summary.records, request, summary.warnings)
+    _report(summary, request.as_json, warnings=warnings)
     return 0
 
 
 def _warnings(
-    ds: Dataset, written: int, args: argparse.Namespace, own: tuple[str, ...] = ()
+    ds: Dataset, written: int, request: ExportRequest, own: tuple[str, ...] = ()
 ) -> list[str]:
     """The export's warnings: the dataset's (empty files, missing shards), files that are
     not TFRecords, the export's ``own`` (fewer shards than asked), and an output that
     holds no record. Printed on stderr unless the
     output is JSON, which carries them."""
-    warnings = ds.file_warnings() + list(own)
+    warnings = [*ds.file_warnings(), *own]
     if not written:
-        what = "no intact record matches the filter" if args.filter else "no record is intact"
+        what = "no intact record matches the filter" if request.filter else "no record is intact"
         warnings.append(f"{what}, so the output holds none")
-    if not args.json:
+    if not request.as_json:
         for warning in warnings:
             print(f"warning: {warning}", file=sys.stderr)
     return warnings
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    options = export_options(args)
-    runs = Runs.of(args)
+    return run_export(ExportRequest.of(args))
+
+
+def run_export(request: ExportRequest) -> int:
+    """``export`` as ``request`` asks: checked already, so nothing here reads arguments."""
+    runs = request.runs
     asked_jobs(runs)
-    with Dataset.open(args.paths) as ds:
-        if args.filter:
-            warn_about_filter(ds, args.filter)
+    with Dataset.open(list(request.paths)) as ds:
+        if request.filter:
+            warn_about_filter(ds, request.filter)
         if runs.runner:
-            return _export_by_splits(ds, options, args, runs, 1)
-        if args.format == "tfrecord" and (jobs := local_jobs(ds, runs)) > 1:
-            return _export_by_splits(ds, options, args, runs, jobs)
+            return _export_by_splits(ds, request, 1)
+        if request.format == "tfrecord" and (jobs := local_jobs(ds, runs)) > 1:
+            return _export_by_splits(ds, request, jobs)
         index_with_progress(ds, verify=True)
-        if args.filter:
-            flt = compile_filter(args.filter)
+        if request.filter:
+            flt = compile_filter(request.filter)
             parts = list(filter_dataset(ds, flt))
             records = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         else:
             records = np.arange(len(ds), dtype=np.int64)
-        if args.format != "tfrecord":
-            return _export_other(ds, records, args)
-        summary = export(ds, records, options)
-        _report(summary, args.json, warnings=_warnings(ds, summary.records, args, summary.warnings))
+        if request.format != "tfrecord":
+            return _export_other(ds, records, request)
+        summary = export(ds, records, request.output)
+        warnings = _warnings(ds, summary.records, request, summary.warnings)
+        _report(summary, request.as_json, warnings=warnings)
         return 0
 
 
-def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) -> int:
+def _export_other(ds: Dataset, records: np.ndarray, request: ExportRequest) -> int:
     """``--format`` other than tfrecord: through the registry of writers (and so the
     output layer's checks)."""
     from ..core.write.writers import write, writer
 
+    fmt, out_path = request.format, request.output.out
     intact = ds.undamaged(records).tolist()
-    if args.boxes and args.format != "images":
-        raise UsageError("--boxes goes with --format images")
-    options = {"boxes": args.boxes} if args.format == "images" else {}
-    if args.format == "webdataset":
-        options = {"per_shard": args.shard_records or 10_000}
-    if args.raw_cells:
-        if args.format != "csv":
-            raise UsageError("--raw-cells goes with --format csv")
-        options = {"raw_cells": True}
     notes: list[str] = []
-    with TaskProgress(f"writing {args.format}", len(intact)) as progress:
+    with TaskProgress(f"writing {fmt}", len(intact)) as progress:
         result = write(
-            args.format,
+            fmt,
             ds,
             intact,
-            args.output,
-            overwrite=args.overwrite,
+            out_path,
+            overwrite=request.output.overwrite,
             progress=progress.update,
             notes=notes,
-            **options,
+            **request.format_options,
         )
     count = result if isinstance(result, int) else result[1]
     out = {
-        "output": args.output,
-        "format": args.format,
+        "output": out_path,
+        "format": fmt,
         "written": count,
         "skipped_damaged": len(records) - len(intact),
-        "warnings": _warnings(ds, count, args, tuple(notes)),
+        "warnings": _warnings(ds, count, request, tuple(notes)),
     }
     if isinstance(result, tuple) and isinstance(result[0], list):
         out["files"] = result[0]
     print(
         json_text.dumps(out, indent=2)
-        if args.json
-        else f"{args.output}: {count} {writer(args.format).counts}"
+        if request.as_json
+        else f"{out_path}: {count} {writer(fmt).counts}"
     )
     return 0
 
@@ -202,7 +168,7 @@ def _export_other(ds: Dataset, records: np.ndarray, args: argparse.Namespace) ->
 def cmd_recover(args: argparse.Namespace) -> int:
     """Every intact record to one new file; what was lost is listed with byte offsets.
     Exit 1, writing nothing, when no record is intact."""
-    options = ExportOptions(args.output, _compression(args.compression), overwrite=args.overwrite)
+    options = ExportOptions(args.output, compression(args.compression), overwrite=args.overwrite)
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
         problems = ds.problems()
