@@ -274,26 +274,26 @@ def extract(
     buf: Any, starts: np.ndarray, lengths: np.ndarray, keys: tuple[bytes, ...]
 ) -> tuple[np.ndarray, list[ColumnPiece]] | None:
     """Per-row status and one piece per key of the Examples' features (compiled)."""
-    import numpy as np
-
-    fast = _compiled()
-    if fast is None:
-        return None
-    status, columns = fast.extract(buf, starts, lengths, keys)
-    return np.frombuffer(status, dtype=np.uint8), _pieces(columns, lists=False)
+    return _columns("extract", buf, starts, lengths, keys)
 
 
 def extract_lists(
     buf: Any, starts: np.ndarray, lengths: np.ndarray, keys: tuple[bytes, ...]
 ) -> tuple[np.ndarray, list[ColumnPiece]] | None:
     """Per-row status and one piece per key of SequenceExamples' feature lists."""
+    return _columns("extract_lists", buf, starts, lengths, keys)
+
+
+def _columns(
+    name: str, buf: Any, starts: np.ndarray, lengths: np.ndarray, keys: tuple[bytes, ...]
+) -> tuple[np.ndarray, list[ColumnPiece]] | None:
     import numpy as np
 
     fast = _compiled()
     if fast is None:
         return None
-    status, columns = fast.extract_lists(buf, starts, lengths, keys)
-    return np.frombuffer(status, dtype=np.uint8), _pieces(columns, lists=True)
+    status, columns = getattr(fast, name)(buf, starts, lengths, keys)
+    return np.frombuffer(status, dtype=np.uint8), _pieces(columns, lists=name == "extract_lists")
 
 
 def take_bytes(buf: Any, spans: np.ndarray) -> list[bytes]:

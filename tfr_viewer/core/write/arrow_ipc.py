@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..io import CancelToken, Dataset
-from .output import OutputJob, disk_errors
-from .parquet import Columns, Progress, require_pyarrow, tables
+from .output import OutputJob
+from .parquet import Columns, Progress, require_pyarrow, write_tables
 
 
 def export_arrow(
@@ -27,11 +27,4 @@ def export_arrow(
     of ``job``) as an Arrow IPC file; returns the path, the rows written and the columns
     (key: arrow type, scalar)."""
     pa = require_pyarrow("Arrow")
-    job.plan(out)
-    columns, schema, blocks = tables(ds, records, cancel=cancel, progress=progress)
-    rows = 0
-    with disk_errors(out), job.create(out) as raw, pa.ipc.new_file(raw, schema) as writer:
-        for table in blocks:
-            writer.write_table(table)
-            rows += table.num_rows
-    return out, rows, columns
+    return write_tables(ds, records, out, job, pa.ipc.new_file, cancel=cancel, progress=progress)

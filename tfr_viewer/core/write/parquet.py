@@ -166,6 +166,29 @@ def tables(
     return columns, schema, blocks()
 
 
+def write_tables(
+    ds: Dataset,
+    records: Sequence[int],
+    out: str,
+    job: OutputJob,
+    opens: Callable[[Any, Any], Any],
+    *,
+    cancel: CancelToken | None = None,
+    progress: Progress = None,
+) -> tuple[str, int, Columns]:
+    """Write the :func:`tables` of ``records`` to ``out`` (a target of ``job``) through
+    the table writer ``opens(file, schema)`` gives (a context manager with
+    ``write_table``); returns the path, the rows written and the columns."""
+    job.plan(out)
+    columns, schema, blocks = tables(ds, records, cancel=cancel, progress=progress)
+    rows = 0
+    with disk_errors(out), job.create(out) as raw, opens(raw, schema) as writer:
+        for table in blocks:
+            writer.write_table(table)
+            rows += table.num_rows
+    return out, rows, columns
+
+
 def export_parquet(
     ds: Dataset,
     records: Sequence[int],
@@ -181,11 +204,4 @@ def export_parquet(
     require_pyarrow()
     import pyarrow.parquet as pq
 
-    job.plan(out)
-    columns, schema, blocks = tables(ds, records, cancel=cancel, progress=progress)
-    rows = 0
-    with disk_errors(out), job.create(out) as raw, pq.ParquetWriter(raw, schema) as writer:
-        for table in blocks:
-            writer.write_table(table)
-            rows += table.num_rows
-    return out, rows, columns
+    return write_tables(ds, records, out, job, pq.ParquetWriter, cancel=cancel, progress=progress)
