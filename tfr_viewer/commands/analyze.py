@@ -14,6 +14,7 @@ from ..core.io import Dataset
 from ..core.text import number_text as num
 from ..core.text import plural
 from ..errors import UsageError
+from .check_request import CheckRequest
 from .jobs import asked_jobs, local_jobs
 from .progress import TaskProgress, index_with_progress, print_warnings
 
@@ -149,39 +150,17 @@ def print_findings(findings: list[dict[str, Any]], fail_on: str, verbose: bool) 
         print(f"not shown, below --fail-on {fail_on}: {counts} (--verbose shows them)")
 
 
-def _thresholds(settings: list[str]):
-    """The image-quality thresholds with the ``NAME=VALUE`` settings applied."""
-    from dataclasses import fields, replace
-
-    from ..core.analyze.image_quality import Thresholds
-
-    limits = Thresholds()
-    names = {f.name: f.type for f in fields(Thresholds)}
-    for setting in settings:
-        name, _, value = setting.partition("=")
-        if name not in names:
-            raise UsageError(
-                f"--quality {setting}: no threshold {name!r}; one of {', '.join(names)}"
-            )
-        try:
-            number = int(value) if name == "near_bits" else float(value)
-        except ValueError:
-            raise UsageError(f"--quality {setting}: {value!r} is not a number") from None
-        limits = replace(limits, **{name: number})  # type: ignore[arg-type]
-    return limits
-
-
-def _findings(ds: Dataset, args: argparse.Namespace, options: dict[str, Any]) -> list:
+def _findings(ds: Dataset, request: CheckRequest) -> list:
     """Index ``ds`` and check it, here or (``--runner``) on Apache Beam."""
     from ..core.analyze.checks import check_dataset
     from ..core.analyze.split_check import check_each
     from ..core.io.split_pool import pool_each
 
-    runs = Runs.of(args)
+    runs, options = request.runs, request.check_options
     asked_jobs(runs)
     # a header-only index: the payload CRCs are checked as the payloads are read
     index_with_progress(ds, verify=False)
-    print_warnings(ds, args.json)
+    print_warnings(ds, request.as_json)
     if runs.runner:
         from ..beam.commands import check_on_beam
 
@@ -196,36 +175,36 @@ def _findings(ds: Dataset, args: argparse.Namespace, options: dict[str, Any]) ->
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Data-quality findings; exit 1 when one is at least ``--fail-on`` severe."""
-    from ..core.analyze import anomalies
-    from ..core.analyze.findings import SEVERITIES, at_least
-    from ..core.analyze.label_map import read_label_map
+    return run_check(CheckRequest.of(args))
 
-    label_map = read_label_map(args.label_map) if args.label_map else None
-    schema = anomalies.load(args.schema) if args.schema else None
-    limits = _thresholds(args.quality)
-    options = {"label_map": label_map, "limits": limits, "schema": schema}
-    with Dataset.open(args.paths) as ds:
-        findings = [f.to_json() for f in _findings(ds, args, options)]
+
+def run_check(request: CheckRequest) -> int:
+    """``check`` as ``request`` asks (its arguments checked already)."""
+    from ..core.analyze.findings import SEVERITIES, at_least
+
+    fail_on = request.fail_on
+    with Dataset.open(list(request.paths)) as ds:
+        findings = [f.to_json() for f in _findings(ds, request)]
         by_severity = Counter(f["severity"] for f in findings)
-        failed = any(at_least(f["severity"], args.fail_on) for f in findings)
-        if args.json:
+        failed = any(at_least(f["severity"], fail_on) for f in findings)
+        if request.as_json:
             out = {
                 "records": len(ds),
                 "files": len(ds.files),
                 "findings": findings,
                 "counts": {s: by_severity.get(s, 0) for s in SEVERITIES},
-                "fail_on": args.fail_on,
+                "fail_on": fail_on,
                 "failed": failed,
             }
             json_text.dump(out, sys.stdout, indent=2)
             sys.stdout.write("\n")
             return 1 if failed else 0
-        print_findings(findings, args.fail_on, args.verbose)
+        print_findings(findings, fail_on, request.verbose)
         counts = ", ".join(plural(by_severity[s], s) for s in SEVERITIES if by_severity[s])
         verdict = "FAILED" if failed else "passed"
         print(
             f"{plural(len(ds), 'record')} in {plural(len(ds.files), 'file')}: "
-            f"{counts or 'no findings'}; {verdict} (--fail-on {args.fail_on})"
+            f"{counts or 'no findings'}; {verdict} (--fail-on {fail_on})"
         )
     return 1 if failed else 0
 

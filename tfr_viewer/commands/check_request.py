@@ -1,0 +1,60 @@
+"""``check``'s arguments, checked once at the boundary: a frozen :class:`CheckRequest`
+holding the label map and the schema already read, the image-quality thresholds, the
+severity that fails the run and where split work runs. A file or setting that does not
+fit is refused (exit 2) before the dataset is opened."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any
+
+from ..cli_options import Runs
+from ..errors import UsageError
+
+if TYPE_CHECKING:
+    from ..core.analyze.image_quality import Thresholds
+
+
+def thresholds(settings: list[str]) -> Thresholds:
+    """The image-quality thresholds with the ``NAME=VALUE`` settings applied."""
+    from ..core.analyze.image_quality import Thresholds
+
+    limits = Thresholds()
+    names = {f.name for f in fields(Thresholds)}
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        if name not in names:
+            raise UsageError(
+                f"--quality {setting}: no threshold {name!r}; one of {', '.join(names)}"
+            )
+        try:
+            number = int(value) if name == "near_bits" else float(value)
+        except ValueError:
+            raise UsageError(f"--quality {setting}: {value!r} is not a number") from None
+        limits = replace(limits, **{name: number})  # type: ignore[arg-type]
+    return limits
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """What ``check`` was asked: the inputs, what the checks take (``check_options``:
+    the label map, the image-quality limits and the schema, each read and checked), the
+    severity that fails the run, how the findings are printed, where split work runs."""
+
+    paths: tuple[str, ...]
+    check_options: dict[str, Any] = field(default_factory=dict)
+    fail_on: str = "warning"
+    verbose: bool = False
+    as_json: bool = False
+    runs: Runs = field(default_factory=Runs)
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> CheckRequest:
+        from ..core.analyze import anomalies
+        from ..core.analyze.label_map import read_label_map
+
+        label_map = read_label_map(args.label_map) if args.label_map else None
+        schema = anomalies.load(args.schema) if args.schema else None
+        options = {"label_map": label_map, "limits": thresholds(args.quality), "schema": schema}
+        return cls(tuple(args.paths), options, args.fail_on, args.verbose, args.json, Runs.of(args))
