@@ -158,9 +158,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
         return _to_webdataset(args)
     if args.output.lower().endswith(".parquet"):
         return _to_parquet(args)
+    # every setting is checked before the source is read
     if args.boxes:
         raise UsageError("--boxes goes with --images (TFRecords to image files)")
-    listing = _listing(args)
     if args.max_side is not None and args.jpeg_quality is None:
         raise UsageError("--max-side needs --jpeg-quality: images are only resized when re-encoded")
     try:
@@ -175,6 +175,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         check=not args.no_check,
         inputs=tuple(p for p in (args.source, args.label_map) if p),
     )
+    listing = _listing(args)
     try:
         if runs.runner:
             from ..beam.commands import convert_on_beam
