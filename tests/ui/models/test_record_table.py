@@ -81,3 +81,39 @@ def test_a_feature_named_like_a_record_column_is_a_column_of_its_own(tmp_path):
         model.sort_requested.connect(lambda column, _: sorted_by.append(column))
         model.sort(4)
         assert sorted_by == ['f["length"]']
+
+
+def test_ctrl_c_copies_numbers_as_a_program_reads_them(qtbot, window, samples):
+    """Selected rows copied with Ctrl+C: offsets and lengths in plain digits (the table
+    shows them grouped), matching ``list --json``."""
+    import json
+    import subprocess
+    import sys
+
+    from PySide6.QtGui import QGuiApplication
+
+    from tests.ui.conftest import open_and_wait
+
+    path = samples / "shapes_odapi.tfrecord"
+    open_and_wait(qtbot, window, [path])
+    window.select_record(5)
+    table = window.table
+    table.setFocus()
+    qtbot.keyClick(table, Qt.Key.Key_Down, Qt.KeyboardModifier.ShiftModifier)
+    shown = table.model().data(table.model().index(5, table.model()._columns.index("offset")))
+    assert "," in shown  # grouped on screen
+    qtbot.keyClick(table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    lines = QGuiApplication.clipboard().text().splitlines()
+    header = lines[0].split("\t")
+    listed = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "list", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    for line, record in zip(lines[1:], (5, 6), strict=True):
+        cells = dict(zip(header, line.split("\t"), strict=True))
+        want = json.loads(listed[record])
+        assert cells["#"] == str(record)
+        assert cells["offset"] == str(want["offset"]) and cells["length"] == str(want["length"])
+        assert cells["status"] == want["status"]

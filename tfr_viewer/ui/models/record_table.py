@@ -345,10 +345,18 @@ class RecordTableModel(QAbstractTableModel):
         return self._summary(record).get(column_feature(column) or column, "")
 
     def row_text(self, row: int) -> str:
-        """A row's cells joined by tabs (for copying)."""
-        return "\t".join(
-            str(self.data(self.index(row, c)) or "") for c in range(self.columnCount())
-        )
+        """A row's cells joined by tabs, for copying: numbers as a program reads them
+        (``1234567``, not ``1,234,567``), the record number without its edit mark."""
+        record = self._map.record_at(row)
+        ref = self._ref(record) if record is not None else None
+        cells = []
+        for c, column in enumerate(self._columns):
+            if ref is not None and column in ("#", "offset", "length"):
+                value = {"#": ref.index, "offset": ref.offset, "length": ref.length}[column]
+                cells.append(str(value))
+            else:
+                cells.append(str(self.data(self.index(row, c)) or ""))
+        return "\t".join(cells)
 
     def header_text(self) -> str:
         return "\t".join(column_feature(c) or c for c in self._columns)
