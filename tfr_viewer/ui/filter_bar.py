@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QObject, QStringListModel, Qt, QThread, Signal, Slot
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QThread, Signal, Slot
+from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QCompleter,
@@ -71,8 +71,25 @@ class FilterWorker(QObject):
         self.finished.emit(np.concatenate(parts) if parts else np.zeros(0, np.int64), "")
 
 
+# The window's shortcuts a line edit would take for itself under some key schemes (X11:
+# Ctrl+E moves to the end of the line) although the field has End for that: Export….
+PASS_TO_WINDOW = ("Ctrl+E",)
+
+
 class FilterEdit(QLineEdit):
-    """The expression field; Esc goes to the bar (clear), not to the completer."""
+    """The expression field; Esc goes to the bar (clear), not to the completer; the
+    window's Ctrl+E works here too (right after Enter on a filter, the focus is here)."""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            pressed = QKeySequence(event.keyCombination())
+            if any(
+                pressed.matches(QKeySequence(k)) == QKeySequence.SequenceMatch.ExactMatch
+                for k in PASS_TO_WINDOW
+            ):
+                event.ignore()  # not overridden: the window's shortcut runs
+                return True
+        return super().event(event)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802, ANN001
         completer = self.completer()
