@@ -78,11 +78,16 @@ class ExportActions(QObject):
         }
 
     def export_dialog(self) -> ExportDialog | None:
+        """File › Export… (Ctrl+E): the rows a filter shows are chosen at first, when a
+        filter hides some."""
         w = self.window
         if w.dataset is None or self.edits.editor is None:
             return None
+        scopes = self.scopes()
+        shown = len(scopes["filtered"])
+        scope = "filtered" if 0 < shown < len(scopes["all"]) else "all"
         dialog = ExportDialog(
-            w.dataset, self.scopes(), self.edits.editor.edits.payloads, w.as_widget()
+            w.dataset, scopes, self.edits.editor.edits.payloads, w.as_widget(), scope
         )
         dialog.exported.connect(self.edits.exported)
         dialog.open()

@@ -46,9 +46,23 @@ from ..process_task import ProcessTask
 SCOPES = ("all", "selected", "filtered", "edited")
 
 
+def default_output(dataset: Dataset) -> str:
+    """Where an export goes unless the user says: beside the dataset's folder, never in
+    it (a later Open Folder would read the export as one more shard)."""
+    from ...core.io.remote import is_url
+
+    first = dataset.files[0].path if dataset.files else ""
+    if not first or is_url(first):
+        return os.path.join(os.path.expanduser("~"), "export.tfrecord")
+    folder = os.path.dirname(os.path.abspath(first))
+    parent = os.path.dirname(folder)
+    return os.path.join(parent, f"{os.path.basename(folder) or 'dataset'}-export.tfrecord")
+
+
 class ExportDialog(QDialog):
-    """``scopes`` maps each scope to its global record numbers (deleted ones removed).
-    ``exported(records)`` fires when an export of ``records`` succeeded."""
+    """``scopes`` maps each scope to its global record numbers (deleted ones removed);
+    ``scope`` is the one chosen at first. ``exported(records)`` fires when an export of
+    ``records`` succeeded."""
 
     exported = Signal(object)
 
@@ -58,6 +72,7 @@ class ExportDialog(QDialog):
         scopes: dict[str, np.ndarray],
         payloads: dict[int, bytes],
         parent: QWidget | None = None,
+        scope: str = "all",
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export records")
@@ -73,11 +88,10 @@ class ExportDialog(QDialog):
             button.setEnabled(len(scopes.get(name, [])) > 0)
             self.scope_group.addButton(button, i)
             scope_row.addWidget(button)
-        self.scope_group.button(0).setChecked(True)
+        first = self.scope_group.button(SCOPES.index(scope) if scope in SCOPES else 0)
+        (first if first.isEnabled() else self.scope_group.button(0)).setChecked(True)
         form.addRow("Records", scope_row)
-        self.output = QLineEdit(
-            os.path.join(os.path.dirname(dataset.files[0].path), "export.tfrecord"), self
-        )
+        self.output = QLineEdit(default_output(dataset), self)
         browse = QPushButton("Browse…", self)
         browse.clicked.connect(self._browse)
         out_row = QHBoxLayout()
