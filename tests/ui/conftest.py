@@ -20,6 +20,7 @@ def window(qtbot):
 
     win = MainWindow()
     win.edit_actions.discard_answer = True  # nobody is there to answer; tests may change it
+    win.remember_geometry = False  # no test leaves its docks or size to the next one
     qtbot.addWidget(win)
     win.show()
     yield win

@@ -1,5 +1,11 @@
 """The window's docks, made from :data:`.panels.registry.PANELS`: one dock per panel,
-hidden at first, and a Show/Hide action for each in the action table."""
+hidden at first, and a Show/Hide action for each in the action table.
+
+The default arrangement keeps the records and the picture usable on a 1366×768 screen:
+the docks of one side share it as tabs (a second dock opened there becomes a tab, not
+a strip that squeezes the table), each side starts at a modest width, and the central
+panes have minimum widths. The user's arrangement is remembered with the window's
+state; View › Reset Layout puts every dock back (:meth:`Docks.reset`)."""
 
 from __future__ import annotations
 
@@ -20,6 +26,8 @@ _AREAS = {
     "right": Qt.DockWidgetArea.RightDockWidgetArea,
     "bottom": Qt.DockWidgetArea.BottomDockWidgetArea,
 }
+# the size a side's docks start at: a width for the left and right, a height below
+_START = {"left": 240, "right": 330, "bottom": 170}
 
 
 class Docks:
@@ -30,10 +38,12 @@ class Docks:
         self._docks: dict[str, QDockWidget] = {}
         self._panels: dict[str, Panel] = {p.id: p for p in PANELS}
         self._widgets: dict[str, QWidget] = {}
+        # the side docks run the full height; the bottom ones sit under the records
+        window.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         for panel in PANELS:
             dock = self._docks[panel.id] = QDockWidget(panel.title, window)
             dock.setObjectName(panel.id)
-            window.addDockWidget(_AREAS[panel.area], dock)
             dock.hide()
             if panel.lazy:
                 dock.visibilityChanged.connect(
@@ -41,6 +51,33 @@ class Docks:
                 )
             else:
                 self.widget(panel.id)
+        self._place()
+
+    def _place(self) -> None:
+        """Every dock at its side, the docks of a side tabbed together."""
+        window = self._window
+        first: dict[str, QDockWidget] = {}
+        for panel in PANELS:
+            dock = self._docks[panel.id]
+            window.addDockWidget(_AREAS[panel.area], dock)
+            dock.setFloating(False)
+            if panel.area in first:
+                window.tabifyDockWidget(first[panel.area], dock)
+            else:
+                first[panel.area] = dock
+        for area, dock in first.items():
+            orientation = Qt.Orientation.Vertical if area == "bottom" else Qt.Orientation.Horizontal
+            window.resizeDocks([dock], [_START[area]], orientation)
+
+    def reset(self) -> None:
+        """View › Reset Layout: every dock back at its side, tabbed as at first; the
+        ones shown stay shown (the last one of a side in front)."""
+        shown = [p.id for p in PANELS if self._docks[p.id].isVisible()]
+        for dock in self._docks.values():
+            self._window.removeDockWidget(dock)
+        self._place()
+        for id in shown:
+            self.show(id)
 
     def dock(self, id: str) -> QDockWidget:
         return self._docks[id]
@@ -68,10 +105,13 @@ class Docks:
         dock.raise_()
 
     def actions(self) -> list[Action]:
-        """Each panel's Show/Hide action, for the action table."""
-        out = []
+        """Each panel's Show/Hide action, and View › Reset Layout, for the action table."""
+        out = [Action("view.reset_layout", "Reset &Layout", "view", self.reset, None, 2)]
         for panel in PANELS:
-            toggle = self._docks[panel.id].toggleViewAction()
+            dock = self._docks[panel.id]
+            toggle = dock.toggleViewAction()
+            # shown from the menu: in front of the docks it shares its side with
+            toggle.triggered.connect(lambda on, d=dock: d.raise_() if on else None)
             out.append(
                 Action(
                     f"panel.{panel.id}",

@@ -48,19 +48,22 @@ from .record_view import RecordTableView
 from .remote_actions import RemoteActions
 from .session import Session
 from .standby import prestart
-from .status_widgets import StatusWidgets, show_warnings
+from .status_widgets import StatusWidgets
 from .table_order import TableOrder
 from .viewers.preview import PreviewPane
 from .window_indexing import WindowIndexing
 from .window_menus import window_actions
+from .window_session import WindowSession
 
 if TYPE_CHECKING:
     from .dialogs.convert_dialog import ConvertDialog
 
 REGION_PREVIEW = 1 << 20  # bytes of a damaged region shown in the hex view
+MIN_RECORDS_WIDTH = 380  # the filter bar and the table
+MIN_PREVIEW_WIDTH = 320  # the tree and the picture
 
 
-class MainWindow(WindowIndexing, QMainWindow):
+class MainWindow(WindowIndexing, WindowSession, QMainWindow):
     """``index_finished`` fires when indexing and verification end; ``record_shown`` when
     the previews of the selected record are ready (both used by --screenshot)."""
 
@@ -108,6 +111,9 @@ class MainWindow(WindowIndexing, QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1280, 800)
+        state = self.settings.value("window-state")  # the docks as the user left them
+        if state is not None:
+            self.restoreState(state)
 
     # -- construction --------------------------------------------------------------
     def _build_widgets(self) -> None:
@@ -147,6 +153,10 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
         self.splitter.setSizes([600, 680])
+        # docks take room from the sides of these, never all of it (see docks.py)
+        left.setMinimumWidth(MIN_RECORDS_WIDTH)
+        right.setMinimumWidth(MIN_PREVIEW_WIDTH)
+        self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
         self.filter_bar.rows_changed.connect(lambda rows: self.order.show_rows(rows))
         self.filter_bar.message.connect(lambda m: self.statusBar().showMessage(m, 15000))
@@ -167,66 +177,6 @@ class MainWindow(WindowIndexing, QMainWindow):
         self.pending_dock.visibilityChanged.connect(
             lambda shown: self.edit_actions.refresh_pending() if shown else None
         )
-
-    def _follow_session(self) -> None:
-        """The window's own panes follow the session like every panel."""
-        session = self.session
-        session.opened.connect(self._opened)
-        session.closed.connect(self._closed)
-        session.edited.connect(self._edited)
-        for signal in (session.opened, session.indexed, session.selected, session.closed):
-            signal.connect(lambda *_: self.menus.refresh())
-
-    def _opened(self, dataset: Dataset) -> None:
-        model = self.session.model
-        assert model is not None
-        self.table.setModel(model)
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
-        model.sort_requested.connect(self.order.sort)
-        self.table.fit_columns()
-        self.filter_bar.set_dataset(dataset)
-        self.gallery.set_dataset(dataset, model)
-        show_warnings(self.warnings_button, dataset.warnings)
-
-    def _closed(self) -> None:
-        self.filter_bar.set_dataset(None)
-        self.gallery.set_dataset(None, None)
-        self.order.forget()
-        self.table.known_keys = []
-        self.clear_panes()
-        self.counts.clear()
-        self.problems_button.hide()
-        self.warnings_button.hide()
-
-    def _edited(self, records: list[int]) -> None:
-        if self.model is not None:
-            self.model.records_changed(records)
-        if self.current in records:
-            self.show_record(self.current)
-        self.update_title()
-
-    # -- the session's state, read-only: the session changes it ----------------------
-    @property
-    def dataset(self) -> Dataset | None:
-        return self.session.dataset
-
-    @property
-    def model(self) -> RecordTableModel | None:
-        return self.session.model
-
-    @property
-    def indexer(self) -> Indexer | None:
-        return self.session.indexer
-
-    @property
-    def current(self) -> int | None:
-        return self.session.current
-
-    @property
-    def current_region(self) -> Problem | None:
-        """The damaged region whose row is selected, if one is."""
-        return self.session.current_region
 
     def as_widget(self) -> QWidget:
         """The window as a widget: the parent of its dialogs."""
@@ -492,6 +442,7 @@ class MainWindow(WindowIndexing, QMainWindow):
             return
         if self.remember_geometry:
             self.settings.setValue("geometry", self.saveGeometry())
+            self.settings.setValue("window-state", self.saveState())
         self.close_dataset()
         self.remote.cancel()  # a URL still being looked up
         super().closeEvent(event)
