@@ -199,6 +199,14 @@ class FilterBar(QWidget):
         self._keys.setStringList(sorted(bare) + [f'f["{k}"]' for k in sorted(keys)])
         self._kinds = dict(kinds or {})
 
+    def applied_text(self) -> str:
+        """The filter whose rows are shown ("Only damaged" named too), or ""."""
+        if self._applied is None:
+            return ""
+        if self.damaged.isChecked():
+            return f"{self._applied}, only damaged" if self._applied else "only damaged"
+        return self._applied
+
     def includes_regions(self) -> bool:
         """Damaged regions (no record) are shown when no filter is applied, and with
         "Only damaged"."""

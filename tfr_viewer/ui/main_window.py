@@ -50,6 +50,7 @@ from .session import Session
 from .standby import prestart
 from .status_widgets import StatusWidgets
 from .table_order import TableOrder
+from .tree_state import TreeState
 from .viewers.preview import PreviewPane
 from .window_indexing import WindowIndexing
 from .window_menus import window_actions
@@ -78,6 +79,8 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.session = Session(self)
         self._size_warned = False
         self._started = 0.0
+        self._described = ""  # the status bar's text about the record shown
+        self._tree_record: int | None = None  # the record the feature tree shows
         self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.setAcceptDrops(True)
         self._build_widgets()
@@ -246,10 +249,15 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.session.close()
 
     def clear_panes(self) -> None:
-        """Nothing selected: the tree and the previews show nothing."""
+        """Nothing selected: the tree, the previews and the status bar show nothing of a
+        record."""
         if self.current is not None or self.current_region is not None:
             self.session.select(None)
+        if self._described and self.statusBar().currentMessage() == self._described:
+            self.statusBar().clearMessage()
+        self._described = ""
         self.tree_model.set_decoded(None)
+        self._tree_record = None
         self.preview.show_record(None, b"")
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
@@ -271,9 +279,17 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             return False
         row = find_row()
         if row is None:
+            hidden_by = self.filter_bar.applied_text()
             self.filter_bar.reset()
             self.order.show_rows(None)
             row = find_row()
+            if row is not None:
+                self.select_row(row)
+                what = f"the filter {hidden_by!r}" if hidden_by else "the filter"
+                self.statusBar().showMessage(
+                    f"{what} hid it, so every record is shown again", 15000
+                )
+                return True
         if row is not None:
             self.select_row(row)
         return row is not None
@@ -315,6 +331,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         if ds is None:
             return
         self.session.select(None, region)
+        self._tree_record = None
         number = next(i for i, f in enumerate(ds.files) if f.path == region.file)
         try:
             size = region.size or REGION_PREVIEW
@@ -353,16 +370,23 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             self.statusBar().showMessage(f"record {record}: {exc}", 15000)
             self.record_shown.emit(record)
             return
+        # the same record again (an edit, an undo): its open nodes and selection stay
+        kept = TreeState.of(self.tree) if record == self._tree_record else None
         self.tree_model.set_decoded(decoded)
-        self.tree.expandToDepth(1)
+        self._tree_record = record
+        if kept is None:
+            self.tree.expandToDepth(1)
+        else:
+            kept.restore(self.tree)
         self.tree.resizeColumnToContents(0)
         self.preview.show_record(decoded, raw)
         ref = self.dataset.ref(record)
         status = "deleted" if self.edit_actions.is_deleted(record) else ref.status.kind
-        self.statusBar().showMessage(
+        self._described = (
             f"record {record}: {os.path.basename(ref.file)} byte {ref.offset:,}, "
             f"{ref.length:,} bytes, {decoded.payload.type}, {status}"
         )
+        self.statusBar().showMessage(self._described)
         self.record_shown.emit(record)
 
     def _tab_changed(self, index: int) -> None:

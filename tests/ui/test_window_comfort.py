@@ -1,0 +1,85 @@
+"""Small things a user meets in an hour with the window: a filter cleared to reach a
+record says so, the status bar never describes a record that is not shown, and the
+feature tree keeps its open nodes and selection across an edit."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QInputDialog
+
+from tests.ui.conftest import open_and_wait
+
+
+def _filter(qtbot, window, text: str) -> None:
+    edit = window.filter_bar.edit
+    edit.setFocus()
+    edit.clear()
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not window.filter_bar.running(), timeout=10_000)
+
+
+def test_go_to_a_record_a_filter_hides_says_the_filter_was_cleared(
+    qtbot, window, samples, monkeypatch
+):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    _filter(qtbot, window, "label == 1")
+    shown = set(window.model.shown_records().tolist())
+    hidden = next(r for r in range(len(window.dataset)) if r not in shown)
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: (str(hidden), True)))
+    window.menus.action("go.record").trigger()  # Ctrl+G
+    assert window.current == hidden
+    message = window.statusBar().currentMessage()
+    assert "the filter 'label == 1' hid it" in message
+    assert window.filter_bar.edit.text() == "" and window.model.rowCount() == len(window.dataset)
+
+
+def test_the_status_bar_forgets_a_record_that_is_no_longer_shown(qtbot, window, samples, tmp_path):
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    window.select_record(0)  # label 0
+    assert window.statusBar().currentMessage().startswith("record 0:")
+    _filter(qtbot, window, "label == 2")
+    assert window.current is None
+    assert not window.statusBar().currentMessage().startswith("record 0:")
+    # a picture opened by mistake: nothing of the earlier dataset's record stays
+    from PIL import Image
+
+    picture = tmp_path / "photo.png"
+    Image.new("RGB", (4, 4)).save(picture)
+    _filter(qtbot, window, "")
+    window.select_record(3)
+    assert window.statusBar().currentMessage().startswith("record 3:")
+    open_and_wait(qtbot, window, [picture])
+    assert not window.statusBar().currentMessage().startswith("record 3:")
+
+
+def test_an_edit_keeps_the_tree_open_as_the_user_left_it(qtbot, window, samples, monkeypatch):
+    open_and_wait(qtbot, window, [samples / "sequences.tfrecord"])
+    window.select_record(1)
+    tree = window.tree
+
+    def top(name):
+        model = window.tree_model
+        return next(
+            model.index(r, 0) for r in range(model.rowCount()) if model.index(r, 0).data() == name
+        )
+
+    def child(parent, name):
+        model = window.tree_model
+        return next(
+            model.index(r, 0, parent)
+            for r in range(model.rowCount(parent))
+            if model.index(r, 0, parent).data() == name
+        )
+
+    assert tree.isExpanded(top("feature_lists"))
+    tree.collapse(top("feature_lists"))  # the user folds the steps away
+    length = child(child(top("context"), "clip"), "length")
+    tree.setCurrentIndex(length)  # and chooses a context value
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("[99]", True)))
+    window.menus.action("edit.value").trigger()  # F2
+    assert window.edit_actions.dirty()
+    assert "99" in child(child(top("context"), "clip"), "length").siblingAtColumn(3).data()
+    assert not tree.isExpanded(top("feature_lists"))
+    assert tree.isExpanded(top("context")) and tree.isExpanded(child(top("context"), "clip"))
+    assert tree.currentIndex().data() == "length"
