@@ -48,6 +48,7 @@ class AnalysisActions:
         self.stats_dock = docks.dock("statistics")
         self.stats_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
         self.compare_dialog: CompareDialog | None = None
+        self._cleared: tuple[int | None, str] = (None, "")  # a filter cleared for a record
         w.session.indexed.connect(lambda _state: self.dataset_indexed())
         w.session.closed.connect(self.dataset_closed)
 
@@ -267,8 +268,16 @@ class AnalysisActions:
                 w.select_region(region)
             w.statusBar().showMessage(f"{f['kind']}: {f['message']}", 30000)
             return
-        if not w.select_record(int(f["record"])):
+        record = int(f["record"])
+        applied = w.filter_bar.applied_text()
+        if not w.select_record(record):
             return
+        if applied and not w.filter_bar.applied_text():
+            self._cleared = (record, f" (the filter {applied!r} hid the record and was cleared)")
+        elif self._cleared[0] != record or w.filter_bar.applied_text():
+            self._cleared = (None, "")
+        # a double-click activates twice: the second time, the filter is gone already
+        cleared = self._cleared[1]
         if f.get("feature"):
             index = w.tree_model.index_of_key(f["feature"], f.get("box"))
             if index.isValid():
@@ -278,7 +287,7 @@ class AnalysisActions:
         if f.get("box") is not None:
             w.preview.setCurrentWidget(w.preview.images)
             w.preview.images.highlight_box(int(f["box"]))
-        w.statusBar().showMessage(f"{f['kind']}: {f['message']} — {f['hint']}", 30000)
+        w.statusBar().showMessage(f"{f['kind']}: {f['message']} — {f['hint']}{cleared}", 30000)
 
     # -- compare -------------------------------------------------------------------
     def compare_dialog_open(self) -> None:

@@ -147,3 +147,36 @@ def test_a_running_check_can_be_cancelled(qtbot, window, faulty):
     assert panel.strip.run_button.isEnabled() and not panel.strip.cancel.isVisible()
     qtbot.mouseClick(panel.strip.run_button, Qt.MouseButton.LeftButton)  # and run again
     qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+
+
+def test_a_finding_a_filter_hides_clears_the_filter_and_says_so(qtbot, window, faulty):
+    path, planted = faulty
+    open_and_wait(qtbot, window, [path])
+    _action(window, "Run Checks").trigger()
+    panel = window.analysis.findings
+    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    edit = window.filter_bar.edit
+    edit.setFocus()
+    qtbot.keyClicks(edit, "index == 0")
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=10_000)
+    row = next(
+        r
+        for r in range(panel.proxy.rowCount())
+        if (
+            panel.model.finding(panel.proxy.mapToSource(panel.proxy.index(r, 0)).row()).get(
+                "record"
+            )
+            or 0
+        )
+        > 0
+    )
+    index = panel.proxy.index(row, 0)
+    panel.table.scrollTo(index)
+    where = panel.table.visualRect(index).center()
+    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    qtbot.mouseDClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    assert window.current is not None and window.current > 0
+    assert "the filter 'index == 0' hid the record and was cleared" in (
+        window.statusBar().currentMessage()
+    )
