@@ -83,3 +83,19 @@ def test_an_edit_keeps_the_tree_open_as_the_user_left_it(qtbot, window, samples,
     assert not tree.isExpanded(top("feature_lists"))
     assert tree.isExpanded(top("context")) and tree.isExpanded(child(top("context"), "clip"))
     assert tree.currentIndex().data() == "length"
+
+
+def test_the_offset_column_is_wide_enough_from_the_start(qtbot, window, tmp_path):
+    """While a big file is being indexed its offsets grow; the column is sized from the
+    file's size at once, so it never reads "1,026,…"."""
+    from tfr_viewer.core.io.framing import encode_frame
+
+    path = tmp_path / "big.tfrecord"
+    frame = encode_frame(b"x" * 200)
+    path.write_bytes(frame * 60_000)  # 12.7 MB: offsets of eight digits
+    with qtbot.waitSignal(window.index_finished, timeout=30_000):
+        assert window.open_paths([str(path)])
+        column = window.model.columns().index("offset")
+        width = window.table.columnWidth(column)  # before any record is counted
+    last = f"{path.stat().st_size - len(frame):,}"
+    assert width >= window.table.fontMetrics().horizontalAdvance(last)

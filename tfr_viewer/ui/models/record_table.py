@@ -18,7 +18,17 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from ...core.io import STATUS_HELP, Dataset, Problem, RecordRef, RecordStatus, record_words
+from ...core.io import (
+    STATUS_HELP,
+    Compression,
+    Dataset,
+    Problem,
+    RecordRef,
+    RecordStatus,
+    record_words,
+)
+from ...core.io.remote import is_url
+from ...core.io.sniff import sniff
 from ...core.query.names import column_feature, feature_column
 from ...core.query.summaries import summary_texts
 from ...core.write import EditSet
@@ -34,6 +44,23 @@ _BATCH = 128  # rows summarised in one pass
 _DAMAGED = QColor(255, 220, 215)
 _REGION = QColor(255, 236, 200)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+_SIZED_FILES = 2000  # files whose sizes size the offset column (a stat and a sniff each)
+
+
+def _size_bound(path: str) -> int:
+    """An offset at least as long as any in the local file ``path``: its size when it
+    is plain, ten times its size when compressed (a stream grows when decoded); 0 for a
+    remote or unreadable one."""
+    if is_url(path):
+        return 0
+    try:
+        size = os.path.getsize(path)
+        plain = sniff(path) is Compression.NONE
+    except OSError:
+        return 0
+    return size if plain else size * 10
 
 
 class RecordTableModel(QAbstractTableModel):
@@ -52,6 +79,7 @@ class RecordTableModel(QAbstractTableModel):
         self._region_count = 0
         self._regions: list[Problem] = []  # refreshed only when their number changes
         self.summary_keys: list[str] = []
+        self._size_bounds: list[int] | None = None  # see widest_text("offset")
         # for remote datasets: ``run_later(fn, then)`` reads summaries off this thread
         self.run_later: RunLater | None = None
         self._summaries: OrderedDict[int, dict[str, str]] = OrderedDict()
@@ -173,8 +201,11 @@ class RecordTableModel(QAbstractTableModel):
         ds = self.dataset
         if column == "#":
             return f"✎ {max(len(ds) - 1, 0)}"
-        if column == "offset":
-            return f"{max((f.index.position for f in ds.files), default=0):,}"
+        if column == "offset":  # sized from the files at once, not as the index grows
+            if self._size_bounds is None:
+                self._size_bounds = [_size_bound(f.path) for f in ds.files[:_SIZED_FILES]]
+            known = max((f.index.position for f in ds.files), default=0)
+            return f"{max([known, *self._size_bounds]):,}"
         if column == "length":
             longest = max(
                 (int(f.index.lengths().max()) for f in ds.files if len(f.index)), default=0
