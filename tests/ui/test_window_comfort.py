@@ -99,3 +99,27 @@ def test_the_offset_column_is_wide_enough_from_the_start(qtbot, window, tmp_path
         width = window.table.columnWidth(column)  # before any record is counted
     last = f"{path.stat().st_size - len(frame):,}"
     assert width >= window.table.fontMetrics().horizontalAdvance(last)
+
+
+def test_detection_records_are_summarised_by_their_class_texts(qtbot, window, samples):
+    """The summary columns of an Object Detection API file: the class texts of each
+    record (its boxes), not the constant image size; lists shown by their values."""
+    from tests.tf_oracle import tf, tf_read
+
+    path = samples / "shapes_odapi.tfrecord"
+    open_and_wait(qtbot, window, [path])
+    qtbot.waitUntil(lambda: bool(window.model.summary_keys), timeout=10_000)
+    keys = window.model.summary_keys
+    assert keys[0] == "image/object/class/text"
+    assert "image/height" not in keys and "image/width" not in keys
+    t = tf()
+    spec = {"image/object/class/text": t.io.VarLenFeature(t.string)}
+    column = window.model.columns().index(window.model.columns()[-len(keys)])
+    for record, raw in enumerate(tf_read(path)[:6]):
+        texts = t.io.parse_single_example(raw, spec)["image/object/class/text"].values.numpy()
+        qtbot.waitUntil(
+            lambda r=record: bool(window.model.data(window.model.index(r, column))),
+            timeout=5000,
+        )
+        cell = window.model.data(window.model.index(record, column))
+        assert cell == ", ".join(v.decode() for v in texts)

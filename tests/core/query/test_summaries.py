@@ -14,7 +14,12 @@ def test_summarise():
     assert summarise([b"cat"], "bytes") == "cat"
     assert summarise([b"\xff\x00"], "bytes") == "<2 bytes>"
     assert summarise(np.array([0.25], np.float32), "float") == "0.25"
-    assert summarise(np.arange(10), "int64") == "[10 values]"
+    assert summarise(np.arange(10), "int64") == "0, 1, 2, 3, 4, 5, 6, 7, 8, 9"
+    many = summarise(np.arange(100), "int64")
+    assert many.startswith("0, 1, 2, ") and many.endswith(", … (100 values)") and len(many) < 50
+    assert summarise([b"circle", b"square", b"square"], "bytes") == "circle, square, square"
+    assert summarise([b"\xff", b"a"], "bytes") == "[2 values]"
+    assert summarise([], "int64") == ""
 
 
 def test_texts_of_many_records_in_any_order_with_edits_and_damage(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..decode import decode, features_of
+from ..decode import FeatureData, decode, features_of
 from ..io import Dataset
 
 SAMPLE = 64
@@ -39,17 +39,31 @@ def feature_keys(sample: list[dict]) -> list[str]:
     return [k for k, _ in counts.most_common()]
 
 
+_CLASS_TEXT = re.compile(r"(^|/)(class/text|text|label_text|class_name|category_name)$")
+MAX_LISTED = 12  # a list of more values per record is no summary
+
+
 def choose_summary_keys(sample: list[dict], keys: list[str], limit: int = 3) -> list[str]:
-    """Up to ``limit`` short scalar keys, preferring labels and image sizes."""
-    scalar = [
-        k
-        for k in keys
-        if sample
-        and all(
-            k in f and len(f[k]) == 1 and (f[k].kind != "bytes" or len(f[k].values[0]) <= 64)
-            for f in sample
-        )
-    ]
-    preferred = [k for k in scalar if _PREFERRED.search(k)]
-    rest = [k for k in scalar if k not in preferred]
-    return (preferred + rest)[:limit]
+    """Up to ``limit`` keys worth a table column: present in every sampled record, a
+    few short values each (a box list's class texts, a label), never the same in every
+    record (a constant ``image/height`` says nothing about a row); class texts first,
+    then labels and classes, then the rest in the sample's order."""
+    if not sample:
+        return []
+
+    def short(fd: FeatureData) -> bool:
+        values = fd.items()
+        if not 0 < len(values) <= MAX_LISTED:
+            return False
+        return fd.kind != "bytes" or all(len(v) <= 64 for v in values)
+
+    def varies(key: str) -> bool:
+        first = sample[0][key].items()
+        return len(sample) == 1 or any(f[key].items() != first for f in sample[1:])
+
+    fitting = [k for k in keys if all(k in f and short(f[k]) for f in sample)]
+    useful = [k for k in fitting if varies(k)] or fitting
+    texts = [k for k in useful if _CLASS_TEXT.search(k)]
+    labels = [k for k in useful if k not in texts and _PREFERRED.search(k)]
+    rest = [k for k in useful if k not in texts and k not in labels]
+    return (texts + labels + rest)[:limit]

@@ -17,22 +17,42 @@ from .extract import BYTES, FLOAT, INT64, extract
 _KIND_NAMES = {BYTES: "bytes", FLOAT: "float", INT64: "int64"}
 
 
+CELL_CHARS = 48  # a cell's text shows values up to about this long
+
+
 def summarise(values: Any, kind: str) -> str:
-    """A short cell text for a feature's values of ``kind`` (bytes, float or int64)."""
+    """A short cell text for a feature's values of ``kind`` (bytes, float or int64): the
+    values themselves, as many as fit, then how many there are (``3, 1, 4, … (12
+    values)``); text bytes as text, other bytes by their size."""
     if kind == "bytes":
-        if len(values) == 1:
-            v = values[0]
+        texts = []
+        for v in values:
             try:
-                text = v.decode("utf-8")
-                return text if len(text) <= 40 and text.isprintable() else f"<{len(v)} bytes>"
+                text = bytes(v).decode("utf-8")
             except UnicodeDecodeError:
-                return f"<{len(v)} bytes>"
-        return f"[{len(values)} values]"
+                text = ""
+            if not text.isprintable() or len(text) > 40 or (not text and len(v)):
+                return f"<{len(v)} bytes>" if len(values) == 1 else f"[{len(values)} values]"
+            texts.append(text)
+        return _fitted(texts)
     items = np.asarray(values).tolist()
-    text = float_text if kind == "float" else str
-    if len(items) <= 4:
-        return ", ".join(text(v) for v in items)
-    return f"[{len(items)} values]"
+    as_text = float_text if kind == "float" else str
+    return _fitted([as_text(v) for v in items])
+
+
+def _fitted(texts: list[str]) -> str:
+    """``texts`` joined by commas, cut to about :data:`CELL_CHARS` with the count."""
+    out = ", ".join(texts)
+    if len(out) <= CELL_CHARS:
+        return out
+    shown: list[str] = []
+    used = 0
+    for t in texts:
+        if used + len(t) + 2 > CELL_CHARS - 14:
+            break
+        shown.append(t)
+        used += len(t) + 2
+    return f"{', '.join(shown)}, … ({len(texts)} values)" if shown else f"[{len(texts)} values]"
 
 
 def summary_texts(
