@@ -42,6 +42,7 @@ class AnalysisActions:
         self.classes = cast(ClassesPanel, docks.widget("classes"))
         self.classes.filter_requested.connect(self.apply_filter)
         self.classes.hidden_changed.connect(w.preview.images.set_hidden_classes)
+        self.classes.hidden_changed.connect(w.gallery.set_hidden_classes)
         self.classes_dock = docks.dock("classes")
         self.classes_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
         self.stats_panel: StatisticsPanel | None = None  # made on first use: pyqtgraph loads then

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from .dialogs.convert_dialog import ConvertDialog
     from .models.feature_tree import FeatureTreeModel
+    from .panels.gallery import Gallery
     from .recent import RecentFiles
     from .record_view import RecordTableView
     from .viewers.preview import PreviewPane
@@ -138,6 +139,8 @@ class AnalysisHost(Protocol):
     def tree(self) -> QTreeView: ...
     @property
     def tree_model(self) -> FeatureTreeModel: ...
+    @property
+    def gallery(self) -> Gallery: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
     def as_widget(self) -> QWidget: ...

@@ -140,6 +140,8 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.tree.setUniformRowHeights(True)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._tree_menu)
+        # opened nodes widen the key column (box keys read "xmin", never "x…")
+        self.tree.expanded.connect(lambda _index: self.tree.resizeColumnToContents(0))
         self.tree.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
             | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -175,6 +177,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.cancel_button.clicked.connect(self.cancel_indexing)
 
     def _follow_panels(self) -> None:
+        self.session.selected.connect(self.gallery.follow)
         self.pending.record_activated.connect(self.select_record)
         self.pending.revert_requested.connect(lambda records: self.edit_actions.revert(records))
         self.pending_dock.visibilityChanged.connect(

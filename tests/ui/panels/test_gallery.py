@@ -23,3 +23,59 @@ def test_thumbnails_arrive_and_activation_opens_the_record(qtbot, window, sample
     with qtbot.waitSignal(window.record_shown):
         window.gallery.activated.emit(model.index(7))
     assert window.current == 7
+
+
+def _icon_image(window, row):
+    icon = window.gallery.thumbs.data(
+        window.gallery.thumbs.index(row), Qt.ItemDataRole.DecorationRole
+    )
+    size = icon.availableSizes()[0]
+    return icon.pixmap(size).toImage()
+
+
+def _wait_thumb(qtbot, window, row):
+    qtbot.waitUntil(
+        lambda: (
+            window.gallery.thumbs._cache.get(window.gallery.thumbs.record_at(row)) is not None
+            and window.gallery.thumbs.data(
+                window.gallery.thumbs.index(row), Qt.ItemDataRole.DecorationRole
+            )
+            is not _placeholder()
+        ),
+        timeout=10_000,
+    )
+
+
+def test_the_gallery_follows_the_selection_and_hides_hidden_classes(qtbot, window, samples):
+    from dataclasses import replace
+
+    from tfr_viewer.core.decode import annotated_thumbnail, decode, features_of, recognise
+    from tfr_viewer.ui.panels.gallery import SIZE
+    from tfr_viewer.ui.viewers.image_view import to_qimage
+
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.menus.action("view.gallery").trigger()  # Ctrl+2
+    window.table.setFocus()
+    window.select_record(5)
+    gallery = window.gallery
+    assert gallery.currentIndex().row() == 5 and gallery.selectionModel().isSelected(
+        gallery.currentIndex()
+    )
+    window.select_record(11)  # the table moves on: so does the gallery
+    assert gallery.currentIndex().row() == 11
+
+    # record 2 holds one triangle; hiding the class "triangle" takes its box away
+    gallery.thumbs.data(gallery.thumbs.index(2), Qt.ItemDataRole.DecorationRole)
+    _wait_thumb(qtbot, window, 2)
+    before = _icon_image(window, 2)
+    window.menus.action("panel.classes").trigger()
+    classes = window.analysis.classes
+    qtbot.waitUntil(lambda: classes.list.count() == 3, timeout=60_000)
+    classes.list.item(2).setCheckState(Qt.CheckState.Unchecked)  # 3 triangle
+    gallery.thumbs.data(gallery.thumbs.index(2), Qt.ItemDataRole.DecorationRole)
+    _wait_thumb(qtbot, window, 2)
+    after = _icon_image(window, 2)
+    ann = recognise(features_of(decode(window.dataset.read(2)).payload))[0]
+    bare = to_qimage(annotated_thumbnail(replace(ann, boxes=()), SIZE))
+    assert after != before
+    assert after.convertToFormat(bare.format()) == bare

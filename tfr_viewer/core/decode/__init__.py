@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
     from .images import raw_pixels as raw_pixels
     from .layouts import ImageAnnotation as ImageAnnotation
     from .layouts import KeyMap as KeyMap
+    from .layouts import is_hidden as is_hidden
     from .layouts import recognise as recognise
     from .payloads import decode as decode
     from .payloads.hexdump import hexdump as hexdump
@@ -65,6 +66,7 @@ _WHERE = {
     "ImageAnnotation": "layouts",
     "KeyMap": "layouts",
     "recognise": "layouts",
+    "is_hidden": "layouts",
     "decode": "payloads",
     "hexdump": "payloads.hexdump",
     "WIRE_TYPES": "payloads.raw_proto",

@@ -30,6 +30,14 @@ class Box:
     text: str | None = None
 
 
+HiddenClasses = set[tuple[int | None, str | None]]  # (class id, class text) pairs
+
+
+def is_hidden(box: Box, hidden: HiddenClasses) -> bool:
+    """Whether ``box`` is of a class the user chose to hide (its id and text)."""
+    return (box.label, box.text) in hidden
+
+
 @dataclass(frozen=True)
 class KeyMap:
     """Hand-made key mapping; None fields are guessed."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,7 @@ from ...core.decode import (
     box_caption,
     decode,
     features_of,
+    is_hidden,
     recognise,
 )
 from ...core.io import Dataset
@@ -53,7 +55,14 @@ def tile_caption(ann: ImageAnnotation) -> str:
 
 
 class ThumbJob(QRunnable):
-    def __init__(self, dataset: Dataset, record: int, generation: int, signals: _Signals) -> None:
+    def __init__(
+        self,
+        dataset: Dataset,
+        record: int,
+        generation: int,
+        signals: _Signals,
+        hidden: frozenset[tuple[int | None, str | None]] = frozenset(),
+    ) -> None:
         super().__init__()
         self.dataset, self.record, self.generation, self.signals = (
             dataset,
@@ -61,6 +70,7 @@ class ThumbJob(QRunnable):
             generation,
             signals,
         )
+        self.hidden = set(hidden)  # classes whose boxes are not drawn
 
     def run(self) -> None:
         caption = ""
@@ -69,6 +79,9 @@ class ThumbJob(QRunnable):
             features = features_of(payload)
             anns = recognise(features) if features else []
             caption = tile_caption(anns[0]) if anns else ""
+            if anns and self.hidden:
+                kept = tuple(b for b in anns[0].boxes if not is_hidden(b, self.hidden))
+                anns[0] = replace(anns[0], boxes=kept)
             result: Any = annotated_thumbnail(anns[0], SIZE) if anns else "no image"
         except (ImageError, Exception) as exc:  # a thumbnail must never crash the pool
             result = f"cannot decode: {exc}"
@@ -89,6 +102,7 @@ class ThumbnailModel(QAbstractListModel):
         self._captions: dict[int, str] = {}
         self._pending: set[int] = set()
         self._generation = 0
+        self.hidden: frozenset[tuple[int | None, str | None]] = frozenset()
         self._signals = _Signals()
         self._signals.done.connect(self._done)
         self.pool = QThreadPool(self)
@@ -109,6 +123,17 @@ class ThumbnailModel(QAbstractListModel):
         self.pool.clear()
         self._pending.clear()
         self.beginResetModel()
+        self.endResetModel()
+
+    def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None:
+        """Draw no boxes of these classes: every thumbnail is made again."""
+        self.pool.clear()
+        self.pool.waitForDone()
+        self.beginResetModel()
+        self.hidden = frozenset(hidden)
+        self._cache.clear()
+        self._pending.clear()
+        self._generation += 1
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
@@ -133,7 +158,8 @@ class ThumbnailModel(QAbstractListModel):
                 return cached
             if cached is None and record not in self._pending:
                 self._pending.add(record)
-                self.pool.start(ThumbJob(self.dataset, record, self._generation, self._signals))
+                job = ThumbJob(self.dataset, record, self._generation, self._signals, self.hidden)
+                self.pool.start(job)
             return _placeholder()
         if role == Qt.ItemDataRole.ToolTipRole:
             cached = self._cache.get(record)
@@ -212,6 +238,21 @@ class Gallery(QListView):
 
     def set_dataset(self, dataset: Dataset | None, records: Any) -> None:
         self.thumbs.set_source(dataset, records)
+
+    def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None:
+        self.thumbs.set_hidden_classes(hidden)
+
+    def follow(self, record: int | None) -> None:
+        """Select and show the tile of ``record`` (the window's selection); None or a
+        record not shown clears the selection."""
+        records = self.thumbs.records
+        row = records.position_of(record) if records is not None and record is not None else None
+        if row is None or row >= self.thumbs.rowCount():
+            self.clearSelection()
+            return
+        index = self.thumbs.index(row)
+        self.setCurrentIndex(index)
+        self.scrollTo(index)
 
     def refresh(self) -> None:
         self.thumbs.refresh()

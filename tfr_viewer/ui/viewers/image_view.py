@@ -29,6 +29,7 @@ from ...core.decode import (
     decode_image,
     decode_preview,
     features_of,
+    is_hidden,
     raw_pixels,
     readable_on,
     recognise,
@@ -208,7 +209,7 @@ class ImageViewer(QWidget):
         for k, mask in enumerate(ann.masks):
             self._draw_mask(mask, w, h, label_colour(k, None))
         for number, box in enumerate(ann.boxes):
-            if (box.label, box.text) in self.hidden_classes:
+            if is_hidden(box, self.hidden_classes):
                 continue
             colour = label_colour(box.label, box.text)
             rect = QRectF(
