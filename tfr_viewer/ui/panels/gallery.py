@@ -232,6 +232,7 @@ class Gallery(QListView):
         self.setMovement(QListView.Movement.Static)
         self.thumbs = ThumbnailModel(self)
         self.setModel(self.thumbs)
+        self._followed: int | None = None  # the window's selected record
         self.activated.connect(
             lambda idx: self.record_activated.emit(self.thumbs.record_at(idx.row()))
         )
@@ -244,7 +245,11 @@ class Gallery(QListView):
 
     def follow(self, record: int | None) -> None:
         """Select and show the tile of ``record`` (the window's selection); None or a
-        record not shown clears the selection."""
+        record not shown clears the selection. Only while the gallery is on screen (a
+        grid of a million tiles is laid out when it is shown, not on every selection)."""
+        self._followed = record
+        if not self.isVisible():
+            return
         records = self.thumbs.records
         row = records.position_of(record) if records is not None and record is not None else None
         if row is None or row >= self.thumbs.rowCount():
@@ -256,3 +261,5 @@ class Gallery(QListView):
 
     def refresh(self) -> None:
         self.thumbs.refresh()
+        if self.isVisible():
+            self.follow(self._followed)
