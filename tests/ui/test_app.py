@@ -120,3 +120,65 @@ def test_the_start_up_trace_says_when_rows_show_every_record_is_counted_and_veri
     assert int(marks["counted"][1]) == len(tf_read(path))
     times = [float(marks[k][0]) for k in ("counted", "indexed")]
     assert times == sorted(times)
+
+
+def test_a_screenshot_on_a_real_display_says_its_warnings_in_a_line(tmp_path):
+    """On an X display a warning of the window would be a message box; the screenshot
+    mode has nobody to answer it, so it prints the line and goes on."""
+    from tests.ui.x11 import xvfb_run
+    from tfr_viewer.core.io.framing import encode_frame
+
+    path = tmp_path / "many.tfrecord"
+    path.write_bytes(encode_frame(b"r" * 20) * 200_000)
+    out = tmp_path / "shot.png"
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "xcb",
+        "TFR_VIEWER_WARN_RECORDS": "5",
+        "TFR_VIEWER_NO_CACHE": "1",
+    }
+    run = subprocess.run(
+        [
+            *xvfb_run(),
+            sys.executable,
+            "-m",
+            "tfr_viewer",
+            "open",
+            str(path),
+            "--screenshot",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    said = [line for line in run.stderr.splitlines() if "A very large dataset" in line]
+    assert len(said) == 1 and "more than 5 records" in said[0]
+    assert out.stat().st_size > 10_000
+
+
+def test_a_screenshot_of_a_bad_path_on_a_real_display_ends_at_once(tmp_path):
+    from tests.ui.x11 import xvfb_run
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "xcb"}
+    run = subprocess.run(
+        [
+            *xvfb_run(),
+            sys.executable,
+            "-m",
+            "tfr_viewer",
+            "open",
+            str(tmp_path / "nowhere"),
+            "--screenshot",
+            str(tmp_path / "y.png"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert run.returncode == 2
+    lines = [line for line in run.stderr.splitlines() if line.startswith("tfr-viewer")]
+    assert len(lines) == 1 and "nowhere" in lines[0]

@@ -39,3 +39,13 @@ def on_x11(node_id: str) -> bool:
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     return False
+
+
+def xvfb_run() -> list[str]:
+    """The command prefix that runs a program on a fresh Xvfb display (skipped without
+    Xvfb, unless CI says it must be there)."""
+    if shutil.which("xvfb-run") is None:
+        if REQUIRED:
+            pytest.fail("xvfb-run is missing (apt: xvfb and the xcb libraries)")
+        pytest.skip("xvfb-run is missing")
+    return ["xvfb-run", "-a"]

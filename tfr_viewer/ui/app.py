@@ -216,6 +216,7 @@ def run(
         shot = Screenshot(window, select or 0, screenshot)  # noqa: F841 (kept alive for exec)
         window.resize(1400, 860)  # the same picture whatever size was remembered
         window.remember_geometry = False
+        window.errors_to_stderr = True
         window.show()
         files = _resolved(paths)
         if files == [] or not window.open_paths(list(paths), files=files):

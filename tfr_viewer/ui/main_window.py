@@ -82,6 +82,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self._described = ""  # the status bar's text about the record shown
         self._tree_record: int | None = None  # the record the feature tree shows
         self.remember_geometry = True  # off for --screenshot, which resizes the window
+        self.errors_to_stderr = False  # on for --screenshot: no box waits for an answer
         self.setAcceptDrops(True)
         self._build_widgets()
         self.docks = Docks(self, self)
@@ -444,7 +445,9 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         box.open()
 
     def show_error(self, title: str, text: str) -> None:
-        if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        """A message box; one line on stderr instead when nobody can answer a box (no
+        display, or the screenshot mode, which must end by itself)."""
+        if self.errors_to_stderr or os.environ.get("QT_QPA_PLATFORM") == "offscreen":
             self.statusBar().showMessage(f"{title}: {text}", 30000)
             print(f"tfr-viewer: {title}: {text}", file=sys.stderr)
             return
