@@ -102,7 +102,7 @@ class EditSet:
 # -- feature edits on payload bytes ---------------------------------------------------
 
 
-def _parse(payload: bytes) -> tuple[Any, Any]:
+def parse_record(payload: bytes) -> tuple[Any, Any]:
     """``(message, features)``: an Example, or a SequenceExample's context."""
     seq = proto.SequenceExample()
     try:
@@ -116,7 +116,7 @@ def _parse(payload: bytes) -> tuple[Any, Any]:
     return msg, msg.features
 
 
-def _kind(feature: Any) -> str | None:
+def kind_of(feature: Any) -> str | None:
     which = feature.WhichOneof("kind")
     return {"bytes_list": "bytes", "float_list": "float", "int64_list": "int64"}.get(which or "")
 
@@ -156,9 +156,9 @@ def parse_values(text: str, kind: str, key: str) -> list[Any]:
 
 def set_values(payload: bytes, key: str, values: Sequence[Any], kind: str | None = None) -> bytes:
     """Replace the values of ``key``, keeping its kind (``kind`` is needed for new keys)."""
-    msg, features = _parse(payload)
+    msg, features = parse_record(payload)
     fmap = features.feature
-    existing = _kind(fmap[key]) if key in fmap else None
+    existing = kind_of(fmap[key]) if key in fmap else None
     if existing and kind and kind != existing:
         raise EditError(f"{key} holds {existing} values; {kind} values cannot be stored in it")
     kind = existing or kind
@@ -189,7 +189,7 @@ def set_values(payload: bytes, key: str, values: Sequence[Any], kind: str | None
 
 
 def remove_feature(payload: bytes, key: str) -> bytes:
-    msg, features = _parse(payload)
+    msg, features = parse_record(payload)
     if key not in features.feature:
         raise EditError(f"there is no feature {key!r} to remove")
     del features.feature[key]
@@ -197,7 +197,7 @@ def remove_feature(payload: bytes, key: str) -> bytes:
 
 
 def rename_feature(payload: bytes, old: str, new: str) -> bytes:
-    msg, features = _parse(payload)
+    msg, features = parse_record(payload)
     fmap = features.feature
     if old not in fmap:
         raise EditError(f"there is no feature {old!r} to rename")
@@ -218,9 +218,9 @@ def replace_image(payload: bytes, key: str, image: bytes, index: int = 0) -> byt
         raise EditError(
             "the new file is not an image tfr-viewer can read (JPEG, PNG, GIF, BMP, WebP or TIFF)"
         )
-    msg, features = _parse(payload)
+    msg, features = parse_record(payload)
     fmap = features.feature
-    if key not in fmap or _kind(fmap[key]) != "bytes":
+    if key not in fmap or kind_of(fmap[key]) != "bytes":
         raise EditError(f"{key!r} is not a bytes feature of this record")
     values = fmap[key].bytes_list.value
     if not 0 <= index < len(values):
@@ -232,7 +232,7 @@ def replace_image(payload: bytes, key: str, image: bytes, index: int = 0) -> byt
         for candidate in (prefix + name, name):
             if (
                 candidate in fmap
-                and _kind(fmap[candidate]) == "int64"
+                and kind_of(fmap[candidate]) == "int64"
                 and len(fmap[candidate].int64_list.value) == 1
             ):
                 fmap[candidate].int64_list.value[0] = value
@@ -240,7 +240,7 @@ def replace_image(payload: bytes, key: str, image: bytes, index: int = 0) -> byt
     for candidate in (prefix + "format", "format"):
         if (
             candidate in fmap
-            and _kind(fmap[candidate]) == "bytes"
+            and kind_of(fmap[candidate]) == "bytes"
             and len(fmap[candidate].bytes_list.value) == 1
         ):
             fmap[candidate].bytes_list.value[0] = info.format.encode()
