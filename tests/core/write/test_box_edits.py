@@ -195,3 +195,21 @@ def test_lists_that_disagree_are_edited_only_when_the_user_agreed():
 def test_a_record_without_boxes_says_so():
     with pytest.raises(EditError, match="no boxes"):
         delete_box(_example({"label": [1]}), 0)
+
+
+def test_pending_edits_say_what_happened_to_which_box():
+    from tfr_viewer.core.write.changes import describe_change
+
+    before = _example(ODAPI)
+    moved = move_box(before, 2, {"ymin": 0.3})
+    assert describe_change(before, moved) == "box 2: moved"
+    assert describe_change(before, delete_box(before, 1)) == "box 1 (square): deleted"
+    added = add_box(before, {"xmin": 0.7, "ymin": 0.1, "xmax": 0.9, "ymax": 0.3}, 5, "cat")
+    assert describe_change(before, added) == "box 3: added, cat"
+    renamed = set_box_class(before, 0, label=7, text="dog")
+    assert describe_change(before, renamed) == "box 0: circle → dog"
+    # a per-box list the box words do not cover is said by its key
+    from tfr_viewer.core.write.edits import set_values
+
+    harder = set_values(before, "image/object/difficult", [1, 1, 0])
+    assert describe_change(before, harder) == "image/object/difficult: [0, 1, 0] → [1, 1, 0]"

@@ -6,6 +6,8 @@ import numpy as np
 
 from ..decode import FeatureData, decode, features_of
 from ..text import float_text
+from .box_edits import BoxLists, box_lists, corners_of
+from .edits import EditError
 
 _SHOWN = 3
 
@@ -34,19 +36,81 @@ def _same(a: FeatureData, b: FeatureData) -> bool:
     return bool(np.array_equal(np.asarray(a.values), np.asarray(b.values), equal_nan=True))
 
 
+Boxes = list[tuple[tuple[float, ...], tuple[str, str]]]
+
+
+def _boxes(payload: bytes) -> tuple[BoxLists, Boxes] | None:
+    """A record's box lists and, per box, its corners and its class (text, label)."""
+    try:
+        lists = box_lists(payload)
+    except EditError:
+        return None
+    if not lists.aligned:
+        return None
+    features = features_of(decode(payload).payload) or {}
+    labels = features[lists.label].items() if lists.label else []
+    texts = features[lists.text].items() if lists.text else []
+    out = []
+    for i in range(lists.count):
+        corners = corners_of(payload, i)
+        text = texts[i].decode("utf-8", "replace") if i < len(texts) else ""
+        label = str(labels[i]) if i < len(labels) else ""
+        out.append((tuple(corners[c] for c in sorted(corners)), (text, label)))
+    return lists, out
+
+
+def _class_words(cls: tuple[str, str]) -> str:
+    return cls[0] or cls[1]
+
+
+def _box_words(before: bytes, after: bytes) -> tuple[list[str], set[str]]:
+    """``box 2: moved``, ``box 3 (dog): deleted``, ``box 4: added, cat``: what a box
+    edit did, and the keys it accounts for (the lists of the boxes)."""
+    old, new = _boxes(before), _boxes(after)
+    if old is None or new is None:
+        return [], set()
+    lists, a = old
+    b = new[1]
+    corners = {*lists.corners.values(), *([lists.bbox] if lists.bbox else [])}
+    keys = corners | set(lists.per_box)  # an added or deleted box changes every list
+    words: list[str] = []
+    if len(b) == len(a) - 1:
+        gone = next((i for i in range(len(a)) if a[:i] + a[i + 1 :] == b), None)
+        if gone is None:
+            return [], set()
+        name = _class_words(a[gone][1])
+        return [f"box {gone}{f' ({name})' if name else ''}: deleted"], keys
+    if len(b) == len(a) + 1 and b[:-1] == a:
+        name = _class_words(b[-1][1])
+        return [f"box {len(a)}: added{f', {name}' if name else ''}"], keys
+    if len(a) != len(b):
+        return [], set()
+    for i, (was, now) in enumerate(zip(a, b, strict=True)):
+        if was[0] != now[0]:
+            words.append(f"box {i}: moved")
+        if was[1] != now[1]:
+            words.append(f"box {i}: {_class_words(was[1]) or '?'} → {_class_words(now[1]) or '?'}")
+    # the other per-box lists (difficult, area, …) are said by key when they change
+    classes = {k for k in (lists.label, lists.text) if k}
+    return words, (corners | classes) if words else set()
+
+
 def describe_change(before: bytes, after: bytes | None, deleted: bool = False) -> str:
-    """``label: [3] → [9]; added note; removed image/format`` or ``deleted``."""
+    """``box 2: moved; label: [3] → [9]; added note; removed image/format`` or
+    ``deleted``: box edits in words of boxes, other changes by key."""
     if after is None:
         return "deleted" if deleted else "unchanged"
     old = features_of(decode(before).payload) or {}
     new = features_of(decode(after).payload) or {}
-    parts = []
+    parts, box_keys = _box_words(before, after)
     for key, fd in new.items():
+        if key in box_keys:
+            continue
         if key not in old:
             parts.append(f"added {key} {_values_text(fd)}")
         elif not _same(old[key], fd):
             parts.append(f"{key}: {_values_text(old[key])} → {_values_text(fd)}")
-    parts += [f"removed {key}" for key in old if key not in new]
+    parts += [f"removed {key}" for key in old if key not in new and key not in box_keys]
     if not parts:
         parts.append("payload changed" if before != after else "unchanged")
     text = "; ".join(parts)
