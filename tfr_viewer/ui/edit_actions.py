@@ -14,9 +14,11 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.decode import decode, features_of
+from ..core.decode.layouts import KeyMap
 from ..core.io import Dataset
 from ..core.write import EditError, describe_change
 from ..core.write import edits as core_edits
+from ..core.write.box_edits import delete_box, move_box
 from .actions import Action, Entry
 from .editing import Editor
 from .export_actions import ExportActions
@@ -239,6 +241,28 @@ class EditActions(QObject):
             self._fail(f"not changed: {exc}")
             return False
         return True
+
+    def edit_box(
+        self, kind: str, box: int, corners: dict[str, float] | None, keymap: KeyMap
+    ) -> bool:
+        """A box of the shown record changed in the picture: ``"move"`` to ``corners``
+        (the record's convention) or ``"delete"``; every list of its layout in step
+        (:mod:`..core.write.box_edits`), as one undoable edit."""
+        record = self.window.current
+        if record is None:
+            return False
+        if kind == "delete":
+            return self.apply(
+                f"Delete box {box} of record {record}",
+                [record],
+                lambda p: delete_box(p, box, keymap),
+            )
+        assert corners is not None
+        return self.apply(
+            f"Move box {box} of record {record}",
+            [record],
+            lambda p: move_box(p, box, corners, keymap),
+        )
 
     def selected_records(self) -> list[int]:
         w = self.window

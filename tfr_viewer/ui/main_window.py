@@ -179,6 +179,10 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
 
     def _follow_panels(self) -> None:
         self.session.selected.connect(self.gallery.follow)
+        images = self.preview.images
+        images.picker.edit_requested.connect(
+            lambda kind, box, corners: self.edit_actions.edit_box(kind, box, corners, images.keymap)
+        )
         self.pending.record_activated.connect(self.select_record)
         self.pending.revert_requested.connect(lambda records: self.edit_actions.revert(records))
         self.pending_dock.visibilityChanged.connect(
@@ -383,7 +387,9 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         else:
             kept.restore(self.tree)
         self.tree.resizeColumnToContents(0)
+        self.preview.images.keep_selection = kept is not None  # its selected box too
         self.preview.show_record(decoded, raw)
+        self.preview.images.keep_selection = False
         ref = self.dataset.ref(record)
         status = "deleted" if self.edit_actions.is_deleted(record) else ref.status.kind
         self._described = (

@@ -34,8 +34,10 @@ from ...core.decode import (
     readable_on,
     recognise,
 )
+from ...core.decode.layouts import Box
 from ...core.text import plural
 from ..style import label_colour
+from .box_picker import BoxPicker
 
 
 def caption_item(text: str, colour: QColor, at: QPointF) -> QGraphicsRectItem:
@@ -131,6 +133,9 @@ class ImageViewer(QWidget):
         self.highlighted: int | None = None  # a box drawn thicker, with a white outline
         self.chooser.currentIndexChanged.connect(self._show_current)
         self.overlays.toggled.connect(self._show_current)
+        self.keep_selection = False  # set while the same record is shown again (an edit)
+        self.picker = BoxPicker(self.view, self._box_shown)
+        self.picker.changed.connect(lambda _box: self._show_current())
 
     # -- as a viewer of the preview (see preview.VIEWERS) ---------------------------
     def offer(self, decoded: Decoded) -> list[ImageAnnotation] | None:
@@ -145,6 +150,18 @@ class ImageViewer(QWidget):
     def clear(self) -> None:
         self.set_annotations([])
 
+    def _pick_from(self, boxes: tuple[Box, ...], scale: tuple[float, float], keep: bool) -> None:
+        """The boxes the picker chooses from, set while the view is drawn (so the
+        picker's own request to redraw is not needed)."""
+        blocked = self.picker.blockSignals(True)
+        self.picker.set_boxes(boxes, scale, keep)
+        self.picker.blockSignals(blocked)
+
+    def _box_shown(self, number: int) -> bool:
+        boxes = self.picker.boxes
+        shown = self.overlays.isChecked() and 0 <= number < len(boxes)
+        return shown and not is_hidden(boxes[number], self.hidden_classes)
+
     def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None:
         """Boxes of these classes (``(id, text)``) are not drawn."""
         self.hidden_classes = set(hidden)
@@ -158,6 +175,8 @@ class ImageViewer(QWidget):
     def set_annotations(self, annotations: list[ImageAnnotation]) -> None:
         self._annotations = annotations
         self.highlighted = None
+        if not self.keep_selection:
+            self.view.fitting = True  # a new record is shown whole; an edit keeps the zoom
         self.chooser.blockSignals(True)
         self.chooser.clear()
         for a in annotations:
@@ -172,6 +191,7 @@ class ImageViewer(QWidget):
         scene.clear()
         i = self.chooser.currentIndex()
         if not (0 <= i < len(self._annotations)):
+            self._pick_from((), (1.0, 1.0), keep=False)
             self.info.setText("no image in this record")
             return
         ann = self._annotations[i]
@@ -182,6 +202,7 @@ class ImageViewer(QWidget):
             else:  # a bounded preview; the scene keeps the image's own pixel units
                 rgba, w, h = decode_preview(ann.data)
         except ImageError as exc:
+            self._pick_from((), (1.0, 1.0), keep=False)
             message = f"{ann.key}: cannot show this image: {exc}"
             item = scene.addText(message)
             item.setDefaultTextColor(QColor("white"))
@@ -196,10 +217,22 @@ class ImageViewer(QWidget):
         pixmap.setScale(w / rgba.shape[1])
         pixmap.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         scene.setSceneRect(QRectF(0, 0, w, h))
+        scale = (w, h) if ann.normalized else (1.0, 1.0)
+        if self.picker.boxes is not ann.boxes:
+            self._pick_from(ann.boxes, scale, self.keep_selection)
         if self.overlays.isChecked():
             self._draw_overlays(ann, w, h)
-        self.view.fit()
+        if self.view.fitting:
+            self.view.fit()
         text = f"{ann.key}: {w}×{h}, {plural(len(ann.boxes), 'box', 'boxes')} ({ann.layout} layout)"
+        chosen = self.picker.selected
+        if chosen is not None and chosen < len(ann.boxes):
+            box = ann.boxes[chosen]
+            caption = box_caption(box.label, box.text)
+            text = (
+                f"box {chosen} of {len(ann.boxes)}{f': {caption}' if caption else ''} — "
+                "arrows move it (Shift: by ten), Del deletes it, Tab goes to the next"
+            )
         self.info.setText(text)
         self.image_shown.emit(text)
 
@@ -220,7 +253,7 @@ class ImageViewer(QWidget):
             pen.setCosmetic(True)
             item.setPen(pen)
             scene.addItem(item)
-            if number == self.highlighted:  # a white halo under a thicker line
+            if number in (self.highlighted, self.picker.selected):  # a halo, a thicker line
                 halo_pen = QPen(QColor("white"), 8)
                 halo_pen.setCosmetic(True)
                 scene.addRect(rect, halo_pen).setZValue(3)

@@ -1,0 +1,97 @@
+"""Fixing a box in the picture, as a user does: click it, nudge it with the arrows,
+delete it with Del, undo; every change is an edit of the overlay, said in Pending
+Edits in words of boxes, and TensorFlow reads the exported record with the new boxes."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt
+
+from tests.tf_oracle import tf, tf_read
+from tests.ui.conftest import open_and_wait
+
+KEYS = ["xmin", "ymin", "xmax", "ymax"]
+BOX = "image/object/bbox/"
+
+
+def _boxes(payload: bytes) -> dict[str, list]:
+    t = tf()
+    spec = {BOX + k: t.io.VarLenFeature(t.float32) for k in KEYS}
+    spec["image/object/class/text"] = t.io.VarLenFeature(t.string)
+    parsed = t.io.parse_single_example(payload, spec)
+    return {k: v.values.numpy().tolist() for k, v in parsed.items()}
+
+
+def _click_box(qtbot, viewer, box: int) -> None:
+    """A click at the middle of box ``box`` as it is drawn."""
+    b = viewer.picker.boxes[box]
+    sx, sy = viewer.picker.scale
+    centre = QPointF((b.xmin + b.xmax) / 2 * sx, (b.ymin + b.ymax) / 2 * sy)
+    at = viewer.view.mapFromScene(centre)
+    qtbot.mouseClick(viewer.view.viewport(), Qt.MouseButton.LeftButton, pos=at)
+
+
+def test_a_box_is_chosen_nudged_and_deleted_in_the_picture(qtbot, window, samples, tmp_path):
+    path = samples / "shapes_odapi.tfrecord"
+    open_and_wait(qtbot, window, [path])
+    window.select_record(5)  # three boxes: triangle, circle, triangle
+    viewer = window.preview.images
+    qtbot.waitUntil(lambda: len(viewer.picker.boxes) == 3, timeout=5000)
+    original = tf_read(path)[5]
+    width, height = viewer.picker.scale
+
+    _click_box(qtbot, viewer, 1)
+    assert viewer.picker.selected == 1
+    assert viewer.info.text().startswith("box 1 of 3: circle")
+    qtbot.keyClick(viewer.view, Qt.Key.Key_Tab)
+    assert viewer.picker.selected == 2
+    qtbot.keyClick(viewer.view, Qt.Key.Key_Backtab)
+    assert viewer.picker.selected == 1
+
+    # one pixel right, ten down with Shift: the record's fractions move by as much
+    qtbot.keyClick(viewer.view, Qt.Key.Key_Right)
+    qtbot.keyClick(viewer.view, Qt.Key.Key_Down, Qt.KeyboardModifier.ShiftModifier)
+    assert viewer.picker.selected == 1  # still chosen after the edits
+    before, after = _boxes(original), _boxes(window.edit_actions.payload(5))
+    f32 = np.float32
+    assert after[BOX + "xmin"][1] == float(f32(before[BOX + "xmin"][1] + 1 / width))
+    assert after[BOX + "ymax"][1] == float(f32(before[BOX + "ymax"][1] + 10 / height))
+    assert after[BOX + "xmin"][0] == before[BOX + "xmin"][0]  # the others stay
+
+    # Del deletes the box, not the record (Edit › Delete Records is Del too)
+    qtbot.keyClick(viewer.view, Qt.Key.Key_Delete)
+    after = _boxes(window.edit_actions.payload(5))
+    assert after["image/object/class/text"] == [b"triangle", b"triangle"]
+    assert all(len(after[BOX + k]) == 2 for k in KEYS)
+    assert not window.edit_actions.is_deleted(5)
+    window.menus.action("panel.pending-edits").trigger()
+    assert window.pending.list.topLevelItem(0).text(1) == "box 1 (circle): deleted"
+
+    # undo the deletion, then export: TensorFlow reads the moved box
+    window.edit_actions.stack.undo()
+    assert len(_boxes(window.edit_actions.payload(5))[BOX + "xmin"]) == 3
+    window.menus.action("file.export").trigger()
+    dialog = window.edit_actions.exports.last_dialog
+    out = tmp_path / "fixed.tfrecord"
+    dialog.output.setText(str(out))
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    written = tf_read(out)
+    assert len(written) == 24
+    exported = _boxes(written[5])
+    assert exported[BOX + "xmin"][1] == float(f32(before[BOX + "xmin"][1] + 1 / width))
+    assert _boxes(written[4]) == _boxes(tf_read(path)[4])
+
+
+def test_a_click_beside_every_box_chooses_none(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.select_record(5)
+    viewer = window.preview.images
+    qtbot.waitUntil(lambda: len(viewer.picker.boxes) == 3, timeout=5000)
+    _click_box(qtbot, viewer, 0)
+    assert viewer.picker.selected == 0
+    corner = viewer.view.mapFromScene(QPointF(1, 1))  # the image's top left pixel
+    qtbot.mouseClick(viewer.view.viewport(), Qt.MouseButton.LeftButton, pos=corner)
+    assert viewer.picker.selected is None
+    qtbot.keyClick(viewer.view, Qt.Key.Key_Delete)  # nothing chosen: the record's Del
+    assert len(viewer.picker.boxes) == 3
