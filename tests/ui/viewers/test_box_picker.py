@@ -95,3 +95,66 @@ def test_a_click_beside_every_box_chooses_none(qtbot, window, samples):
     assert viewer.picker.selected is None
     qtbot.keyClick(viewer.view, Qt.Key.Key_Delete)  # nothing chosen: the record's Del
     assert len(viewer.picker.boxes) == 3
+
+
+def _screen(viewer, x: float, y: float):
+    """A point of the picture (the record's convention) on the screen."""
+    sx, sy = viewer.picker.scale
+    return viewer.view.mapFromScene(QPointF(x * sx, y * sy))
+
+
+def test_dragging_a_box_moves_it_and_dragging_a_corner_resizes_it(qtbot, window, samples):
+    import pytest
+    from PySide6.QtCore import QPoint
+
+    path = samples / "shapes_odapi.tfrecord"
+    open_and_wait(qtbot, window, [path])
+    window.select_record(5)
+    viewer = window.preview.images
+    qtbot.waitUntil(lambda: len(viewer.picker.boxes) == 3, timeout=5000)
+    port = viewer.view.viewport()
+    zoom = viewer.view.transform().m11()  # screen pixels per image pixel
+    width, height = viewer.picker.scale
+    before = _boxes(tf_read(path)[5])
+
+    b = viewer.picker.boxes[0]
+    start = _screen(viewer, (b.xmin + b.xmax) / 2, (b.ymin + b.ymax) / 2)
+    end = start + QPoint(30, 12)
+    qtbot.mousePress(port, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(port, end)
+    assert viewer.picker._ghost is not None  # the box shows where it will go
+    qtbot.mouseRelease(port, Qt.MouseButton.LeftButton, pos=end)
+    moved = _boxes(window.edit_actions.payload(5))
+    for key, shift, size in (("xmin", 30, width), ("xmax", 30, width), ("ymin", 12, height)):
+        want = before[BOX + key][0] + shift / zoom / size
+        assert moved[BOX + key][0] == pytest.approx(want, abs=1e-5), key
+    assert moved[BOX + "xmin"][1:] == before[BOX + "xmin"][1:]
+    assert viewer.picker.selected == 0
+
+    # the bottom-right corner of the chosen box, dragged out
+    b = viewer.picker.boxes[0]
+    corner = _screen(viewer, b.xmax, b.ymax)
+    qtbot.mousePress(port, Qt.MouseButton.LeftButton, pos=corner)
+    qtbot.mouseMove(port, corner + QPoint(16, 9))
+    qtbot.mouseRelease(port, Qt.MouseButton.LeftButton, pos=corner + QPoint(16, 9))
+    resized = _boxes(window.edit_actions.payload(5))
+    assert resized[BOX + "xmin"][0] == moved[BOX + "xmin"][0]
+    assert resized[BOX + "ymin"][0] == moved[BOX + "ymin"][0]
+    assert resized[BOX + "xmax"][0] == pytest.approx(
+        moved[BOX + "xmax"][0] + 16 / zoom / width, abs=1e-5
+    )
+    assert resized[BOX + "ymax"][0] == pytest.approx(
+        moved[BOX + "ymax"][0] + 9 / zoom / height, abs=1e-5
+    )
+    # two edits on the undo stack, in words of boxes
+    assert window.edit_actions.stack.count() == 2
+    assert window.edit_actions.stack.text(0) == "Move box 0 of record 5"
+
+    # a click on a box is no drag: nothing changes
+    b = viewer.picker.boxes[2]
+    qtbot.mouseClick(
+        port,
+        Qt.MouseButton.LeftButton,
+        pos=_screen(viewer, (b.xmin + b.xmax) / 2, (b.ymin + b.ymax) / 2),
+    )
+    assert viewer.picker.selected == 2 and window.edit_actions.stack.count() == 2

@@ -1,23 +1,32 @@
 """Choosing and changing a box in the picture with the mouse and the keys.
 
 A click selects the smallest shown box under the pointer (a click elsewhere clears the
-selection); Tab and Shift+Tab go to the next and previous box; the arrow keys move the
-selected box by one image pixel (ten with Shift); Delete removes it. Changes are asked
-for with ``edit_requested(kind, box, corners)`` — ``"move"`` with the new corners in
-the record's own convention (fractions, or pixels), ``"delete"`` with none — and made by
-the window's edit actions, so that each is an undoable edit of the overlay.
+selection); dragging a box moves it, dragging a corner of the selected box resizes it;
+Tab and Shift+Tab go to the next and previous box; the arrow keys move the selected box
+by one image pixel (ten with Shift); Delete removes it. Changes are asked for with
+``edit_requested(kind, box, corners)`` — ``"move"`` with the new corners in the
+record's own convention (fractions, or pixels), ``"delete"`` with none — and made by
+the window's edit actions, so that each is an undoable edit of the overlay. A drag
+shows the box where it will go (dashed) until the button is released.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QPointF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPen
+from PySide6.QtWidgets import QApplication, QGraphicsRectItem, QGraphicsView
 
 from ...core.decode.layouts import Box
 
+HANDLE = 7  # screen pixels around a corner of the selected box that grab the corner
+_CORNERS = {
+    "tl": ("xmin", "ymin"),
+    "tr": ("xmax", "ymin"),
+    "bl": ("xmin", "ymax"),
+    "br": ("xmax", "ymax"),
+}
 _ARROWS = {
     Qt.Key.Key_Left: (-1, 0),
     Qt.Key.Key_Right: (1, 0),
@@ -39,9 +48,12 @@ class BoxPicker(QObject):
         self.boxes: Sequence[Box] = ()
         self.scale = (1.0, 1.0)  # scene pixels per unit of the record's convention
         self.selected: int | None = None
+        self._drag: tuple[str, int, QPointF] | None = None  # grip, box, where it began
+        self._ghost: QGraphicsRectItem | None = None
         view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._viewport = view.viewport()  # compared by identity: no call while torn down
         view.installEventFilter(self)
-        view.viewport().installEventFilter(self)
+        self._viewport.installEventFilter(self)
 
     def set_boxes(self, boxes: Sequence[Box], scale: tuple[float, float], keep: bool) -> None:
         """The boxes of the image now shown; ``keep`` keeps the selection's number (the
@@ -57,13 +69,18 @@ class BoxPicker(QObject):
 
     # -- the mouse and the keys ------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if event.type() == QEvent.Type.MouseButtonPress and watched is self.view.viewport():
-            assert isinstance(event, QMouseEvent)
-            if event.button() == Qt.MouseButton.LeftButton:
-                self.view.setFocus()
-                self.select(self._box_at(self.view.mapToScene(event.position().toPoint())))
-            return False  # the view still pans on a drag
-        if event.type() == QEvent.Type.ShortcutOverride and watched is self.view:
+        kind = event.type()
+        if watched is self._viewport and isinstance(event, QMouseEvent):
+            if kind == QEvent.Type.MouseButtonPress and event.button() == Qt.MouseButton.LeftButton:
+                return self._press(event)
+            if kind == QEvent.Type.MouseMove and self._drag is not None:
+                self._dragged(self.view.mapToScene(event.position().toPoint()))
+                return True
+            if kind == QEvent.Type.MouseButtonRelease and self._drag is not None:
+                self._release(self.view.mapToScene(event.position().toPoint()))
+                return True
+            return False
+        if kind == QEvent.Type.ShortcutOverride and watched is self.view:
             # Del and the arrows act on the selected box, not on the window's records
             assert isinstance(event, QKeyEvent)
             if self.selected is not None and (
@@ -72,10 +89,99 @@ class BoxPicker(QObject):
                 event.accept()
                 return True
             return False
-        if event.type() == QEvent.Type.KeyPress and watched is self.view:
+        if kind == QEvent.Type.KeyPress and watched is self.view:
             assert isinstance(event, QKeyEvent)
             return self._key(event)
         return False
+
+    # -- dragging ----------------------------------------------------------------------
+    def _press(self, event: QMouseEvent) -> bool:
+        self.view.setFocus()
+        at = self.view.mapToScene(event.position().toPoint())
+        grip = self._grip(event.position())
+        if grip is not None:
+            assert self.selected is not None
+            self._drag = (grip, self.selected, at)
+            return True
+        box = self._box_at(at)
+        self.select(box)
+        if box is None:
+            return False  # the view pans on a drag over the picture
+        self._drag = ("move", box, at)
+        return True
+
+    def _grip(self, pos: QPointF) -> str | None:
+        """The corner of the selected box within :data:`HANDLE` screen pixels of
+        ``pos`` (a viewport position), if any."""
+        if self.selected is None or self.selected >= len(self.boxes):
+            return None
+        rect = self._rect(self.selected)
+        corners = {
+            "tl": rect.topLeft(),
+            "tr": rect.topRight(),
+            "bl": rect.bottomLeft(),
+            "br": rect.bottomRight(),
+        }
+        for name, corner in corners.items():
+            seen = self.view.mapFromScene(corner)
+            if abs(seen.x() - pos.x()) <= HANDLE and abs(seen.y() - pos.y()) <= HANDLE:
+                return name
+        return None
+
+    def _rect(self, box: int, corners: dict[str, float] | None = None) -> QRectF:
+        """Box ``box`` (or ``corners`` in the record's convention) in scene pixels."""
+        b = self.boxes[box]
+        c = corners or {"xmin": b.xmin, "ymin": b.ymin, "xmax": b.xmax, "ymax": b.ymax}
+        sx, sy = self.scale
+        return QRectF(
+            QPointF(c["xmin"] * sx, c["ymin"] * sy), QPointF(c["xmax"] * sx, c["ymax"] * sy)
+        ).normalized()
+
+    def _target(self, at: QPointF) -> tuple[int, dict[str, float]] | None:
+        """Where the drag would put its box, in the record's convention."""
+        if self._drag is None:
+            return None
+        grip, box, start = self._drag
+        dx, dy = at.x() - start.x(), at.y() - start.y()
+        if grip == "move":
+            return box, self._moved_box(box, dx, dy)
+        b = self.boxes[box]
+        corners = {"xmin": b.xmin, "ymin": b.ymin, "xmax": b.xmax, "ymax": b.ymax}
+        sx, sy = self.scale
+        x_key, y_key = _CORNERS[grip]
+        corners[x_key] += dx / sx
+        corners[y_key] += dy / sy
+        # a corner dragged past the opposite one turns the box over, never inside out
+        xs = sorted((corners["xmin"], corners["xmax"]))
+        ys = sorted((corners["ymin"], corners["ymax"]))
+        return box, {"xmin": xs[0], "xmax": xs[1], "ymin": ys[0], "ymax": ys[1]}
+
+    def _dragged(self, at: QPointF) -> None:
+        target = self._target(at)
+        if target is None:
+            return
+        box, corners = target
+        if self._ghost is None or self._ghost.scene() is None:
+            self._ghost = QGraphicsRectItem()
+            pen = QPen(QColor("white"), 2, Qt.PenStyle.DashLine)
+            pen.setCosmetic(True)
+            self._ghost.setPen(pen)
+            self._ghost.setZValue(10)
+            self.view.scene().addItem(self._ghost)
+        self._ghost.setRect(self._rect(box, corners))
+
+    def _release(self, at: QPointF) -> None:
+        target = self._target(at)
+        start = self._drag[2] if self._drag is not None else at
+        self._drag = None
+        if self._ghost is not None and self._ghost.scene() is not None:
+            self._ghost.scene().removeItem(self._ghost)
+        self._ghost = None
+        moved = self.view.mapFromScene(at) - self.view.mapFromScene(start)
+        if target is None or moved.manhattanLength() < QApplication.startDragDistance():
+            return  # a click, not a drag
+        box, corners = target
+        self.edit_requested.emit("move", box, corners)
 
     def _box_at(self, at: QPointF) -> int | None:
         sx, sy = self.scale
@@ -117,10 +223,14 @@ class BoxPicker(QObject):
         return False
 
     def _moved(self, dx: float, dy: float) -> dict[str, float]:
-        """The selected box's corners moved by (dx, dy) image pixels, in the record's
-        convention."""
+        """The selected box's corners moved by (dx, dy) image pixels."""
         assert self.selected is not None
-        b = self.boxes[self.selected]
+        return self._moved_box(self.selected, dx, dy)
+
+    def _moved_box(self, box: int, dx: float, dy: float) -> dict[str, float]:
+        """Box ``box``'s corners moved by (dx, dy) image pixels, in the record's
+        convention."""
+        b = self.boxes[box]
         sx, sy = self.scale
         return {
             "xmin": b.xmin + dx / sx,
