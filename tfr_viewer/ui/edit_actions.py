@@ -18,8 +18,9 @@ from ..core.decode.layouts import KeyMap
 from ..core.io import Dataset
 from ..core.write import EditError, describe_change
 from ..core.write import edits as core_edits
-from ..core.write.box_edits import delete_box, move_box
+from ..core.write.box_edits import add_box, delete_box, move_box, set_box_class
 from .actions import Action, Entry
+from .dialogs.class_choice import Class, choose_class
 from .editing import Editor
 from .export_actions import ExportActions
 from .host import EditHost
@@ -243,25 +244,48 @@ class EditActions(QObject):
         return True
 
     def edit_box(
-        self, kind: str, box: int, corners: dict[str, float] | None, keymap: KeyMap
+        self,
+        kind: str,
+        box: int,
+        corners: dict[str, float] | None,
+        keymap: KeyMap,
+        known: list[Class] | None = None,
     ) -> bool:
         """A box of the shown record changed in the picture: ``"move"`` to ``corners``
-        (the record's convention) or ``"delete"``; every list of its layout in step
-        (:mod:`..core.write.box_edits`), as one undoable edit."""
+        (the record's convention), ``"delete"``, ``"class"`` (asked for, from ``known``
+        classes or typed) or ``"add"`` at ``corners`` (its class asked for); every list
+        of its layout in step (:mod:`..core.write.box_edits`), as one undoable edit."""
         record = self.window.current
         if record is None:
             return False
+        where = f"box {box} of record {record}"
         if kind == "delete":
+            return self.apply(f"Delete {where}", [record], lambda p: delete_box(p, box, keymap))
+        if kind == "move":
+            assert corners is not None
             return self.apply(
-                f"Delete box {box} of record {record}",
-                [record],
-                lambda p: delete_box(p, box, keymap),
+                f"Move {where}", [record], lambda p: move_box(p, box, corners, keymap)
             )
-        assert corners is not None
+        parent = self.window.as_widget()
+        if kind == "class":
+            chosen = choose_class(parent, f"Class of {where}", known or [])
+            if chosen is None:
+                return False
+            label, text = chosen
+            return self.apply(
+                f"Class of {where}",
+                [record],
+                lambda p: set_box_class(p, box, label, text, keymap),
+            )
+        assert kind == "add" and corners is not None
+        chosen = choose_class(parent, f"New box in record {record}", known or [])
+        if chosen is None:
+            return False
+        label, text = chosen
         return self.apply(
-            f"Move box {box} of record {record}",
+            f"Add a box to record {record}",
             [record],
-            lambda p: move_box(p, box, corners, keymap),
+            lambda p: add_box(p, corners, label, text, keymap=keymap),
         )
 
     def selected_records(self) -> list[int]:

@@ -181,13 +181,24 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.session.selected.connect(self.gallery.follow)
         images = self.preview.images
         images.picker.edit_requested.connect(
-            lambda kind, box, corners: self.edit_actions.edit_box(kind, box, corners, images.keymap)
+            lambda kind, box, corners: self.edit_actions.edit_box(
+                kind, box, corners, images.keymap, self.known_classes()
+            )
         )
         self.pending.record_activated.connect(self.select_record)
         self.pending.revert_requested.connect(lambda records: self.edit_actions.revert(records))
         self.pending_dock.visibilityChanged.connect(
             lambda shown: self.edit_actions.refresh_pending() if shown else None
         )
+
+    def known_classes(self) -> list[tuple[int | None, str | None]]:
+        """The classes of the boxes this dataset is known to have: from its statistics
+        when they were computed, and from the picture's boxes."""
+        stats = self.analysis.stats or {}
+        found = stats.get("object_classes") or stats.get("classes") or {}
+        known = [(c["id"], c["text"]) for c in found.get("classes", [])]
+        known += [(b.label, b.text) for b in self.preview.images.picker.boxes]
+        return known
 
     def as_widget(self) -> QWidget:
         """The window as a widget: the parent of its dialogs."""

@@ -158,3 +158,69 @@ def test_dragging_a_box_moves_it_and_dragging_a_corner_resizes_it(qtbot, window,
         pos=_screen(viewer, (b.xmin + b.xmax) / 2, (b.ymin + b.ymax) / 2),
     )
     assert viewer.picker.selected == 2 and window.edit_actions.stack.count() == 2
+
+
+def test_c_changes_a_class_and_b_draws_a_new_box(qtbot, window, samples, monkeypatch):
+    import pytest
+    from PySide6.QtWidgets import QInputDialog
+
+    path = samples / "shapes_odapi.tfrecord"
+    open_and_wait(qtbot, window, [path])
+    window.select_record(5)
+    viewer = window.preview.images
+    qtbot.waitUntil(lambda: len(viewer.picker.boxes) == 3, timeout=5000)
+    offered: list[list[str]] = []
+
+    def answer(reply):
+        def get_item(parent, title, label, items, current, editable):
+            offered.append(list(items))
+            return reply, True
+
+        monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
+
+    _click_box(qtbot, viewer, 1)  # the circle
+    answer("3 triangle")
+    qtbot.keyClick(viewer.view, Qt.Key.Key_C)
+    assert offered[-1] == ["1 circle", "3 triangle"]  # the classes the boxes show
+    t = tf()
+    spec = {"image/object/class/label": t.io.VarLenFeature(t.int64)}
+
+    def labels():
+        parsed = t.io.parse_single_example(window.edit_actions.payload(5), spec)
+        return parsed["image/object/class/label"].values.numpy().tolist()
+
+    assert _boxes(window.edit_actions.payload(5))["image/object/class/text"][1] == b"triangle"
+    assert labels()[1] == 3
+
+    # B, then a drag over an empty corner of the picture: a new box, of a typed class
+    answer("7 dog")
+    qtbot.keyClick(viewer.view, Qt.Key.Key_B)
+    port = viewer.view.viewport()
+    start, end = _screen(viewer, 0.05, 0.05), _screen(viewer, 0.2, 0.25)
+    qtbot.mousePress(port, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(port, end)
+    qtbot.mouseRelease(port, Qt.MouseButton.LeftButton, pos=end)
+    after = _boxes(window.edit_actions.payload(5))
+    assert after["image/object/class/text"] == [b"triangle", b"triangle", b"triangle", b"dog"]
+    assert labels()[-1] == 7
+    zoom = viewer.view.transform().m11()
+    tolerance = 1.5 / zoom / min(viewer.picker.scale)  # a screen pixel, as a fraction
+    for key, want in zip(KEYS, (0.05, 0.05, 0.2, 0.25), strict=True):
+        assert after[BOX + key][-1] == pytest.approx(want, abs=tolerance), key
+    window.menus.action("panel.pending-edits").trigger()
+    # the record's change against the file, in words of boxes
+    assert window.pending.list.topLevelItem(0).text(1) == (
+        "box 1: circle → triangle; box 3: added, dog"
+    )
+
+
+def test_typed_classes_are_read_with_what_is_known():
+    from tfr_viewer.ui.dialogs.class_choice import class_texts, parse_class
+
+    known = [(1, "circle"), (2, "square"), (None, "cat"), (2, "square")]
+    assert class_texts(known) == ["1 circle", "2 square", "cat"]
+    assert parse_class("7 dog", known) == (7, "dog")
+    assert parse_class("2", known) == (2, "square")
+    assert parse_class("square", known) == (2, "square")
+    assert parse_class("zebra", known) == (None, "zebra")
+    assert parse_class("  ", known) is None

@@ -74,22 +74,34 @@ def _box_words(before: bytes, after: bytes) -> tuple[list[str], set[str]]:
     corners = {*lists.corners.values(), *([lists.bbox] if lists.bbox else [])}
     keys = corners | set(lists.per_box)  # an added or deleted box changes every list
     words: list[str] = []
-    if len(b) == len(a) - 1:
-        gone = next((i for i in range(len(a)) if a[:i] + a[i + 1 :] == b), None)
-        if gone is None:
-            return [], set()
+    pairs: list[tuple[int, int]]  # (box before, box after) of the boxes in both
+    if len(b) == len(a) - 1:  # one deleted: the one whose removal leaves most in place
+
+        def differences(gone: int) -> int:
+            rest = a[:gone] + a[gone + 1 :]
+            return sum(x != y for x, y in zip(rest, b, strict=True))
+
+        gone = min(range(len(a)), key=differences)
         name = _class_words(a[gone][1])
-        return [f"box {gone}{f' ({name})' if name else ''}: deleted"], keys
-    if len(b) == len(a) + 1 and b[:-1] == a:
-        name = _class_words(b[-1][1])
-        return [f"box {len(a)}: added{f', {name}' if name else ''}"], keys
-    if len(a) != len(b):
+        words.append(f"box {gone}{f' ({name})' if name else ''}: deleted")
+        pairs = [(i, i if i < gone else i - 1) for i in range(len(a)) if i != gone]
+    elif len(b) == len(a) + 1:  # one added: new boxes are appended
+        pairs = [(i, i) for i in range(len(a))]
+    elif len(b) == len(a):
+        pairs = [(i, i) for i in range(len(a))]
+    else:
         return [], set()
-    for i, (was, now) in enumerate(zip(a, b, strict=True)):
+    for i, j in pairs:
+        was, now = a[i], b[j]
         if was[0] != now[0]:
-            words.append(f"box {i}: moved")
+            words.append(f"box {j}: moved")
         if was[1] != now[1]:
-            words.append(f"box {i}: {_class_words(was[1]) or '?'} → {_class_words(now[1]) or '?'}")
+            words.append(f"box {j}: {_class_words(was[1]) or '?'} → {_class_words(now[1]) or '?'}")
+    if len(b) == len(a) + 1:
+        name = _class_words(b[-1][1])
+        words.append(f"box {len(a)}: added{f', {name}' if name else ''}")
+    if len(b) != len(a):
+        return words, keys
     # the other per-box lists (difficult, area, …) are said by key when they change
     classes = {k for k in (lists.label, lists.text) if k}
     return words, (corners | classes) if words else set()

@@ -3,11 +3,12 @@
 A click selects the smallest shown box under the pointer (a click elsewhere clears the
 selection); dragging a box moves it, dragging a corner of the selected box resizes it;
 Tab and Shift+Tab go to the next and previous box; the arrow keys move the selected box
-by one image pixel (ten with Shift); Delete removes it. Changes are asked for with
-``edit_requested(kind, box, corners)`` — ``"move"`` with the new corners in the
-record's own convention (fractions, or pixels), ``"delete"`` with none — and made by
-the window's edit actions, so that each is an undoable edit of the overlay. A drag
-shows the box where it will go (dashed) until the button is released.
+by one image pixel (ten with Shift); Delete removes it; C changes its class; B, then a
+drag over the picture, draws a new box. Changes are asked for with
+``edit_requested(kind, box, corners)`` — ``"move"`` and ``"add"`` with corners in the
+record's own convention (fractions, or pixels), ``"delete"`` and ``"class"`` with none
+— and made by the window's edit actions, so that each is an undoable edit of the
+overlay. A drag shows the box where it will go (dashed) until the button is released.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class BoxPicker(QObject):
         self.scale = (1.0, 1.0)  # scene pixels per unit of the record's convention
         self.selected: int | None = None
         self._drag: tuple[str, int, QPointF] | None = None  # grip, box, where it began
+        self.drawing = False  # B: the next drag draws a new box
         self._ghost: QGraphicsRectItem | None = None
         view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._viewport = view.viewport()  # compared by identity: no call while torn down
@@ -98,6 +100,9 @@ class BoxPicker(QObject):
     def _press(self, event: QMouseEvent) -> bool:
         self.view.setFocus()
         at = self.view.mapToScene(event.position().toPoint())
+        if self.drawing:
+            self._drag = ("new", -1, at)
+            return True
         grip = self._grip(event.position())
         if grip is not None:
             assert self.selected is not None
@@ -130,8 +135,10 @@ class BoxPicker(QObject):
 
     def _rect(self, box: int, corners: dict[str, float] | None = None) -> QRectF:
         """Box ``box`` (or ``corners`` in the record's convention) in scene pixels."""
-        b = self.boxes[box]
-        c = corners or {"xmin": b.xmin, "ymin": b.ymin, "xmax": b.xmax, "ymax": b.ymax}
+        if corners is None:
+            b = self.boxes[box]
+            corners = {"xmin": b.xmin, "ymin": b.ymin, "xmax": b.xmax, "ymax": b.ymax}
+        c = corners
         sx, sy = self.scale
         return QRectF(
             QPointF(c["xmin"] * sx, c["ymin"] * sy), QPointF(c["xmax"] * sx, c["ymax"] * sy)
@@ -143,6 +150,11 @@ class BoxPicker(QObject):
             return None
         grip, box, start = self._drag
         dx, dy = at.x() - start.x(), at.y() - start.y()
+        if grip == "new":
+            sx, sy = self.scale
+            xs = sorted((start.x() / sx, at.x() / sx))
+            ys = sorted((start.y() / sy, at.y() / sy))
+            return box, {"xmin": xs[0], "xmax": xs[1], "ymin": ys[0], "ymax": ys[1]}
         if grip == "move":
             return box, self._moved_box(box, dx, dy)
         b = self.boxes[box]
@@ -172,16 +184,19 @@ class BoxPicker(QObject):
 
     def _release(self, at: QPointF) -> None:
         target = self._target(at)
+        grip = self._drag[0] if self._drag is not None else ""
         start = self._drag[2] if self._drag is not None else at
         self._drag = None
+        self.drawing = False
         if self._ghost is not None and self._ghost.scene() is not None:
             self._ghost.scene().removeItem(self._ghost)
         self._ghost = None
+        self._viewport.unsetCursor()
         moved = self.view.mapFromScene(at) - self.view.mapFromScene(start)
         if target is None or moved.manhattanLength() < QApplication.startDragDistance():
             return  # a click, not a drag
         box, corners = target
-        self.edit_requested.emit("move", box, corners)
+        self.edit_requested.emit("add" if grip == "new" else "move", box, corners)
 
     def _box_at(self, at: QPointF) -> int | None:
         sx, sy = self.scale
@@ -197,6 +212,15 @@ class BoxPicker(QObject):
     def _key(self, event: QKeyEvent) -> bool:
         key = event.key()
         shown = [n for n in range(len(self.boxes)) if self.shown(n)]
+        if key == Qt.Key.Key_Escape and (self.drawing or self.selected is not None):
+            self.drawing = False
+            self._viewport.unsetCursor()
+            self.select(None)
+            return True
+        if key == Qt.Key.Key_B and self.boxes is not None:
+            self.drawing = True  # the next drag over the picture draws a box
+            self.view.viewport().setCursor(Qt.CursorShape.CrossCursor)
+            return True
         if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and shown:
             back = key == Qt.Key.Key_Backtab or bool(
                 event.modifiers() & Qt.KeyboardModifier.ShiftModifier
@@ -212,13 +236,13 @@ class BoxPicker(QObject):
         if key == Qt.Key.Key_Delete:
             self.edit_requested.emit("delete", self.selected, None)
             return True
+        if key == Qt.Key.Key_C:
+            self.edit_requested.emit("class", self.selected, None)
+            return True
         if key in _ARROWS:
             pixels = 10 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1
             dx, dy = _ARROWS[Qt.Key(key)]
             self.edit_requested.emit("move", self.selected, self._moved(dx * pixels, dy * pixels))
-            return True
-        if key == Qt.Key.Key_Escape:
-            self.select(None)
             return True
         return False
 
