@@ -285,9 +285,12 @@ class AnalysisActions:
                 w.tree.setCurrentIndex(index)
                 w.tree.scrollTo(index)
                 w.tree.resizeColumnToContents(0)
-        if f.get("box") is not None:
-            w.preview.setCurrentWidget(w.preview.images)
-            w.preview.images.highlight_box(int(f["box"]))
+        if f.get("box") is not None:  # the box chosen, ready to fix with the mouse or keys
+            images = w.preview.images
+            w.preview.setCurrentWidget(images)
+            images.highlight_box(int(f["box"]))
+            images.picker.select(int(f["box"]))
+            images.view.setFocus()
         w.statusBar().showMessage(f"{f['kind']}: {f['message']} — {f['hint']}{cleared}", 30000)
 
     # -- compare -------------------------------------------------------------------

@@ -88,6 +88,7 @@ def test_a_finding_leads_to_its_record_feature_and_box(qtbot, window, faulty):
     assert window.tree_model.node(window.tree.currentIndex()).key == "image/object/bbox/xmax"
     assert window.preview.images.highlighted == 0
     assert window.preview.currentWidget() is window.preview.images
+    assert window.preview.images.picker.selected == 0  # ready to be fixed
 
 
 def test_findings_filter_by_severity_and_export(qtbot, window, faulty, tmp_path, qtmodeltester):
