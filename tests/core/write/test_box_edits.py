@@ -213,3 +213,11 @@ def test_pending_edits_say_what_happened_to_which_box():
 
     harder = set_values(before, "image/object/difficult", [1, 1, 0])
     assert describe_change(before, harder) == "image/object/difficult: [0, 1, 0] → [1, 1, 0]"
+
+
+def test_a_deletion_beside_a_move_names_the_box_that_went():
+    from tfr_viewer.core.write.changes import describe_change
+
+    before = _example(ODAPI)
+    after = delete_box(move_box(before, 0, {"xmin": 0.12}), 1)
+    assert describe_change(before, after) == "box 1 (square): deleted; box 0: moved"

@@ -78,8 +78,10 @@ def _box_words(before: bytes, after: bytes) -> tuple[list[str], set[str]]:
     if len(b) == len(a) - 1:  # one deleted: the one whose removal leaves most in place
 
         def differences(gone: int) -> int:
+            """How much the other boxes would have changed: a class counts more than a
+            move (a box keeps its class far more often than its place)."""
             rest = a[:gone] + a[gone + 1 :]
-            return sum(x != y for x, y in zip(rest, b, strict=True))
+            return sum((x[0] != y[0]) + 2 * (x[1] != y[1]) for x, y in zip(rest, b, strict=True))
 
         gone = min(range(len(a)), key=differences)
         name = _class_words(a[gone][1])
