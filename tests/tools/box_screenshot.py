@@ -4,32 +4,17 @@ changed. ``python tests/tools/box_screenshot.py OUT``"""
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from picture_window import opened
 
 
 def main(out: str) -> None:
-    from PySide6.QtCore import QEvent, QEventLoop, QPointF, Qt
+    from PySide6.QtCore import QEvent, QPointF, Qt
     from PySide6.QtGui import QMouseEvent
     from PySide6.QtWidgets import QApplication
 
-    from tfr_viewer.ui.main_window import MainWindow
-
-    app = QApplication([])
-    w = MainWindow()
-    w.edit_actions.discard_answer = True  # nobody is there to answer
-    w.remember_geometry = False
-    w.resize(1366, 768)
-    w.show()
-    loop = QEventLoop()
-    w.index_finished.connect(lambda _s: loop.quit())
-    w.open_paths([str(ROOT / "resources" / "samples" / "shapes_odapi.tfrecord")])
-    loop.exec()
+    app, w = opened(["shapes_odapi.tfrecord"], (1366, 768))
     w.select_record(5)
     app.processEvents()
     images = w.preview.images

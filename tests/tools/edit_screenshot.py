@@ -5,29 +5,15 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from picture_window import opened
 
 
 def main(out: str) -> None:
     from PySide6.QtCore import QEventLoop, QPoint, QTimer
     from PySide6.QtGui import QPainter
-    from PySide6.QtWidgets import QApplication
 
-    from tfr_viewer.ui.main_window import MainWindow
-
-    app = QApplication([])
-    w = MainWindow()
-    w.edit_actions.discard_answer = True  # nobody is there to answer
-    w.resize(1400, 860)
-    w.show()
-    loop = QEventLoop()
-    w.index_finished.connect(lambda _s: loop.quit())
-    w.open_paths([str(ROOT / "resources" / "samples" / "classes_tutorial.tfrecord")])
-    loop.exec()
+    app, w = opened(["classes_tutorial.tfrecord"])
     w.select_record(5)
     w.edit_actions.edit_value("label", "2")
     w.filter_bar.edit.setText("label == 2")

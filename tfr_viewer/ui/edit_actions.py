@@ -266,22 +266,15 @@ class EditActions(QObject):
             return self.apply(
                 f"Move {where}", [record], lambda p: move_box(p, box, corners, keymap)
             )
-        parent = self.window.as_widget()
-        if kind == "class":
-            chosen = choose_class(parent, f"Class of {where}", known or [])
-            if chosen is None:
-                return False
-            label, text = chosen
-            return self.apply(
-                f"Class of {where}",
-                [record],
-                lambda p: set_box_class(p, box, label, text, keymap),
-            )
-        assert kind == "add" and corners is not None
-        chosen = choose_class(parent, f"New box in record {record}", known or [])
+        assert kind in ("class", "add")
+        title = f"Class of {where}" if kind == "class" else f"New box in record {record}"
+        chosen = choose_class(self.window.as_widget(), title, known or [])
         if chosen is None:
             return False
         label, text = chosen
+        if kind == "class":
+            return self.apply(title, [record], lambda p: set_box_class(p, box, label, text, keymap))
+        assert corners is not None
         return self.apply(
             f"Add a box to record {record}",
             [record],
