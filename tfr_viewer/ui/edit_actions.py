@@ -18,7 +18,14 @@ from ..core.decode.layouts import KeyMap
 from ..core.io import Dataset
 from ..core.write import EditError, describe_change
 from ..core.write import edits as core_edits
-from ..core.write.box_edits import add_box, delete_box, move_box, set_box_class
+from ..core.write.box_edits import (
+    add_box,
+    box_lists,
+    delete_box,
+    misalignment,
+    move_box,
+    set_box_class,
+)
 from .actions import Action, Entry
 from .dialogs.class_choice import Class, choose_class
 from .editing import Editor
@@ -258,13 +265,25 @@ class EditActions(QObject):
         record = self.window.current
         if record is None:
             return False
+        try:
+            problem = misalignment(box_lists(self.payload(record), keymap))
+        except EditError as exc:
+            self._fail(f"not changed: {exc}")
+            return False
+        if problem is not None and not self._edit_anyway(problem):
+            return False
+        odd = problem is not None  # the user was told, and agreed
         where = f"box {box} of record {record}"
         if kind == "delete":
-            return self.apply(f"Delete {where}", [record], lambda p: delete_box(p, box, keymap))
+            return self.apply(
+                f"Delete {where}", [record], lambda p: delete_box(p, box, keymap, misaligned=odd)
+            )
         if kind == "move":
             assert corners is not None
             return self.apply(
-                f"Move {where}", [record], lambda p: move_box(p, box, corners, keymap)
+                f"Move {where}",
+                [record],
+                lambda p: move_box(p, box, corners, keymap, misaligned=odd),
             )
         assert kind in ("class", "add")
         title = f"Class of {where}" if kind == "class" else f"New box in record {record}"
@@ -273,13 +292,28 @@ class EditActions(QObject):
             return False
         label, text = chosen
         if kind == "class":
-            return self.apply(title, [record], lambda p: set_box_class(p, box, label, text, keymap))
+            return self.apply(
+                title,
+                [record],
+                lambda p: set_box_class(p, box, label, text, keymap, misaligned=odd),
+            )
         assert corners is not None
         return self.apply(
             f"Add a box to record {record}",
             [record],
-            lambda p: add_box(p, corners, label, text, keymap=keymap),
+            lambda p: add_box(p, corners, label, text, keymap=keymap, misaligned=odd),
         )
+
+    def _edit_anyway(self, problem: str) -> bool:
+        """Tell the user that the record's box lists disagree; True to edit anyway."""
+        answer = QMessageBox.question(
+            self.window.as_widget(),
+            "Box lists differ in length",
+            f"{problem[0].upper()}{problem[1:]}.\n\nEdit this record anyway?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def selected_records(self) -> list[int]:
         w = self.window

@@ -224,3 +224,49 @@ def test_typed_classes_are_read_with_what_is_known():
     assert parse_class("square", known) == (2, "square")
     assert parse_class("zebra", known) == (None, "zebra")
     assert parse_class("  ", known) is None
+
+
+def test_boxes_whose_lists_disagree_are_edited_only_after_the_user_agrees(
+    qtbot, window, tmp_path, monkeypatch
+):
+    import io as _io
+
+    from PIL import Image
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.tf_oracle import tf_write
+    from tfr_viewer.core.write.build import build_example
+
+    picture = _io.BytesIO()
+    Image.new("RGB", (64, 48), "white").save(picture, "PNG")
+    record = build_example(
+        {
+            "image/encoded": [picture.getvalue()],
+            BOX + "xmin": [0.1, 0.5],
+            BOX + "ymin": [0.1, 0.5],
+            BOX + "xmax": [0.3, 0.7],
+            BOX + "ymax": [0.3, 0.7],
+            "image/object/class/text": [b"only one"],  # two boxes, one text
+        }
+    )
+    path = tf_write(tmp_path / "odd.tfrecord", [record])
+    open_and_wait(qtbot, window, [path])
+    viewer = window.preview.images
+    qtbot.waitUntil(lambda: len(viewer.picker.boxes) == 2, timeout=5000)
+    asked: list[str] = []
+    reply = [QMessageBox.StandardButton.No]
+
+    def question(parent, title, text, *args):
+        asked.append(text)
+        return reply[0]
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    _click_box(qtbot, viewer, 1)
+    qtbot.keyClick(viewer.view, Qt.Key.Key_Delete)
+    assert asked and "image/object/class/text (1)" in asked[0]
+    assert not window.edit_actions.dirty()  # told, and declined: nothing changed
+    reply[0] = QMessageBox.StandardButton.Yes
+    qtbot.keyClick(viewer.view, Qt.Key.Key_Delete)
+    after = _boxes(window.edit_actions.payload(0))
+    assert after[BOX + "xmin"] == [float(np.float32(0.1))]
+    assert after["image/object/class/text"] == [b"only one"]  # index 1 held nothing

@@ -109,14 +109,21 @@ def box_lists(payload: bytes, keymap: KeyMap | None = None) -> BoxLists:
     return BoxLists(layout, found, bbox, per_box, label, text, count, lengths)
 
 
-def _checked(lists: BoxLists, misaligned: bool) -> None:
-    if lists.aligned or misaligned:
-        return
+def misalignment(lists: BoxLists) -> str | None:
+    """What is wrong when the box lists differ in length (None when they agree)."""
+    if lists.aligned:
+        return None
     shown = ", ".join(f"{k} ({n})" for k, n in lists.lengths.items() if n != lists.count)
-    raise MisalignedBoxes(
+    return (
         f"the box lists of this record differ in length: {lists.count} boxes, but {shown}; "
-        "an edit would move values to the wrong box"
+        "an edit may move values to the wrong box"
     )
+
+
+def _checked(lists: BoxLists, misaligned: bool) -> None:
+    problem = None if misaligned else misalignment(lists)
+    if problem is not None:
+        raise MisalignedBoxes(problem)
 
 
 def _index(lists: BoxLists, box: int) -> None:
@@ -271,6 +278,7 @@ __all__: Sequence[str] = (
     "box_lists",
     "corners_of",
     "delete_box",
+    "misalignment",
     "move_box",
     "set_box_class",
 )
