@@ -123,3 +123,23 @@ def test_detection_records_are_summarised_by_their_class_texts(qtbot, window, sa
         )
         cell = window.model.data(window.model.index(record, column))
         assert cell == ", ".join(v.decode() for v in texts)
+
+
+def test_opening_a_node_widens_the_key_column_to_its_keys(qtbot, window, samples):
+    """Box keys read "xmin", never "x…": the key column grows when a node opens."""
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.select_record(4)
+    tree, model = window.tree, window.tree_model
+    bbox = model.match(
+        model.index(0, 0),
+        Qt.ItemDataRole.DisplayRole,
+        "bbox",
+        1,
+        Qt.MatchFlag.MatchRecursive | Qt.MatchFlag.MatchExactly,
+    )[0]
+    tree.collapse(bbox)
+    tree.resizeColumnToContents(0)  # as wide as the closed nodes need
+    before = tree.columnWidth(0)
+    tree.expand(bbox)  # as a click on its arrow does
+    assert tree.columnWidth(0) > before  # the deeper keys need more
+    assert tree.columnWidth(0) >= tree.sizeHintForColumn(0)
