@@ -196,19 +196,22 @@ def stats_task(conn: Connection) -> None:
 
 
 def check_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, options)`` (options: ``label_map``, ``schema``) and
-    check the indexed dataset. Messages: ``Progress``, then ``Done(list of Finding)`` or
-    ``Failed``."""
+    """Receive ``(paths, columns, options)`` (options: ``label_map``, ``schema``, and the
+    window's pending edits: ``edited`` payloads by record, ``deleted`` records) and check
+    the indexed dataset as edited. Messages: ``Progress``, then ``Done(list of Finding)``
+    or ``Failed``."""
     paths, columns, options = conn.recv()
 
     def run(ds: Dataset) -> None:
-        from .analyze.checks import check_dataset
+        from .analyze.checks import Overlay, check_dataset
 
+        edited, deleted = options.get("edited") or {}, options.get("deleted") or ()
         findings = check_dataset(
             ds,
             label_map=options.get("label_map"),
             schema=options.get("schema"),
             progress=_progress(conn),
+            overlay=Overlay(edited, frozenset(deleted)) if edited or deleted else None,
         )
         conn.send(Done(findings))
 

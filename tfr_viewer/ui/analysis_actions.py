@@ -123,7 +123,15 @@ class AnalysisActions:
             panel.stopped("Waiting for the index to finish…")
             return
         self.cancel(job)
-        run = self.jobs[job] = AnalysisJob(w.session.dataset, job, parent=w.as_widget())
+        options: dict[str, Any] = {}
+        editor = w.session.editor
+        if job == "check" and editor is not None and editor.edits:
+            # the records as the user has them now: a fixed box's finding goes away
+            options = {
+                "edited": dict(editor.edits.payloads),
+                "deleted": list(editor.edits.deleted_records()),
+            }
+        run = self.jobs[job] = AnalysisJob(w.session.dataset, job, options, parent=w.as_widget())
         run.progress.connect(lambda done, total, r=run: self._progress(job, r, done, total))
         run.finished.connect(lambda result, error, r=run: self._finished(job, r, result, error))
         panel.running(0, len(w.session.dataset))

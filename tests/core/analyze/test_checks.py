@@ -301,3 +301,38 @@ def test_a_key_spelled_two_ways_is_one_finding_that_tensorflow_would_miss(tmp_pa
         out = _cli("--json", "--jobs", jobs, path)
         spelled = [f for f in json.loads(out.stdout)["findings"] if f["kind"] == "key_spelling"]
         assert [(f["record"], f["feature"]) for f in spelled] == [(7, "Label")], out.stderr
+
+
+def test_checks_of_an_overlay_are_the_checks_of_the_records_written(tmp_path):
+    """Pending edits checked in place give the findings of the same records written to
+    a file (TensorFlow writes it); a deleted record is not checked at all."""
+    from pathlib import Path
+
+    from tests.tf_oracle import tf_read, tf_write
+    from tfr_viewer.core.analyze.checks import Overlay, check_dataset
+    from tfr_viewer.core.io import Dataset
+    from tfr_viewer.core.write.box_edits import delete_box, move_box
+
+    path = Path(__file__).resolve().parents[3] / "resources" / "samples" / "shapes_odapi.tfrecord"
+    records = tf_read(path)
+    edited = {
+        5: delete_box(records[5], 1),
+        2: move_box(records[2], 0, {"xmax": 1.4}),  # now out of the image
+    }
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        in_place = check_dataset(ds, overlay=Overlay(edited))
+        without = check_dataset(ds, overlay=Overlay(edited, frozenset({2})))
+    written = tf_write(
+        tmp_path / "written.tfrecord", [edited.get(i, r) for i, r in enumerate(records)]
+    )
+    with Dataset([str(written)]) as ds:
+        ds.index()
+        on_disk = check_dataset(ds)
+
+    def said(findings):
+        return sorted((f.kind, f.record, f.feature or "") for f in findings)
+
+    assert said(in_place) == said(on_disk)
+    assert ("box_out_of_range", 2) in {(f.kind, f.record) for f in in_place}
+    assert all(f.record != 2 for f in without)

@@ -181,3 +181,39 @@ def test_a_finding_a_filter_hides_clears_the_filter_and_says_so(qtbot, window, f
     assert "the filter 'index == 0' hid the record and was cleared" in (
         window.statusBar().currentMessage()
     )
+
+
+def test_a_box_fixed_in_the_picture_is_gone_when_the_checks_run_again(qtbot, window, faulty):
+    """Double-click a box finding, press Del on the chosen box, run the checks: they
+    read the records as edited, and the finding is gone."""
+    path, planted = faulty
+    open_and_wait(qtbot, window, [path])
+    _action(window, "Run Checks").trigger()
+    panel = window.analysis.findings
+    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    before = {(f["kind"], f["record"]) for f in panel.model.findings}
+    assert ("box_out_of_range", 7) in before
+    row = next(
+        r
+        for r in range(panel.proxy.rowCount())
+        if panel.model.finding(panel.proxy.mapToSource(panel.proxy.index(r, 0)).row())["kind"]
+        == "box_out_of_range"
+    )
+    index = panel.proxy.index(row, 0)
+    panel.table.scrollTo(index)
+    where = panel.table.visualRect(index).center()
+    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    qtbot.mouseDClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    images = window.preview.images
+    assert window.current == 7 and images.picker.selected == 0
+    qtbot.keyClick(images.view, Qt.Key.Key_Delete)  # the box that strays out of the image
+    assert window.edit_actions.dirty()
+    panel.model.findings = []
+    _action(window, "Run Checks").trigger()
+    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    after = {(f["kind"], f["record"]) for f in panel.model.findings}
+    assert ("box_out_of_range", 7) not in after
+    # its only box deleted, record 7 is now an image without boxes: the checks read the
+    # record as edited; every other finding stays as it was
+    assert ("image_without_boxes", 7) in after
+    assert after - {("image_without_boxes", 7)} == before - {("box_out_of_range", 7)}

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -361,13 +362,15 @@ class _Pass:
         cancel: CancelToken | None = None,
         progress: Callable[[int, int], None] | None = None,
         block: int = 1 << 14,
+        overlay: Overlay | None = None,
     ) -> CheckPart:
         """Check every intact record of ``ds`` (an indexed, verified dataset whose
-        record ``i`` is record ``base + i`` of the whole)."""
-        records = ds.undamaged(np.arange(len(ds)))
+        record ``i`` is record ``base + i`` of the whole), as ``overlay`` edits it."""
+        records = _checked_records(ds, overlay)
+        edited = overlay.edited if overlay is not None else None
         done = 0
         try:
-            for positions, payloads in iter_blocks(ds, records, block, reuse=True):
+            for positions, payloads in iter_blocks(ds, records, block, edited, reuse=True):
                 if cancel is not None and cancel.cancelled:
                     break
                 self.add(records[positions] + self.base, payloads)
@@ -377,6 +380,23 @@ class _Pass:
         finally:
             self.images.flush()
         return self.part()
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """Edits not written yet: payloads by global record number, and deleted records."""
+
+    edited: Mapping[int, bytes] = field(default_factory=dict)
+    deleted: frozenset[int] = frozenset()
+
+
+def _checked_records(ds: Dataset, overlay: Overlay | None) -> np.ndarray:
+    """The intact records of ``ds``, less those ``overlay`` deletes."""
+    records = ds.undamaged(np.arange(len(ds)))
+    if overlay is not None and overlay.deleted:
+        gone = np.fromiter(overlay.deleted, dtype=np.int64, count=len(overlay.deleted))
+        records = records[~np.isin(records, gone)]
+    return records
 
 
 def _copy_views(values: np.ndarray) -> None:
@@ -408,6 +428,7 @@ def surveyed_check(
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 14,
+    overlay: Overlay | None = None,
 ) -> tuple[Survey, CheckPart, Plan]:
     """One read of an indexed ``ds`` (record ``i`` is record ``base + i`` of the whole):
     its survey, and the check of its intact records by the plan of the first block's
@@ -417,12 +438,14 @@ def surveyed_check(
     payload CRCs a header-only index left unverified are checked in the bytes read, and
     the statuses settled in the index. Cancelled, the part holds the records checked so
     far."""
+    assert overlay is None or base == 0, "an overlay numbers records of the whole dataset"
     found = Survey()
-    records = ds.undamaged(np.arange(len(ds)))
+    records = _checked_records(ds, overlay)
+    edited = overlay.edited if overlay is not None else None
     state: _Pass | None = None
     done = 0
     try:
-        for positions, payloads in iter_blocks(ds, records, block, verify=True, reuse=True):
+        for positions, payloads in iter_blocks(ds, records, block, edited, verify=True, reuse=True):
             if cancel is not None and cancel.cancelled:
                 break
             survey_block(found, payloads)
@@ -451,8 +474,11 @@ def check_dataset(
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 14,
+    overlay: Overlay | None = None,
 ) -> list[Finding]:
-    """Every finding of an indexed dataset, most severe first, then by record.
+    """Every finding of an indexed dataset, most severe first, then by record; with
+    ``overlay``, of the records as its edits have them (the window's pending edits: an
+    edited record is checked as edited, a deleted one not at all).
     ``limits`` sets the image-quality thresholds; with ``schema`` (see :mod:`.anomalies`)
     the records that break it are reported too. Cancelling stops early with the
     findings of the records checked so far. What each key is for is decided by the
@@ -466,10 +492,11 @@ def check_dataset(
         label_map=label_map,
         limits=limits,
         schema=schema,
+        overlay=overlay,
     )
     if plan != known.plan() and not (cancel is not None and cancel.cancelled):
         state = _Pass(len(ds), 0, known.plan(), label_map, limits, schema)
-        part = state.run(ds, cancel, progress, block)
+        part = state.run(ds, cancel, progress, block, overlay)
     return finish_check(ds, [part], known, limits=limits)
 
 
