@@ -31,6 +31,22 @@ def _wait_stats(qtbot, window) -> None:
     qtbot.waitUntil(lambda: window.analysis.stats is not None, timeout=60_000)
 
 
+def _double_click_finding(qtbot, panel, wanted) -> None:
+    """Double-click, as Qt delivers it (press, release, then the double-click), the
+    first finding row for which ``wanted(finding)`` holds."""
+    row = next(
+        r
+        for r in range(panel.proxy.rowCount())
+        if wanted(panel.model.finding(panel.proxy.mapToSource(panel.proxy.index(r, 0)).row()))
+    )
+    index = panel.proxy.index(row, 0)
+    panel.table.scrollTo(index)
+    where = panel.table.visualRect(index).center()
+    assert panel.table.viewport().rect().contains(where)
+    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    qtbot.mouseDClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+
+
 def _shown_records(window) -> list[int]:
     model = window.model
     return [model.record_at(r) for r in range(model.rowCount())]
@@ -161,22 +177,7 @@ def test_a_finding_a_filter_hides_clears_the_filter_and_says_so(qtbot, window, f
     qtbot.keyClicks(edit, "index == 0")
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=10_000)
-    row = next(
-        r
-        for r in range(panel.proxy.rowCount())
-        if (
-            panel.model.finding(panel.proxy.mapToSource(panel.proxy.index(r, 0)).row()).get(
-                "record"
-            )
-            or 0
-        )
-        > 0
-    )
-    index = panel.proxy.index(row, 0)
-    panel.table.scrollTo(index)
-    where = panel.table.visualRect(index).center()
-    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
-    qtbot.mouseDClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    _double_click_finding(qtbot, panel, lambda f: (f.get("record") or 0) > 0)
     assert window.current is not None and window.current > 0
     assert "the filter 'index == 0' hid the record and was cleared" in (
         window.statusBar().currentMessage()
@@ -193,17 +194,7 @@ def test_a_box_fixed_in_the_picture_is_gone_when_the_checks_run_again(qtbot, win
     qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
     before = {(f["kind"], f["record"]) for f in panel.model.findings}
     assert ("box_out_of_range", 7) in before
-    row = next(
-        r
-        for r in range(panel.proxy.rowCount())
-        if panel.model.finding(panel.proxy.mapToSource(panel.proxy.index(r, 0)).row())["kind"]
-        == "box_out_of_range"
-    )
-    index = panel.proxy.index(row, 0)
-    panel.table.scrollTo(index)
-    where = panel.table.visualRect(index).center()
-    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
-    qtbot.mouseDClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    _double_click_finding(qtbot, panel, lambda f: f["kind"] == "box_out_of_range")
     images = window.preview.images
     assert window.current == 7 and images.picker.selected == 0
     qtbot.keyClick(images.view, Qt.Key.Key_Delete)  # the box that strays out of the image
