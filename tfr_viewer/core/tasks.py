@@ -203,7 +203,8 @@ def check_task(conn: Connection) -> None:
     paths, columns, options = conn.recv()
 
     def run(ds: Dataset) -> None:
-        from .analyze.checks import Overlay, check_dataset
+        from .analyze.check_overlay import Overlay
+        from .analyze.checks import check_dataset
 
         edited, deleted = options.get("edited") or {}, options.get("deleted") or ()
         findings = check_dataset(

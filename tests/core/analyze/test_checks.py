@@ -309,7 +309,8 @@ def test_checks_of_an_overlay_are_the_checks_of_the_records_written(tmp_path):
     from pathlib import Path
 
     from tests.tf_oracle import tf_read, tf_write
-    from tfr_viewer.core.analyze.checks import Overlay, check_dataset
+    from tfr_viewer.core.analyze.check_overlay import Overlay
+    from tfr_viewer.core.analyze.checks import check_dataset
     from tfr_viewer.core.io import Dataset
     from tfr_viewer.core.write.box_edits import delete_box, move_box
 

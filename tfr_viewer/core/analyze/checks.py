@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,6 +31,7 @@ from ..io.splits import Split
 from ..query.extract import FeatureColumn, extract
 from .anomalies import SchemaCheck
 from .check_merge import CheckPart, finish_check
+from .check_overlay import Overlay, checked_records
 from .findings import Finding
 from .image_checks import ImageChecks
 from .image_quality import Thresholds
@@ -366,7 +366,7 @@ class _Pass:
     ) -> CheckPart:
         """Check every intact record of ``ds`` (an indexed, verified dataset whose
         record ``i`` is record ``base + i`` of the whole), as ``overlay`` edits it."""
-        records = _checked_records(ds, overlay)
+        records = checked_records(ds, overlay)
         edited = overlay.edited if overlay is not None else None
         done = 0
         try:
@@ -380,23 +380,6 @@ class _Pass:
         finally:
             self.images.flush()
         return self.part()
-
-
-@dataclass(frozen=True)
-class Overlay:
-    """Edits not written yet: payloads by global record number, and deleted records."""
-
-    edited: Mapping[int, bytes] = field(default_factory=dict)
-    deleted: frozenset[int] = frozenset()
-
-
-def _checked_records(ds: Dataset, overlay: Overlay | None) -> np.ndarray:
-    """The intact records of ``ds``, less those ``overlay`` deletes."""
-    records = ds.undamaged(np.arange(len(ds)))
-    if overlay is not None and overlay.deleted:
-        gone = np.fromiter(overlay.deleted, dtype=np.int64, count=len(overlay.deleted))
-        records = records[~np.isin(records, gone)]
-    return records
 
 
 def _copy_views(values: np.ndarray) -> None:
@@ -440,7 +423,7 @@ def surveyed_check(
     far."""
     assert overlay is None or base == 0, "an overlay numbers records of the whole dataset"
     found = Survey()
-    records = _checked_records(ds, overlay)
+    records = checked_records(ds, overlay)
     edited = overlay.edited if overlay is not None else None
     state: _Pass | None = None
     done = 0
