@@ -270,3 +270,22 @@ def test_boxes_whose_lists_disagree_are_edited_only_after_the_user_agrees(
     after = _boxes(window.edit_actions.payload(0))
     assert after[BOX + "xmin"] == [float(np.float32(0.1))]
     assert after["image/object/class/text"] == [b"only one"]  # index 1 held nothing
+
+
+def test_choosing_and_nudging_a_box_does_not_decode_the_picture_again(
+    qtbot, window, samples, monkeypatch
+):
+    from tfr_viewer.ui.viewers import image_view
+
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.select_record(5)
+    viewer = window.preview.images
+    qtbot.waitUntil(lambda: len(viewer.picker.boxes) == 3, timeout=5000)
+    decoded = []
+    real = image_view.decode_preview
+    monkeypatch.setattr(image_view, "decode_preview", lambda d: decoded.append(1) or real(d))
+    _click_box(qtbot, viewer, 1)
+    qtbot.keyClick(viewer.view, Qt.Key.Key_Tab)
+    assert viewer.picker.selected == 2 and decoded == []
+    window.select_record(6)  # another picture is decoded
+    assert decoded == [1]

@@ -134,6 +134,7 @@ class ImageViewer(QWidget):
         self.chooser.currentIndexChanged.connect(self._show_current)
         self.overlays.toggled.connect(self._show_current)
         self.keep_selection = False  # set while the same record is shown again (an edit)
+        self._decoded: tuple[tuple[bytes, object], tuple[np.ndarray, int, int]] | None = None
         self.picker = BoxPicker(self.view, self._box_shown)
         self.picker.changed.connect(lambda _box: self._show_current())
 
@@ -149,6 +150,20 @@ class ImageViewer(QWidget):
 
     def clear(self) -> None:
         self.set_annotations([])
+
+    def _pixels(self, ann: ImageAnnotation) -> tuple[np.ndarray, int, int]:
+        """The image's pixels (a bounded preview; the scene keeps the image's own pixel
+        units), decoded once: choosing or nudging a box redraws without decoding."""
+        key = (ann.data, ann.raw_shape)
+        if self._decoded is not None and self._decoded[0] == key:
+            return self._decoded[1]
+        if ann.raw_shape:
+            rgba = raw_pixels(ann.data, ann.raw_shape)
+            pixels = (rgba, rgba.shape[1], rgba.shape[0])
+        else:
+            pixels = decode_preview(ann.data)
+        self._decoded = (key, pixels)
+        return pixels
 
     def _pick_from(self, boxes: tuple[Box, ...], scale: tuple[float, float], keep: bool) -> None:
         """The boxes the picker chooses from, set while the view is drawn (so the
@@ -196,11 +211,7 @@ class ImageViewer(QWidget):
             return
         ann = self._annotations[i]
         try:
-            if ann.raw_shape:
-                rgba = raw_pixels(ann.data, ann.raw_shape)
-                w, h = rgba.shape[1], rgba.shape[0]
-            else:  # a bounded preview; the scene keeps the image's own pixel units
-                rgba, w, h = decode_preview(ann.data)
+            rgba, w, h = self._pixels(ann)
         except ImageError as exc:
             self._pick_from((), (1.0, 1.0), keep=False)
             message = f"{ann.key}: cannot show this image: {exc}"
