@@ -140,7 +140,7 @@ def _to_webdataset(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     """Convert, then print what was written, what was skipped and the checks' summary."""
-    from ..core.write.convert import ConvertOptions, convert
+    from ..core.write.convert import ConvertOptions, class_order, convert
     from ..core.write.convert_encode import Reencode
     from ..core.write.convert_sources import skip_counts, skip_summary
 
@@ -176,6 +176,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
         inputs=tuple(p for p in (args.source, args.label_map) if p),
     )
     listing = _listing(args)
+    if args.shuffle is None and (unmixed := class_order(listing)):
+        print(f"warning: {unmixed}", file=sys.stderr)
     try:
         if runs.runner:
             from ..beam.commands import convert_on_beam

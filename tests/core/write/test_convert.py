@@ -404,3 +404,58 @@ def test_two_sources_that_re_encode_alike_are_both_kept(tmp_path):
         r["image/encoded"] if "image/encoded" in r else r["image_raw"] for r in _parsed([str(out)])
     ]
     assert len(encoded) == 2
+
+
+def test_file_names_and_source_ids_are_the_images_own(pets, tmp_path, monkeypatch):
+    """``image/filename`` is the file's name and ``image/source_id`` its path inside the
+    source's folder, whatever the output's folder, the working folder or the spelling of
+    the source's path."""
+    root, sources = pets
+    written = []
+    for k, (source, out, cwd) in enumerate(
+        [
+            (str(root), tmp_path / "deep" / "er" / "a.tfrecord", tmp_path),
+            ("./pets/../pets/", tmp_path / "b" / "b.tfrecord", tmp_path),
+            (str(root) + "/", tmp_path / "c" / "c.tfrecord", root / "cat"),
+        ]
+    ):
+        monkeypatch.chdir(cwd)
+        options = ConvertOptions(ExportOptions(str(out)), "odapi", check=False)
+        summary = convert(class_folders(source), options)
+        rows = _parsed(list(summary.files))
+        written.append(
+            sorted((r["image/filename"].decode(), r["image/source_id"].decode()) for r in rows)
+        )
+        assert k == 0 or written[k] == written[0]
+    assert written[0] == sorted((p.rsplit("/", 1)[1], p) for p in sources)
+
+
+def test_images_that_come_class_by_class_are_written_with_a_warning(pets, tmp_path):
+    root, _ = pets
+    out = tmp_path / "order" / "pets.tfrecord"
+    run = [sys.executable, "-m", "tfr_viewer", "convert", str(root), "-o", str(out), "--json"]
+    plain = subprocess.run(run, capture_output=True, text=True)
+    assert plain.returncode == 0, plain.stderr
+    warnings = [line for line in plain.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "'cat'" in warnings[0] and "--shuffle" in warnings[0]
+    shuffled = subprocess.run(
+        [*run, "--overwrite", "--shuffle", "3"], capture_output=True, text=True
+    )
+    assert shuffled.returncode == 0 and "warning:" not in shuffled.stderr
+    labels = [int(r["label"]) for r in _parsed([str(out)])]
+    runs = 1 + sum(a != b for a, b in zip(labels, labels[1:], strict=False))
+    assert runs > len(set(labels)), labels  # mixed, not one class after another
+
+
+def test_a_csv_of_mixed_labels_gets_no_order_warning(tmp_path):
+    from tfr_viewer.core.write.convert import class_order
+
+    for name, label in [("a.jpg", 0), ("b.jpg", 1), ("c.jpg", 0)]:
+        (tmp_path / name).write_bytes(_image(label))
+    rows = "filename,label\na.jpg,0\nb.jpg,1\nc.jpg,0\n"
+    (tmp_path / "labels.csv").write_text(rows)
+    assert class_order(csv_labels(str(tmp_path / "labels.csv"))) is None
+    (tmp_path / "sorted.csv").write_text("filename,label\na.jpg,0\nc.jpg,0\nb.jpg,1\n")
+    assert "the first 2 are all '0'" in (
+        class_order(csv_labels(str(tmp_path / "sorted.csv"))) or ""
+    )

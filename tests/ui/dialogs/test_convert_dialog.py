@@ -56,6 +56,36 @@ def test_new_dataset_from_images(qtbot, window, tmp_path):
     assert [s.reason for s in dialog.summary.skipped] == ["not an image: 12 bytes"]
 
 
+def test_the_dialog_shuffles_unless_told_and_warns_when_told(qtbot, window, tmp_path):
+    """Class folders come class by class: the dialog starts with a shuffle seed, and
+    choosing no shuffle puts a warning at the top of the preview."""
+    root = tmp_path / "flowers"
+    for c, name in enumerate(("daisy", "rose")):
+        (root / name).mkdir(parents=True)
+        for i in range(6):
+            (root / name / f"{i}.jpg").write_bytes(_jpeg(c * 10 + i))
+    _action(window, "New Dataset from Images…").trigger()
+    dialog = window.convert_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    dialog.set_source(str(root))
+    assert dialog.shuffle.value() >= 0 and "Warning" not in dialog.preview.toPlainText()
+    dialog.shuffle.setValue(-1)  # the "no shuffle" end of the box
+    assert dialog.shuffle.text() == "no shuffle"
+    first = dialog.preview.toPlainText().splitlines()[0]
+    assert first.startswith("Warning: the images come class by class") and "'daisy'" in first
+    dialog.shuffle.setValue(0)
+    out = tmp_path / "made" / "flowers.tfrecord"
+    dialog.output.setText(str(out))
+    with qtbot.waitSignal(window.index_finished, timeout=60_000):
+        qtbot.mouseClick(dialog.convert_button, Qt.MouseButton.LeftButton)
+    from tests.tf_oracle import tf, tf_read
+
+    t = tf()
+    spec = {"label": t.io.FixedLenFeature([], t.int64)}
+    labels = [int(t.io.parse_single_example(r, spec)["label"]) for r in tf_read([str(out)])]
+    assert sorted(labels) == [0] * 6 + [1] * 6 and labels != sorted(labels)
+
+
 def test_a_source_that_cannot_be_used_says_why(qtbot, window, tmp_path):
     _action(window, "New Dataset from Images…").trigger()
     dialog = window.convert_dialog

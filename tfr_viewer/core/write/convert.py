@@ -18,7 +18,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..analyze.label_map import label_map_text, name_line
@@ -158,6 +158,7 @@ def list_source(
     roots += [images] if images else []
 
     def confined(listing: Listing) -> Listing:
+        listing = replace(listing, roots=tuple(roots))
         return listing if allow_outside else sources.confined(listing, roots)
 
     if kind == "coco":
@@ -175,6 +176,25 @@ def list_source(
     return sources.class_folders(path, label_map)
 
 
+def class_order(listing: Listing) -> str | None:
+    """A warning when the listing's images come class by class (as class folders do):
+    written in that order, every shard and every stretch a model reads in order holds
+    one class. None when there are fewer than two classes or the labels are mixed."""
+    labels = [item.label for item in listing.items if item.label is not None]
+    if len(set(labels)) < 2:
+        return None
+    runs = 1 + sum(a != b for a, b in zip(labels, labels[1:], strict=False))
+    if runs != len(set(labels)):
+        return None
+    first = listing.items[0]
+    name = first.text or listing.classes.get(first.label, str(first.label))  # type: ignore[arg-type]
+    return (
+        f"the images come class by class (the first {labels.count(first.label):,} are all "
+        f"{name!r}): written in this order, a model reading the files in order sees one "
+        "class at a time; shuffle them with a seed (--shuffle SEED)"
+    )
+
+
 def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, dict[int, str]]:
     """Check the options against the listing (:class:`ValueError`), make the output's
     folder, and say how batches are to be staged; also the classes as written."""
@@ -187,10 +207,8 @@ def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, di
     if not is_url(folder):
         with disk_errors(options.output.out):
             os.makedirs(folder, exist_ok=True)
-    # source ids are paths relative to the output's folder (or, for a bucket, to here)
-    relative_to = os.getcwd() if is_url(folder) else folder
     stage = StageOptions(
-        options.layout, options.renames, options.reencode, detection, shift, relative_to
+        options.layout, options.renames, options.reencode, detection, shift, listing.roots
     )
     return stage, classes
 

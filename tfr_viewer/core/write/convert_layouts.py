@@ -110,7 +110,7 @@ def features_for(
         "image/format": image.format.encode(),
         "image/height": image.height,
         "image/width": image.width,
-        "image/filename": source_id.encode("utf-8", "surrogateescape"),
+        "image/filename": source_id.rsplit("/", 1)[-1].encode("utf-8", "surrogateescape"),
         "image/source_id": source_id.encode("utf-8", "surrogateescape"),
         "image/key/sha256": image.sha256.encode(),
     }

@@ -95,6 +95,7 @@ class Listing:
     skipped: tuple[Skipped, ...]
     classes: Mapping[int, str]
     kind: str  # class_folders, csv, flat, box_csv, voc or coco
+    roots: tuple[str, ...] = ()  # the folders the source names its images in
 
 
 def confined(listing: Listing, roots: list[str]) -> Listing:
@@ -208,7 +209,7 @@ def class_folders(root: str, label_map: Mapping[str, int] | None = None) -> List
             continue
         items += [SourceItem(str(f), ids[folder.name], folder.name) for f in files]
     classes = {i: name for name, i in ids.items() if (base / name).is_dir()}
-    return Listing(tuple(items), tuple(skipped), classes, "class_folders")
+    return Listing(tuple(items), tuple(skipped), classes, "class_folders", (root,))
 
 
 def flat_folder(root: str) -> Listing:
@@ -217,7 +218,8 @@ def flat_folder(root: str) -> Listing:
     if not base.is_dir():
         raise SourceError(f"{root} is not a folder")
     files, skipped = _walk_images(base)
-    return Listing(tuple(SourceItem(str(f)) for f in files), tuple(skipped), {}, "flat")
+    items = tuple(SourceItem(str(f)) for f in files)
+    return Listing(items, tuple(skipped), {}, "flat", (root,))
 
 
 def _label_value(text: str) -> int | float | str:
@@ -279,4 +281,5 @@ def csv_labels(
         else:
             items.append(SourceItem(where, label))
     classes = {i: n for n, i in ids.items()} if names else {}
-    return Listing(tuple(items), tuple(skipped), classes, "csv")
+    folder = os.path.dirname(os.path.abspath(path))
+    return Listing(tuple(items), tuple(skipped), classes, "csv", (folder,))

@@ -32,7 +32,7 @@ class StageOptions:
     reencode: Reencode | None = None
     detection: bool = False  # normalise boxes
     shift: int = 0  # added to class ids
-    folder: str = ""  # source ids are paths relative to it
+    roots: tuple[str, ...] = ()  # source ids are paths relative to the first that holds one
 
 
 @dataclass(frozen=True)
@@ -154,6 +154,18 @@ def normalised(item: SourceItem, image: ImageFacts) -> Boxes | Skipped:
     return Boxes(*columns)
 
 
+def source_id_of(path: str, roots: tuple[str, ...]) -> str:
+    """The image's id in its record: its path inside the first of ``roots`` that holds
+    it (``tulip/tulip_004.jpg``, with ``/`` on every system), or its file name when none
+    does. The same whatever the spelling of the source's path or the working folder."""
+    for spell in (os.path.abspath, os.path.realpath):  # as named, then links resolved
+        for root in roots:
+            inside = os.path.relpath(spell(path), spell(root))
+            if inside != os.pardir and not inside.startswith(os.pardir + os.sep):
+                return inside.replace(os.sep, "/")
+    return os.path.basename(path)
+
+
 def stage_batch(
     batch: ConvertBatch,
     *,
@@ -183,7 +195,7 @@ def stage_batch(
                 out.append(Staged(n, item.path, image.sha256, box_problem=boxes))
                 continue
             label = item.label + opt.shift if isinstance(item.label, int) else item.label
-            source_id = os.path.relpath(item.path, opt.folder)
+            source_id = source_id_of(item.path, opt.roots)
             writer.write(
                 payload_for(opt.layout, image, label, item.text, source_id, opt.renames, boxes)
             )

@@ -35,7 +35,7 @@ from ...core.tasks import convert_task
 from ...core.text import plural
 from ...core.write import ExportOptions, parse_split
 from ...core.write import convert_sources as sources
-from ...core.write.convert import ConvertOptions, list_source
+from ...core.write.convert import ConvertOptions, class_order, list_source
 from ...core.write.convert_encode import Reencode
 from ...core.write.export import planned_names
 from ..process_task import ProcessTask
@@ -118,8 +118,13 @@ class ConvertDialog(QDialog):
         self.split.setPlaceholderText("e.g. train=0.8,val=0.2 (empty: no split)")
         self.shuffle = QSpinBox(self)
         self.shuffle.setRange(-1, 2**31 - 1)
-        self.shuffle.setValue(-1)
+        self.shuffle.setValue(0)  # shuffled unless asked: class folders come class by class
         self.shuffle.setSpecialValueText("no shuffle")
+        self.shuffle.setToolTip(
+            "The records are shuffled with this seed (the same seed, the same order). "
+            "Without a shuffle they are written in the source's order, which for class "
+            "folders is one class after another."
+        )
         self.reencode = QCheckBox("Re-encode as JPEG, quality", self)
         self.quality = QSpinBox(self)
         self.quality.setRange(1, 100)
@@ -263,7 +268,10 @@ class ConvertDialog(QDialog):
             self.convert_button.setEnabled(False)
             return
         self.listing = listing
-        self.preview.setPlainText(describe(listing, names, options.layout))
+        text = describe(listing, names, options.layout)
+        if options.output.shuffle_seed is None and (unmixed := class_order(listing)):
+            text = f"Warning: {unmixed}.\n{text}"
+        self.preview.setPlainText(text)
         self.convert_button.setEnabled(bool(listing.items) and bool(options.output.out))
 
     # -- running -------------------------------------------------------------------
