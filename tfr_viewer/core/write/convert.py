@@ -179,15 +179,16 @@ def list_source(
 def class_order(listing: Listing) -> str | None:
     """A warning when the listing's images come class by class (as class folders do):
     written in that order, every shard and every stretch a model reads in order holds
-    one class. None when there are fewer than two classes or the labels are mixed."""
-    labels = [item.label for item in listing.items if item.label is not None]
-    if len(set(labels)) < 2:
-        return None
+    one class. None when there are fewer than two classes, the labels are mixed, or no
+    two images share a label (ids rather than classes); float labels never warn."""
+    labelled = [item for item in listing.items if isinstance(item.label, int)]
+    labels = [item.label for item in labelled]
+    distinct = len(set(labels))
     runs = 1 + sum(a != b for a, b in zip(labels, labels[1:], strict=False))
-    if runs != len(set(labels)):
+    if distinct < 2 or runs != distinct or runs == len(labels):
         return None
-    first = listing.items[0]
-    name = first.text or listing.classes.get(first.label, str(first.label))  # type: ignore[arg-type]
+    first = labelled[0]
+    name = first.text or listing.classes.get(int(first.label or 0), str(first.label))
     return (
         f"the images come class by class (the first {labels.count(first.label):,} are all "
         f"{name!r}): written in this order, a model reading the files in order sees one "
