@@ -137,8 +137,7 @@ class EditActions(QObject):
             self.window.pending.set_edits([], str)
 
     def payload(self, record: int) -> bytes:
-        assert self.window.dataset is not None
-        return self.editor.payload(record) if self.editor else self.window.dataset.read(record)
+        return self.window.session.payload(record)
 
     def dirty(self) -> bool:
         """Edits or deletions exist that no export has applied since they were made."""

@@ -38,6 +38,7 @@ from .docks import Docks
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
 from .indexer import Indexer
+from .layout_keys import LayoutKeys
 from .models.feature_tree import FeatureTreeModel, Node, region_nodes
 from .models.record_table import RecordTableModel
 from .navigation import Navigator
@@ -92,6 +93,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.remote = RemoteActions(self)
         self.edit_actions = EditActions(self)
         self.analysis = AnalysisActions(self)
+        self.layout_keys = LayoutKeys(self)
         self.action_table = [
             *window_actions(self),
             *self.remote.actions(),
@@ -100,6 +102,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             *self.docks.actions(),
             *self.edit_actions.actions(),
             *self.analysis.actions(),
+            *self.layout_keys.actions(),
         ]
         self.menus = build_menus(self.menuBar(), self, self.action_table)
         self.file_menu, self.edit_menu = self.menus.menu("file"), self.menus.menu("edit")

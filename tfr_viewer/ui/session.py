@@ -10,6 +10,8 @@ follow the announcements instead of being called by the window one by one:
 - ``edited(records)``: edits changed these records (an undo or a redo too).
 - ``closed()``: the dataset was closed: the session holds nothing any more, and the
   dataset's files are released once every subscriber has heard it.
+- ``keys_changed(keymap)``: the layout's keys were named by hand (View › Layout Keys…);
+  the pictures and the box editor read boxes, classes and images under them.
 
 Everything here lives on the window's thread.
 """
@@ -19,6 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
+
+from ..core.decode.layouts import KeyMap
 
 if TYPE_CHECKING:
     from ..core.io import Dataset, Problem
@@ -35,6 +39,7 @@ class Session(QObject):
     selected = Signal(object)  # int | None
     edited = Signal(list)  # list[int]
     closed = Signal()
+    keys_changed = Signal(object)  # KeyMap
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -44,6 +49,7 @@ class Session(QObject):
         self.editor: Editor | None = None
         self.current: int | None = None
         self.current_region: Problem | None = None
+        self.keymap = KeyMap()  # the layout's keys named by hand (the rest are guessed)
 
     @property
     def is_open(self) -> bool:
@@ -60,6 +66,16 @@ class Session(QObject):
         self.dataset, self.model = dataset, model
         self.current = self.current_region = None
         self.opened.emit(dataset)
+
+    def payload(self, record: int) -> bytes:
+        """What ``record`` holds now: its pending edit, or the file's bytes."""
+        assert self.dataset is not None
+        return self.editor.payload(record) if self.editor else self.dataset.read(record)
+
+    def set_keymap(self, keymap: KeyMap) -> None:
+        """Read the layout under ``keymap`` from now on, and announce it."""
+        self.keymap = keymap
+        self.keys_changed.emit(keymap)
 
     def select(self, record: int | None, region: Problem | None = None) -> None:
         """``record`` is shown (or ``region``, or nothing when both are None)."""

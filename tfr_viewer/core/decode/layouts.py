@@ -10,7 +10,8 @@ value of exactly height·width·depth bytes. A :class:`KeyMap` overrides any gue
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from collections.abc import Collection
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
@@ -40,7 +41,8 @@ def is_hidden(box: Box, hidden: HiddenClasses) -> bool:
 
 @dataclass(frozen=True)
 class KeyMap:
-    """Hand-made key mapping; None fields are guessed."""
+    """Hand-made key mapping; None fields are guessed. A key the record lacks is
+    guessed too (:meth:`present_in`): keys set for one dataset leave another's alone."""
 
     image: str | None = None
     xmin: str | None = None
@@ -56,6 +58,15 @@ class KeyMap:
     mask: str | None = None
     keypoint_x: str | None = None
     keypoint_y: str | None = None
+
+    def present_in(self, keys: Collection[str]) -> KeyMap:
+        """This map with the keys that ``keys`` lacks left to be guessed."""
+        named = {f.name: getattr(self, f.name) for f in fields(self)}
+        return KeyMap(**{name: key if key in keys else None for name, key in named.items()})
+
+    def named(self) -> dict[str, str]:
+        """The keys set by hand, by field (``{"xmin": "left"}``)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
 
 
 @dataclass(frozen=True)
@@ -186,8 +197,8 @@ def _classification(
 def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnnotation]:
     """Every image in the record, with the boxes, masks, keypoints and labels its
     layout provides. Returns an empty list when the record holds no image."""
-    km = keymap or KeyMap()
     keys = list(features)
+    km = (keymap or KeyMap()).present_in(keys)
     images: list[tuple[str, int, bytes, tuple[int, int, int] | None]] = []
     candidates = [km.image] if km.image else [k for k in keys if features[k].kind == "bytes"]
     for key in candidates:

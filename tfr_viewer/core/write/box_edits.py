@@ -12,9 +12,11 @@ or empty bytes); a new class changes the label and the text. Coordinates are giv
 stored in the record's own convention (fractions, or pixels) and kind.
 
 The box keys are found as :mod:`..decode.layouts` finds them (a :class:`KeyMap`
-overrides the guess). A record whose lists disagree in length is refused with
-:class:`MisalignedBoxes` (which names them) unless the caller passes
-``misaligned=True`` after telling the user.
+overrides the guess). Boxes whose keys have no prefix (``left``, ``top``…) keep in step
+the class lists the map names, and the other lists of the boxes' length when there are
+two boxes or more (one value could as well be the image's). A record whose lists
+disagree in length is refused with :class:`MisalignedBoxes` (which names them) unless
+the caller passes ``misaligned=True`` after telling the user.
 """
 
 from __future__ import annotations
@@ -69,10 +71,10 @@ def _values_of(fmap: Any, key: str) -> list[Any]:
 def box_lists(payload: bytes, keymap: KeyMap | None = None) -> BoxLists:
     """The box lists of ``payload`` (an Example, or a SequenceExample's context);
     EditError when it has none."""
-    km = keymap or KeyMap()
     _msg, features = parse_record(payload)
     fmap = features.feature
     keys = list(fmap)
+    km = (keymap or KeyMap()).present_in(keys)
     floats = [k for k in keys if kind_of(fmap[k]) in ("float", "int64")]
     corners = {c: getattr(km, c) or key_ending(floats, c) for c in _CORNERS}
     lengths: dict[str, int] = {}
@@ -96,8 +98,14 @@ def box_lists(payload: bytes, keymap: KeyMap | None = None) -> BoxLists:
         count = max(lengths[bbox], 0)
         coordinate_keys = {bbox}
     # every other list under the boxes' prefix is kept in step (an image-level key such
-    # as image/height is outside it)
-    per_box = tuple(k for k in keys if k not in coordinate_keys and prefix and k.startswith(prefix))
+    # as image/height is outside it); boxes at the top level (no prefix) keep in step
+    # the class lists named by hand, or else those of the boxes' length
+    others = [k for k in keys if k not in coordinate_keys]
+    if prefix:
+        per_box = [k for k in others if k.startswith(prefix)]
+    else:
+        per_box = [k for k in others if len(_values_of(fmap, k)) == count and count > 1]
+    per_box += [k for k in (km.label, km.text) if k and k not in per_box and k in others]
     for key in per_box:
         lengths[key] = len(_values_of(fmap, key))
     ints = [k for k in per_box if kind_of(fmap[k]) == "int64"]
@@ -106,7 +114,7 @@ def box_lists(payload: bytes, keymap: KeyMap | None = None) -> BoxLists:
     text = km.text or key_ending(
         texts, "class/text", "label_text", "class_name", "text", "name", "names"
     )
-    return BoxLists(layout, found, bbox, per_box, label, text, count, lengths)
+    return BoxLists(layout, found, bbox, tuple(per_box), label, text, count, lengths)
 
 
 def misalignment(lists: BoxLists) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -31,6 +32,7 @@ from ...core.decode import (
     is_hidden,
     recognise,
 )
+from ...core.decode.layouts import KeyMap
 from ...core.io import Dataset
 from ..viewers.image_view import to_qimage
 
@@ -62,6 +64,7 @@ class ThumbJob(QRunnable):
         generation: int,
         signals: _Signals,
         hidden: frozenset[tuple[int | None, str | None]] = frozenset(),
+        keymap: KeyMap | None = None,
     ) -> None:
         super().__init__()
         self.dataset, self.record, self.generation, self.signals = (
@@ -71,13 +74,14 @@ class ThumbJob(QRunnable):
             signals,
         )
         self.hidden = set(hidden)  # classes whose boxes are not drawn
+        self.keymap = keymap  # the layout's keys named by hand
 
     def run(self) -> None:
         caption = ""
         try:
             payload = decode(self.dataset.read(self.record)).payload
             features = features_of(payload)
-            anns = recognise(features) if features else []
+            anns = recognise(features, self.keymap) if features else []
             caption = tile_caption(anns[0]) if anns else ""
             if anns and self.hidden:
                 kept = tuple(b for b in anns[0].boxes if not is_hidden(b, self.hidden))
@@ -103,6 +107,7 @@ class ThumbnailModel(QAbstractListModel):
         self._pending: set[int] = set()
         self._generation = 0
         self.hidden: frozenset[tuple[int | None, str | None]] = frozenset()
+        self.keymap = KeyMap()
         self._signals = _Signals()
         self._signals.done.connect(self._done)
         self.pool = QThreadPool(self)
@@ -127,10 +132,17 @@ class ThumbnailModel(QAbstractListModel):
 
     def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None:
         """Draw no boxes of these classes: every thumbnail is made again."""
+        self._redraw(lambda: setattr(self, "hidden", frozenset(hidden)))
+
+    def set_keymap(self, keymap: KeyMap) -> None:
+        """Read images and boxes under ``keymap``: every thumbnail is made again."""
+        self._redraw(lambda: setattr(self, "keymap", keymap))
+
+    def _redraw(self, change: Callable[[], object]) -> None:
         self.pool.clear()
         self.pool.waitForDone()
         self.beginResetModel()
-        self.hidden = frozenset(hidden)
+        change()
         self._cache.clear()
         self._pending.clear()
         self._generation += 1
@@ -158,7 +170,9 @@ class ThumbnailModel(QAbstractListModel):
                 return cached
             if cached is None and record not in self._pending:
                 self._pending.add(record)
-                job = ThumbJob(self.dataset, record, self._generation, self._signals, self.hidden)
+                job = ThumbJob(
+                    self.dataset, record, self._generation, self._signals, self.hidden, self.keymap
+                )
                 self.pool.start(job)
             return _placeholder()
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -242,6 +256,9 @@ class Gallery(QListView):
 
     def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None:
         self.thumbs.set_hidden_classes(hidden)
+
+    def set_keymap(self, keymap: KeyMap) -> None:
+        self.thumbs.set_keymap(keymap)
 
     def follow(self, record: int | None) -> None:
         """Select and show the tile of ``record`` (the window's selection); None or a

@@ -1,0 +1,92 @@
+"""The layout's keys named by hand: View › Layout Keys… sets them in the session, the
+picture, the box editor and the gallery read under them, and they are remembered for
+the next start (a key a record lacks is guessed there, so keys named for one dataset
+leave another alone)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Protocol
+
+from ..core.decode import decode, features_of
+from ..core.decode.layouts import KeyMap
+from .actions import Action, Entry
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QWidget
+
+    from .dialogs.layout_keys_dialog import LayoutKeysDialog
+    from .panels.gallery import Gallery
+    from .session import Session
+    from .viewers.preview import PreviewPane
+
+SETTING = "layout-keys"
+
+
+class KeysHost(Protocol):
+    """What the layout keys need of the window."""
+
+    @property
+    def session(self) -> Session: ...
+    @property
+    def settings(self) -> QSettings: ...
+    @property
+    def preview(self) -> PreviewPane: ...
+    @property
+    def gallery(self) -> Gallery: ...
+    def as_widget(self) -> QWidget: ...
+    def show_record(self, record: int) -> None: ...
+
+
+def load(settings: QSettings) -> KeyMap:
+    """The remembered keys (none when the setting is missing or not understood)."""
+    try:
+        named = json.loads(str(settings.value(SETTING, "{}")))
+    except ValueError:
+        return KeyMap()
+    known = set(KeyMap().__dataclass_fields__)
+    if not isinstance(named, dict):
+        return KeyMap()
+    return KeyMap(**{k: v for k, v in named.items() if k in known and isinstance(v, str) and v})
+
+
+class LayoutKeys:
+    """View › Layout Keys…; the session's keymap starts as the one remembered."""
+
+    def __init__(self, host: KeysHost) -> None:
+        self.host = host
+        self.last_dialog: LayoutKeysDialog | None = None
+        host.session.keys_changed.connect(self._apply)
+        host.session.set_keymap(load(host.settings))
+
+    def actions(self) -> list[Entry]:
+        return [Action("view.layout_keys", "Layout &Keys…", "view", self.open_dialog, None, 2)]
+
+    def open_dialog(self) -> None:
+        from .dialogs.layout_keys_dialog import LayoutKeysDialog
+
+        session = self.host.session
+        features = None
+        if session.dataset is not None and session.current is not None:
+            try:
+                features = features_of(decode(session.payload(session.current)).payload)
+            except (OSError, IndexError, ValueError):
+                features = None  # a record that cannot be read offers no keys
+        dialog = self.last_dialog = LayoutKeysDialog(
+            session.keymap, features, self.host.as_widget()
+        )
+        dialog.accepted.connect(lambda: self.set_keymap(dialog.keymap()))
+        dialog.open()
+
+    def set_keymap(self, keymap: KeyMap) -> None:
+        """Use ``keymap`` from now on and remember it."""
+        self.host.settings.setValue(SETTING, json.dumps(keymap.named()))
+        self.host.session.set_keymap(keymap)
+
+    def _apply(self, keymap: KeyMap) -> None:
+        self.host.preview.images.keymap = keymap
+        self.host.gallery.set_keymap(keymap)
+        session = self.host.session
+        if session.dataset is not None and session.current is not None:
+            self.host.show_record(session.current)
