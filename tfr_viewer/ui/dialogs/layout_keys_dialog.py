@@ -48,6 +48,10 @@ class LayoutKeysDialog(QDialog):
         for name, title, kinds in FIELDS:
             box = QComboBox(self)
             box.setEditable(True)
+            box.setMinimumContentsLength(32)  # image/object/bbox/xmin and longer
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
             box.addItem("")
             box.addItems([k for k, fd in self.features.items() if fd.kind in kinds])
             box.setCurrentText(getattr(keymap, name) or "")
