@@ -118,3 +118,12 @@ def test_a_box_a_little_past_the_image_is_still_in_fractions():
     assert recognise(features)[0].normalized
     features["image/object/bbox/xmax"] = floats(50.0, 60.0)
     assert not recognise(features)[0].normalized
+
+
+def test_keys_named_by_hand_that_a_record_lacks_are_guessed():
+    from tfr_viewer.core.decode.layouts import KeyMap
+
+    named = KeyMap(image="photo", xmin="left", label="kind")
+    assert named.present_in(["photo", "kind"]) == KeyMap(image="photo", label="kind")
+    assert named.present_in([]) == KeyMap()
+    assert named.named() == {"image": "photo", "xmin": "left", "label": "kind"}

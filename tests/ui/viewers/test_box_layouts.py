@@ -201,27 +201,3 @@ def test_boxes_are_edited_in_every_layout(qtbot, window, tmp_path, monkeypatch, 
         assert np.allclose(boxes[2], (2, 36, 12, 46), atol=1.5 / zoom + 0.5), boxes[2]
     finally:
         window.layout_keys.set_keymap(KeyMap())  # the next test starts with guesses
-
-
-def test_layout_keys_are_remembered_and_guessed_where_a_record_lacks_them(
-    qtbot, window, tmp_path, samples
-):
-    from tfr_viewer.ui.main_window import MainWindow
-
-    window.layout_keys.set_keymap(KeyMap(image="photo", **RENAMED, label="kind"))
-    try:
-        again = MainWindow()
-        qtbot.addWidget(again)
-        assert again.session.keymap.xmin == "left" and again.session.keymap.label == "kind"
-        # a dataset with the usual names: the named keys are missing, so guessed
-        open_and_wait(qtbot, again, [samples / "shapes_odapi.tfrecord"])
-        again.select_record(5)
-        qtbot.waitUntil(lambda: len(again.preview.images.picker.boxes) == 3, timeout=5000)
-        again.close_dataset()
-        for damaged in ("[1, 2", '["left"]', '{"xmin": 7, "nope": "x"}'):
-            window.settings.setValue("layout-keys", damaged)  # a setting not understood
-            fresh = MainWindow()
-            qtbot.addWidget(fresh)
-            assert fresh.session.keymap == KeyMap()
-    finally:
-        window.layout_keys.set_keymap(KeyMap())
