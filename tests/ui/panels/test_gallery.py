@@ -71,7 +71,9 @@ def test_the_gallery_follows_the_selection_and_hides_hidden_classes(qtbot, windo
     window.menus.action("panel.classes").trigger()
     classes = window.analysis.classes
     qtbot.waitUntil(lambda: classes.list.count() == 3, timeout=60_000)
+    assert gallery.currentIndex().row() == 11  # the panel's classes redraw the tiles
     classes.list.item(2).setCheckState(Qt.CheckState.Unchecked)  # 3 triangle
+    assert gallery.currentIndex().row() == 11  # and so does hiding one: still chosen
     gallery.thumbs.data(gallery.thumbs.index(2), Qt.ItemDataRole.DecorationRole)
     _wait_thumb(qtbot, window, 2)
     after = _icon_image(window, 2)

@@ -247,6 +247,8 @@ class Gallery(QListView):
         self.thumbs = ThumbnailModel(self)
         self.setModel(self.thumbs)
         self._followed: int | None = None  # the window's selected record
+        # a reset (new rows, hidden classes, layout keys) clears the selection: select again
+        self.thumbs.modelReset.connect(lambda: self.follow(self._followed))
         self.activated.connect(
             lambda idx: self.record_activated.emit(self.thumbs.record_at(idx.row()))
         )
@@ -278,5 +280,3 @@ class Gallery(QListView):
 
     def refresh(self) -> None:
         self.thumbs.refresh()
-        if self.isVisible():
-            self.follow(self._followed)
