@@ -81,3 +81,16 @@ def test_the_gallery_follows_the_selection_and_hides_hidden_classes(qtbot, windo
     bare = to_qimage(annotated_thumbnail(replace(ann, boxes=()), SIZE))
     assert after != before
     assert after.convertToFormat(bare.format()) == bare
+
+
+def test_the_gallery_columns_share_its_width(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.menus.action("view.gallery").trigger()
+    gallery = window.gallery
+    for size in ((1366, 768), (1920, 1080), (1000, 700)):
+        window.resize(*size)
+        qtbot.waitUntil(lambda: gallery.gridSize().width() > 0)
+        qtbot.wait(50)  # the layout follows the resize
+        width, cell = gallery.viewport().width(), gallery.gridSize().width()
+        columns = width // cell
+        assert columns >= 1 and width - columns * cell < columns + 1, (size, width, cell)

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
     QThreadPool,
     Signal,
 )
-from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPixmap, QResizeEvent
 from PySide6.QtWidgets import QListView, QWidget
 
 from ...core.decode import (
@@ -255,6 +255,15 @@ class Gallery(QListView):
 
     def set_dataset(self, dataset: Dataset | None, records: Any) -> None:
         self.thumbs.set_source(dataset, records)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        """The columns share the width: no strip of it is left empty at the right."""
+        width = self.viewport().width()
+        columns = max(1, width // (SIZE + 24))
+        cell = QSize(max(SIZE + 24, width // columns), SIZE + 40)
+        if cell != self.gridSize():
+            self.setGridSize(cell)
+        super().resizeEvent(event)
 
     def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None:
         self.thumbs.set_hidden_classes(hidden)
