@@ -3,6 +3,7 @@ what to do. Each kind has one severity and one hint, listed here."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,7 +150,30 @@ KINDS: dict[str, tuple[str, str]] = {
         "the value to the schema's domain",
     ),
     "label_not_in_map": ("error", "add the class to the label map, or fix the record's label"),
+    "label_missed": (
+        "warning",
+        "a confident prediction where no box is labelled: possibly an object nobody "
+        "labelled; add a box (B in the picture) if it is there",
+    ),
+    "label_class": (
+        "warning",
+        "the model finds this box confidently as another class; check the box's class "
+        "(C in the picture changes it)",
+    ),
+    "label_location": (
+        "warning",
+        "the model puts an object of this class near the box but not on it; check that the "
+        "box fits the object (drag it or its corners in the picture)",
+    ),
+    "label_spurious": (
+        "warning",
+        "no prediction comes near this box while the model finds other objects in the "
+        "image; check that something is there, or delete the box (Del in the picture)",
+    ),
 }
+
+# kinds that weigh a model's predictions against the labels, ranked by their evidence
+LABEL_ERROR_KINDS = ("label_missed", "label_class", "label_location", "label_spurious")
 
 
 @dataclass(frozen=True)
@@ -165,6 +189,9 @@ class Finding:
     offset: int | None = None
     feature: str | None = None
     box: int | None = None
+    # what a prediction showed (score, iou, classes, the predicted box) and ``rank``, the
+    # strength of that evidence in [0, 1]; only label-error findings have it
+    evidence: Mapping[str, Any] | None = None
 
     @property
     def severity(self) -> str:
@@ -185,7 +212,7 @@ class Finding:
             "box": self.box,
             "message": self.message,
             "hint": self.hint,
-        }
+        } | ({"evidence": dict(self.evidence)} if self.evidence is not None else {})
 
 
 def at_least(severity: str, threshold: str) -> bool:
@@ -194,4 +221,8 @@ def at_least(severity: str, threshold: str) -> bool:
 
 
 def sort_key(f: Finding) -> tuple:
-    return (SEVERITIES.index(f.severity), -1 if f.record is None else f.record, f.kind)
+    """Most severe first; in a severity, findings by record, then those a prediction
+    gives evidence for, strongest first."""
+    rank = -float(f.evidence["rank"]) if f.evidence is not None else 0.0
+    record = -1 if f.record is None else f.record
+    return (SEVERITIES.index(f.severity), f.evidence is not None, rank, record, f.kind)
