@@ -59,7 +59,14 @@ def check_on_beam(ds: Dataset, runner: str, extra: Sequence[str], **options: Any
             copies.merge(value)
     mark_verified(ds)
     assert known is not None, "the pipeline gave no survey"
-    return finish_check(ds, parts, known, copies=copies, limits=options.get("limits"))
+    return finish_check(
+        ds,
+        parts,
+        known,
+        copies=copies,
+        limits=options.get("limits"),
+        predictions=options.get("predictions"),
+    )
 
 
 def export_on_beam(

@@ -16,6 +16,7 @@ from ..core.text import plural
 from ..errors import UsageError
 from .check_request import CheckRequest
 from .jobs import asked_jobs, local_jobs
+from .prediction_options import prediction_arguments
 from .progress import TaskProgress, index_with_progress, print_warnings
 
 
@@ -161,6 +162,10 @@ def _findings(ds: Dataset, request: CheckRequest) -> list:
     # a header-only index: the payload CRCs are checked as the payloads are read
     index_with_progress(ds, verify=False)
     print_warnings(ds, request.as_json)
+    if options.get("predictions") is not None:  # every split matches by the same id
+        from ..core.analyze.label_checks import settle
+
+        options = options | {"predictions": settle(ds, options["predictions"])}
     if runs.runner:
         from ..beam.commands import check_on_beam
 
@@ -342,6 +347,7 @@ def check_arguments(p: argparse.ArgumentParser) -> None:
         help="an image-quality threshold: dark, light, odd_aspect_ratio, low_information, "
         "blurry, odd_size_iqr or near_bits (see README)",
     )
+    prediction_arguments(p)
     add_runs(p)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cli_options import Runs
 from ..errors import UsageError
+from .prediction_options import prediction_check
 
 if TYPE_CHECKING:
     from ..core.analyze.image_quality import Thresholds
@@ -57,4 +58,7 @@ class CheckRequest:
         label_map = read_label_map(args.label_map) if args.label_map else None
         schema = anomalies.load(args.schema) if args.schema else None
         options = {"label_map": label_map, "limits": thresholds(args.quality), "schema": schema}
+        predictions = prediction_check(args)
+        if predictions is not None:
+            options["predictions"] = predictions
         return cls(tuple(args.paths), options, args.fail_on, args.verbose, args.json, Runs.of(args))

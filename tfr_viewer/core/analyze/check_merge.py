@@ -12,13 +12,18 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ..io import Dataset
 from .findings import Finding, sort_key
 from .image_checks import ImageChecks, Seen
 from .image_quality import Thresholds
 from .key_checks import EXAMPLES, KeyChecks
+from .predictions import ById, unmatched_message
 from .survey import Survey
+
+if TYPE_CHECKING:
+    from .label_checks import PredictionCheck
 
 Place = tuple[int, int, str]  # (record, order of the image within its pass, key)
 
@@ -35,6 +40,7 @@ class CheckPart:
     copies: dict[bytes, list[Place]]
     text_ids: dict[str, Counter[int]]
     text_records: dict[tuple[str, int], list[int]]
+    matched: set[str] = field(default_factory=set)  # prediction ids records matched
 
 
 @dataclass
@@ -87,6 +93,7 @@ def finish_check(
     *,
     copies: Copies | None = None,
     limits: Thresholds | None = None,
+    predictions: PredictionCheck | None = None,
 ) -> list[Finding]:
     """The findings of ``ds`` (indexed and verified, surveyed as ``known``) from the
     parts of passes over all its intact records, most severe first, then by record.
@@ -141,6 +148,12 @@ def finish_check(
     for f in ds.files:
         if len(f.index) == 0:
             note("empty_shard", "the file holds no records", None, file=f.path)
+    source = predictions.source if predictions is not None else None
+    if isinstance(source, ById) and source.match is not None:
+        matched = set().union(*(part.matched for part in parts))
+        said = unmatched_message(source, source.match, matched)
+        if said is not None:
+            note("predictions_unmatched", said, None)
     return _placed(ds, found)
 
 

@@ -36,6 +36,7 @@ from .findings import Finding
 from .image_checks import ImageChecks
 from .image_quality import Thresholds
 from .key_checks import EXAMPLES, KeyChecks
+from .label_checks import LabelChecks, PredictionCheck, settle
 from .parse_checks import parse_findings
 from .roles import Roles
 from .stats import VIEWS_FROM
@@ -61,8 +62,11 @@ class _Pass:
         label_map: Mapping[int, str] | None,
         limits: Thresholds | None,
         schema: dict | None = None,
+        predictions: PredictionCheck | None = None,
     ) -> None:
         self.base = base
+        self.labels = LabelChecks(predictions, self.note, label_map) if predictions else None
+        self.sizes: dict[int, tuple[int, int]] = {}  # row -> its image's width and height
         self.plan = plan
         self.schema_check = SchemaCheck(schema) if schema is not None else None
         self.images = ImageChecks(limits, note=self.note)
@@ -85,6 +89,9 @@ class _Pass:
         keys = list(self.plan[0])
         if self.schema_check is not None:
             keys = sorted({*keys, *self.schema_check.keys()})
+        if self.labels is not None:
+            keys = sorted({*keys, *self.labels.check.keys()})
+        self.sizes.clear()
         # long values of the image keys are looked at in the block (it is read into the
         # same buffer next): a view kept past it must be copied
         status, columns = extract(block, keys, views_from=VIEWS_FROM)
@@ -111,6 +118,8 @@ class _Pass:
         if roles.boxes and all(k in columns for k in roles.boxes):
             self._check_boxes(roles, columns, records, ok)
         self._check_classes(roles, columns, records, ok)
+        if self.labels is not None:
+            self.labels.add(roles, columns, records, ok & anything, self.sizes)
 
     def _scalar(self, columns: dict[str, FeatureColumn], key: str | None, r: int) -> Any:
         if key is None or key not in columns:
@@ -157,6 +166,7 @@ class _Pass:
         self.images.add(record, key, value, digest)
         if info is None:
             return
+        self.sizes.setdefault(r, (info.width, info.height))
         places = self.copies.setdefault(digest, [])
         places.append((record, self.ordinal, key))  # copies are reported once all are known
         self.ordinal += 1
@@ -354,6 +364,7 @@ class _Pass:
             copies=self.copies,
             text_ids=dict(self.text_ids),
             text_records=dict(self.text_records),
+            matched=self.labels.matched if self.labels is not None else set(),
         )
 
     def run(
@@ -412,6 +423,7 @@ def surveyed_check(
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 14,
     overlay: Overlay | None = None,
+    predictions: PredictionCheck | None = None,
 ) -> tuple[Survey, CheckPart, Plan]:
     """One read of an indexed ``ds`` (record ``i`` is record ``base + i`` of the whole):
     its survey, and the check of its intact records by the plan of the first block's
@@ -433,7 +445,7 @@ def surveyed_check(
                 break
             survey_block(found, payloads)
             if state is None:
-                state = _Pass(len(ds), base, found.plan(), label_map, limits, schema)
+                state = _Pass(len(ds), base, found.plan(), label_map, limits, schema, predictions)
             state.add(records[positions] + base, payloads)
             done += payloads.rows
             if progress is not None:
@@ -444,7 +456,7 @@ def surveyed_check(
     if cancel is None or not cancel.cancelled:
         ds.settle_verified()
     if state is None:  # no intact record
-        state = _Pass(len(ds), base, found.plan(), label_map, limits, schema)
+        state = _Pass(len(ds), base, found.plan(), label_map, limits, schema, predictions)
     return found, state.part(), state.plan
 
 
@@ -458,6 +470,7 @@ def check_dataset(
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 14,
     overlay: Overlay | None = None,
+    predictions: PredictionCheck | None = None,
 ) -> list[Finding]:
     """Every finding of an indexed dataset, most severe first, then by record; with
     ``overlay``, of the records as its edits have them (the window's pending edits: an
@@ -466,7 +479,10 @@ def check_dataset(
     the records that break it are reported too. Cancelling stops early with the
     findings of the records checked so far. What each key is for is decided by the
     survey of the whole dataset (:func:`surveyed_check`), so that it does not depend on
-    the order of the records."""
+    the order of the records. With ``predictions``, each record's boxes are weighed
+    against a model's (:mod:`.label_checks`)."""
+    if predictions is not None:
+        predictions = settle(ds, predictions)
     known, part, plan = surveyed_check(
         ds,
         cancel=cancel,
@@ -476,11 +492,12 @@ def check_dataset(
         limits=limits,
         schema=schema,
         overlay=overlay,
+        predictions=predictions,
     )
     if plan != known.plan() and not (cancel is not None and cancel.cancelled):
-        state = _Pass(len(ds), 0, known.plan(), label_map, limits, schema)
+        state = _Pass(len(ds), 0, known.plan(), label_map, limits, schema, predictions)
         part = state.run(ds, cancel, progress, block, overlay)
-    return finish_check(ds, [part], known, limits=limits)
+    return finish_check(ds, [part], known, limits=limits, predictions=predictions)
 
 
 def check_split(
@@ -491,8 +508,11 @@ def check_split(
     label_map: Mapping[int, str] | None = None,
     limits: Thresholds | None = None,
     schema: dict | None = None,
+    predictions: PredictionCheck | None = None,
 ) -> CheckPart:
     """Check the records of a verified ``split`` (its statuses from a verifying read),
-    whose first record is record ``base`` of a dataset surveyed as ``known``."""
+    whose first record is record ``base`` of a dataset surveyed as ``known``
+    (``predictions`` settled on the whole dataset: see :func:`.label_checks.settle`)."""
     with split.dataset(verified=True) as ds:
-        return _Pass(len(ds), base, known.plan(), label_map, limits, schema).run(ds)
+        state = _Pass(len(ds), base, known.plan(), label_map, limits, schema, predictions)
+        return state.run(ds)

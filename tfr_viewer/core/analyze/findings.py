@@ -170,6 +170,16 @@ KINDS: dict[str, tuple[str, str]] = {
         "no prediction comes near this box while the model finds other objects in the "
         "image; check that something is there, or delete the box (Del in the picture)",
     ),
+    "predictions_malformed": (
+        "warning",
+        "the record's predictions cannot be read as boxes, so its labels are not weighed; "
+        "write the detection lists with one value per box in each",
+    ),
+    "predictions_unmatched": (
+        "warning",
+        "these predictions weigh no record: check that they are of this dataset, and the id "
+        "they are matched by (--match source_id, sha256 or filename)",
+    ),
 }
 
 # kinds that weigh a model's predictions against the labels, ranked by their evidence

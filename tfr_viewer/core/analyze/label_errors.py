@@ -204,9 +204,9 @@ def label_errors(
     if sure:
         for g in missed:
             if not len(predicted) or overlap[:, g].max() < limits.near:
-                found: dict[str, object] = {"class": labelled[g].label}
+                said: dict[str, object] = {"class": labelled[g].label}
                 if labelled[g].text is not None:
-                    found["text"] = labelled[g].text
-                found |= {"strongest_elsewhere": _r(max(sure)), "rank": _r(max(sure))}
-                out.append(LabelError("label_spurious", g, None, found))
+                    said["text"] = labelled[g].text
+                said |= {"strongest_elsewhere": _r(max(sure)), "rank": _r(max(sure))}
+                out.append(LabelError("label_spurious", g, None, said))
     return out

@@ -68,4 +68,5 @@ def check_each(ds: Dataset, each: Each, **options: Any) -> list[Finding]:
     again = [item for item in checked if item.plan != plan]
     if again:
         parts += each(partial(settled_part, known=known, options=options), again)
-    return finish_check(ds, parts, known, limits=options.get("limits"))
+    predictions = options.get("predictions")
+    return finish_check(ds, parts, known, limits=options.get("limits"), predictions=predictions)
