@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..decode.layouts import key_ending
+from ..decode.layouts import is_prediction_key, key_ending
 
 BOX_SIDES = ("xmin", "ymin", "xmax", "ymax")
 
@@ -67,7 +67,7 @@ class Roles:
 def find_roles(kinds: Mapping[str, str], images: set[str] | None = None) -> Roles:
     """Roles from ``{key: kind}`` (``bytes``, ``float``, ``int64``) and the bytes keys
     known to hold images."""
-    keys = sorted(kinds)
+    keys = sorted(k for k in kinds if not is_prediction_key(k))  # a model's, not labels
 
     def of(kind: str, where: list[str] | None = None) -> list[str]:
         return [k for k in (where if where is not None else keys) if kinds[k] == kind]

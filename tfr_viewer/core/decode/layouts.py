@@ -91,6 +91,12 @@ class ImageAnnotation:
     notes: tuple[str, ...] = field(default=())
 
 
+def is_prediction_key(key: str) -> bool:
+    """Whether ``key`` holds a model's predictions (the Object Detection API's inference
+    writes ``image/detection/…``), never the labels."""
+    return "detection/" in key and (key.startswith("detection/") or "/detection/" in key)
+
+
 def key_ending(keys: list[str], *suffixes: str) -> str | None:
     """The shortest key ending in the first suffix that any key ends in, as a whole
     part after ``/``, ``_`` or ``.`` (``image/object/bbox/xmin`` ends in ``xmin``)."""
@@ -197,7 +203,7 @@ def _classification(
 def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnnotation]:
     """Every image in the record, with the boxes, masks, keypoints and labels its
     layout provides. Returns an empty list when the record holds no image."""
-    keys = list(features)
+    keys = [k for k in features if not is_prediction_key(k)]
     km = (keymap or KeyMap()).present_in(keys)
     images: list[tuple[str, int, bytes, tuple[int, int, int] | None]] = []
     candidates = [km.image] if km.image else [k for k in keys if features[k].kind == "bytes"]

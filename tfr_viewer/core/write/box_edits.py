@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..decode.layouts import KeyMap, key_ending
+from ..decode.layouts import KeyMap, is_prediction_key, key_ending
 from .edits import EditError, kind_of, parse_record
 
 _LISTS = {"bytes": "bytes_list", "float": "float_list", "int64": "int64_list"}
@@ -75,7 +75,9 @@ def box_lists(payload: bytes, keymap: KeyMap | None = None) -> BoxLists:
     fmap = features.feature
     keys = list(fmap)
     km = (keymap or KeyMap()).present_in(keys)
-    floats = [k for k in keys if kind_of(fmap[k]) in ("float", "int64")]
+    floats = [
+        k for k in keys if kind_of(fmap[k]) in ("float", "int64") and not is_prediction_key(k)
+    ]
     corners = {c: getattr(km, c) or key_ending(floats, c) for c in _CORNERS}
     lengths: dict[str, int] = {}
     if all(corners.values()):
