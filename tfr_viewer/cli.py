@@ -53,6 +53,7 @@ COMMANDS: dict[str, Command] = {
     "stats": Command("statistics of every feature, the classes and the boxes", "analyze"),
     "check": Command("data-quality findings: each with its record, what and what to do", "analyze"),
     "compare": Command("drift per feature, keys in one only, images in both (leakage)", "analyze"),
+    "evaluate": Command("COCO-style AP and recall of a model's predictions, per class", "evaluate"),
     "export": Command("write records (all, or matching a filter) to new files", "write"),
     "convert": Command("make TFRecords from images: class folders, CSV, VOC or COCO", "convert"),
     "recover": Command("write every intact record of damaged input to OUT", "write"),

@@ -176,8 +176,6 @@ def cmd_convert(args: argparse.Namespace) -> int:
         inputs=tuple(p for p in (args.source, args.label_map) if p),
     )
     listing = _listing(args)
-    if args.shuffle is None and (unmixed := class_order(listing)):
-        print(f"warning: {unmixed}", file=sys.stderr)
     try:
         if runs.runner:
             from ..beam.commands import convert_on_beam
@@ -197,6 +195,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
                 summary = convert(listing, options, progress=progress.update)
     except (ValueError, ExportError) as exc:
         raise UsageError(str(exc)) from None
+    if args.shuffle is None and (unmixed := class_order(listing)):  # said of what was written
+        print(f"warning: {unmixed}", file=sys.stderr)
     if args.json:
         out = {
             "files": list(summary.files),

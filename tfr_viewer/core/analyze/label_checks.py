@@ -98,16 +98,12 @@ class LabelChecks:
     ) -> None:
         """Weigh rows ``ok`` of a block (row → record in ``records``; ``sizes``: row →
         the image's width and height, where known)."""
-        keys = self.check.keys()
         for r in np.flatnonzero(ok).tolist():
             record = int(records[r])
-            size = sizes.get(r)
-            predicted = self._predicted(row_values(columns, keys, r), record, size)
-            if predicted is None:
+            scene = self.scene(roles, columns, r, record, sizes.get(r))
+            if scene is None:
                 continue
-            labelled = _labelled(roles, columns, r, size)
-            if labelled is None:
-                continue
+            labelled, predicted = scene
             names = dict(self.label_map)
             names.update({g.label: g.text for g in labelled if g.label is not None and g.text})
             for e in label_errors(labelled, predicted, self.check.limits, names):
@@ -119,6 +115,22 @@ class LabelChecks:
                     box=e.box,
                     evidence=e.evidence,
                 )
+
+    def scene(
+        self,
+        roles: Roles,
+        columns: Mapping[str, Any],
+        r: int,
+        record: int,
+        size: tuple[int, int] | None,
+    ) -> tuple[list[Labelled], list[Predicted]] | None:
+        """Row ``r``'s labelled boxes and predictions, both as fractions of the image;
+        None when it has no predictions or no usable box lists."""
+        predicted = self._predicted(row_values(columns, self.check.keys(), r), record, size)
+        if predicted is None:
+            return None
+        labelled = _labelled(roles, columns, r, size)
+        return None if labelled is None else (labelled, predicted)
 
     def _predicted(
         self, values: dict[str, list[Any]], record: int, size: tuple[int, int] | None
@@ -156,6 +168,8 @@ def _labelled(
 
     if roles.boxes is not None:
         sides = [values(k) for k in roles.boxes]
+        if all(s is None for s in sides):
+            return []  # an image written without box lists has no boxes
         if any(s is None for s in sides):
             return None
         lists = [s for s in sides if s is not None]
@@ -164,7 +178,9 @@ def _labelled(
         corners = [tuple(float(v) for v in box) for box in zip(*lists, strict=True)]
     elif roles.bbox is not None:
         flat = values(roles.bbox)
-        if flat is None or len(flat) % 4:
+        if flat is None:
+            return []
+        if len(flat) % 4:
             return None
         rows = np.asarray(flat, dtype=np.float64).reshape(-1, 4)
         corners = [(float(b[1]), float(b[0]), float(b[3]), float(b[2])) for b in rows]
