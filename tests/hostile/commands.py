@@ -40,6 +40,9 @@ COMMANDS: tuple[tuple[tuple[str, ...], frozenset[int]], ...] = (
     (("schema", "--json"), frozenset({0, 2})),
     (("stats", "--json"), frozenset({0, 2})),
     (("check", "--json"), frozenset({0, 1, 2})),
+    (("check", "--json", "--predictions", "features"), frozenset({0, 1, 2})),
+    (("check", "SAMPLE", "--predictions", "PATH"), frozenset({0, 1, 2})),  # as predictions
+    (("evaluate", "--predictions", "features"), frozenset({0, 2})),
     (("export", "-o", "OUT.tfrecord"), frozenset({0, 2})),
     (("export", "-o", "OUT.csv", "--format", "csv"), frozenset({0, 2})),
     (("export", "-o", "OUT.arrow", "--format", "arrow"), frozenset({0, 2})),

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -83,9 +82,13 @@ MAX_COUNT = (1 << 63) - 1  # a value count past this is no count of a real recor
 def load(path: str) -> dict[str, Any]:
     """A schema written by :func:`save`, checked field by field; raises
     :class:`SchemaError` (one line: the file, the feature and what is wrong) otherwise."""
+    from ..io.side_files import SideFileError, read_side_file
+
     try:
-        schema = json.loads(Path(path).read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        schema = json.loads(read_side_file(path, "schema").decode("utf-8"))
+    except SideFileError as exc:
+        raise SchemaError(str(exc)) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SchemaError(f"cannot read the schema {path}: {exc}") from None
     except RecursionError:
         raise SchemaError(f"cannot read the schema {path}: it nests too deeply") from None

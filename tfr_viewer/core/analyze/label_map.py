@@ -13,7 +13,6 @@ line breaks the same way.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from ..user_error import UserError
 
@@ -158,9 +157,13 @@ def parse_label_map(text: str, where: str = "label map") -> dict[int, str]:
 
 def read_label_map(path: str) -> dict[int, str]:
     """:func:`parse_label_map` of a file; unreadable files raise :class:`LabelMapError`."""
+    from ..io.side_files import SideFileError, read_side_file
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_side_file(path, "label map").decode("utf-8")
+    except SideFileError as exc:
+        raise LabelMapError(str(exc)) from None
+    except UnicodeDecodeError as exc:
         raise LabelMapError(f"cannot read the label map {path}: {exc}") from None
     return parse_label_map(text, path)
 

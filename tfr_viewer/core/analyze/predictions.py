@@ -172,14 +172,12 @@ def _walk_depth(value: Any, depth: int = 0) -> None:
 def coco_results(path: str) -> ById:
     """The predictions of a COCO results file; PredictionError names the first entry
     that is not a result (and its position)."""
+    from ..io.side_files import SideFileError, read_side_file
+
     try:
-        size = os.stat(path).st_size
-        if size > MAX_RESULTS_BYTES:
-            raise PredictionError(f"{path} is {size:,} bytes, more than a results file can be here")
-        with open(path, "rb") as f:
-            data = json.loads(f.read(MAX_RESULTS_BYTES + 1))
-    except OSError as exc:
-        raise PredictionError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = json.loads(read_side_file(path, "results file", MAX_RESULTS_BYTES))
+    except SideFileError as exc:
+        raise PredictionError(str(exc)) from None
     except (ValueError, RecursionError):
         raise PredictionError(f"{path} is not JSON") from None
     if isinstance(data, dict) and isinstance(data.get("annotations"), list):

@@ -1,0 +1,50 @@
+"""Reading the small files a user names beside a dataset (a label map, a schema, a
+model's results file): only a regular file is read, so that a FIFO or a device named
+by mistake never blocks or streams forever, and only up to a size the file's role
+allows. Every such read goes through :func:`read_side_file`."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from .paths import not_a_regular_file
+
+MAX_SIDE_FILE = 64 << 20  # a label map or a schema past this is not one
+
+
+class SideFileError(ValueError):
+    """A side file that cannot be read; the message names it and says why."""
+
+
+def read_side_file(path: str, what: str, limit: int = MAX_SIDE_FILE) -> bytes:
+    """The bytes of the ``what`` at ``path`` (``"label map"``); SideFileError when it
+    is missing, unreadable, not a regular file, or larger than ``limit``."""
+    odd = not_a_regular_file(path)
+    if odd is not None:
+        raise SideFileError(f"the {what} {path} {odd.split(';')[0]}; name a regular file")
+    try:
+        # non-blocking, in case a FIFO took the file's place since it was looked at
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise SideFileError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise SideFileError(f"the {what} {path} is {kind}; name a regular file")
+    with os.fdopen(fd, "rb") as f:
+        if st.st_size > limit:
+            raise SideFileError(
+                f"the {what} {path} is {st.st_size:,} bytes, more than a {what} can be "
+                f"here ({limit:,})"
+            )
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(f.fileno(), True)
+        try:
+            data = f.read(limit + 1)
+        except OSError as exc:
+            raise SideFileError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise SideFileError(f"the {what} {path} grew past {limit:,} bytes while it was read")
+    return data
