@@ -117,6 +117,18 @@ def test_bad_predictions_are_one_line_and_exit_2(data, tmp_path):
             ]
         )
     )
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000)
+    cases[str(deep)] = "not JSON"
+    nan = tmp_path / "nan.json"
+    nan.write_text('[{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": NaN}]')
+    cases[str(nan)] = "result 0: score"
+    huge = tmp_path / "huge.json"
+    huge.write_text('[{"image_id": 1, "category_id": 1e400, "bbox": [1, 2, 3, 4], "score": 1}]')
+    cases[str(huge)] = "category_id"
+    listless = tmp_path / "object.json"
+    listless.write_text('{"results": []}')
+    cases[str(listless)] = "a list of results"
     for spec, said in cases.items():
         done = _check(plain, "--predictions", spec)
         assert done.returncode == 2 and said in done.stderr, (spec, done.stderr)
