@@ -26,9 +26,8 @@ from .predictions import (
     PredictionError,
     Source,
     choose_match,
-    detections,
-    in_fractions,
     lookup,
+    of_record,
     row_values,
 )
 from .roles import Roles
@@ -136,23 +135,18 @@ class LabelChecks:
         self, values: dict[str, list[Any]], record: int, size: tuple[int, int] | None
     ) -> list[Predicted] | None:
         source = self.check.source
-        if isinstance(source, InRecords):
-            try:
-                return detections(values, source.keys)
-            except PredictionError as exc:
-                self.note("predictions_malformed", str(exc), record, feature=source.keys.xmin)
-                return None
-        assert source.match is not None, "settle() chooses the id first"
-        ids = values.get(MATCH_KEYS[source.match])
-        found = lookup(source, source.match, ids[0]) if ids else None
-        if found is None:
+        if isinstance(source, ById):
+            assert source.match is not None, "settle() chooses the id first"
+            ids = values.get(MATCH_KEYS[source.match])
+            found = lookup(source, source.match, ids[0]) if ids else None
+            if found is not None:
+                self.matched.add(found[0])
+        try:
+            return of_record(source, values, size)
+        except PredictionError as exc:
+            feature = source.keys.xmin if isinstance(source, InRecords) else None
+            self.note("predictions_malformed", str(exc), record, feature=feature)
             return None
-        self.matched.add(found[0])
-        if not source.pixels:
-            return list(found[1])
-        if size is None:
-            return None  # pixel boxes of an image whose size is unknown
-        return in_fractions(found[1], *size)
 
 
 def _labelled(

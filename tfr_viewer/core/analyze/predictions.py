@@ -340,3 +340,24 @@ def open_source(spec: str, keys: DetectionKeys, match: str | None = None) -> Sou
     if spec.lower().endswith(".json"):
         return replace(coco_results(spec), match=match)
     return from_dataset([spec], keys, match)
+
+
+def of_record(
+    source: Source, values: Mapping[str, Sequence[Any]], size: tuple[int, int] | None
+) -> list[Predicted] | None:
+    """One record's predictions as fractions, from its lists (``values``: key → its
+    values, as :func:`row_values` or a decoded record gives them) and its image's width
+    and height; None when it has none (no lists, no id that matches, or pixel boxes of
+    an image whose size is unknown). PredictionError for lists that disagree."""
+    if isinstance(source, InRecords):
+        return detections(values, source.keys)
+    names = [source.match] if source.match else list(MATCH_KEYS)
+    for name in names:
+        ids = values.get(MATCH_KEYS[name])
+        found = lookup(source, name, ids[0]) if ids else None
+        if found is None:
+            continue
+        if not source.pixels:
+            return list(found[1])
+        return in_fractions(found[1], *size) if size is not None else None
+    return None
