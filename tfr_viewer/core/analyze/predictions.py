@@ -315,7 +315,7 @@ def from_dataset(paths: Sequence[str], keys: DetectionKeys, match: str | None = 
                     records += 1
                     for name in names:
                         ids = values.get(MATCH_KEYS[name])
-                        if ids:
+                        if ids is not None and len(ids):
                             found[name][id_forms(name, ids[0])[0]] = tuple(predicted)
     except (PathError, SourceError, OSError) as exc:
         raise PredictionError(f"cannot read the predictions: {exc}") from None
@@ -354,7 +354,7 @@ def of_record(
     names = [source.match] if source.match else list(MATCH_KEYS)
     for name in names:
         ids = values.get(MATCH_KEYS[name])
-        found = lookup(source, name, ids[0]) if ids else None
+        found = lookup(source, name, ids[0]) if ids is not None and len(ids) else None
         if found is None:
             continue
         if not source.pixels:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap, QWheelEvent
@@ -20,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.analyze.label_errors import Match, Predicted
+from ...core.analyze.predictions import InRecords, PredictionError, Source, of_record
 from ...core.decode import (
     Decoded,
     ImageAnnotation,
@@ -38,6 +43,14 @@ from ...core.decode.layouts import Box
 from ...core.text import plural
 from ..style import label_colour
 from .box_picker import BoxPicker
+from .prediction_layer import (
+    FOUND,
+    MISSED,
+    PredictionBar,
+    counts_text,
+    draw_predictions,
+    pairing_of,
+)
 
 
 def caption_item(text: str, colour: QColor, at: QPointF) -> QGraphicsRectItem:
@@ -125,8 +138,17 @@ class ImageViewer(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
+        self.prediction_bar = PredictionBar(self)
+        self.prediction_bar.hide()  # shown for a record with predictions
+        self.prediction_bar.changed.connect(self._show_current)
+        layout.addWidget(self.prediction_bar)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.info)
+        self.predictions: Source | None = InRecords()  # where predictions come from
+        self.iou = 0.5  # the overlap that pairs a prediction with a box
+        self._values: dict[str, Any] = {}  # the shown record's lists, for its predictions
+        self.pairing: Match | None = None  # of the image shown, when it has predictions
+        self.highlighted_prediction: int | None = None
         self._annotations: list[ImageAnnotation] = []
         self.keymap = KeyMap()  # the layout's keys (renamed ones too)
         self.hidden_classes: set[tuple[int | None, str | None]] = set()  # (id, text)
@@ -143,12 +165,14 @@ class ImageViewer(QWidget):
         """The record's images with their boxes, in the layout settings' keys."""
         features = features_of(decoded.payload)
         annotations = recognise(features, self.keymap) if features else []
+        self._values = {k: fd.values for k, fd in features.items()} if features else {}
         return annotations or None
 
     def present(self, annotations: list[ImageAnnotation]) -> None:
         self.set_annotations(annotations)
 
     def clear(self) -> None:
+        self._values = {}
         self.set_annotations([])
 
     def _pixels(self, ann: ImageAnnotation) -> tuple[np.ndarray, int, int]:
@@ -187,9 +211,15 @@ class ImageViewer(QWidget):
         self.highlighted = box
         self._show_current()
 
+    def highlight_prediction(self, prediction: int | None) -> None:
+        """Draw prediction number ``prediction`` of the shown record so that it stands
+        out (a label error with no labelled box: the object the labels lack)."""
+        self.highlighted_prediction = prediction
+        self._show_current()
+
     def set_annotations(self, annotations: list[ImageAnnotation]) -> None:
         self._annotations = annotations
-        self.highlighted = None
+        self.highlighted = self.highlighted_prediction = None
         if not self.keep_selection:
             self.view.fitting = True  # a new record is shown whole; an edit keeps the zoom
         self.chooser.blockSignals(True)
@@ -231,8 +261,16 @@ class ImageViewer(QWidget):
         scale = (w, h) if ann.normalized else (1.0, 1.0)
         if self.picker.boxes is not ann.boxes:
             self._pick_from(ann.boxes, scale, self.keep_selection)
+        predicted = self._predicted(ann, w, h)
         if self.overlays.isChecked():
             self._draw_overlays(ann, w, h)
+            if predicted is not None and self.prediction_bar.predictions.isChecked():
+                assert self.pairing is not None
+                colours = self.prediction_bar.outcome.isChecked()
+                names = {b.label: b.text for b in ann.boxes if b.label is not None and b.text}
+                draw_predictions(scene, predicted, self.pairing, (w, h), colours, names)
+                if self.highlighted_prediction is not None:
+                    self._halo_prediction(predicted, w, h)
         if self.view.fitting:
             self.view.fit()
         text = f"{ann.key}: {w}×{h}, {plural(len(ann.boxes), 'box', 'boxes')} ({ann.layout} layout)"
@@ -247,15 +285,52 @@ class ImageViewer(QWidget):
         self.info.setText(text)
         self.image_shown.emit(text)
 
+    def _predicted(self, ann: ImageAnnotation, w: int, h: int) -> list[Predicted] | None:
+        """The shown image's predictions (None: none), paired with its boxes; the bar
+        is shown with its counts when there are some."""
+        predicted = None
+        if self.predictions is not None and ann.index == 0:
+            try:
+                predicted = of_record(self.predictions, self._values, (w, h))
+            except PredictionError:
+                predicted = None
+        self.prediction_bar.setVisible(predicted is not None)
+        if predicted is None:
+            self.pairing = None
+            return None
+        sx, sy = (1.0, 1.0) if ann.normalized else (w, h)
+        boxes = [
+            replace(b, xmin=b.xmin / sx, ymin=b.ymin / sy, xmax=b.xmax / sx, ymax=b.ymax / sy)
+            for b in ann.boxes
+        ]
+        self.pairing = pairing_of(boxes, predicted, self.prediction_bar.score(), self.iou)
+        self.prediction_bar.counts.setText(counts_text(self.pairing))
+        return predicted
+
+    def _halo_prediction(self, predicted: list[Predicted], w: int, h: int) -> None:
+        i = self.highlighted_prediction
+        if i is None or not 0 <= i < len(predicted):
+            return
+        x0, y0, x1, y1 = predicted[i].corners
+        halo = QPen(QColor("white"), 8)
+        halo.setCosmetic(True)
+        rect = QRectF(x0 * w, y0 * h, (x1 - x0) * w, (y1 - y0) * h)
+        self.view.scene().addRect(rect, halo).setZValue(5)
+
     def _draw_overlays(self, ann: ImageAnnotation, w: int, h: int) -> None:
         scene = self.view.scene()
         sx, sy = (w, h) if ann.normalized else (1.0, 1.0)
         for k, mask in enumerate(ann.masks):
             self._draw_mask(mask, w, h, label_colour(k, None))
+        pairing = self.pairing
         for number, box in enumerate(ann.boxes):
             if is_hidden(box, self.hidden_classes):
                 continue
+            if pairing is not None and not self.prediction_bar.labels.isChecked():
+                continue
             colour = label_colour(box.label, box.text)
+            if pairing is not None and self.prediction_bar.outcome.isChecked():
+                colour = FOUND if pairing.found[number] else MISSED
             rect = QRectF(
                 box.xmin * sx, box.ymin * sy, (box.xmax - box.xmin) * sx, (box.ymax - box.ymin) * sy
             )
