@@ -143,3 +143,15 @@ def test_opening_a_node_widens_the_key_column_to_its_keys(qtbot, window, samples
     tree.expand(bbox)  # as a click on its arrow does
     assert tree.columnWidth(0) > before  # the deeper keys need more
     assert tree.columnWidth(0) >= tree.sizeHintForColumn(0)
+
+
+def test_prediction_lists_come_after_the_labels_in_the_summary(qtbot, window, tmp_path):
+    """A detection file with a model's predictions in it: the summary shows the class
+    texts and the class ids of the labels, not the model's."""
+    from tests.planted_labels import labelled_dataset
+
+    path = labelled_dataset(tmp_path / "with.tfrecord", with_predictions=True)
+    open_and_wait(qtbot, window, [path])
+    qtbot.waitUntil(lambda: bool(window.model.summary_keys), timeout=10_000)
+    keys = window.model.summary_keys
+    assert keys[:2] == ["image/object/class/text", "image/object/class/label"], keys

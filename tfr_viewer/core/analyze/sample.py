@@ -6,6 +6,7 @@ import re
 from collections import Counter
 
 from ..decode import FeatureData, decode, features_of
+from ..decode.layouts import is_prediction_key
 from ..io import Dataset
 
 SAMPLE = 64
@@ -47,7 +48,8 @@ def choose_summary_keys(sample: list[dict], keys: list[str], limit: int = 3) -> 
     """Up to ``limit`` keys worth a table column: present in every sampled record, a
     few short values each (a box list's class texts, a label), never the same in every
     record (a constant ``image/height`` says nothing about a row); class texts first,
-    then labels and classes, then the rest in the sample's order."""
+    then labels and classes, then the rest in the sample's order. A model's prediction
+    lists come last: they describe the model, not the record."""
     if not sample:
         return []
 
@@ -66,4 +68,8 @@ def choose_summary_keys(sample: list[dict], keys: list[str], limit: int = 3) -> 
     texts = [k for k in useful if _CLASS_TEXT.search(k)]
     labels = [k for k in useful if k not in texts and _PREFERRED.search(k)]
     rest = [k for k in useful if k not in texts and k not in labels]
-    return (texts + labels + rest)[:limit]
+    ordered = texts + labels + rest
+    ordered = [k for k in ordered if not is_prediction_key(k)] + [
+        k for k in ordered if is_prediction_key(k)
+    ]
+    return ordered[:limit]
