@@ -196,7 +196,8 @@ def stats_task(conn: Connection) -> None:
 
 
 def check_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, options)`` (options: ``label_map``, ``schema``, and the
+    """Receive ``(paths, columns, options)`` (options: ``label_map``, ``schema``, a
+    ``predictions`` check, and the
     window's pending edits: ``edited`` payloads by record, ``deleted`` records) and check
     the indexed dataset as edited. Messages: ``Progress``, then ``Done(list of Finding)``
     or ``Failed``."""
@@ -213,8 +214,45 @@ def check_task(conn: Connection) -> None:
             schema=options.get("schema"),
             progress=_progress(conn),
             overlay=Overlay(edited, frozenset(deleted)) if edited or deleted else None,
+            predictions=options.get("predictions"),
         )
         conn.send(Done(findings))
+
+    _on_dataset(conn, paths, columns, run)
+
+
+def predictions_task(conn: Connection) -> None:
+    """Receive ``(paths, columns, options)`` (options: ``spec`` as ``--predictions``
+    takes it, ``keys``, ``match``, ``limits``), read the predictions and choose the id
+    they match the indexed dataset's records by. Messages: ``Phase``, then
+    ``Done(PredictionCheck)`` or ``Failed``."""
+    paths, columns, options = conn.recv()
+
+    def run(ds: Dataset) -> None:
+        from .analyze.label_checks import PredictionCheck, settle
+        from .analyze.predictions import open_source
+
+        conn.send(Phase("reading the predictions"))
+        source = open_source(options["spec"], options["keys"], options.get("match"))
+        conn.send(Phase("matching them to the records"))
+        conn.send(Done(settle(ds, PredictionCheck(source, options["limits"]))))
+
+    _on_dataset(conn, paths, columns, run)
+
+
+def evaluate_task(conn: Connection) -> None:
+    """Receive ``(paths, columns, options)`` (options: ``predictions``, a settled
+    check) and evaluate them against the indexed dataset's labels. Messages:
+    ``Progress``, then ``Done(Evaluation)`` or ``Failed``."""
+    paths, columns, options = conn.recv()
+
+    def run(ds: Dataset) -> None:
+        from .analyze.evaluate import evaluate, gather
+
+        scenes = gather(ds, options["predictions"], progress=_progress(conn))
+        if not scenes:
+            raise ValueError("no record has both box lists and predictions")
+        conn.send(Done(evaluate(scenes)))
 
     _on_dataset(conn, paths, columns, run)
 

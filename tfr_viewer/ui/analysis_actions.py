@@ -88,6 +88,15 @@ class AnalysisActions:
             ),
         ]
 
+    def known_classes(self) -> list[tuple[int | None, str | None]]:
+        """The classes of the boxes this dataset is known to have: from its statistics
+        when they were computed, and from the picture's boxes."""
+        stats = self.stats or {}
+        found = stats.get("object_classes") or stats.get("classes") or {}
+        known = [(c["id"], c["text"]) for c in found.get("classes", [])]
+        known += [(b.label, b.text) for b in self.w.preview.images.picker.boxes]
+        return known
+
     # -- jobs --------------------------------------------------------------------
     def _shown(self, job: str, shown: bool) -> None:
         if shown and job == "stats":
@@ -131,6 +140,8 @@ class AnalysisActions:
                 "edited": dict(editor.edits.payloads),
                 "deleted": list(editor.edits.deleted_records()),
             }
+        if job == "check":  # the labels weighed against the window's predictions
+            options["predictions"] = w.predictions.check
         run = self.jobs[job] = AnalysisJob(w.session.dataset, job, options, parent=w.as_widget())
         run.progress.connect(lambda done, total, r=run: self._progress(job, r, done, total))
         run.finished.connect(lambda result, error, r=run: self._finished(job, r, result, error))
@@ -293,11 +304,15 @@ class AnalysisActions:
                 w.tree.setCurrentIndex(index)
                 w.tree.scrollTo(index)
                 w.tree.resizeColumnToContents(0)
+        images = w.preview.images
         if f.get("box") is not None:  # the box chosen, ready to fix with the mouse or keys
-            images = w.preview.images
             w.preview.setCurrentWidget(images)
             images.highlight_box(int(f["box"]))
             images.picker.select(int(f["box"]))
+            images.view.setFocus()
+        elif (f.get("evidence") or {}).get("prediction") is not None:  # an unlabelled object
+            w.preview.setCurrentWidget(images)
+            images.highlight_prediction(int(f["evidence"]["prediction"]))
             images.view.setFocus()
         w.statusBar().showMessage(f"{f['kind']}: {f['message']} — {f['hint']}{cleared}", 30000)
 

@@ -17,13 +17,21 @@ from PySide6.QtCore import QObject, Signal
 
 from ..core.io import Dataset
 from ..core.task_messages import Done, Failed, Phase, Progress
-from ..core.tasks import check_task, compare_task, stats_task
+from ..core.tasks import (
+    check_task,
+    compare_task,
+    evaluate_task,
+    predictions_task,
+    stats_task,
+)
 from .process_task import ProcessTask
 
 JOBS: dict[str, Callable[[Connection], None]] = {
     "stats": stats_task,
     "check": check_task,
     "compare": compare_task,
+    "predictions": predictions_task,
+    "evaluate": evaluate_task,
 }
 
 
@@ -33,6 +41,8 @@ def _as_report(job: str, result: Any) -> Any:
         return result.to_json()
     if job == "check":
         return [f.to_json() for f in result]
+    if job == "evaluate":
+        return result.to_json()
     return result
 
 

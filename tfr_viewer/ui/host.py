@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .dialogs.convert_dialog import ConvertDialog
     from .models.feature_tree import FeatureTreeModel
     from .panels.gallery import Gallery
+    from .prediction_actions import PredictionActions
     from .recent import RecentFiles
     from .record_view import RecordTableView
     from .viewers.preview import PreviewPane
@@ -141,6 +142,8 @@ class AnalysisHost(Protocol):
     def tree_model(self) -> FeatureTreeModel: ...
     @property
     def gallery(self) -> Gallery: ...
+    @property
+    def predictions(self) -> PredictionActions: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
     def as_widget(self) -> QWidget: ...

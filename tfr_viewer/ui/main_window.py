@@ -44,6 +44,7 @@ from .models.record_table import RecordTableModel
 from .navigation import Navigator
 from .panels.gallery import Gallery
 from .panels.pending_edits import PendingEdits
+from .prediction_actions import PredictionActions
 from .recent import RecentFiles
 from .record_view import RecordTableView
 from .remote_actions import RemoteActions
@@ -94,6 +95,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.edit_actions = EditActions(self)
         self.analysis = AnalysisActions(self)
         self.layout_keys = LayoutKeys(self)
+        self.predictions = PredictionActions(self)
         self.action_table = [
             *window_actions(self),
             *self.remote.actions(),
@@ -103,6 +105,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             *self.edit_actions.actions(),
             *self.analysis.actions(),
             *self.layout_keys.actions(),
+            *self.predictions.actions(),
         ]
         self.menus = build_menus(self.menuBar(), self, self.action_table)
         self.file_menu, self.edit_menu = self.menus.menu("file"), self.menus.menu("edit")
@@ -185,7 +188,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         images = self.preview.images
         images.picker.edit_requested.connect(
             lambda kind, box, corners: self.edit_actions.edit_box(
-                kind, box, corners, images.keymap, self.known_classes()
+                kind, box, corners, images.keymap, self.analysis.known_classes()
             )
         )
         self.pending.record_activated.connect(self.select_record)
@@ -193,15 +196,6 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.pending_dock.visibilityChanged.connect(
             lambda shown: self.edit_actions.refresh_pending() if shown else None
         )
-
-    def known_classes(self) -> list[tuple[int | None, str | None]]:
-        """The classes of the boxes this dataset is known to have: from its statistics
-        when they were computed, and from the picture's boxes."""
-        stats = self.analysis.stats or {}
-        found = stats.get("object_classes") or stats.get("classes") or {}
-        known = [(c["id"], c["text"]) for c in found.get("classes", [])]
-        known += [(b.label, b.text) for b in self.preview.images.picker.boxes]
-        return known
 
     def as_widget(self) -> QWidget:
         """The window as a widget: the parent of its dialogs."""

@@ -88,6 +88,20 @@ class TableOrder(QObject):
         w.statusBar().showMessage(f"sorted by {column} ({way}); View › Unsorted restores", 10000)
         self._reselect(keep)
 
+    def show_order(self, order: np.ndarray, description: str) -> None:
+        """Show the records in ``order`` (a sort worked out elsewhere), the selection
+        kept; View › Unsorted goes back."""
+        w = self.window
+        if w.model is None:
+            return
+        self.sorter.stop()
+        keep = w.current
+        w.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        w.model.set_rows(order, regions=False, sorted_order=True)
+        w.refresh_views()
+        w.statusBar().showMessage(f"sorted: {description}; View › Unsorted restores", 10000)
+        self._reselect(keep)
+
     def unsort(self) -> None:
         """Back to file order (the filter, if any, stays)."""
         w = self.window

@@ -166,6 +166,7 @@ def label_errors(
     def evidence(i: int, g: int | None, **more: object) -> dict[str, object]:
         p = predicted[i]
         found: dict[str, object] = {
+            "prediction": i,  # its place in the record's predictions
             "score": _r(p.score),
             "predicted_class": p.label,
             "predicted_box": [_r(v) for v in p.corners],

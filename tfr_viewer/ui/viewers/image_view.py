@@ -211,6 +211,10 @@ class ImageViewer(QWidget):
         self.highlighted = box
         self._show_current()
 
+    def refresh(self) -> None:
+        """Draw the shown record again (its predictions may come from elsewhere now)."""
+        self._show_current()
+
     def highlight_prediction(self, prediction: int | None) -> None:
         """Draw prediction number ``prediction`` of the shown record so that it stands
         out (a label error with no labelled box: the object the labels lack)."""

@@ -1,0 +1,219 @@
+"""A model's predictions in the window: Analyze › Predictions… chooses where they come
+from (by default the records' own ``image/detection/…`` lists), the picture draws them,
+Run Checks weighs the labels against them, Analyze › Evaluate Predictions… shows COCO
+AP and recall per class, and View › Most Suspicious First orders the records by the
+strongest evidence against their labels (the table, and the gallery with it)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from ..core.analyze.label_checks import PredictionCheck
+from ..core.analyze.predictions import DetectionKeys, InRecords
+from .actions import Action, Entry
+from .analysis_job import AnalysisJob
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QStatusBar, QWidget
+
+    from .analysis_actions import AnalysisActions
+    from .dialogs.evaluation_dialog import EvaluationDialog
+    from .dialogs.predictions_dialog import PredictionsDialog
+    from .recent import RecentFiles
+    from .session import Session
+    from .table_order import TableOrder
+    from .viewers.preview import PreviewPane
+
+
+class PredictionHost(Protocol):
+    """What the prediction actions need of the window."""
+
+    @property
+    def session(self) -> Session: ...
+    @property
+    def analysis(self) -> AnalysisActions: ...
+    @property
+    def preview(self) -> PreviewPane: ...
+    @property
+    def order(self) -> TableOrder: ...
+    @property
+    def recent(self) -> RecentFiles: ...
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802
+    def as_widget(self) -> QWidget: ...
+    def show_error(self, title: str, text: str) -> None: ...
+
+
+def suspicion(findings: list[dict[str, Any]]) -> dict[int, float]:
+    """Each record's strongest evidence against its labels (the findings' ranks)."""
+    out: dict[int, float] = {}
+    for f in findings:
+        evidence = f.get("evidence")
+        if evidence and f.get("record") is not None:
+            record = int(f["record"])
+            out[record] = max(out.get(record, 0.0), float(evidence.get("rank", 0.0)))
+    return out
+
+
+class PredictionActions:
+    """The window's predictions (``check``) and the commands that use them."""
+
+    def __init__(self, w: PredictionHost) -> None:
+        self.w = w
+        self.check = PredictionCheck(InRecords())
+        self.kind, self.path = "features", ""
+        self.job: AnalysisJob | None = None
+        self.last_dialog: PredictionsDialog | None = None
+        self.evaluation: EvaluationDialog | None = None
+        self._sort_when_checked = False
+        images = w.preview.images
+        images.prediction_bar.slider.valueChanged.connect(self._slid)
+        w.session.closed.connect(self._closed)
+        w.analysis.findings.model.modelReset.connect(self._findings_arrived)
+
+    def actions(self) -> list[Entry]:
+        opened = lambda: self.w.session.is_open  # noqa: E731
+        return [
+            Action(
+                "analyze.predictions", "&Predictions…", "analyze", self.open_dialog, None, 2, opened
+            ),
+            Action(
+                "analyze.evaluate",
+                "&Evaluate Predictions…",
+                "analyze",
+                self.evaluate,
+                None,
+                2,
+                opened,
+                order=1,
+            ),
+            Action(
+                "view.suspicious",
+                "Most &Suspicious First",
+                "view",
+                self.suspicious_first,
+                None,
+                1,
+                opened,
+                order=2,
+            ),
+        ]
+
+    # -- where they come from ----------------------------------------------------------
+    def open_dialog(self) -> None:
+        from .dialogs.predictions_dialog import PredictionsDialog
+
+        match = self.check.source.match if not isinstance(self.check.source, InRecords) else None
+        dialog = self.last_dialog = PredictionsDialog(
+            self.kind,
+            self.path,
+            match,
+            self.check.limits,
+            self.w.recent.last_dir(),
+            self.w.as_widget(),
+        )
+        dialog.accepted.connect(lambda: self.use(*dialog.choice()))
+        dialog.open()
+
+    def use(self, kind: str, path: str, match: str | None, limits: Any) -> None:
+        """Take predictions from ``kind`` (``features``, ``results`` or ``dataset`` at
+        ``path``), read in a child process when they are outside the records."""
+        if kind == "features":
+            self._set(PredictionCheck(InRecords(), limits), kind, "")
+            return
+        ds = self.w.session.dataset
+        if ds is None:
+            return
+        if self.job is not None:
+            self.job.cancel()
+        options = {"spec": path, "keys": DetectionKeys(), "match": match, "limits": limits}
+        job = self.job = AnalysisJob(ds, "predictions", options, parent=self.w.as_widget())
+        job.phase.connect(lambda text: self.w.statusBar().showMessage(f"predictions: {text}…"))
+        job.finished.connect(lambda result, error: self._loaded(job, kind, path, result, error))
+        job.start()
+
+    def _loaded(self, job: AnalysisJob, kind: str, path: str, result: Any, error: str) -> None:
+        if job is not self.job:
+            return
+        self.job = None
+        if result is None:
+            if error:
+                self.w.show_error("Cannot use these predictions", error)
+            return
+        self._set(result, kind, path)
+        self.w.statusBar().showMessage(f"predictions from {result.source.describe()}", 15000)
+
+    def _set(self, check: PredictionCheck, kind: str, path: str) -> None:
+        self.check, self.kind, self.path = check, kind, path
+        images = self.w.preview.images
+        images.predictions = check.source
+        images.iou = check.limits.iou
+        blocked = images.prediction_bar.slider.blockSignals(True)
+        images.prediction_bar.set_score(check.limits.score)
+        images.prediction_bar.slider.blockSignals(blocked)
+        images.refresh()
+
+    def _slid(self, value: int) -> None:
+        """The picture's score threshold is the checks' too."""
+        self.check = replace(self.check, limits=replace(self.check.limits, score=value / 100))
+
+    def _closed(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.job = None
+        if self.kind != "features":  # predictions of another dataset's records
+            self._set(PredictionCheck(InRecords(), self.check.limits), "features", "")
+
+    # -- what they say -------------------------------------------------------------------
+    def evaluate(self) -> None:
+        """COCO AP and recall per class, in a dialog, computed in a child process."""
+        from .dialogs.evaluation_dialog import EvaluationDialog
+
+        ds = self.w.session.dataset
+        if ds is None:
+            return
+        dialog = self.evaluation = EvaluationDialog(
+            self.check.source.describe(), self.w.as_widget()
+        )
+        job = AnalysisJob(ds, "evaluate", {"predictions": self.check}, parent=dialog)
+        job.progress.connect(dialog.running)
+        job.finished.connect(dialog.show_result)
+        dialog.rejected.connect(job.cancel)
+        dialog.show()
+        job.start()
+
+    def suspicious_first(self) -> None:
+        """Order the records by their strongest label-error evidence (the checks are
+        run first when they have not weighed any)."""
+        ranks = suspicion(self.w.analysis.findings.model.findings)
+        if not ranks:
+            self._sort_when_checked = True
+            self.w.statusBar().showMessage("weighing the labels against the predictions…")
+            self.w.analysis.run_checks()
+            return
+        self._order(ranks)
+
+    def _findings_arrived(self) -> None:
+        if not self._sort_when_checked:
+            return
+        self._sort_when_checked = False
+        ranks = suspicion(self.w.analysis.findings.model.findings)
+        if ranks:
+            self._order(ranks)
+        else:
+            self.w.statusBar().showMessage(
+                "no label errors: the predictions agree with the labels (Analyze › Predictions…)",
+                15000,
+            )
+
+    def _order(self, ranks: dict[int, float]) -> None:
+        ds = self.w.session.dataset
+        if ds is None:
+            return
+        shown = self.w.order.filtered
+        records = shown if shown is not None else np.arange(len(ds), dtype=np.int64)
+        strength = np.array([ranks.get(int(r), -1.0) for r in records])
+        order = records[np.argsort(-strength, kind="stable")]
+        self.w.order.show_order(order, "the strongest evidence against the labels first")
