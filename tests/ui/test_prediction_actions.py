@@ -1,0 +1,143 @@
+"""A model's predictions in the window, as a user meets them: drawn dashed over the
+picture with a score threshold and the found, false and missed counts; Run Checks
+finds the planted label errors and a double-click leads to the box (or to the object
+the labels lack); View › Most Suspicious First puts the strongest evidence on top;
+Analyze › Predictions… takes them from a COCO results file; Evaluate Predictions…
+shows the numbers ``evaluate`` prints."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
+from tests.planted_labels import PLANTED, coco_results, labelled_dataset
+from tests.ui.conftest import open_and_wait
+from tests.ui.panels.test_analysis_panels import _double_click_finding
+
+LABEL_KINDS = {"label_missed", "label_class", "label_location", "label_spurious"}
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    root = tmp_path_factory.mktemp("predicted")
+    return {
+        "with": labelled_dataset(root / "with.tfrecord", with_predictions=True),
+        "plain": labelled_dataset(root / "plain.tfrecord"),
+        "coco": coco_results(root / "results.json"),
+    }
+
+
+def _dashed(viewer) -> int:
+    """The predictions drawn in the picture."""
+    scene = viewer.view.scene()
+    return sum(1 for item in scene.items() if str(item.data(0)).startswith("prediction "))
+
+
+def test_predictions_are_drawn_and_counted_with_a_threshold(qtbot, window, data):
+    open_and_wait(qtbot, window, [data["with"]])
+    window.select_record(7)  # box 1's class swapped: the model's cat is a false one
+    viewer = window.preview.images
+    bar = viewer.prediction_bar
+    qtbot.waitUntil(bar.isVisible, timeout=5000)
+    assert bar.counts.text() == "2 found, 1 false, 1 missed"
+    assert _dashed(viewer) == 3  # the weak stray one (0.07) is below 0.50
+    bar.slider.setValue(95)  # only the surest remain
+    assert _dashed(viewer) < 3 and "found" in bar.counts.text()
+    bar.slider.setValue(0)
+    assert _dashed(viewer) == 4
+    assert window.predictions.check.limits.score == 0.0  # the checks' threshold too
+    qtbot.mouseClick(bar.predictions, Qt.MouseButton.LeftButton)  # Predictions off
+    assert _dashed(viewer) == 0
+    window.select_record(0)
+    assert bar.isVisible()
+    window.close_dataset()
+    open_and_wait(qtbot, window, [data["plain"]])
+    window.select_record(7)
+    assert not bar.isVisible()  # no predictions in these records
+
+
+def test_label_errors_lead_to_their_box_and_sort_first(qtbot, window, data):
+    open_and_wait(qtbot, window, [data["with"]])
+    window.menus.action("view.suspicious").trigger()  # runs the checks first
+    panel = window.analysis.findings
+    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    found = {
+        (f["record"], f["kind"], f["box"]) for f in panel.model.findings if f["kind"] in LABEL_KINDS
+    }
+    assert found == {(r, kind, box) for r, (kind, box) in PLANTED.items()}
+    ranks = {
+        f["record"]: f["evidence"]["rank"] for f in panel.model.findings if f["kind"] in LABEL_KINDS
+    }
+    strongest = max(ranks, key=ranks.get)
+    qtbot.waitUntil(lambda: window.model.is_sorted, timeout=10_000)
+    first = [window.model.record_at(r) for r in range(4)]
+    assert first[0] == strongest and set(first) == set(PLANTED)
+
+    _double_click_finding(qtbot, panel, lambda f: f["kind"] == "label_class")
+    assert window.current == 7 and window.preview.images.picker.selected == 1
+    _double_click_finding(qtbot, panel, lambda f: f["kind"] == "label_missed")
+    images = window.preview.images
+    assert window.current == 3 and images.highlighted_prediction is not None
+    assert (
+        images.pairing is not None and images.pairing.paired[images.highlighted_prediction] is None
+    )
+
+
+def test_predictions_from_a_results_file_and_the_evaluation(qtbot, window, data):
+    open_and_wait(qtbot, window, [data["plain"]])
+    window.menus.action("analyze.predictions").trigger()
+    dialog = window.predictions.last_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    dialog.buttons["results"].setChecked(True)
+    dialog.path.setText(str(data["coco"]))
+    ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+    qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.predictions.kind == "results", timeout=60_000)
+    assert window.predictions.check.source.match == "source_id"
+    window.select_record(7)
+    bar = window.preview.images.prediction_bar
+    assert bar.isVisible() and bar.counts.text() == "2 found, 1 false, 1 missed"
+
+    window.menus.action("analyze.evaluate").trigger()
+    shown = window.predictions.evaluation
+    qtbot.waitUntil(lambda: shown.metrics is not None, timeout=60_000)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tfr_viewer",
+            "evaluate",
+            str(data["plain"]),
+            "--predictions",
+            str(data["coco"]),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    expected = json.loads(done.stdout)
+    assert shown.metrics["ap"] == pytest.approx(expected["ap"], abs=1e-9)
+    last = shown.table.rowCount() - 1
+    assert shown.table.item(last, 0).text() == "all"
+    assert shown.table.item(last, 1).text() == f"{expected['ap']:.3f}"
+
+    window.menus.action("analyze.predictions").trigger()  # a file that is no results file
+    dialog = window.predictions.last_dialog
+    dialog.buttons["results"].setChecked(True)
+    bad = data["coco"].parent / "bad.json"
+    bad.write_text('{"not": "results"}')
+    dialog.path.setText(str(bad))
+    errors: list[str] = []
+    window.show_error = lambda title, text: errors.append(text)
+    qtbot.mouseClick(
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
+        Qt.MouseButton.LeftButton,
+    )
+    qtbot.waitUntil(lambda: bool(errors), timeout=60_000)
+    assert "list of results" in errors[0]
+    assert window.predictions.kind == "results"  # the good ones are kept
