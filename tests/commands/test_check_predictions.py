@@ -36,6 +36,9 @@ def _label_findings(done: subprocess.CompletedProcess) -> dict[int, tuple[str, i
     assert len(by_record) == len(found), found  # one finding a record
     for f in found:
         assert 0 <= f["evidence"]["rank"] <= 1 and f["file"] and f["offset"] is not None
+        if f["kind"] != "label_spurious":  # the model's class named as the labels name it
+            assert f["evidence"]["predicted_text"] in {"cat", "dog", "bird"}, f
+            assert repr(f["evidence"]["predicted_text"]) in f["message"]
     ranks = [f["evidence"]["rank"] for f in found]
     assert ranks == sorted(ranks, reverse=True)  # strongest evidence first
     return by_record

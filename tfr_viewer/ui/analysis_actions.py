@@ -175,14 +175,23 @@ class AnalysisActions:
                 self.w.show_error("Analysis failed", error)
             return
         ds = self.w.session.dataset
+        images = self.w.preview.images
         if job == "stats":
             self.stats = result
             self._stats_panel().set_stats(result)
             self.classes.set_classes(result)
+            named = {i: t for i, t in self.known_classes() if i is not None and t}
         else:
             meta = {"records": len(ds) if ds else 0, "files": len(ds.files) if ds else 0}
             self.findings.inputs = [f.path for f in ds.files] if ds else []
             self.findings.set_findings(result, meta)
+            evidence = [f["evidence"] for f in result if f.get("evidence")]
+            named = {
+                e["predicted_class"]: e["predicted_text"] for e in evidence if "predicted_text" in e
+            }
+        if named:  # the predictions' classes by name in the picture
+            images.class_names = {**images.class_names, **named}
+            images.refresh()
 
     # -- the window's dataset --------------------------------------------------------
     def dataset_indexed(self) -> None:
@@ -201,6 +210,7 @@ class AnalysisActions:
             self.cancel(job)
         self.waiting.clear()
         self.stats = None
+        self.w.preview.images.class_names = {}
         self.findings.clear()
         if self.stats_panel is not None:
             self.stats_panel.clear()

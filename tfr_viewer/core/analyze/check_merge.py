@@ -19,6 +19,7 @@ from .findings import Finding, sort_key
 from .image_checks import ImageChecks, Seen
 from .image_quality import Thresholds
 from .key_checks import EXAMPLES, KeyChecks
+from .label_checks import class_names, with_class_names
 from .predictions import ById, unmatched_message
 from .survey import Survey
 
@@ -124,6 +125,8 @@ def finish_check(
         for pair, records in part.text_records.items():
             listed = text_records[pair]
             listed.extend(records[: EXAMPLES - len(listed)])
+    if predictions is not None:  # predicted ids named as the labels name them
+        found = with_class_names(found, class_names(text_ids))
     found.extend(f for _, _, f in sorted(copies.notes, key=lambda n: n[:2]))
     images.drop(copies.later)
 

@@ -103,12 +103,12 @@ class LabelChecks:
             if scene is None:
                 continue
             labelled, predicted = scene
-            names = dict(self.label_map)
-            names.update({g.label: g.text for g in labelled if g.label is not None and g.text})
-            for e in label_errors(labelled, predicted, self.check.limits, names):
+            # predicted classes are named by the label map here, else by the whole
+            # dataset's labels once every part is in (check_merge)
+            for e in label_errors(labelled, predicted, self.check.limits, self.label_map):
                 self.note(
                     e.kind,
-                    _message(e.kind, e.box, e.evidence),
+                    message_of(e.kind, e.box, e.evidence),
                     record,
                     feature=_feature(roles, e.box, self.check.source),
                     box=e.box,
@@ -207,7 +207,38 @@ def _feature(roles: Roles, box: int | None, source: Source) -> str | None:
     return roles.boxes[0] if roles.boxes is not None else roles.bbox
 
 
-def _message(kind: str, box: int | None, ev: Mapping[str, Any]) -> str:
+def class_names(text_ids: Mapping[str, Mapping[int, int]]) -> dict[int, str]:
+    """Each class id's name as the labels give it most often (``text_ids``: name →
+    how often each id carried it), the first name on a tie."""
+    best: dict[int, tuple[int, str]] = {}
+    for name, ids in sorted(text_ids.items()):
+        for label, count in ids.items():
+            if label not in best or count > best[label][0]:
+                best[label] = (count, name)
+    return {label: name for label, (_, name) in best.items()}
+
+
+def with_class_names(found: list[Any], names: Mapping[int, str]) -> list[Any]:
+    """The label-error findings with the predicted classes named as the whole
+    dataset's labels name them (a record's own boxes may lack the class)."""
+    out = []
+    for f in found:
+        ev = f.evidence
+        label = ev.get("predicted_class") if ev is not None else None
+        if (
+            ev is not None
+            and "predicted_text" not in ev
+            and isinstance(label, int)
+            and label in names
+        ):
+            ev = {**ev, "predicted_text": names[label]}
+            f = replace(f, evidence=ev, message=message_of(f.kind, f.box, ev))
+        out.append(f)
+    return out
+
+
+def message_of(kind: str, box: int | None, ev: Mapping[str, Any]) -> str:
+    """What a label-error finding says, from its evidence."""
     labelled = _class(ev.get("class"), ev.get("text"))
     predicted = _class(ev.get("predicted_class"), ev.get("predicted_text"))
     score = f"score {ev.get('score', 0):.2f}"

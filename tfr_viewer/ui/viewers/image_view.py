@@ -149,6 +149,7 @@ class ImageViewer(QWidget):
         self._values: dict[str, Any] = {}  # the shown record's lists, for its predictions
         self.pairing: Match | None = None  # of the image shown, when it has predictions
         self.highlighted_prediction: int | None = None
+        self.class_names: dict[int, str] = {}  # the dataset's, once known (statistics, checks)
         self._annotations: list[ImageAnnotation] = []
         self.keymap = KeyMap()  # the layout's keys (renamed ones too)
         self.hidden_classes: set[tuple[int | None, str | None]] = set()  # (id, text)
@@ -271,7 +272,8 @@ class ImageViewer(QWidget):
             if predicted is not None and self.prediction_bar.predictions.isChecked():
                 assert self.pairing is not None
                 colours = self.prediction_bar.outcome.isChecked()
-                names = {b.label: b.text for b in ann.boxes if b.label is not None and b.text}
+                names = dict(self.class_names)
+                names |= {b.label: b.text for b in ann.boxes if b.label is not None and b.text}
                 draw_predictions(scene, predicted, self.pairing, (w, h), colours, names)
                 if self.highlighted_prediction is not None:
                     self._halo_prediction(predicted, w, h)
