@@ -362,3 +362,32 @@ def test_statistics_past_the_sample_size_are_the_same_on_every_runner(tmp_path):
     assert stats(".", cwd=folder) == first
     assert stats("data", "--jobs", "2") == first
     assert stats("data", "--runner", "direct", "--direct_num_workers=2") == first
+
+
+@pytest.mark.parametrize("source", ["features", "results"])
+def test_check_with_predictions_on_the_direct_runner(tmp_path, source):
+    """Label errors weighed on Beam's workers, from the records or a results file sent
+    to them: the local JSON, every planted error among it."""
+    from tests.planted_labels import PLANTED, coco_results, labelled_dataset
+
+    path = str(labelled_dataset(tmp_path / "labels.tfrecord", with_predictions=True))
+    pred = "features" if source == "features" else str(coco_results(tmp_path / "results.json"))
+    local = cli("check", "--json", path, "--predictions", pred)
+    far = cli(
+        "check",
+        "--json",
+        path,
+        "--predictions",
+        pred,
+        "--runner",
+        "direct",
+        "--direct_num_workers=2",
+    )
+    assert far.returncode == local.returncode == 1, far.stderr
+    assert far.stdout == local.stdout
+    found = {
+        f["record"]: (f["kind"], f["box"])
+        for f in json.loads(far.stdout)["findings"]
+        if f["kind"].startswith("label_")
+    }
+    assert found == PLANTED
