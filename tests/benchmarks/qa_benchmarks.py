@@ -22,9 +22,11 @@ from run_benchmarks import ensure, row, run_cli, tf, timed, write_tf  # noqa: E4
 IMAGES = 5000
 
 
-def photo_examples(n: int, seed: int):
+def photo_examples(n: int, seed: int, detections: bool = False):
     """Examples of a 640×480 JPEG (gradients under noise, as dense as a photo) with
-    Object Detection API keys and 1 to 3 boxes, built by TensorFlow."""
+    Object Detection API keys and 1 to 3 boxes, built by TensorFlow; with
+    ``detections``, also a model's 10 predictions (its boxes a little off, and weak
+    strays) under ``image/detection/*``, as the API's inference writes them."""
     from PIL import Image
 
     t = tf().train
@@ -52,8 +54,35 @@ def photo_examples(n: int, seed: int):
             "image/object/bbox/xmax": floats(x0 + 0.3),
             "image/object/bbox/ymax": floats(y0 + 0.3),
             "image/object/class/label": t.Feature(int64_list=t.Int64List(value=list(label))),
+            "image/source_id": t.Feature(bytes_list=t.BytesList(value=[str(i).encode()])),
         }
+        if detections:
+            feature.update(detection_features(rng, x0, y0, label, floats))
         yield t.Example(features=t.Features(feature=feature)).SerializeToString()
+
+
+def predicted(rng: np.random.Generator, x0, y0, label) -> list[tuple]:
+    """A model's 10 predictions of an image: its boxes a little off, then weak strays."""
+    out = []
+    for x, y, c in zip(x0, y0, label, strict=True):
+        dx, dy = rng.uniform(-0.01, 0.01, 2)
+        out.append((x + dx, y + dy, x + dx + 0.3, y + dy + 0.3, int(c), rng.uniform(0.6, 0.99)))
+    while len(out) < 10:
+        x, y = rng.uniform(0, 0.8, 2)
+        out.append((x, y, x + 0.1, y + 0.1, int(rng.integers(1, 4)), rng.uniform(0.01, 0.3)))
+    return out
+
+
+def detection_features(rng, x0, y0, label, floats) -> dict:
+    t = tf().train
+    found = predicted(rng, x0, y0, label)
+    out = {
+        f"image/detection/bbox/{s}": floats([p[k] for p in found])
+        for k, s in enumerate(("xmin", "ymin", "xmax", "ymax"))
+    }
+    out["image/detection/label"] = t.Feature(int64_list=t.Int64List(value=[p[4] for p in found]))
+    out["image/detection/score"] = floats([p[5] for p in found])
+    return out
 
 
 def photos_file(data: Path) -> Path:
@@ -202,7 +231,75 @@ def bench_checks(data: Path) -> None:
     )
 
 
-BENCHES = {"stats": bench_stats, "image_stats": bench_image_stats, "checks": bench_checks}
+def predicted_photos(data: Path) -> tuple[Path, Path]:
+    """The photos with predictions in their records, and the same predictions as a COCO
+    results file (matched by ``image/source_id``)."""
+    path = ensure(
+        data / "photos_predicted_5000.tfrecord",
+        lambda p: write_tf(p, photo_examples(IMAGES, 5, detections=True)),
+    )
+
+    def results(out: Path) -> None:
+        t = tf()
+        spec = {
+            f"image/detection/{k}": t.io.VarLenFeature(t.int64 if k == "label" else t.float32)
+            for k in ("bbox/xmin", "bbox/ymin", "bbox/xmax", "bbox/ymax", "label", "score")
+        }
+        spec["image/source_id"] = t.io.FixedLenFeature([], t.string)
+        entries = []
+        for record in t.data.TFRecordDataset(str(path)):
+            p = {
+                k: (v.values.numpy() if hasattr(v, "values") else v.numpy())
+                for k, v in t.io.parse_single_example(record, spec).items()
+            }
+            for j in range(len(p["image/detection/score"])):
+                x0, y0 = (
+                    p["image/detection/bbox/xmin"][j] * 640,
+                    p["image/detection/bbox/ymin"][j] * 480,
+                )
+                x1, y1 = (
+                    p["image/detection/bbox/xmax"][j] * 640,
+                    p["image/detection/bbox/ymax"][j] * 480,
+                )
+                entries.append(
+                    {
+                        "image_id": int(p["image/source_id"]),
+                        "category_id": int(p["image/detection/label"][j]),
+                        "bbox": [float(x0), float(y0), float(x1 - x0), float(y1 - y0)],
+                        "score": float(p["image/detection/score"][j]),
+                    }
+                )
+        out.write_text(json.dumps(entries))
+
+    return path, ensure(data / "photos_predicted_5000.json", results)
+
+
+def bench_predictions(data: Path) -> None:
+    print(f"check --predictions over {IMAGES:,} 640×480 JPEG Examples, whole process")
+    path, results = predicted_photos(data)
+    alone, out = cli(["check", "--json", "--no-cache", str(path)], repeat=2)
+    assert json.loads(out)["records"] == IMAGES
+    for source, spec in (("in the records", "features"), ("a COCO results file", str(results))):
+        ours, out = cli(
+            ["check", "--json", "--no-cache", str(path), "--predictions", spec], repeat=2
+        )
+        kinds = {f["kind"] for f in json.loads(out)["findings"]}
+        assert not kinds & {"predictions_unmatched", "predictions_malformed"}, kinds
+        row(
+            f"check --json --predictions ({source}: 10 an image, 50,000 in all) vs check "
+            "--json alone on the same file (the ratio is alone / with)",
+            ours,
+            alone,
+            "within 10% of check alone",
+        )
+
+
+BENCHES = {
+    "stats": bench_stats,
+    "image_stats": bench_image_stats,
+    "checks": bench_checks,
+    "predictions": bench_predictions,
+}
 
 
 def main() -> None:
