@@ -6,14 +6,13 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap, QWheelEvent
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap, QWheelEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QGraphicsRectItem,
     QGraphicsScene,
-    QGraphicsSimpleTextItem,
     QGraphicsView,
     QHBoxLayout,
     QLabel,
@@ -36,13 +35,13 @@ from ...core.decode import (
     features_of,
     is_hidden,
     raw_pixels,
-    readable_on,
     recognise,
 )
 from ...core.decode.layouts import Box
 from ...core.text import plural
 from ..style import label_colour
 from .box_picker import BoxPicker
+from .captions import caption_item
 from .prediction_layer import (
     FOUND,
     MISSED,
@@ -51,24 +50,6 @@ from .prediction_layer import (
     draw_predictions,
     pairing_of,
 )
-
-
-def caption_item(text: str, colour: QColor, at: QPointF) -> QGraphicsRectItem:
-    """A class caption on a filled background of the box's colour, in black or white
-    (whichever reads better), drawn at screen size whatever the zoom."""
-    label = QGraphicsSimpleTextItem(text)
-    label.setFont(QFont("Sans", 9))
-    label.setBrush(QBrush(QColor(readable_on(colour.name()))))
-    bounds = label.boundingRect().adjusted(-3, -1, 3, 1)
-    background = QGraphicsRectItem(bounds)
-    background.setBrush(QBrush(colour))
-    background.setPen(QPen(Qt.PenStyle.NoPen))
-    label.setParentItem(background)
-    background.setFlag(background.GraphicsItemFlag.ItemIgnoresTransformations)
-    background.setPos(at)
-    background.setZValue(3)
-    background.setData(0, text)
-    return background
 
 
 def to_qimage(rgba: np.ndarray) -> QImage:

@@ -23,6 +23,7 @@ from ...core.analyze.label_errors import Labelled, Match, Predicted, Thresholds,
 from ...core.decode import box_caption
 from ...core.decode.layouts import Box
 from ..style import label_colour
+from .captions import caption_item
 
 FOUND = QColor("#2e9d4f")  # a true positive, and the labelled box it pairs with
 WRONG = QColor("#d92d20")  # a confident prediction that pairs with nothing
@@ -92,8 +93,6 @@ def draw_predictions(
     names: dict[int, str],
 ) -> None:
     """The confident predictions, dashed, captioned with class and score."""
-    from .image_view import caption_item
-
     w, h = size
     for i, p in enumerate(predicted):
         if not pairing.confident[i]:
