@@ -86,6 +86,12 @@ def test_ids_that_match_no_record_are_named(data):
     ]
     assert "1 of the 24 image ids" in unmatched["message"] and "9999" in unmatched["message"]
     assert "image/source_id" in unmatched["message"] and unmatched["record"] is None
+    (lacking,) = [
+        f for f in json.loads(done.stdout)["findings"] if f["kind"] == "records_without_predictions"
+    ]
+    assert lacking["message"].startswith("1 record has no prediction") and lacking[
+        "message"
+    ].endswith(": 3")
     text = _check(str(data["plain"]), "--predictions", str(results))
     assert "predictions_unmatched" in text.stdout and "label_class: 1 finding" in text.stdout
 

@@ -15,17 +15,19 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..io import Dataset
+from ..text import plural
 from .findings import Finding, sort_key
 from .image_checks import ImageChecks, Seen
 from .image_quality import Thresholds
 from .key_checks import EXAMPLES, KeyChecks
 from .label_checks import class_names, with_class_names
-from .predictions import ById, unmatched_message
+from .predictions import MATCH_KEYS, ById, unmatched_message
 from .survey import Survey
 
 if TYPE_CHECKING:
     from .label_checks import PredictionCheck
 
+NAMED = 10  # records a dataset-wide finding names one by one
 Place = tuple[int, int, str]  # (record, order of the image within its pass, key)
 
 
@@ -42,6 +44,7 @@ class CheckPart:
     text_ids: dict[str, Counter[int]]
     text_records: dict[tuple[str, int], list[int]]
     matched: set[str] = field(default_factory=set)  # prediction ids records matched
+    unpredicted: list[int] = field(default_factory=list)  # records no prediction names
 
 
 @dataclass
@@ -157,6 +160,17 @@ def finish_check(
         said = unmatched_message(source, source.match, matched)
         if said is not None:
             note("predictions_unmatched", said, None)
+        lacking = sorted(r for part in parts for r in part.unpredicted)
+        if lacking:
+            shown = ", ".join(str(r) for r in lacking[:NAMED])
+            more = " …" if len(lacking) > NAMED else ""
+            note(
+                "records_without_predictions",
+                f"{plural(len(lacking), 'record')} {'has' if len(lacking) == 1 else 'have'} "
+                f"no prediction in {source.origin} by "
+                f"{MATCH_KEYS[source.match]}, so their labels are not weighed: {shown}{more}",
+                None,
+            )
     return _placed(ds, found)
 
 

@@ -365,6 +365,7 @@ class _Pass:
             text_ids=dict(self.text_ids),
             text_records=dict(self.text_records),
             matched=self.labels.matched if self.labels is not None else set(),
+            unpredicted=self.labels.unpredicted if self.labels is not None else [],
         )
 
     def run(

@@ -180,6 +180,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "these predictions weigh no record: check that they are of this dataset, and the id "
         "they are matched by (--match source_id, sha256 or filename)",
     ),
+    "records_without_predictions": (
+        "info",
+        "these records' labels are not weighed: give predictions for them, or check the id "
+        "they are matched by (--match)",
+    ),
 }
 
 # kinds that weigh a model's predictions against the labels, ranked by their evidence

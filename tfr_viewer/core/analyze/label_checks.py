@@ -86,6 +86,7 @@ class LabelChecks:
         self.note = note
         self.label_map = dict(label_map or {})
         self.matched: set[str] = set()
+        self.unpredicted: list[int] = []  # records whose id no prediction names
 
     def add(
         self,
@@ -141,6 +142,8 @@ class LabelChecks:
             found = lookup(source, source.match, ids[0]) if ids else None
             if found is not None:
                 self.matched.add(found[0])
+            else:
+                self.unpredicted.append(record)
         try:
             return of_record(source, values, size)
         except PredictionError as exc:
