@@ -77,6 +77,9 @@ def test_label_errors_lead_to_their_box_and_sort_first(qtbot, window, data):
     qtbot.waitUntil(lambda: window.model.is_sorted, timeout=10_000)
     first = [window.model.record_at(r) for r in range(4)]
     assert first[0] == strongest and set(first) == set(PLANTED)
+    window.menus.action("view.gallery").trigger()  # the gallery shows the same order
+    assert [window.gallery.thumbs.record_at(r) for r in range(4)] == first
+    window.menus.action("view.records").trigger()
 
     _double_click_finding(qtbot, panel, lambda f: f["kind"] == "label_class")
     assert window.current == 7 and window.preview.images.picker.selected == 1
