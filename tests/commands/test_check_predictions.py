@@ -167,3 +167,21 @@ def test_clean_predictions_against_clean_labels_find_nothing(data, tmp_path):
         payloads.append(example_of(features))
     clean = tf_write(tmp_path / "clean.tfrecord", payloads)
     assert _label_findings(_check(str(clean), "--predictions", "features", "--json")) == {}
+
+
+def test_prediction_lists_that_disagree_are_named_at_their_record(tmp_path):
+    from tests.planted_faults import example_of
+    from tests.planted_labels import _features
+    from tests.tf_oracle import tf_write
+
+    payloads = [example_of(_features(i, with_predictions=True)) for i in range(4)]
+    odd = _features(2, with_predictions=True)
+    odd["image/detection/score"] = odd["image/detection/score"][:-1]  # one score short
+    payloads[2] = example_of(odd)
+    path = tf_write(tmp_path / "odd.tfrecord", payloads)
+    done = _check(str(path), "--predictions", "features", "--json")
+    findings = json.loads(done.stdout)["findings"]
+    (bad,) = [f for f in findings if f["kind"] == "predictions_malformed"]
+    assert bad["record"] == 2 and "differ in length" in bad["message"]
+    assert bad["feature"] == "image/detection/bbox/xmin"
+    assert not any(f["record"] == 2 and f["kind"].startswith("label_") for f in findings)
