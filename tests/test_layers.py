@@ -105,6 +105,7 @@ LAYERS: dict[str, set[str]] = {
     "tfr_viewer.core": {"tfr_viewer.core"},
     **{name: {"tfr_viewer.core"} for name in SHARED},
     "tfr_viewer.beam": {"tfr_viewer.core", "tfr_viewer.beam", *SHARED},
+    "tfr_viewer.api": {"tfr_viewer.core", "tfr_viewer.api", *SHARED},
     "tfr_viewer.ui": {"tfr_viewer.core", "tfr_viewer.ui", *SHARED},
     "tfr_viewer.commands.window": {
         "tfr_viewer.core",

@@ -10,14 +10,15 @@ from typing import TYPE_CHECKING
 
 from ..cli_options import CommandSpec, add_no_cache, add_overwrite, add_paths
 from ..core import json_text
-from ..core.decode import decode, payload_json
+from ..core.decode import decode
+from ..core.decode.record_json import record_json
 from ..core.json_text import write_json
 from ..core.text import plural
 from ..errors import UsageError
 from .progress import index_with_progress, print_warnings
 
 if TYPE_CHECKING:
-    from ..core.io import Dataset, RecordStatus
+    from ..core.io import Dataset
 
 
 def show_record(ds: Dataset, index: int) -> dict[str, object]:
@@ -26,24 +27,6 @@ def show_record(ds: Dataset, index: int) -> dict[str, object]:
     payload, status = ds.read_verified(index)
     ref = ds.ref(index)
     return record_json(index, ref.file, ref.offset, ref.length, status, payload)
-
-
-def record_json(
-    index: int, file: str, offset: int, length: int, status: RecordStatus, payload: bytes
-) -> dict[str, object]:
-    """The ``show --json`` object of a record read from ``file`` (numeric values may be
-    numpy arrays: write it with ``write_json``)."""
-    out: dict[str, object] = {
-        "index": index,
-        "file": file,
-        "offset": offset,
-        "length": length,
-        "status": status.kind,
-    }
-    decoded = decode(payload)
-    out.update(payload_json(decoded, lazy=True))
-    out["decoder"] = decoded.decoder
-    return out
 
 
 def cached_record(index: int, paths: list[str]) -> dict[str, object] | None:

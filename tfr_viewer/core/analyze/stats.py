@@ -261,6 +261,26 @@ def file_stats(
     return st
 
 
+def records_stats(ds: Dataset, records: np.ndarray, block: int = 1 << 15) -> Stats:
+    """The statistics of some records of an indexed dataset (global numbers, each once),
+    as :func:`file_stats` counts them: each value's place in the sample is hashed from
+    its file and local record number, so a record counts the same in any selection."""
+    chosen = np.unique(np.asarray(records, dtype=np.int64))
+    st = Stats(files=0, records=len(chosen), damaged=len(chosen))
+    for number, f in enumerate(ds.files):
+        start = ds.start_of(number)
+        mine = chosen[(chosen >= start) & (chosen < start + len(f.index))]
+        if not len(mine):
+            continue
+        st.files += 1
+        wanted = ds.undamaged(mine)
+        seed = file_seed(f.open())
+        for positions, payloads in iter_blocks(ds, wanted, block, verify=True, reuse=True):
+            add_payloads(st, payloads, seed, wanted[positions] - start)
+            st.damaged -= payloads.rows
+    return st
+
+
 def split_stats(split: Split, block: int = 1 << 15) -> Stats:
     """The statistics of one split (:mod:`~..io.splits`), its payload CRCs checked first.
     Merged in any order, the splits of a dataset give exactly what :func:`dataset_stats`

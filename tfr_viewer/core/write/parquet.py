@@ -122,7 +122,7 @@ Columns = dict[str, tuple[str, bool]]  # key: (arrow type name, scalar)
 
 def tables(
     ds: Dataset,
-    records: Sequence[int],
+    records: Sequence[int] | np.ndarray,
     *,
     cancel: CancelToken | None = None,
     progress: Progress = None,

@@ -1,0 +1,191 @@
+"""A dataset in Python: ``tfv.open(paths)`` gives a :class:`DatasetView` over every
+record of the files (shards, globs, folders, URLs, as the command line takes them);
+``view.filter(expression)`` and ``view[a:b]`` give views of some records with the same
+interface. Everything goes through the core the command line uses: the index (and its
+cache), the columnar extractor, the checks and the output layer."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core.io import Dataset
+from .records import Record, read_record
+
+if TYPE_CHECKING:
+    from .results import Comparison, Findings, Problems, Statistics
+
+
+def open(  # noqa: A001 - the API's verb, as in tfv.open(...)
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, verify: bool = False
+) -> DatasetView:
+    """The dataset of ``paths`` (a path, a glob, a folder of shards, a URL, or a list of
+    them), indexed by its frame headers (``verify``: every CRC checked now), through the
+    index cache as the command line uses it. Raises
+    :class:`~tfr_viewer.core.user_error.UserError` (a path that matches nothing, a file
+    that cannot be read)."""
+    specs = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    ds = Dataset.open([os.fspath(p) for p in specs])
+    ds.index(verify=verify)
+    return DatasetView(ds, None)
+
+
+class DatasetView:
+    """Some records of an indexed dataset (all of them, or a filter's, or a slice's), in
+    order. ``len``, iteration and ``view[i]`` give :class:`Record` objects; the analyses
+    return the core's results with ``to_json()`` and ``to_pandas()``."""
+
+    def __init__(self, dataset: Dataset, records: np.ndarray | None) -> None:
+        self.dataset = dataset
+        self._records = records  # global record numbers; None: every record
+
+    # -- the records --------------------------------------------------------------------
+    @property
+    def records(self) -> np.ndarray:
+        """The global numbers of the view's records, in order."""
+        if self._records is None:
+            return np.arange(len(self.dataset), dtype=np.int64)
+        return self._records
+
+    @property
+    def files(self) -> list[str]:
+        return [f.path for f in self.dataset.files]
+
+    def __len__(self) -> int:
+        return len(self.dataset) if self._records is None else len(self._records)
+
+    def __iter__(self) -> Iterator[Record]:
+        for index in self.records.tolist():
+            yield read_record(self.dataset, int(index))
+
+    def __getitem__(self, item: int | slice) -> Record | DatasetView:
+        """``view[i]``: its i-th record (negative from the end); ``view[a:b:c]``: a view."""
+        if isinstance(item, slice):
+            return DatasetView(self.dataset, self.records[item])
+        n = len(self)
+        if not -n <= item < n:
+            raise IndexError(f"record {item} of a view of {n:,} records")
+        return read_record(self.dataset, int(self.records[item]))
+
+    def record(self, index: int) -> Record:
+        """Record ``index`` of the whole dataset (its global number)."""
+        if not 0 <= index < len(self.dataset):
+            raise IndexError(f"no record {index}: the dataset holds {len(self.dataset):,}")
+        return read_record(self.dataset, index)
+
+    def filter(self, expression: str) -> DatasetView:
+        """The records of this view that match ``expression`` (the filter language of
+        ``list --filter``); ValueError names a mistake in it."""
+        from ..core.query import compile_filter, filter_dataset
+
+        flt = compile_filter(expression)
+        hits = np.concatenate([np.zeros(0, dtype=np.int64), *filter_dataset(self.dataset, flt)])
+        if self._records is not None:
+            hits = self._records[np.isin(self._records, hits)]
+        return DatasetView(self.dataset, hits)
+
+    # -- columns -------------------------------------------------------------------------
+    def to_arrow(self, keys: Sequence[str] | None = None) -> Any:
+        """The Examples' features as a ``pyarrow.Table`` (one row a record, a column a
+        key: scalars where every record has one value, lists otherwise), through the
+        columnar extractor; ``keys`` chooses the columns. Needs pyarrow."""
+        from ..core.write.parquet import require_pyarrow, tables
+
+        pa = require_pyarrow("to_arrow")
+        _columns, schema, blocks = tables(self.dataset, self.records)
+        table = pa.concat_tables([*blocks, schema.empty_table()])
+        if keys is not None:
+            missing = [k for k in keys if k not in schema.names]
+            if missing:
+                raise KeyError(f"no feature {missing[0]!r}; the keys are {', '.join(schema.names)}")
+            table = table.select(list(keys))
+        return table
+
+    def to_pandas(self, keys: Sequence[str] | None = None) -> Any:
+        """:meth:`to_arrow` as a pandas DataFrame (needs pyarrow and pandas)."""
+        from .results import require_pandas
+
+        require_pandas()
+        return self.to_arrow(keys).to_pandas()
+
+    # -- analyses ------------------------------------------------------------------------
+    def verify(self) -> Problems:
+        """Every length and payload CRC of the view's files checked: the problems found
+        (damaged records and regions), as ``verify --json`` lists them."""
+        from .results import Problems
+
+        for _ in self.dataset.verify():
+            pass
+        shown = set(self.records.tolist()) if self._records is not None else None
+        problems = [
+            p for p in self.dataset.problems() if shown is None or p.region or p.record in shown
+        ]
+        return Problems(problems, len(self))
+
+    def stats(self) -> Statistics:
+        """The statistics ``stats --json`` gives, of this view's records."""
+        from ..core.analyze.stats import dataset_stats, records_stats
+        from .results import Statistics
+
+        if self._records is None:
+            return Statistics(dataset_stats(self.dataset))
+        return Statistics(records_stats(self.dataset, self.records))
+
+    def check(self, **options: Any) -> Findings:
+        """The findings ``check --json`` gives for this view's records; ``options`` as
+        :func:`~tfr_viewer.core.analyze.checks.check_dataset` takes them (``label_map``,
+        ``limits``, ``schema``, ``predictions``)."""
+        from ..core.analyze.check_overlay import Overlay
+        from ..core.analyze.checks import check_dataset
+        from .results import Findings
+
+        overlay = None
+        if self._records is not None:
+            others = np.setdiff1d(np.arange(len(self.dataset)), self._records)
+            overlay = Overlay({}, frozenset(others.tolist()))
+        return Findings(check_dataset(self.dataset, overlay=overlay, **options), len(self))
+
+    def compare(self, other: DatasetView, threshold: float = 0.1) -> Comparison:
+        """Drift per feature, keys in one only, images in both: ``compare --json``."""
+        from ..core.analyze.compare import compare
+        from .results import Comparison
+
+        if self._records is not None or other._records is not None:
+            raise ValueError("compare takes whole datasets; open the files of a view on their own")
+        return Comparison(compare(self.dataset, other.dataset, threshold=threshold))
+
+    def export(self, path: str, **options: Any) -> Any:
+        """Write the view's records to new files at ``path`` through the output layer
+        (never over a source; an existing file only with ``overwrite=True``);
+        ``options`` as :class:`~tfr_viewer.core.write.export.ExportOptions` takes them
+        (``compression``, ``shards``, ``shuffle_seed``, ``split``, ``overwrite``).
+        Returns the export's summary (its ``files`` and ``records``)."""
+        from ..core.io import Compression
+        from ..core.write.export import ExportOptions, export
+
+        if "compression" in options:
+            options["compression"] = Compression.parse(options["compression"])
+        inputs = [f.path for f in self.dataset.files]
+        return export(self.dataset, self.records, ExportOptions(path, **options), inputs=inputs)
+
+    def close(self) -> None:
+        """Release the files (every view of the dataset shares them)."""
+        self.dataset.close()
+
+    def __enter__(self) -> DatasetView:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        kind = "dataset" if self._records is None else "view"
+        return f"<tfr_viewer {kind}: {len(self):,} records in {len(self.dataset.files)} files>"
+
+    def _repr_html_(self) -> str:
+        from .notebook import view_html
+
+        return view_html(self)

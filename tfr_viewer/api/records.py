@@ -1,0 +1,86 @@
+"""One record as the Python API gives it: where it is, whether it is intact, what it
+holds (an Example's features as numpy arrays and bytes lists), and its picture."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core.decode import decode, features_of, recognise
+from ..core.io import Dataset
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+
+@dataclass(frozen=True)
+class Record:
+    """Record ``index`` of a dataset (global across its shards). ``features`` maps each
+    key of an Example (or a SequenceExample's context) to a numpy array (``int64``,
+    ``float32``) or a list of ``bytes``; it is empty for other payloads. ``payload`` is
+    the record's bytes."""
+
+    index: int
+    file: str
+    offset: int
+    length: int
+    status: str  # "ok", or how it is damaged (see ``verify``)
+    type: str  # example, sequence_example, event, tensor, protobuf, text or bytes
+    features: dict[str, Any] = field(repr=False)
+    payload: bytes = field(repr=False)
+
+    def image(self, key: str | None = None) -> Image:
+        """The record's picture (the first, or the one under ``key``) as a Pillow image;
+        LookupError when it has none."""
+        from PIL import Image as PILImage
+
+        from ..core.decode import decode_image
+
+        found = self.images()
+        if key is not None:
+            found = [a for a in found if a.key == key]
+        if not found:
+            where = f" under {key!r}" if key else ""
+            raise LookupError(f"record {self.index} holds no image{where}")
+        ann = found[0]
+        if ann.raw_shape is not None:
+            h, w, d = ann.raw_shape
+            pixels = np.frombuffer(ann.data, dtype=np.uint8).reshape(h, w, d)
+            return PILImage.fromarray(pixels[..., 0] if d == 1 else pixels)
+        rgba = decode_image(ann.data)
+        return PILImage.fromarray(rgba).convert("RGB")
+
+    def images(self) -> list[Any]:
+        """Every image of the record with its boxes and labels, as the window finds them
+        (:class:`~tfr_viewer.core.decode.layouts.ImageAnnotation`)."""
+        features = features_of(decode(self.payload).payload)
+        return recognise(features) if features else []
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``show --json`` prints for the record."""
+        from ..core.decode.record_json import record_json
+        from ..core.io import RecordStatus
+
+        status = next(s for s in RecordStatus if s.kind == self.status)
+        return record_json(self.index, self.file, self.offset, self.length, status, self.payload)
+
+    def _repr_html_(self) -> str:
+        from .notebook import record_html
+
+        return record_html(self)
+
+
+def read_record(ds: Dataset, index: int) -> Record:
+    """Record ``index`` of an indexed dataset, its CRC checked."""
+    payload, status = ds.read_verified(index)
+    ref = ds.ref(index)
+    decoded = decode(payload)
+    features = features_of(decoded.payload) or {}
+    values = {
+        k: (fd.values if fd.kind != "bytes" else list(fd.values)) for k, fd in features.items()
+    }
+    return Record(
+        index, ref.file, ref.offset, ref.length, status.kind, decoded.payload.type, values, payload
+    )

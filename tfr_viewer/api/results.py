@@ -1,0 +1,113 @@
+"""What the Python API's analyses return: the core's results, each with ``to_json()``
+(what the command's ``--json`` prints) and ``to_pandas()`` (a table of it; pandas is
+optional and imported only then)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.analyze.findings import SEVERITIES, Finding
+from ..core.analyze.stats_data import Stats
+from ..core.io import Problem
+
+
+def require_pandas() -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module("pandas")
+    except ImportError:
+        raise ImportError("to_pandas needs pandas: pip install 'tfr-viewer[pandas]'") from None
+
+
+@dataclass(frozen=True)
+class Problems:
+    """``verify``'s problems: damaged records and regions."""
+
+    problems: list[Problem]
+    records: int
+
+    def __len__(self) -> int:
+        return len(self.problems)
+
+    def __iter__(self) -> Iterator[Problem]:
+        return iter(self.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"records": self.records, "problems": [p.to_json() for p in self.problems]}
+
+    def to_pandas(self) -> Any:
+        columns = ["file", "record", "offset", "kind", "message"]
+        rows = [p.to_json() for p in self.problems]
+        return require_pandas().DataFrame(rows, columns=columns)
+
+
+@dataclass(frozen=True)
+class Findings:
+    """``check``'s findings, most severe first."""
+
+    findings: list[Finding]
+    records: int
+
+    def __len__(self) -> int:
+        return len(self.findings)
+
+    def __iter__(self) -> Iterator[Finding]:
+        return iter(self.findings)
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "records": self.records,
+            "findings": [f.to_json() for f in self.findings],
+            "counts": self.counts(),
+        }
+
+    def to_pandas(self) -> Any:
+        columns = ["severity", "kind", "record", "file", "offset", "feature", "box", "message"]
+        columns += ["hint", "evidence"]
+        rows = [{"evidence": None, **f.to_json()} for f in self.findings]
+        return require_pandas().DataFrame(rows, columns=columns)
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """``stats``' figures: every feature, the classes and the boxes."""
+
+    stats: Stats
+
+    def to_json(self) -> dict[str, Any]:
+        return self.stats.to_json()
+
+    def to_pandas(self) -> Any:
+        """A row a feature: its kinds, presence and value counts, and the numeric
+        figures of its values where it has numbers."""
+        rows = []
+        for key, f in self.to_json()["features"].items():
+            row: dict[str, Any] = {"feature": key}
+            row.update({k: v for k, v in f.items() if not isinstance(v, (dict, list))})
+            numeric = f.get("numeric") or {}
+            row.update({k: v for k, v in numeric.items() if not isinstance(v, (dict, list))})
+            rows.append(row)
+        return require_pandas().DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """``compare``'s report: drift per feature, keys in one only, images in both."""
+
+    report: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return self.report
+
+    def to_pandas(self) -> Any:
+        rows = [
+            {"feature": key, **{k: v for k, v in f.items() if not isinstance(v, (dict, list))}}
+            for key, f in self.report["features"].items()
+        ]
+        return require_pandas().DataFrame(rows)

@@ -1,0 +1,30 @@
+"""The ``show --json`` object of one record: where it is, its status, and its decoded
+payload (the contract's form, shared by the command line and the Python API)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .payloads import decode
+from .to_json import payload_json
+
+if TYPE_CHECKING:
+    from ..io import RecordStatus
+
+
+def record_json(
+    index: int, file: str, offset: int, length: int, status: RecordStatus, payload: bytes
+) -> dict[str, object]:
+    """The ``show --json`` object of a record read from ``file`` (numeric values may be
+    numpy arrays: write it with ``write_json``)."""
+    out: dict[str, object] = {
+        "index": index,
+        "file": file,
+        "offset": offset,
+        "length": length,
+        "status": status.kind,
+    }
+    decoded = decode(payload)
+    out.update(payload_json(decoded, lazy=True))
+    out["decoder"] = decoded.decoder
+    return out
