@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.decode import ImageError, annotated_thumbnail, box_caption
+from ..core.text import plural
 
 if TYPE_CHECKING:
     from .dataset import DatasetView
@@ -119,7 +120,7 @@ def view_html(view: DatasetView) -> str:
         )
     more = f"<div>… {len(view) - shown:,} more</div>" if len(view) > shown else ""
     return (
-        f'{_STYLE}<div class="tfv"><div><b>{len(view):,} records</b> in '
-        f"{len(view.files)} files</div><table><tr><th>#</th><th>status</th><th>image</th>"
+        f'{_STYLE}<div class="tfv"><div><b>{plural(len(view), "record")}</b> in '
+        f"{plural(len(view.files), 'file')}</div><table><tr><th>#</th><th>status</th><th>image</th>"
         f"<th>features</th></tr>{''.join(cells)}</table>{more}</div>"
     )

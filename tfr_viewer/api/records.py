@@ -62,9 +62,12 @@ class Record:
         """What ``show --json`` prints for the record."""
         from ..core.decode.record_json import record_json
         from ..core.io import RecordStatus
+        from .results import plain
 
         status = next(s for s in RecordStatus if s.kind == self.status)
-        return record_json(self.index, self.file, self.offset, self.length, status, self.payload)
+        return plain(
+            record_json(self.index, self.file, self.offset, self.length, status, self.payload)
+        )
 
     def _repr_html_(self) -> str:
         from .notebook import record_html

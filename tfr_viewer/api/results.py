@@ -8,9 +8,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..core import json_text
 from ..core.analyze.findings import SEVERITIES, Finding
 from ..core.analyze.stats_data import Stats
 from ..core.io import Problem
+
+
+def plain(obj: Any) -> Any:
+    """``obj`` exactly as the command line's JSON reads back (lists, floats as written,
+    non-finite floats as their strings)."""
+    return json_text.loads(json_text.dumps(obj))
 
 
 def require_pandas() -> Any:
@@ -36,7 +43,7 @@ class Problems:
         return iter(self.problems)
 
     def to_json(self) -> dict[str, Any]:
-        return {"records": self.records, "problems": [p.to_json() for p in self.problems]}
+        return plain({"records": self.records, "problems": [p.to_json() for p in self.problems]})
 
     def to_pandas(self) -> Any:
         columns = ["file", "record", "offset", "kind", "message"]
@@ -61,11 +68,8 @@ class Findings:
         return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "records": self.records,
-            "findings": [f.to_json() for f in self.findings],
-            "counts": self.counts(),
-        }
+        findings = [f.to_json() for f in self.findings]
+        return plain({"records": self.records, "findings": findings, "counts": self.counts()})
 
     def to_pandas(self) -> Any:
         columns = ["severity", "kind", "record", "file", "offset", "feature", "box", "message"]
@@ -81,7 +85,7 @@ class Statistics:
     stats: Stats
 
     def to_json(self) -> dict[str, Any]:
-        return self.stats.to_json()
+        return plain(self.stats.to_json())
 
     def to_pandas(self) -> Any:
         """A row a feature: its kinds, presence and value counts, and the numeric
@@ -103,7 +107,7 @@ class Comparison:
     report: dict[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        return self.report
+        return plain(self.report)
 
     def to_pandas(self) -> Any:
         rows = [
