@@ -8,16 +8,40 @@ from __future__ import annotations
 import base64
 import html
 import io
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..core.decode import ImageError, annotated_thumbnail, box_caption
 from ..core.text import plural
 
-if TYPE_CHECKING:
-    from .dataset import DatasetView
-    from .records import Record
+
+class Record(Protocol):  # what is shown of a record (api.records.Record)
+    @property
+    def index(self) -> int: ...
+    @property
+    def file(self) -> str: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def features(self) -> dict[str, Any]: ...
+    def images(self) -> list[Any]: ...
+
+
+class View(Protocol):  # what is shown of a view (api.dataset.DatasetView)
+    @property
+    def records(self) -> np.ndarray: ...
+    @property
+    def files(self) -> list[str]: ...
+    def __len__(self) -> int: ...
+    def record(self, index: int) -> Any: ...
+
 
 PAGE = 20  # rows of a view shown
 PICTURE = 384  # the side of a record's picture, in pixels
@@ -103,7 +127,7 @@ def record_html(record: Record) -> str:
     )
 
 
-def view_html(view: DatasetView) -> str:
+def view_html(view: View) -> str:
     """The view's first :data:`PAGE` records: number, status, a thumbnail, and the
     first few features."""
     cells = []
