@@ -1,5 +1,6 @@
 """``index``: build (and cache) the index of each file; ``--tfindex`` also writes the
-``.tfindex`` files that the PyTorch ``tfrecord`` package reads for random access."""
+``.tfindex`` files that the PyTorch ``tfrecord`` package and NVIDIA DALI read for random
+access; ``--check IDX`` checks such an index against its file."""
 
 from __future__ import annotations
 
@@ -12,29 +13,72 @@ import numpy as np
 from ..cli_options import CommandSpec, add_paths
 from ..core import json_text
 from ..core.io import Compression, Dataset, RecordStatus, index_cache
-from ..core.io.framing import FRAME_OVERHEAD
 from ..core.io.remote import is_url
 from ..core.text import plural
+from ..errors import UsageError
 from .progress import index_with_progress, print_warnings
 
 
 def write_tfindex(
     path: str, offsets: np.ndarray, lengths: np.ndarray, inputs: list[str] | None = None
 ) -> None:
-    """One line per record, ``start_offset total_frame_length``, written through the
+    """The ``.tfindex`` of the records (:mod:`..core.io.tfindex`), written through the
     output layer (a derived file: replaced when it exists, never over one of ``inputs``)."""
+    from ..core.io.tfindex import index_text
     from ..core.write.output import save_file
 
-    lines = np.char.add(
-        np.char.add(offsets.astype(np.uint64).astype(str), " "),
-        (lengths.astype(np.uint64) + FRAME_OVERHEAD).astype(str),
-    )
-    text = "\n".join(lines.tolist()) + "\n" if len(lines) else ""
+    text = index_text(offsets, lengths)
     save_file(path, text.encode("ascii"), inputs=inputs or [], overwrite=True, role="index")
+
+
+def check_index_file(args: argparse.Namespace) -> int:
+    """``index --check IDX PATH``: exit 0 when the index fits its file, 1 when not."""
+    from ..core.io.side_files import SideFileError, read_side_file
+    from ..core.io.tfindex import MAX_INDEX_FILE, check_index
+
+    if len(args.paths) != 1:
+        raise UsageError("--check IDX takes the one TFRecord file the index is of")
+    try:
+        raw = read_side_file(args.check, "index", MAX_INDEX_FILE)
+        text = raw.decode("ascii")
+    except SideFileError as exc:
+        raise UsageError(str(exc)) from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{args.check} is not a text index ('offset size' lines)") from None
+    with Dataset.open(args.paths) as ds:
+        if len(ds.files) != 1:
+            raise UsageError("--check IDX takes one TFRecord file; this path names several")
+        index_with_progress(ds, verify=True)
+        f = ds.files[0]
+        if f.open().compression is not Compression.NONE:
+            raise UsageError(
+                f"{f.path} is compressed: an index gives offsets in a plain file, which "
+                "readers seek in; decompress it first (tfr-viewer export --compression none)"
+            )
+        keep = f.index.statuses() == RecordStatus.OK
+        problems = check_index(text, f.index.offsets()[keep], f.index.lengths()[keep])
+        records = int(keep.sum())
+    if args.json:
+        out = {
+            "index": args.check,
+            "path": f.path,
+            "records": records,
+            "valid": not problems,
+            "problems": [p.to_json() for p in problems],
+        }
+        print(json_text.dumps(out, indent=2))
+    else:
+        for p in problems:
+            print(f"{args.check}: {p.message}")
+        verdict = "fits" if not problems else "does not fit"
+        print(f"{args.check} {verdict} {f.path} ({plural(records, 'intact record')})")
+    return 0 if not problems else 1
 
 
 def cmd_index(args: argparse.Namespace) -> int:
     """Index every file with both CRCs checked; report where each index was kept."""
+    if args.check:
+        return check_index_file(args)
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=True)
         print_warnings(ds, args.json)
@@ -110,6 +154,12 @@ def index_arguments(p: argparse.ArgumentParser) -> None:
         "--tfindex",
         action="store_true",
         help="also write PATH.tfindex for the PyTorch tfrecord package (intact records)",
+    )
+    p.add_argument(
+        "--check",
+        metavar="IDX",
+        help="check an existing index (PyTorch tfrecord or NVIDIA DALI, 'offset size' "
+        "lines) against the one file PATH: exit 0 when it fits, 1 when not",
     )
     p.add_argument("--json", action="store_true")
 
