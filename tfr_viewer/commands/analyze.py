@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from ..cli_options import CommandSpec, Runs, add_paths, add_runs
+from ..cli_options import CommandSpec, Runs, add_overwrite, add_paths, add_runs
 from ..core import json_text
 from ..core.io import Dataset
 from ..core.text import number_text as num
@@ -185,11 +185,26 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def run_check(request: CheckRequest) -> int:
     """``check`` as ``request`` asks (its arguments checked already)."""
+    import time
+
     from ..core.analyze.findings import SEVERITIES, at_least
+    from ..core.analyze.junit import junit_xml
+    from ..core.write.output import check_target, input_ids, save_file
 
     fail_on = request.fail_on
     with Dataset.open(list(request.paths)) as ds:
-        findings = [f.to_json() for f in _findings(ds, request)]
+        inputs = [f.path for f in ds.files]
+        if request.junit:  # refused before the checks run, and again when written
+            check_target(request.junit, input_ids(inputs), request.overwrite, role="report")
+        started = time.perf_counter()
+        found = _findings(ds, request)
+        if request.junit:
+            seconds = time.perf_counter() - started
+            report = junit_xml(found, fail_on, len(ds), seconds)
+            save_file(
+                request.junit, report, inputs=inputs, overwrite=request.overwrite, role="report"
+            )
+        findings = [f.to_json() for f in found]
         by_severity = Counter(f["severity"] for f in findings)
         failed = any(at_least(f["severity"], fail_on) for f in findings)
         if request.as_json:
@@ -348,6 +363,13 @@ def check_arguments(p: argparse.ArgumentParser) -> None:
         "blurry, odd_size_iqr or near_bits (see README)",
     )
     prediction_arguments(p)
+    p.add_argument(
+        "--junit",
+        metavar="FILE",
+        help="also write the findings as JUnit XML for CI systems: a test case per kind "
+        "of check, failed at --fail-on",
+    )
+    add_overwrite(p)
     add_runs(p)
 
 

@@ -49,6 +49,8 @@ class CheckRequest:
     verbose: bool = False
     as_json: bool = False
     runs: Runs = field(default_factory=Runs)
+    junit: str | None = None  # a JUnit XML report written there too
+    overwrite: bool = False  # the report may replace a file
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> CheckRequest:
@@ -61,4 +63,13 @@ class CheckRequest:
         predictions = prediction_check(args)
         if predictions is not None:
             options["predictions"] = predictions
-        return cls(tuple(args.paths), options, args.fail_on, args.verbose, args.json, Runs.of(args))
+        return cls(
+            tuple(args.paths),
+            options,
+            args.fail_on,
+            args.verbose,
+            args.json,
+            Runs.of(args),
+            args.junit,
+            args.overwrite,
+        )
