@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from ..cli_options import CommandSpec, Runs, add_overwrite, add_paths, add_runs
+from ..cli_options import CommandSpec, Runs, add_paths, add_runs
 from ..core import json_text
 from ..core.io import Dataset
 from ..core.text import number_text as num
@@ -18,6 +18,13 @@ from .check_request import CheckRequest
 from .jobs import asked_jobs, local_jobs
 from .prediction_options import prediction_arguments
 from .progress import TaskProgress, index_with_progress, print_warnings
+from .reports import (
+    html_arguments,
+    overwrite_argument,
+    refuse_early,
+    require_charts,
+    write_report,
+)
 
 
 def _feature_line(key: str, f: dict[str, Any], width: int) -> str:
@@ -96,12 +103,27 @@ def _statistics(ds: Dataset, runs: Runs) -> Any:
         return dataset_stats(ds, progress=progress.update)
 
 
+def _named(ds: Dataset) -> str:
+    """The dataset as a report's title names it: its file, or its first and a count."""
+    names = [os.path.basename(f.path) for f in ds.files]
+    return names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1:,} more files"
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """Statistics of every feature, the classes and the boxes."""
 
+    if args.html:
+        require_charts()
     with Dataset.open(args.paths) as ds:
+        inputs = [f.path for f in ds.files]
+        refuse_early([args.html], inputs, args.overwrite)
         stats = _statistics(ds, Runs.of(args))
         out = stats.to_json()
+        if args.html:
+            from ..core.report.stats_report import stats_html
+
+            text = stats_html(json_text.loads(json_text.dumps(out)), "Statistics: " + _named(ds))
+            write_report(args.html, text, inputs, args.overwrite)
         if args.json:
             json_text.dump(out, sys.stdout, indent=2)
             sys.stdout.write("\n")
@@ -189,22 +211,26 @@ def run_check(request: CheckRequest) -> int:
 
     from ..core.analyze.findings import SEVERITIES, at_least
     from ..core.analyze.junit import junit_xml
-    from ..core.write.output import check_target, input_ids, save_file
+    from ..core.report.check_report import check_html
 
     fail_on = request.fail_on
+    if request.html:
+        require_charts()
     with Dataset.open(list(request.paths)) as ds:
         inputs = [f.path for f in ds.files]
-        if request.junit:  # refused before the checks run, and again when written
-            check_target(request.junit, input_ids(inputs), request.overwrite, role="report")
+        # refused before the checks run, and again when written
+        refuse_early([request.junit, request.html], inputs, request.overwrite)
         started = time.perf_counter()
         found = _findings(ds, request)
+        findings = [f.to_json() for f in found]
         if request.junit:
             seconds = time.perf_counter() - started
             report = junit_xml(found, fail_on, len(ds), seconds)
-            save_file(
-                request.junit, report, inputs=inputs, overwrite=request.overwrite, role="report"
-            )
-        findings = [f.to_json() for f in found]
+            write_report(request.junit, report, inputs, request.overwrite)
+        if request.html:
+            meta = {"records": len(ds), "files": len(ds.files)}
+            text = check_html(findings, meta, ds.read, "Data-quality findings: " + _named(ds))
+            write_report(request.html, text, inputs, request.overwrite)
         by_severity = Counter(f["severity"] for f in findings)
         failed = any(at_least(f["severity"], fail_on) for f in findings)
         if request.as_json:
@@ -304,7 +330,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     if not args.threshold >= 0:
         raise UsageError("--threshold must be 0 or more")
+    if args.html:
+        require_charts()
     with Dataset.open(args.paths) as da, Dataset.open(args.against) as db:
+        inputs = [f.path for f in da.files] + [f.path for f in db.files]
+        refuse_early([args.html], inputs, args.overwrite)
         index_with_progress(da, verify=True)
         index_with_progress(db, verify=True)
         shown = print_warnings(da, args.json)
@@ -317,6 +347,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 allow_leaks=args.allow_leaks,
                 progress=progress.update,
             )
+        if args.html:
+            from ..core.report.compare_report import compare_html
+
+            title = f"Comparison: {_named(da)} against {_named(db)}"
+            text = compare_html(json_text.loads(json_text.dumps(out)), title)
+            write_report(args.html, text, inputs, args.overwrite)
     if args.json:
         json_text.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -331,6 +367,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def stats_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p)
     p.add_argument("--json", action="store_true", help="all figures as JSON")
+    html_arguments(p, "the figures and charts")
+    overwrite_argument(p)
     add_runs(p)
 
 
@@ -369,7 +407,8 @@ def check_arguments(p: argparse.ArgumentParser) -> None:
         help="also write the findings as JUnit XML for CI systems: a test case per kind "
         "of check, failed at --fail-on",
     )
-    add_overwrite(p)
+    html_arguments(p, "the findings, grouped by kind, with the records' pictures")
+    overwrite_argument(p)
     add_runs(p)
 
 
@@ -391,6 +430,8 @@ def compare_arguments(p: argparse.ArgumentParser) -> None:
         help="pass although images are in both datasets (leakage fails by default)",
     )
     p.add_argument("--json", action="store_true", help="all figures as JSON")
+    html_arguments(p, "the drift, the classes side by side and the images in both")
+    overwrite_argument(p)
 
 
 COMMANDS = {

@@ -50,6 +50,7 @@ class CheckRequest:
     as_json: bool = False
     runs: Runs = field(default_factory=Runs)
     junit: str | None = None  # a JUnit XML report written there too
+    html: str | None = None  # an HTML report written there too
     overwrite: bool = False  # the report may replace a file
 
     @classmethod
@@ -70,6 +71,7 @@ class CheckRequest:
             args.verbose,
             args.json,
             Runs.of(args),
-            args.junit,
-            args.overwrite,
+            junit=args.junit,
+            html=args.html,
+            overwrite=args.overwrite,
         )
