@@ -1,0 +1,156 @@
+"""The HTML reports of check, stats and compare: one file each, nothing fetched from the
+network (every picture and chart a ``data:`` URL), opened in a headless Chromium that
+is refused any network and that shows every picture; the findings with their records
+and offsets; whatever a record holds, escaped."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.planted_faults import example_of, planted_dataset
+from tests.planted_labels import _png
+from tests.tf_oracle import tf_write
+
+REQUIRED = os.environ.get("TFR_VIEWER_REQUIRE_DESKTOP_TOOLS") == "1"
+SAMPLE = Path(__file__).resolve().parents[3] / "resources" / "samples" / "shapes_odapi.tfrecord"
+
+
+def _run(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=300,
+    )
+
+
+def _chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        if REQUIRED:
+            pytest.fail("chromium is missing (apt: chromium)")
+        pytest.skip("chromium is missing: the reports cannot be opened in a browser")
+    return found
+
+
+def _opened(path: Path, tmp_path: Path) -> tuple[str, Path]:
+    """The report's DOM once loaded in a headless Chromium with no network, and a
+    screenshot of it."""
+    browser = _chromium()
+    shot = tmp_path / f"{path.stem}.png"
+    common = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--proxy-server=127.0.0.1:9",  # nothing listens: any fetch fails
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--virtual-time-budget=5000",
+    ]
+    dom = subprocess.run(
+        [*common, "--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=120
+    )
+    subprocess.run(
+        [*common, "--window-size=1200,1600", f"--screenshot={shot}", path.as_uri()],
+        capture_output=True,
+        timeout=120,
+    )
+    return dom.stdout, shot
+
+
+def _self_contained(text: str) -> int:
+    """The number of pictures, each checked to be inline; no address is fetched."""
+    sources = re.findall(r'<img src="([^"]*)"', text)
+    assert all(s.startswith("data:image/png;base64,") for s in sources)
+    assert not re.search(r'(src|href)="(https?:)?//', text)
+    assert "@import" not in text and "url(" not in text
+    return len(sources)
+
+
+def test_the_check_report_shows_the_findings_with_their_pictures(tmp_path):
+    path = tmp_path / "faulty.tfrecord"
+    planted = planted_dataset(path)
+    report = tmp_path / "check.html"
+    done = _run("check", str(path), "--json", "--html", str(report))
+    assert done.returncode == 1, done.stderr
+    findings = json.loads(done.stdout)["findings"]
+    text = report.read_text()
+    pictures = _self_contained(text)
+    assert pictures > 5
+    for f in findings:
+        if f["record"] is not None and f["offset"] is not None:
+            assert f"<td>{f['offset']:,}</td>" in text
+    for kind, _record in planted:
+        assert f'id="{kind}"' in text
+    dom, shot = _opened(report, tmp_path)
+    assert f'data-pictures="{pictures} shown, 0 broken"' in dom
+    _not_blank(shot)
+
+
+def test_the_stats_and_compare_reports_draw_their_charts(tmp_path):
+    stats = tmp_path / "stats.html"
+    assert _run("stats", str(SAMPLE), "--html", str(stats)).returncode == 0
+    charts = _self_contained(stats.read_text())
+    assert charts >= 20  # a chart or more for each feature, the classes, the boxes
+    dom, shot = _opened(stats, tmp_path)
+    assert f'data-pictures="{charts} shown, 0 broken"' in dom
+    _not_blank(shot)
+    compared = tmp_path / "compare.html"
+    shards = str(SAMPLE.parent / "shapes_gzip.tfrecord-*")
+    done = _run("compare", shards, "--against", str(SAMPLE), "--html", str(compared))
+    assert done.returncode == 1  # drift past the threshold, as the report says
+    text = compared.read_text()
+    assert "exceeds" in text and _self_contained(text) == 1  # the classes side by side
+    dom, _ = _opened(compared, tmp_path)
+    assert 'data-pictures="1 shown, 0 broken"' in dom
+
+
+def _not_blank(shot: Path) -> None:
+    from PIL import Image
+
+    pixels = Image.open(shot).convert("L")
+    low, high = pixels.getextrema()
+    assert high - low > 100  # text and pictures on the page, not an empty white one
+
+
+def test_what_a_record_holds_is_escaped_in_the_report(tmp_path):
+    hostile = {
+        "<script>alert(1)</script>": [b"x"],
+        "image/encoded": [_png(3)],
+        "label": [0],
+    }
+    other = {**hostile, "<script>alert(1)</script>": [7]}  # a kind conflict names the key
+    path = tf_write(tmp_path / "hostile.tfrecord", [example_of(hostile), example_of(other)])
+    for command in ("check", "stats"):
+        report = tmp_path / f"{command}.html"
+        done = _run(command, str(path), "--html", str(report))
+        assert done.returncode in (0, 1), done.stderr
+        text = report.read_text()
+        assert text.count("<script>") == 1 and "&lt;script&gt;alert(1)" in text
+
+
+def test_reports_are_outputs_and_need_their_extra(tmp_path):
+    report = tmp_path / "r.html"
+    report.write_text("mine")
+    done = _run("stats", str(SAMPLE), "--html", str(report))
+    assert done.returncode == 2 and "--overwrite" in done.stderr and report.read_text() == "mine"
+    into = _run("check", str(SAMPLE), "--html", str(SAMPLE), "--overwrite")
+    assert into.returncode == 2 and SAMPLE.stat().st_size > 0
+    blocked = tmp_path / "blocked" / "matplotlib"
+    blocked.mkdir(parents=True)
+    (blocked / "__init__.py").write_text("raise ImportError('not here')\n")
+    done = _run(
+        "stats", str(SAMPLE), "--html", str(tmp_path / "s.html"), PYTHONPATH=str(blocked.parent)
+    )
+    assert done.returncode == 2 and "tfr-viewer[report]" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "s.html").exists()
