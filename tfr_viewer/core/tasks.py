@@ -257,6 +257,34 @@ def evaluate_task(conn: Connection) -> None:
     _on_dataset(conn, paths, columns, run)
 
 
+def report_task(conn: Connection) -> None:
+    """Receive ``(paths, columns, options)`` (options: ``kind`` check or stats, the
+    ``report`` as its ``--json`` gives it, ``out``, ``title``) and write the HTML report
+    through the output layer (replacing ``out``: the save dialog asked). Messages:
+    ``Done(out)`` or ``Failed``."""
+    paths, columns, options = conn.recv()
+
+    def run(ds: Dataset) -> None:
+        from .write.output import save_file
+
+        if options["kind"] == "check":
+            from .report.check_report import check_html
+
+            meta = {"records": len(ds), "files": len(ds.files)}
+            text = check_html(options["report"], meta, ds.read, options["title"])
+        else:
+            from .report.stats_report import stats_html
+
+            text = stats_html(options["report"], options["title"])
+        inputs = [f.path for f in ds.files]
+        save_file(
+            options["out"], text.encode("utf-8"), inputs=inputs, overwrite=True, role="report"
+        )
+        conn.send(Done(options["out"]))
+
+    _on_dataset(conn, paths, columns, run)
+
+
 def compare_task(conn: Connection) -> None:
     """Receive ``(paths, columns, options)`` (options: ``against``, a list of paths,
     indexed here; ``threshold``) and compare the indexed dataset with it. Messages:

@@ -22,6 +22,7 @@ from ..core.tasks import (
     compare_task,
     evaluate_task,
     predictions_task,
+    report_task,
     stats_task,
 )
 from .process_task import ProcessTask
@@ -32,6 +33,7 @@ JOBS: dict[str, Callable[[Connection], None]] = {
     "compare": compare_task,
     "predictions": predictions_task,
     "evaluate": evaluate_task,
+    "report": report_task,
 }
 
 

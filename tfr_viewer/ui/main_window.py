@@ -37,6 +37,7 @@ from .analysis_actions import AnalysisActions
 from .docks import Docks
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
+from .html_reports import HtmlReports
 from .indexer import Indexer
 from .layout_keys import LayoutKeys
 from .models.feature_tree import FeatureTreeModel, Node, region_nodes
@@ -96,6 +97,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.analysis = AnalysisActions(self)
         self.layout_keys = LayoutKeys(self)
         self.predictions = PredictionActions(self)
+        self.html_reports = HtmlReports(self)
         self.action_table = [
             *window_actions(self),
             *self.remote.actions(),
@@ -106,6 +108,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             *self.analysis.actions(),
             *self.layout_keys.actions(),
             *self.predictions.actions(),
+            *self.html_reports.actions(),
         ]
         self.menus = build_menus(self.menuBar(), self, self.action_table)
         self.file_menu, self.edit_menu = self.menus.menu("file"), self.menus.menu("edit")

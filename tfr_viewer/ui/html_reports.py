@@ -1,0 +1,107 @@
+"""Analyze › Save Findings as HTML… and Save Statistics as HTML…: the same
+self-contained report ``check --html`` and ``stats --html`` write, of what the panels
+show, written by a child process (the records' pictures are read there) through the
+output layer."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .actions import Action, Entry
+from .analysis_job import AnalysisJob
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QStatusBar, QWidget
+
+    from .analysis_actions import AnalysisActions
+    from .recent import RecentFiles
+    from .session import Session
+
+
+class ReportHost(Protocol):
+    @property
+    def session(self) -> Session: ...
+    @property
+    def analysis(self) -> AnalysisActions: ...
+    @property
+    def recent(self) -> RecentFiles: ...
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802
+    def as_widget(self) -> QWidget: ...
+    def show_error(self, title: str, text: str) -> None: ...
+
+
+class HtmlReports:
+    def __init__(self, w: ReportHost) -> None:
+        self.w = w
+        self.job: AnalysisJob | None = None
+        self.ask = True  # a save dialog asks where (tests set ``target`` instead)
+        self.target = ""
+
+    def actions(self) -> list[Entry]:
+        analysis = self.w.analysis
+        return [
+            Action(
+                "analyze.save_findings_html",
+                "Save &Findings as HTML…",
+                "analyze",
+                lambda: self.save("check"),
+                None,
+                3,
+                lambda: bool(analysis.findings.model.findings) and self.w.session.is_open,
+            ),
+            Action(
+                "analyze.save_stats_html",
+                "Save &Statistics as HTML…",
+                "analyze",
+                lambda: self.save("stats"),
+                None,
+                3,
+                lambda: analysis.stats is not None and self.w.session.is_open,
+                order=1,
+            ),
+        ]
+
+    def save(self, kind: str) -> None:
+        """Write the report of the findings (``check``) or the statistics (``stats``)."""
+        from ..core.report.charts import ReportUnavailable, require
+
+        ds = self.w.session.dataset
+        report: Any = (
+            self.w.analysis.findings.model.findings if kind == "check" else self.w.analysis.stats
+        )
+        if ds is None or not report:
+            return
+        if kind == "stats":
+            try:
+                require()
+            except ReportUnavailable as exc:
+                self.w.show_error("Cannot save the report", str(exc))
+                return
+        name = os.path.basename(ds.files[0].path) if ds.files else "dataset"
+        out = self.target
+        if self.ask:
+            from PySide6.QtWidgets import QFileDialog
+
+            suggested = os.path.join(self.w.recent.last_dir(), f"{name}-{kind}.html")
+            out, _ = QFileDialog.getSaveFileName(
+                self.w.as_widget(), "Save the report", suggested, "HTML (*.html)"
+            )
+        if not out:
+            return
+        what = "Data-quality findings" if kind == "check" else "Statistics"
+        options = {"kind": kind, "report": report, "out": out, "title": f"{what}: {name}"}
+        job = self.job = AnalysisJob(ds, "report", options, parent=self.w.as_widget())
+        job.finished.connect(lambda result, error: self._saved(job, result, error))
+        self.w.statusBar().showMessage(f"writing {out}…")
+        job.start()
+
+    def _saved(self, job: AnalysisJob, result: Any, error: str) -> None:
+        if job is not self.job:
+            return
+        self.job = None
+        if result is None:
+            if error:
+                self.w.show_error("Cannot save the report", error)
+            return
+        self.w.statusBar().showMessage(f"saved {result}", 15000)
