@@ -19,6 +19,14 @@ def cmd_open(args: argparse.Namespace) -> int:
         from ..core.write.output import check_target, input_ids
 
         check_target(args.screenshot, input_ids(expand(args.paths)), True, role="screenshot")
+    from .qt_libraries import missing, missing_message, needs_x11
+
+    if needs_x11():  # said in one line, before Qt aborts on them
+        import ctypes
+
+        lacking = missing(ctypes.CDLL)
+        if lacking:
+            raise UsageError(missing_message(lacking))
     if args.paths:  # the child that indexes them starts while Qt is imported
         from ..ui.standby import prestart
 
