@@ -20,7 +20,7 @@ from tfr_viewer.versions import LIBRARIES
 
 pytestmark = pytest.mark.slow
 
-# The one-folder bundle must stay under this (README, "Install"). Its floor is set by the
+# The one-folder bundle must stay under this (docs/install.md, "Install"). Its floor is set by the
 # wheels it carries: ICU data for Qt (38 MB) and OpenBLAS for numpy (26 MB).
 SIZE_LIMIT_MB = 200
 SAMPLE = ROOT / "resources" / "samples" / "shapes_odapi.tfrecord"
