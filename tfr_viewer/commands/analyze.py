@@ -398,7 +398,7 @@ def check_arguments(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME=VALUE",
         help="an image-quality threshold: dark, light, odd_aspect_ratio, low_information, "
-        "blurry, odd_size_iqr or near_bits (see README)",
+        "blurry, odd_size_iqr or near_bits (docs/data-quality.md)",
     )
     prediction_arguments(p)
     p.add_argument(
