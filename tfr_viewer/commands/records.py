@@ -258,7 +258,11 @@ def verify_arguments(p: argparse.ArgumentParser) -> None:
 
 def list_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p)
-    p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR (the filter language: docs/filter-language.md)")
+    p.add_argument(
+        "--filter",
+        metavar="EXPR",
+        help="keep records matching EXPR (the filter language: docs/filter-language.md)",
+    )
     p.add_argument("--limit", type=int, metavar="N", help="stop after N records")
     p.add_argument("--json", action="store_true", help="JSON Lines output")
 
