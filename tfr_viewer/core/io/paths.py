@@ -115,6 +115,19 @@ def not_a_regular_file(path: str) -> str | None:
     return None
 
 
+def array_record_message(path: str) -> str | None:
+    """Why ``path`` is not read when it is an ArrayRecord shard (by its name); None
+    otherwise."""
+    name = os.path.basename(path)
+    if ".array_record" in name or name.endswith(".arrayrecord"):
+        return (
+            f"{path} is an ArrayRecord file, which tfr-viewer does not read (it reads "
+            "TFRecord files); TFDS writes TFRecord shards when asked: "
+            "download_and_prepare(file_format='tfrecord')"
+        )
+    return None
+
+
 def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> list[str]:
     """Resolve each spec to files, in natural order, without duplicates. What a folder
     leaves out that is neither a TFRecord nor a sidecar is said in ``notes``.
@@ -129,6 +142,8 @@ def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> l
         found: list[str]
         if is_url(spec):
             for url in _expand_url(spec):
+                if (refused := array_record_message(url)) is not None:
+                    raise PathError(refused)
                 if url not in seen:
                     seen.add(url)
                     out.append(url)
@@ -162,6 +177,9 @@ def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> l
         else:
             raise PathError(f"{spec}: no such file or folder")
         for path in sorted(found, key=natural_key):
+            refused = array_record_message(path)
+            if refused is not None:  # a known format, not a damaged TFRecord
+                raise PathError(refused)
             key = os.path.abspath(path)
             if key not in seen:
                 seen.add(key)

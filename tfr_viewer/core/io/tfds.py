@@ -1,0 +1,146 @@
+"""TensorFlow Datasets folders (``~/tensorflow_datasets/NAME/CONFIG/VERSION/``), read
+without TensorFlow: ``dataset_info.json`` (the splits, their shard lengths and bytes,
+the file format), ``features.json`` (where the ClassLabel features are) and the label
+files beside them (``label.labels.txt``, ``objects-label.labels.txt``: one name a line).
+
+A folder is a TFDS folder when it holds ``dataset_info.json``. Its shards are named by
+each split's ``filepathTemplate``; :meth:`TfdsInfo.expected` lists them with the
+records ``shardLengths`` promises, so that a shard cut short or missing can be named.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .side_files import SideFileError, read_side_file
+
+INFO = "dataset_info.json"
+FEATURES = "features.json"
+CLASS_LABEL = "tensorflow_datasets.core.features.class_label_feature.ClassLabel"
+
+
+@dataclass(frozen=True)
+class TfdsSplit:
+    name: str
+    shard_lengths: tuple[int, ...]
+    num_bytes: int
+    template: str
+
+    @property
+    def records(self) -> int:
+        return sum(self.shard_lengths)
+
+
+@dataclass(frozen=True)
+class TfdsInfo:
+    """What a TFDS folder says of itself."""
+
+    folder: str
+    name: str
+    version: str
+    file_format: str  # tfrecord, array_record, …
+    splits: tuple[TfdsSplit, ...]
+    class_names: dict[str, list[str]] = field(default_factory=dict)  # record key -> names
+
+    def shard_name(self, split: TfdsSplit, index: int) -> str:
+        count = len(split.shard_lengths)
+        values = {
+            "DATASET": self.name,
+            "SPLIT": split.name,
+            "FILEFORMAT": self.file_format,
+            "SHARD_X_OF_Y": f"{index:05d}-of-{count:05d}",
+            "SHARD_INDEX": f"{index:05d}",
+            "NUM_SHARDS": f"{count:05d}",
+        }
+        out = split.template
+        for key, value in values.items():
+            out = out.replace("{" + key + "}", value)
+        return out
+
+    def expected(self) -> dict[str, tuple[str, int]]:
+        """Every shard's path, with its split and the records it should hold."""
+        out = {}
+        for split in self.splits:
+            for index, length in enumerate(split.shard_lengths):
+                out[os.path.join(self.folder, self.shard_name(split, index))] = (split.name, length)
+        return out
+
+
+def _number(value: Any) -> int:
+    """TFDS writes 64-bit numbers as JSON strings."""
+    return int(value) if isinstance(value, (int, str)) and str(value).lstrip("-").isdigit() else 0
+
+
+def _class_labels(node: Any, path: tuple[str, ...] = ()) -> Iterable[tuple[str, ...]]:
+    """The paths of the ClassLabel features in ``features.json``."""
+    if not isinstance(node, dict):
+        return
+    if node.get("pythonClassName") == CLASS_LABEL or "classLabel" in node:
+        yield path
+        return
+    features = node.get("featuresDict", {}).get("features")
+    if isinstance(features, dict):
+        for key, child in features.items():
+            yield from _class_labels(child, (*path, str(key)))
+    sequence = node.get("sequence")
+    if isinstance(sequence, dict):
+        yield from _class_labels(sequence.get("feature"), path)
+
+
+def _json(path: str, what: str) -> Any:
+    try:
+        return json.loads(read_side_file(path, what, 16 << 20))
+    except (SideFileError, ValueError, RecursionError):
+        return None
+
+
+def read_info(folder: str) -> TfdsInfo | None:
+    """The TFDS description of ``folder``; None when it is none (no readable
+    ``dataset_info.json`` with splits)."""
+    info = _json(os.path.join(folder, INFO), "TFDS dataset_info.json")
+    if not isinstance(info, dict) or not isinstance(info.get("splits"), list):
+        return None
+    splits = []
+    for split in info["splits"]:
+        if not isinstance(split, dict) or not isinstance(split.get("name"), str):
+            continue
+        lengths = split.get("shardLengths") or []
+        template = split.get("filepathTemplate") or "{DATASET}-{SPLIT}.{FILEFORMAT}-{SHARD_X_OF_Y}"
+        splits.append(
+            TfdsSplit(
+                split["name"],
+                tuple(_number(n) for n in lengths if isinstance(lengths, list)),
+                _number(split.get("numBytes", 0)),
+                str(template),
+            )
+        )
+    names: dict[str, list[str]] = {}
+    features = _json(os.path.join(folder, FEATURES), "TFDS features.json")
+    for path in _class_labels(features):
+        label_file = os.path.join(folder, "-".join(path) + ".labels.txt")
+        try:
+            text = read_side_file(label_file, "TFDS label file", 16 << 20).decode("utf-8")
+        except (SideFileError, UnicodeDecodeError):
+            continue
+        names["/".join(path)] = text.splitlines()
+    return TfdsInfo(
+        folder,
+        str(info.get("name", "")),
+        str(info.get("version", "")),
+        str(info.get("fileFormat") or "tfrecord"),
+        tuple(splits),
+        names,
+    )
+
+
+def info_of(paths: Iterable[str]) -> TfdsInfo | None:
+    """The TFDS description of the folder that holds every one of ``paths`` (local
+    files), if it is a TFDS folder."""
+    folders = {os.path.dirname(os.path.abspath(p)) for p in paths if "://" not in p}
+    if len(folders) != 1:
+        return None
+    return read_info(folders.pop())
