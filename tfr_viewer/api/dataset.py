@@ -128,11 +128,14 @@ class DatasetView:
     def stats(self) -> Statistics:
         """The statistics ``stats --json`` gives, of this view's records."""
         from ..core.analyze.stats import dataset_stats, records_stats
+        from ..core.analyze.stats_data import named
         from .results import Statistics
 
         if self._records is None:
-            return Statistics(dataset_stats(self.dataset))
-        return Statistics(records_stats(self.dataset, self.records))
+            stats = dataset_stats(self.dataset)
+        else:
+            stats = records_stats(self.dataset, self.records)
+        return Statistics(named(stats, self.files))
 
     def check(self, **options: Any) -> Findings:
         """The findings ``check --json`` gives for this view's records; ``options`` as

@@ -84,7 +84,14 @@ def print_stats(out: dict[str, Any]) -> None:
 
 
 def _statistics(ds: Dataset, runs: Runs) -> Any:
-    """Index ``ds`` and compute its statistics, here or (``--runner``) on Apache Beam."""
+    """Index ``ds`` and compute its statistics (classes named as its folder names
+    them), here or (``--runner``) on Apache Beam."""
+    from ..core.analyze.stats_data import named
+
+    return named(_figures(ds, runs), [f.path for f in ds.files])
+
+
+def _figures(ds: Dataset, runs: Runs) -> Any:
     from ..core.analyze.stats import dataset_stats, pooled_stats
 
     asked_jobs(runs)

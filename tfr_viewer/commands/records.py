@@ -65,6 +65,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 }
             )
         total_problems = sum(int(f["problems"]) for f in files)
+        tfds = tfds_splits(ds)
         invalid = ds.not_tfrecord()
         for f, entry in zip(ds.files, files, strict=True):
             reason = next((r for r in invalid if r.startswith(f"{f.path}: ")), None)
@@ -81,6 +82,8 @@ def cmd_info(args: argparse.Namespace) -> int:
             }
             if (transfer := ds.transfer()) is not None:
                 out["transfer"] = transfer
+            if tfds is not None:
+                out["tfds"] = tfds
             print(json_text.dumps(out, indent=2))
         else:
             print_warnings(ds, False, set(invalid))  # those are printed as errors below
@@ -100,8 +103,46 @@ def cmd_info(args: argparse.Namespace) -> int:
                 f"total: {plural(len(ds), 'record')} in {plural(len(files), 'file')}, "
                 f"{plural(total_problems, 'problem')} (header pass; run `verify` to check payloads)"
             )
+            if tfds is not None:
+                print(f"TFDS {tfds['name']} {tfds['version']}:")
+                for split in tfds["splits"]:
+                    print(
+                        f"  {split['name']}: {plural(split['shards'], 'shard')}, "
+                        f"{split['records']:,} records in dataset_info.json, "
+                        f"{split['records_found']:,} here, {split['bytes']:,} bytes"
+                    )
             _report_transfer(ds)
         return EXIT_USAGE if invalid else 0
+
+
+def tfds_splits(ds: Dataset) -> dict[str, Any] | None:
+    """``info``'s view of a TFDS folder: its splits with the records dataset_info.json
+    promises and those the opened shards hold; None for any other dataset."""
+    import os
+
+    from ..core.io.tfds import info_of
+
+    info = info_of(f.path for f in ds.files)
+    if info is None:
+        return None
+    held = {os.path.abspath(f.path): len(f.index) for f in ds.files}
+    splits = []
+    for split in info.splits:
+        shards = [
+            os.path.join(info.folder, info.shard_name(split, i))
+            for i in range(len(split.shard_lengths))
+        ]
+        splits.append(
+            {
+                "name": split.name,
+                "shards": len(split.shard_lengths),
+                "records": split.records,
+                "records_found": sum(held.get(os.path.abspath(p), 0) for p in shards),
+                "bytes": split.num_bytes,
+            }
+        )
+    names = {key: len(values) for key, values in info.class_names.items()}
+    return {"name": info.name, "version": info.version, "splits": splits, "class_names": names}
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

@@ -189,8 +189,10 @@ def stats_task(conn: Connection) -> None:
 
     def run(ds: Dataset) -> None:
         from .analyze.stats import dataset_stats
+        from .analyze.stats_data import named
 
-        conn.send(Done(dataset_stats(ds, progress=_progress(conn))))
+        stats = dataset_stats(ds, progress=_progress(conn))
+        conn.send(Done(named(stats, [f.path for f in ds.files])))
 
     _on_dataset(conn, paths, columns, run)
 

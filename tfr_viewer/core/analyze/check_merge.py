@@ -23,6 +23,7 @@ from .key_checks import EXAMPLES, KeyChecks
 from .label_checks import class_names, with_class_names
 from .predictions import MATCH_KEYS, ById, unmatched_message
 from .survey import Survey
+from .tfds_checks import tfds_findings
 
 if TYPE_CHECKING:
     from .label_checks import PredictionCheck
@@ -154,6 +155,7 @@ def finish_check(
     for f in ds.files:
         if len(f.index) == 0:
             note("empty_shard", "the file holds no records", None, file=f.path)
+    found.extend(tfds_findings(ds))  # a TFDS folder's shards against dataset_info.json
     source = predictions.source if predictions is not None else None
     if isinstance(source, ById) and source.match is not None:
         matched = set().union(*(part.matched for part in parts))

@@ -170,6 +170,15 @@ KINDS: dict[str, tuple[str, str]] = {
         "no prediction comes near this box while the model finds other objects in the "
         "image; check that something is there, or delete the box (Del in the picture)",
     ),
+    "tfds_shard_length": (
+        "error",
+        "a reader that trusts dataset_info.json (TFDS) counts, splits and shuffles by the "
+        "lengths it gives; regenerate the split, or correct shardLengths",
+    ),
+    "tfds_shard_missing": (
+        "error",
+        "TFDS fails to read the split without it; restore the shard, or regenerate the dataset",
+    ),
     "predictions_malformed": (
         "warning",
         "the record's predictions cannot be read as boxes, so its labels are not weighed; "

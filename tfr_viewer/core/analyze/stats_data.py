@@ -113,6 +113,9 @@ class Stats:
     boxes_per_image: Numeric = field(default_factory=Numeric)
     box_area: Numeric = field(default_factory=Numeric)
     box_aspect: Numeric = field(default_factory=Numeric)
+    # class names by key, where the dataset describes them (a TFDS folder's ClassLabel
+    # files): given to ids that carry no text of their own (see :func:`named`)
+    class_names: dict[str, list[str]] = field(default_factory=dict)
 
     def roles(self) -> Roles:
         kinds = {k: s.kinds.most_common(1)[0][0] for k, s in self.features.items() if s.kinds}
@@ -148,9 +151,11 @@ class Stats:
             "roles": {k: v for k, v in roles.__dict__.items() if v},
         }
         if self.classes.counts or self.classes.overflow:
-            out["classes"] = _classes_json(self.classes, roles.label)
+            out["classes"] = _classes_json(self.classes, roles.label, self.class_names)
         if self.object_classes.counts or self.object_classes.overflow:
-            out["object_classes"] = _classes_json(self.object_classes, roles.object_label)
+            out["object_classes"] = _classes_json(
+                self.object_classes, roles.object_label, self.class_names
+            )
         if roles.detection:
             out["boxes"] = {
                 "per_image": self.boxes_per_image.to_json(),
@@ -160,10 +165,30 @@ class Stats:
         return out
 
 
-def _classes_json(classes: Categories, key: str | None) -> dict[str, Any]:
+def _classes_json(
+    classes: Categories, key: str | None, names: dict[str, list[str]]
+) -> dict[str, Any]:
     rows = sorted(classes.counts.items(), key=lambda kv: (kv[0][0] is None, kv[0]))
+    known = names.get(key or "", [])
+
+    def text(i: int | None, t: str | None) -> str | None:
+        if t is None and isinstance(i, int) and 0 <= i < len(known):
+            return known[i]
+        return t
+
     return {
         "key": key,
-        "classes": [{"id": i, "text": t, "count": n} for (i, t), n in rows],
+        "classes": [{"id": i, "text": text(i, t), "count": n} for (i, t), n in rows],
         "high_cardinality": classes.overflow,
     }
+
+
+def named(stats: Stats, paths: list[str]) -> Stats:
+    """``stats`` with the class names the dataset's folder describes (a TFDS folder's
+    ClassLabel files), for the ids that carry no text of their own."""
+    from ..io.tfds import info_of
+
+    info = info_of(paths)
+    if info is not None:
+        stats.class_names = dict(info.class_names)
+    return stats

@@ -1,0 +1,114 @@
+"""TensorFlow Datasets folders, written by ``tensorflow_datasets`` itself
+(``tests/data/tfds``: a tfrecord and an array_record build of one small builder, see
+``tests/tools/make_tfds_fixture.py``): the splits and their lengths, the ClassLabel
+names beside the labels, shards that disagree with ``dataset_info.json`` or are
+missing, and ArrayRecord shards named as such."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.tf_oracle import tf, tf_read
+from tfr_viewer.core.io.tfds import read_info
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+FOLDER = DATA / "tfds" / "shapes" / "1.0.0"
+ARRAY_RECORD = DATA / "tfds_array_record" / "shapes" / "1.0.0"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_folder_is_read_as_tfds_describes_it():
+    info = read_info(str(FOLDER))
+    assert info is not None and (info.name, info.version, info.file_format) == (
+        "shapes",
+        "1.0.0",
+        "tfrecord",
+    )
+    assert [(s.name, s.shard_lengths) for s in info.splits] == [("train", (12,)), ("test", (5,))]
+    assert info.class_names == {
+        "label": (FOLDER / "label.labels.txt").read_text().split(),
+        "objects/label": (FOLDER / "objects-label.labels.txt").read_text().split(),
+    }
+    for path, (split, length) in info.expected().items():
+        assert os.path.exists(path) and len(tf_read(path)) == length, (path, split)
+    assert read_info(str(DATA)) is None
+
+
+def test_info_lists_the_splits_and_stats_names_the_classes():
+    doc = json.loads(_run("info", "--json", str(FOLDER)).stdout)
+    splits = {s["name"]: s for s in doc["tfds"]["splits"]}
+    for name, split in splits.items():
+        (shard,) = FOLDER.glob(f"shapes-{name}.tfrecord-*")
+        assert split["records"] == split["records_found"] == len(tf_read(shard))
+    stats = json.loads(_run("stats", "--json", str(FOLDER)).stdout)
+    names = (FOLDER / "label.labels.txt").read_text().split()
+    t = tf()
+    spec = {"label": t.io.FixedLenFeature([], t.int64)}
+    labels = [
+        int(t.io.parse_single_example(r, spec)["label"])
+        for s in FOLDER.glob("*.tfrecord-*")
+        for r in tf_read(s)
+    ]
+    assert {c["id"]: (c["text"], c["count"]) for c in stats["classes"]["classes"]} == {
+        i: (names[i], labels.count(i)) for i in set(labels)
+    }
+    assert {c["text"] for c in stats["object_classes"]["classes"]} == {"small", "large"}
+
+
+def test_shards_that_disagree_with_dataset_info_are_findings(tmp_path):
+    copy = tmp_path / "shapes"
+    shutil.copytree(FOLDER, copy)
+    info = json.loads((copy / "dataset_info.json").read_text())
+    info["splits"][0]["shardLengths"] = ["13"]  # the train shard "should" hold 13
+    info["splits"][1]["shardLengths"] = ["3", "2"]  # two test shards, neither present
+    (copy / "dataset_info.json").write_text(json.dumps(info))
+    done = _run("check", "--json", str(copy))
+    assert done.returncode == 1
+    found = [
+        (f["kind"], os.path.basename(f["file"]))
+        for f in json.loads(done.stdout)["findings"]
+        if f["kind"].startswith("tfds_")
+    ]
+    assert sorted(found) == [
+        ("tfds_shard_length", "shapes-train.tfrecord-00000-of-00001"),
+        ("tfds_shard_missing", "shapes-test.tfrecord-00000-of-00002"),
+        ("tfds_shard_missing", "shapes-test.tfrecord-00001-of-00002"),
+    ]
+    clean = _run("check", "--json", str(FOLDER))
+    assert not [f for f in json.loads(clean.stdout)["findings"] if f["kind"].startswith("tfds_")]
+
+
+def test_array_record_shards_are_named_not_called_damaged():
+    import tfr_viewer as tfv
+
+    for command in ("info", "check", "stats"):
+        done = _run(command, str(ARRAY_RECORD))
+        assert done.returncode == 2 and "is an ArrayRecord file" in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and "damaged" not in done.stderr
+    with pytest.raises(tfv.UserError, match="ArrayRecord"):
+        tfv.open(str(ARRAY_RECORD))
+
+
+def test_a_description_that_is_not_one_is_left_alone(tmp_path):
+    copy = tmp_path / "shapes"
+    shutil.copytree(FOLDER, copy)
+    for text in ("not json", "[1, 2]", '{"splits": "no"}', "[" * 100_000):
+        (copy / "dataset_info.json").write_text(text)
+        assert read_info(str(copy)) is None
+        assert _run("check", str(copy)).returncode == 0
+    (copy / "dataset_info.json").unlink()
+    os.mkfifo(copy / "dataset_info.json")
+    assert read_info(str(copy)) is None
+    assert _run("info", str(copy)).returncode == 0
