@@ -155,3 +155,27 @@ def test_prediction_lists_come_after_the_labels_in_the_summary(qtbot, window, tm
     qtbot.waitUntil(lambda: bool(window.model.summary_keys), timeout=10_000)
     keys = window.model.summary_keys
     assert keys[:2] == ["image/object/class/text", "image/object/class/label"], keys
+
+
+def test_a_tfds_folder_shows_class_names_beside_its_labels(qtbot, window):
+    """A folder tensorflow_datasets wrote: the label column reads "2 triangle", the
+    names from its ClassLabel file."""
+    from pathlib import Path
+
+    from tests.tf_oracle import tf, tf_read
+
+    folder = Path(__file__).resolve().parents[1] / "data" / "tfds" / "shapes" / "1.0.0"
+    names = (folder / "label.labels.txt").read_text().split()
+    open_and_wait(qtbot, window, [folder])
+    qtbot.waitUntil(lambda: "label" in window.model.summary_keys, timeout=10_000)
+    from tfr_viewer.ui.models.record_table import feature_column
+
+    column = window.model.columns().index(feature_column("label"))
+    t = tf()
+    spec = {"label": t.io.FixedLenFeature([], t.int64)}
+    payloads = [r for shard in sorted(folder.glob("*.tfrecord-*")) for r in tf_read(shard)]
+    for row in range(4):
+        record = window.model.record_at(row)
+        label = int(t.io.parse_single_example(payloads[record], spec)["label"])
+        qtbot.waitUntil(lambda r=row: bool(window.model.data(window.model.index(r, column))))
+        assert window.model.data(window.model.index(row, column)) == f"{label} {names[label]}"

@@ -20,10 +20,11 @@ _KIND_NAMES = {BYTES: "bytes", FLOAT: "float", INT64: "int64"}
 CELL_CHARS = 48  # a cell's text shows values up to about this long
 
 
-def summarise(values: Any, kind: str) -> str:
+def summarise(values: Any, kind: str, names: Sequence[str] = ()) -> str:
     """A short cell text for a feature's values of ``kind`` (bytes, float or int64): the
     values themselves, as many as fit, then how many there are (``3, 1, 4, … (12
-    values)``); text bytes as text, other bytes by their size."""
+    values)``); text bytes as text, other bytes by their size; class ids with their
+    ``names`` (``2 triangle``) when the dataset names them."""
     if kind == "bytes":
         texts = []
         for v in values:
@@ -36,6 +37,8 @@ def summarise(values: Any, kind: str) -> str:
             texts.append(text)
         return _fitted(texts)
     items = np.asarray(values).tolist()
+    if kind == "int64" and names:
+        return _fitted([f"{v} {names[v]}" if 0 <= v < len(names) else str(v) for v in items])
     as_text = float_text if kind == "float" else str
     return _fitted([as_text(v) for v in items])
 
@@ -60,10 +63,13 @@ def summary_texts(
     records: Sequence[int] | np.ndarray,
     keys: Sequence[str],
     edited: Mapping[int, bytes] | None = None,
+    names: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[int, dict[str, str]]:
     """``{record: {key: text}}`` for indexed global ``records``: empty text where the key
     is missing (or the payload has no features), as TensorFlow's parser sees them (a
-    SequenceExample's context is its features). ``edited`` payloads replace the file's."""
+    SequenceExample's context is its features). ``edited`` payloads replace the file's;
+    ``names`` gives class names by key (a TFDS folder's ClassLabel files)."""
+    names = names or {}
     records = np.asarray(records, dtype=np.int64)
     out: dict[int, dict[str, str]] = {}
     for positions, block in iter_blocks(ds, records, edited=edited):
@@ -77,6 +83,6 @@ def summary_texts(
                     row[key] = ""
                     continue
                 lo, hi = column.rag.splits[i], column.rag.splits[i + 1]
-                row[key] = summarise(column.rag.values[lo:hi], kind)
+                row[key] = summarise(column.rag.values[lo:hi], kind, names.get(key, ()))
             out[int(records[position])] = row
     return out

@@ -63,6 +63,14 @@ def _size_bound(path: str) -> int:
     return size if plain else size * 10
 
 
+def class_names_of(dataset: Dataset) -> dict[str, list[str]]:
+    """The class names the dataset's folder describes (a TFDS folder), by key."""
+    from ...core.io.tfds import info_of
+
+    info = info_of(f.path for f in dataset.files)
+    return dict(info.class_names) if info is not None else {}
+
+
 class RecordTableModel(QAbstractTableModel):
     """Rows appear as the indexer reports them (:meth:`set_count`).
     ``sort_requested(column, descending)`` asks the window to sort in the background."""
@@ -79,6 +87,8 @@ class RecordTableModel(QAbstractTableModel):
         self._region_count = 0
         self._regions: list[Problem] = []  # refreshed only when their number changes
         self.summary_keys: list[str] = []
+        # class names by key where the dataset's folder gives them (TFDS ClassLabel files)
+        self.class_names: dict[str, list[str]] = class_names_of(dataset)
         self._size_bounds: list[int] | None = None  # see widest_text("offset")
         # for remote datasets: ``run_later(fn, then)`` reads summaries off this thread
         self.run_later: RunLater | None = None
@@ -232,7 +242,7 @@ class RecordTableModel(QAbstractTableModel):
         if self.run_later is not None:
             return self._summary_later(record, wanted, edited)
         try:
-            found = summary_texts(self.dataset, wanted, self.summary_keys, edited)
+            found = summary_texts(self.dataset, wanted, self.summary_keys, edited, self.class_names)
         except Exception as exc:  # a cell must never raise into Qt
             found = {record: dict.fromkeys(self.summary_keys, f"<{exc}>")}
         for r, texts in found.items():
@@ -262,7 +272,8 @@ class RecordTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, first), last, [Qt.ItemDataRole.DisplayRole])
 
         assert self.run_later is not None
-        self.run_later(lambda: summary_texts(ds, wanted, keys, edited), arrived)
+        names = self.class_names
+        self.run_later(lambda: summary_texts(ds, wanted, keys, edited, names), arrived)
         return pending
 
     def _neighbours(self, record: int) -> list[int]:
