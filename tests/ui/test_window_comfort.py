@@ -179,3 +179,13 @@ def test_a_tfds_folder_shows_class_names_beside_its_labels(qtbot, window):
         label = int(t.io.parse_single_example(payloads[record], spec)["label"])
         qtbot.waitUntil(lambda r=row: bool(window.model.data(window.model.index(r, column))))
         assert window.model.data(window.model.index(row, column)) == f"{label} {names[label]}"
+    # the tree and the picture name them too
+    window.select_record(2)
+    label = int(t.io.parse_single_example(payloads[2], spec)["label"])
+    top = {window.tree_model.node(window.tree_model.index(r, 0)).name: r for r in range(3)}
+    shown = window.tree_model.node(window.tree_model.index(top["label"], 0)).value
+    assert shown == f"{label} ({names[label]})"
+    images = window.preview.images
+    images.picker.select(0)
+    box_names = (folder / "objects-label.labels.txt").read_text().split()
+    assert any(f"{n} (" in images.info.text() for n in box_names), images.info.text()

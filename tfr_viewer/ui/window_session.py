@@ -17,11 +17,13 @@ if TYPE_CHECKING:
     from .actions import Menus
     from .filter_bar import FilterBar
     from .indexer import Indexer
+    from .models.feature_tree import FeatureTreeModel
     from .models.record_table import RecordTableModel
     from .panels.gallery import Gallery
     from .record_view import RecordTableView
     from .session import Session
     from .table_order import TableOrder
+    from .viewers.preview import PreviewPane
 
 
 class WindowSession:
@@ -33,6 +35,8 @@ class WindowSession:
     order: TableOrder
     filter_bar: FilterBar
     gallery: Gallery
+    tree_model: FeatureTreeModel
+    preview: PreviewPane
     counts: QLabel
     problems_button: QPushButton
     warnings_button: QPushButton
@@ -63,6 +67,10 @@ class WindowSession:
         self.table.fit_columns()
         self.filter_bar.set_dataset(dataset)
         self.gallery.set_dataset(dataset, model)
+        self.tree_model.class_names = model.class_names
+        # the names of the boxes' classes: a ClassLabel under a sequence (objects/label)
+        nested = [names for key, names in model.class_names.items() if "/" in key]
+        self.preview.images.class_names = dict(enumerate(nested[0])) if nested else {}
         show_warnings(self.warnings_button, dataset.warnings)
 
     def _closed(self) -> None:

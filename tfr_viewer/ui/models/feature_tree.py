@@ -51,6 +51,23 @@ def payload_nodes(decoded: Decoded) -> list[Node]:
     return [Node.of(o) for o in payload_outline(decoded)]
 
 
+def named(node: Node, names: dict[str, list[str]]) -> None:
+    """Class ids of the keys ``names`` covers shown with their names: ``2 (triangle)``,
+    ``[0, 1] (small, large)``; the node's children too."""
+    known = names.get(node.key) if node.kind == "int64" else None
+    if known:
+        ids = [
+            int(w)
+            for w in node.copy.strip("[]").replace(",", " ").split()
+            if w.lstrip("-").isdigit()
+        ]
+        shown = [known[i] for i in ids if 0 <= i < len(known)]
+        if shown and len(shown) == len(ids):
+            node.value = f"{node.value} ({', '.join(shown)})"
+    for child in node.children:
+        named(child, names)
+
+
 def region_nodes(region: Problem) -> list[Node]:
     """What the tree shows for a damaged region that belongs to no record."""
     size = f"{region.size:,} bytes" if region.size else "unknown (the rest of the stream)"
@@ -71,12 +88,17 @@ class FeatureTreeModel(QAbstractItemModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._root = Node("")
+        # class names by key where the dataset's folder gives them (TFDS ClassLabel files)
+        self.class_names: dict[str, list[str]] = {}
 
     def set_decoded(self, decoded: Decoded | None) -> None:
         """Show a decoded payload. Nodes are built before the model resets, so a failure
         leaves the model consistent and shows the error in the tree instead."""
         try:
             nodes = payload_nodes(decoded) if decoded is not None else []
+            if self.class_names:
+                for node in nodes:
+                    named(node, self.class_names)
         except Exception as exc:  # a viewer must never break the window
             nodes = [Node("error", "", "", f"cannot show this record: {type(exc).__name__}: {exc}")]
         self.set_nodes(nodes)

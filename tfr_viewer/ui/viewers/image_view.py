@@ -264,7 +264,9 @@ class ImageViewer(QWidget):
         chosen = self.picker.selected
         if chosen is not None and chosen < len(ann.boxes):
             box = ann.boxes[chosen]
-            caption = box_caption(box.label, box.text)
+            caption = box_caption(
+                box.label, box.text or self.class_names.get(-1 if box.label is None else box.label)
+            )
             text = (
                 f"box {chosen} of {len(ann.boxes)}{f': {caption}' if caption else ''} — "
                 "arrows move it (Shift: by ten), Del deletes it, Tab goes to the next"
@@ -334,7 +336,9 @@ class ImageViewer(QWidget):
                 thick.setCosmetic(True)
                 item.setPen(thick)
                 item.setZValue(4)
-            caption = box_caption(box.label, box.text)
+            caption = box_caption(
+                box.label, box.text or self.class_names.get(-1 if box.label is None else box.label)
+            )
             if caption:
                 label = caption_item(caption, colour, rect.topLeft())
                 label.setZValue(5)
