@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..io import Dataset
+from ..io.tfds import info_of
 from ..text import plural
 from .findings import Finding, sort_key
 from .image_checks import ImageChecks, Seen
@@ -129,8 +130,14 @@ def finish_check(
         for pair, records in part.text_records.items():
             listed = text_records[pair]
             listed.extend(records[: EXAMPLES - len(listed)])
-    if predictions is not None:  # predicted ids named as the labels name them
-        found = with_class_names(found, class_names(text_ids))
+    if predictions is not None:  # ids named as the labels (or a TFDS folder) name them
+        names = class_names(text_ids)
+        tfds = info_of(f.path for f in ds.files)
+        box_key = known.roles().object_label
+        if tfds is not None and box_key in tfds.class_names:
+            described = dict(enumerate(tfds.class_names[box_key]))
+            names = {**described, **names}
+        found = with_class_names(found, names)
     found.extend(f for _, _, f in sorted(copies.notes, key=lambda n: n[:2]))
     images.drop(copies.later)
 

@@ -222,19 +222,22 @@ def class_names(text_ids: Mapping[str, Mapping[int, int]]) -> dict[int, str]:
 
 
 def with_class_names(found: list[Any], names: Mapping[int, str]) -> list[Any]:
-    """The label-error findings with the predicted classes named as the whole
-    dataset's labels name them (a record's own boxes may lack the class)."""
+    """The label-error findings with the classes named as the whole dataset names them
+    (its labels' texts, or its folder's ClassLabel names): the predicted class, and the
+    labelled box's when its record gives it no text."""
     out = []
     for f in found:
         ev = f.evidence
-        label = ev.get("predicted_class") if ev is not None else None
-        if (
-            ev is not None
-            and "predicted_text" not in ev
-            and isinstance(label, int)
-            and label in names
-        ):
-            ev = {**ev, "predicted_text": names[label]}
+        if ev is None:
+            out.append(f)
+            continue
+        added = {}
+        for id_key, text_key in (("predicted_class", "predicted_text"), ("class", "text")):
+            label = ev.get(id_key)
+            if text_key not in ev and isinstance(label, int) and label in names:
+                added[text_key] = names[label]
+        if added:
+            ev = {**ev, **added}
             f = replace(f, evidence=ev, message=message_of(f.kind, f.box, ev))
         out.append(f)
     return out
