@@ -41,3 +41,21 @@ def test_the_panels_are_saved_as_html_reports(qtbot, window, faulty, tmp_path): 
     assert not errors, errors
     stats = (tmp_path / "stats.html").read_text()
     assert "Statistics: faulty.tfrecord" in stats and stats.count("<img") >= 10
+
+
+def test_the_comparison_is_saved_as_html(qtbot, window, samples, tmp_path):
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.menus.refresh()
+    assert not window.menus.action("analyze.save_compare_html").isEnabled()
+    window.analysis.compare_with([str(samples / "shapes_gzip.tfrecord-00000-of-00003")])
+    dialog = window.analysis.compare_dialog
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+    reports = window.html_reports
+    reports.ask = False
+    reports.target = str(tmp_path / "compare.html")
+    window.menus.refresh()
+    window.menus.action("analyze.save_compare_html").trigger()
+    text = (tmp_path / "compare.html").read_text()
+    for key in dialog.result["features"]:
+        assert key in text
+    assert text.count('<img src="data:image/png') == 1  # the classes side by side

@@ -1,7 +1,8 @@
-"""Analyze › Save Findings as HTML… and Save Statistics as HTML…: the same
-self-contained report ``check --html`` and ``stats --html`` write, of what the panels
-show, written by a child process (the records' pictures are read there) through the
-output layer."""
+"""Analyze › Save Findings as HTML…, Save Statistics as HTML… and Save Comparison as
+HTML…: the same self-contained report ``check --html``, ``stats --html`` and
+``compare --html`` write, of what the panels show; the findings' and statistics' are
+written by a child process (the records' pictures are read there), every one through
+the output layer."""
 
 from __future__ import annotations
 
@@ -60,7 +61,58 @@ class HtmlReports:
                 lambda: analysis.stats is not None and self.w.session.is_open,
                 order=1,
             ),
+            Action(
+                "analyze.save_compare_html",
+                "Save &Comparison as HTML…",
+                "analyze",
+                self.save_comparison,
+                None,
+                3,
+                lambda: (
+                    analysis.compare_dialog is not None
+                    and analysis.compare_dialog.result is not None
+                ),
+                order=2,
+            ),
         ]
+
+    def save_comparison(self) -> None:
+        """The comparison the Compare dialog shows, as ``compare --html`` writes it."""
+        from ..core.report.charts import ReportUnavailable
+        from ..core.report.compare_report import compare_html
+        from ..core.user_error import UserError
+        from ..core.write.output import save_file
+
+        dialog = self.w.analysis.compare_dialog
+        if dialog is None or dialog.result is None:
+            return
+        out = self._target("comparison")
+        if not out:
+            return
+        try:
+            text = compare_html(dialog.result, "Comparison")
+            inputs = list(dialog.result["a"].get("files", [])) + list(
+                dialog.result["b"].get("files", [])
+            )
+            save_file(out, text.encode("utf-8"), inputs=inputs, overwrite=True, role="report")
+        except (ReportUnavailable, UserError) as exc:
+            self.w.show_error("Cannot save the report", str(exc))
+            return
+        self.w.statusBar().showMessage(f"saved {out}", 15000)
+
+    def _target(self, kind: str) -> str:
+        """Where the report goes: asked in a save dialog (or ``target``, in tests)."""
+        if not self.ask:
+            return self.target
+        from PySide6.QtWidgets import QFileDialog
+
+        ds = self.w.session.dataset
+        name = os.path.basename(ds.files[0].path) if ds is not None and ds.files else "dataset"
+        suggested = os.path.join(self.w.recent.last_dir(), f"{name}-{kind}.html")
+        out, _ = QFileDialog.getSaveFileName(
+            self.w.as_widget(), "Save the report", suggested, "HTML (*.html)"
+        )
+        return out
 
     def save(self, kind: str) -> None:
         """Write the report of the findings (``check``) or the statistics (``stats``)."""
@@ -79,14 +131,7 @@ class HtmlReports:
                 self.w.show_error("Cannot save the report", str(exc))
                 return
         name = os.path.basename(ds.files[0].path) if ds.files else "dataset"
-        out = self.target
-        if self.ask:
-            from PySide6.QtWidgets import QFileDialog
-
-            suggested = os.path.join(self.w.recent.last_dir(), f"{name}-{kind}.html")
-            out, _ = QFileDialog.getSaveFileName(
-                self.w.as_widget(), "Save the report", suggested, "HTML (*.html)"
-            )
+        out = self._target(kind)
         if not out:
             return
         what = "Data-quality findings" if kind == "check" else "Statistics"
