@@ -43,6 +43,9 @@ COMMANDS: tuple[tuple[tuple[str, ...], frozenset[int]], ...] = (
     (("check", "--json", "--predictions", "features"), frozenset({0, 1, 2})),
     (("check", "SAMPLE", "--predictions", "PATH"), frozenset({0, 1, 2})),  # as predictions
     (("evaluate", "--predictions", "features"), frozenset({0, 2})),
+    (("check", "--html", "OUT.html", "--junit", "OUT.xml"), frozenset({0, 1, 2})),
+    (("stats", "--html", "OUT.html"), frozenset({0, 2})),
+    (("index", "--check", "PATH", "SAMPLE"), frozenset({0, 1, 2})),  # the input as an index
     (("export", "-o", "OUT.tfrecord"), frozenset({0, 2})),
     (("export", "-o", "OUT.csv", "--format", "csv"), frozenset({0, 2})),
     (("export", "-o", "OUT.arrow", "--format", "arrow"), frozenset({0, 2})),

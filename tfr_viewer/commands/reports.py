@@ -41,7 +41,8 @@ def require_charts() -> None:
 
 
 def write_report(target: str, data: str | bytes, inputs: Sequence[str], overwrite: bool) -> None:
+    from ..core.report.page import as_bytes
     from ..core.write.output import save_file
 
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    raw = as_bytes(data) if isinstance(data, str) else data
     save_file(target, raw, inputs=inputs, overwrite=overwrite, role="report")

@@ -80,6 +80,7 @@ class HtmlReports:
         """The comparison the Compare dialog shows, as ``compare --html`` writes it."""
         from ..core.report.charts import ReportUnavailable
         from ..core.report.compare_report import compare_html
+        from ..core.report.page import as_bytes
         from ..core.user_error import UserError
         from ..core.write.output import save_file
 
@@ -94,7 +95,7 @@ class HtmlReports:
             inputs = list(dialog.result["a"].get("files", [])) + list(
                 dialog.result["b"].get("files", [])
             )
-            save_file(out, text.encode("utf-8"), inputs=inputs, overwrite=True, role="report")
+            save_file(out, as_bytes(text), inputs=inputs, overwrite=True, role="report")
         except (ReportUnavailable, UserError) as exc:
             self.w.show_error("Cannot save the report", str(exc))
             return

@@ -154,3 +154,14 @@ def test_reports_are_outputs_and_need_their_extra(tmp_path):
     )
     assert done.returncode == 2 and "tfr-viewer[report]" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "s.html").exists()
+
+
+def test_a_name_that_is_not_utf8_makes_a_valid_report(tmp_path):
+    odd = os.fsdecode(os.fsencode(str(tmp_path)) + b"/shapes-\xff.tfrecord")
+    shutil.copy(SAMPLE, odd)
+    for command in ("check", "stats"):
+        report = tmp_path / f"{command}.html"
+        done = _run(command, odd, "--html", str(report))
+        assert done.returncode == 0, done.stderr
+        text = report.read_bytes().decode("utf-8")  # valid UTF-8
+        assert "shapes-\ufffd.tfrecord" in text

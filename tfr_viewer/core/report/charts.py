@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..user_error import UserError
+from .page import readable
 
 
 class ReportUnavailable(UserError):
@@ -46,7 +47,7 @@ def histogram(edges: Sequence[float], counts: Sequence[int], title: str) -> str:
     fig, ax = plt.subplots(figsize=(4.2, 2.2))
     widths = [b - a for a, b in zip(edges[:-1], edges[1:], strict=True)]
     ax.bar(list(edges[:-1]), list(counts), width=widths, align="edge", color="#3b82f6")
-    ax.set_title(title, fontsize=9)
+    ax.set_title(readable(title), fontsize=9)
     ax.tick_params(labelsize=7)
     return _url(fig)
 
@@ -69,8 +70,8 @@ def bars(
         ax.barh([y + 0.2 for y in ys], list(second), height=0.4, color="#f59e0b", label="B")
         ax.legend(fontsize=7)
     ax.set_yticks(ys)
-    ax.set_yticklabels([label[:40] for label in labels], fontsize=7)
+    ax.set_yticklabels([readable(label[:40]) for label in labels], fontsize=7)
     ax.invert_yaxis()
-    ax.set_title(title, fontsize=9)
+    ax.set_title(readable(title), fontsize=9)
     ax.tick_params(axis="x", labelsize=7)
     return _url(fig)

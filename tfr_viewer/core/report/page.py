@@ -40,8 +40,19 @@ window.addEventListener("load", function () {
 """
 
 
+def readable(text: str) -> str:
+    """``text`` with the bytes of a name that is not UTF-8 (kept by Python as lone
+    surrogates) shown as U+FFFD, so the report is valid UTF-8."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def esc(text: object) -> str:
-    return html.escape(str(text))
+    return html.escape(readable(str(text)))
+
+
+def as_bytes(document: str) -> bytes:
+    """The report's bytes (UTF-8, whatever names it quotes)."""
+    return readable(document).encode("utf-8")
 
 
 def png_url(rgba: np.ndarray) -> str:
