@@ -21,8 +21,8 @@ os.environ["TFR_VIEWER_INSTANCE"] = f"tfr-viewer-tests-{os.getpid()}"
 if not __import__("tfr_viewer.core.fast", fromlist=["available"]).available():
     os.environ.setdefault("TFR_VIEWER_PURE_PYTHON", "1")
 
-# the loopback servers and files of the remote-URL tests
-pytest_plugins = ["tests.remote_data"]
+# the loopback servers and files of the remote-URL tests; the planted label errors
+pytest_plugins = ["tests.remote_data", "tests.planted_labels"]
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tests.planted_faults import example_of
 from tests.tf_oracle import tf_write
@@ -154,3 +155,19 @@ def prediction_dataset(path: Path, id_key: str = "image/key/sha256") -> Path:
         features = {id_key: [ids(i)[id_key]], **detection_features(i)}
         payloads.append(example_of(features))
     return tf_write(path, payloads)
+
+
+@pytest.fixture(scope="session")
+def label_data(tmp_path_factory):
+    """The labelled dataset with and without its predictions, and the predictions as a
+    results file and as datasets matched by SHA-256 and by file name (a fixture of
+    every test, through tests/conftest.py)."""
+    root = tmp_path_factory.mktemp("labels")
+    return {
+        "with": labelled_dataset(root / "with.tfrecord", with_predictions=True),
+        "plain": labelled_dataset(root / "plain.tfrecord"),
+        "coco": coco_results(root / "results.json"),
+        "by_sha": prediction_dataset(root / "preds_sha.tfrecord"),
+        "by_name": prediction_dataset(root / "preds_name.tfrecord", "image/filename"),
+        "root": root,
+    }

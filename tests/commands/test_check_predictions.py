@@ -15,11 +15,10 @@ from tests.planted_labels import (
     PLANTED,
     RECORDS,
     coco_results,
-    labelled_dataset,
-    prediction_dataset,
 )
+from tfr_viewer.core.analyze.findings import LABEL_ERROR_KINDS
 
-LABEL_KINDS = {"label_missed", "label_class", "label_location", "label_spurious"}
+LABEL_KINDS = set(LABEL_ERROR_KINDS)
 
 
 def _check(*args: str) -> subprocess.CompletedProcess:
@@ -44,41 +43,28 @@ def _label_findings(done: subprocess.CompletedProcess) -> dict[int, tuple[str, i
     return by_record
 
 
-@pytest.fixture(scope="module")
-def data(tmp_path_factory):
-    root = tmp_path_factory.mktemp("labels")
-    return {
-        "with": labelled_dataset(root / "with.tfrecord", with_predictions=True),
-        "plain": labelled_dataset(root / "plain.tfrecord"),
-        "coco": coco_results(root / "results.json"),
-        "by_sha": prediction_dataset(root / "preds_sha.tfrecord"),
-        "by_name": prediction_dataset(root / "preds_name.tfrecord", "image/filename"),
-        "root": root,
-    }
-
-
-def test_predictions_in_the_records(data):
-    found = _label_findings(_check(str(data["with"]), "--predictions", "features", "--json"))
+def test_predictions_in_the_records(label_data):
+    found = _label_findings(_check(str(label_data["with"]), "--predictions", "features", "--json"))
     assert found == PLANTED
 
 
-def test_a_coco_results_file_matched_by_source_id(data):
+def test_a_coco_results_file_matched_by_source_id(label_data):
     found = _label_findings(
-        _check(str(data["plain"]), "--predictions", str(data["coco"]), "--json")
+        _check(str(label_data["plain"]), "--predictions", str(label_data["coco"]), "--json")
     )
     assert found == PLANTED
 
 
 @pytest.mark.parametrize(("key", "match"), [("by_sha", None), ("by_name", "filename")])
-def test_a_second_dataset_matched_by_its_id(data, key, match):
+def test_a_second_dataset_matched_by_its_id(label_data, key, match):
     extra = ["--match", match] if match else []
-    done = _check(str(data["plain"]), "--predictions", str(data[key]), "--json", *extra)
+    done = _check(str(label_data["plain"]), "--predictions", str(label_data[key]), "--json", *extra)
     assert _label_findings(done) == PLANTED
 
 
-def test_ids_that_match_no_record_are_named(data):
-    results = coco_results(data["root"] / "partial.json", skip=3, extra="9999")
-    done = _check(str(data["plain"]), "--predictions", str(results), "--json")
+def test_ids_that_match_no_record_are_named(label_data):
+    results = coco_results(label_data["root"] / "partial.json", skip=3, extra="9999")
+    done = _check(str(label_data["plain"]), "--predictions", str(results), "--json")
     found = _label_findings(done)
     assert found == {r: v for r, v in PLANTED.items() if r != 3}  # record 3 has none now
     (unmatched,) = [
@@ -92,31 +78,31 @@ def test_ids_that_match_no_record_are_named(data):
     assert lacking["message"].startswith("1 record has no prediction") and lacking[
         "message"
     ].endswith(": 3")
-    text = _check(str(data["plain"]), "--predictions", str(results))
+    text = _check(str(label_data["plain"]), "--predictions", str(results))
     assert "predictions_unmatched" in text.stdout and "label_class: 1 finding" in text.stdout
 
 
-def test_the_findings_are_the_same_with_jobs_and_thresholds_matter(data):
-    one = _check(str(data["with"]), "--predictions", "features", "--json", "--jobs", "1")
-    two = _check(str(data["with"]), "--predictions", "features", "--json", "--jobs", "2")
+def test_the_findings_are_the_same_with_jobs_and_thresholds_matter(label_data):
+    one = _check(str(label_data["with"]), "--predictions", "features", "--json", "--jobs", "1")
+    two = _check(str(label_data["with"]), "--predictions", "features", "--json", "--jobs", "2")
     assert json.loads(one.stdout) == json.loads(two.stdout)
     strict = _check(
-        str(data["with"]), "--predictions", "features", "--json", "--score-threshold", "0.999"
+        str(label_data["with"]), "--predictions", "features", "--json", "--score-threshold", "0.999"
     )
     assert _label_findings(strict) == {}  # no prediction is that sure: nothing is weighed
     loose = _check(
-        str(data["with"]), "--predictions", "features", "--json", "--iou-threshold", "0.25"
+        str(label_data["with"]), "--predictions", "features", "--json", "--iou-threshold", "0.25"
     )
     assert 11 not in _label_findings(loose)  # the shifted box pairs at IoU 0.30
 
 
-def test_bad_predictions_are_one_line_and_exit_2(data, tmp_path):
-    plain = str(data["plain"])
+def test_bad_predictions_are_one_line_and_exit_2(label_data, tmp_path):
+    plain = str(label_data["plain"])
     bad = tmp_path / "bad.json"
     cases = {
         "missing.json": "cannot read",
         str(bad): "result 1: bbox",
-        str(data["plain"]): "holds no predictions",
+        str(label_data["plain"]): "holds no predictions",
     }
     bad.write_text(
         json.dumps(
@@ -151,7 +137,7 @@ def test_bad_predictions_are_one_line_and_exit_2(data, tmp_path):
         assert done.returncode == 2 and said in done.stderr, done.stderr
 
 
-def test_clean_predictions_against_clean_labels_find_nothing(data, tmp_path):
+def test_clean_predictions_against_clean_labels_find_nothing(label_data, tmp_path):
     from tests.planted_faults import example_of
     from tests.planted_labels import _features, clean_boxes
     from tests.tf_oracle import tf_write

@@ -15,21 +15,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
-from tests.planted_labels import PLANTED, coco_results, labelled_dataset
+from tests.planted_labels import PLANTED
 from tests.ui.conftest import open_and_wait
 from tests.ui.panels.test_analysis_panels import _double_click_finding
+from tfr_viewer.core.analyze.findings import LABEL_ERROR_KINDS
 
-LABEL_KINDS = {"label_missed", "label_class", "label_location", "label_spurious"}
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory):
-    root = tmp_path_factory.mktemp("predicted")
-    return {
-        "with": labelled_dataset(root / "with.tfrecord", with_predictions=True),
-        "plain": labelled_dataset(root / "plain.tfrecord"),
-        "coco": coco_results(root / "results.json"),
-    }
+LABEL_KINDS = set(LABEL_ERROR_KINDS)
 
 
 def _dashed(viewer) -> int:
@@ -38,8 +29,8 @@ def _dashed(viewer) -> int:
     return sum(1 for item in scene.items() if str(item.data(0)).startswith("prediction "))
 
 
-def test_predictions_are_drawn_and_counted_with_a_threshold(qtbot, window, data):
-    open_and_wait(qtbot, window, [data["with"]])
+def test_predictions_are_drawn_and_counted_with_a_threshold(qtbot, window, label_data):
+    open_and_wait(qtbot, window, [label_data["with"]])
     window.select_record(7)  # box 1's class swapped: the model's cat is a false one
     viewer = window.preview.images
     bar = viewer.prediction_bar
@@ -56,13 +47,13 @@ def test_predictions_are_drawn_and_counted_with_a_threshold(qtbot, window, data)
     window.select_record(0)
     assert bar.isVisible()
     window.close_dataset()
-    open_and_wait(qtbot, window, [data["plain"]])
+    open_and_wait(qtbot, window, [label_data["plain"]])
     window.select_record(7)
     assert not bar.isVisible()  # no predictions in these records
 
 
-def test_label_errors_lead_to_their_box_and_sort_first(qtbot, window, data):
-    open_and_wait(qtbot, window, [data["with"]])
+def test_label_errors_lead_to_their_box_and_sort_first(qtbot, window, label_data):
+    open_and_wait(qtbot, window, [label_data["with"]])
     window.menus.action("view.suspicious").trigger()  # runs the checks first
     panel = window.analysis.findings
     qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
@@ -91,13 +82,13 @@ def test_label_errors_lead_to_their_box_and_sort_first(qtbot, window, data):
     )
 
 
-def test_predictions_from_a_results_file_and_the_evaluation(qtbot, window, data):
-    open_and_wait(qtbot, window, [data["plain"]])
+def test_predictions_from_a_results_file_and_the_evaluation(qtbot, window, label_data):
+    open_and_wait(qtbot, window, [label_data["plain"]])
     window.menus.action("analyze.predictions").trigger()
     dialog = window.predictions.last_dialog
     qtbot.waitUntil(dialog.isVisible)
     dialog.buttons["results"].setChecked(True)
-    dialog.path.setText(str(data["coco"]))
+    dialog.path.setText(str(label_data["coco"]))
     ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
     qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.predictions.kind == "results", timeout=60_000)
@@ -115,9 +106,9 @@ def test_predictions_from_a_results_file_and_the_evaluation(qtbot, window, data)
             "-m",
             "tfr_viewer",
             "evaluate",
-            str(data["plain"]),
+            str(label_data["plain"]),
             "--predictions",
-            str(data["coco"]),
+            str(label_data["coco"]),
             "--json",
         ],
         capture_output=True,
@@ -132,7 +123,7 @@ def test_predictions_from_a_results_file_and_the_evaluation(qtbot, window, data)
     window.menus.action("analyze.predictions").trigger()  # a file that is no results file
     dialog = window.predictions.last_dialog
     dialog.buttons["results"].setChecked(True)
-    bad = data["coco"].parent / "bad.json"
+    bad = label_data["coco"].parent / "bad.json"
     bad.write_text('{"not": "results"}')
     dialog.path.setText(str(bad))
     errors: list[str] = []

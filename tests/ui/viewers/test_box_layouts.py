@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QInputDialog
 
 from tests.tf_oracle import tf, tf_read, tf_write
 from tests.ui.conftest import open_and_wait
+from tests.ui.viewers.test_box_picker import drag
 from tfr_viewer.core.decode.layouts import KeyMap
 from tfr_viewer.core.write.build import build_example
 
@@ -180,11 +181,7 @@ def test_boxes_are_edited_in_every_layout(qtbot, window, tmp_path, monkeypatch, 
         # B and a drag: a new box of a class typed as "2 dog"
         monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *a: ("2 dog", True)))
         qtbot.keyClick(viewer.view, Qt.Key.Key_B)
-        port = viewer.view.viewport()
-        start, end = _screen(viewer, 2, 36), _screen(viewer, 12, 46)
-        qtbot.mousePress(port, Qt.MouseButton.LeftButton, pos=start)
-        qtbot.mouseMove(port, end)
-        qtbot.mouseRelease(port, Qt.MouseButton.LeftButton, pos=end)
+        drag(qtbot, viewer, _screen(viewer, 2, 36), _screen(viewer, 12, 46))
 
         window.menus.action("file.export").trigger()
         dialog = window.edit_actions.exports.last_dialog

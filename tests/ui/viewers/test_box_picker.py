@@ -97,6 +97,14 @@ def test_a_click_beside_every_box_chooses_none(qtbot, window, samples):
     assert len(viewer.picker.boxes) == 3
 
 
+def drag(qtbot, viewer, start, end) -> None:
+    """A press at ``start``, a move to ``end`` and the release there, on the picture."""
+    port = viewer.view.viewport()
+    qtbot.mousePress(port, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(port, end)
+    qtbot.mouseRelease(port, Qt.MouseButton.LeftButton, pos=end)
+
+
 def _screen(viewer, x: float, y: float):
     """A point of the picture (the record's convention) on the screen."""
     sx, sy = viewer.picker.scale
@@ -195,11 +203,7 @@ def test_c_changes_a_class_and_b_draws_a_new_box(qtbot, window, samples, monkeyp
     # B, then a drag over an empty corner of the picture: a new box, of a typed class
     answer("7 dog")
     qtbot.keyClick(viewer.view, Qt.Key.Key_B)
-    port = viewer.view.viewport()
-    start, end = _screen(viewer, 0.05, 0.05), _screen(viewer, 0.2, 0.25)
-    qtbot.mousePress(port, Qt.MouseButton.LeftButton, pos=start)
-    qtbot.mouseMove(port, end)
-    qtbot.mouseRelease(port, Qt.MouseButton.LeftButton, pos=end)
+    drag(qtbot, viewer, _screen(viewer, 0.05, 0.05), _screen(viewer, 0.2, 0.25))
     after = _boxes(window.edit_actions.payload(5))
     assert after["image/object/class/text"] == [b"triangle", b"triangle", b"triangle", b"dog"]
     assert labels()[-1] == 7
