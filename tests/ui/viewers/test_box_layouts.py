@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QInputDialog
 
 from tests.tf_oracle import tf, tf_read, tf_write
 from tests.ui.conftest import open_and_wait
-from tests.ui.viewers.test_box_picker import drag
+from tests.ui.viewers.test_box_picker import drag, exported
 from tfr_viewer.core.decode.layouts import KeyMap
 from tfr_viewer.core.write.build import build_example
 
@@ -183,12 +183,7 @@ def test_boxes_are_edited_in_every_layout(qtbot, window, tmp_path, monkeypatch, 
         qtbot.keyClick(viewer.view, Qt.Key.Key_B)
         drag(qtbot, viewer, _screen(viewer, 2, 36), _screen(viewer, 12, 46))
 
-        window.menus.action("file.export").trigger()
-        dialog = window.edit_actions.exports.last_dialog
-        out = tmp_path / "fixed.tfrecord"
-        dialog.output.setText(str(out))
-        qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+        out = exported(qtbot, window, tmp_path / "fixed.tfrecord")
         boxes, labels = _read(tf_read(out)[0], layout)
         assert labels == [2, 1, 2]
         moved = tuple(v + d for v, d in zip(PIXEL_BOXES[1], (1, 0, 1, 0), strict=True))

@@ -70,13 +70,7 @@ def test_a_box_is_chosen_nudged_and_deleted_in_the_picture(qtbot, window, sample
     # undo the deletion, then export: TensorFlow reads the moved box
     window.edit_actions.stack.undo()
     assert len(_boxes(window.edit_actions.payload(5))[BOX + "xmin"]) == 3
-    window.menus.action("file.export").trigger()
-    dialog = window.edit_actions.exports.last_dialog
-    out = tmp_path / "fixed.tfrecord"
-    dialog.output.setText(str(out))
-    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
-    written = tf_read(out)
+    written = tf_read(exported(qtbot, window, tmp_path / "fixed.tfrecord"))
     assert len(written) == 24
     exported = _boxes(written[5])
     assert exported[BOX + "xmin"][1] == float(f32(before[BOX + "xmin"][1] + 1 / width))
@@ -95,6 +89,16 @@ def test_a_click_beside_every_box_chooses_none(qtbot, window, samples):
     assert viewer.picker.selected is None
     qtbot.keyClick(viewer.view, Qt.Key.Key_Delete)  # nothing chosen: the record's Del
     assert len(viewer.picker.boxes) == 3
+
+
+def exported(qtbot, window, out):
+    """File › Export… of every record, with its edits, to ``out``, as a user runs it."""
+    window.menus.action("file.export").trigger()
+    dialog = window.edit_actions.exports.last_dialog
+    dialog.output.setText(str(out))
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    return out
 
 
 def drag(qtbot, viewer, start, end) -> None:
