@@ -72,8 +72,8 @@ def test_a_box_is_chosen_nudged_and_deleted_in_the_picture(qtbot, window, sample
     assert len(_boxes(window.edit_actions.payload(5))[BOX + "xmin"]) == 3
     written = tf_read(exported(qtbot, window, tmp_path / "fixed.tfrecord"))
     assert len(written) == 24
-    exported = _boxes(written[5])
-    assert exported[BOX + "xmin"][1] == float(f32(before[BOX + "xmin"][1] + 1 / width))
+    read_back = _boxes(written[5])
+    assert read_back[BOX + "xmin"][1] == float(f32(before[BOX + "xmin"][1] + 1 / width))
     assert _boxes(written[4]) == _boxes(tf_read(path)[4])
 
 
