@@ -154,6 +154,9 @@ def test_reports_are_outputs_and_need_their_extra(tmp_path):
     )
     assert done.returncode == 2 and "tfr-viewer[report]" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "s.html").exists()
+    report = str(tmp_path / "c.html")
+    checked = _run("check", str(SAMPLE), "--html", report, PYTHONPATH=str(blocked.parent))
+    assert checked.returncode == 0 and (tmp_path / "c.html").exists()  # no chart to draw
 
 
 def test_a_name_that_is_not_utf8_makes_a_valid_report(tmp_path):
