@@ -59,3 +59,36 @@ def test_the_comparison_is_saved_as_html(qtbot, window, samples, tmp_path):
     for key in dialog.result["features"]:
         assert key in text
     assert text.count('<img src="data:image/png') == 1  # the classes side by side
+
+
+def test_a_report_of_other_files_gets_no_pictures_of_these(
+    qtbot,
+    window,
+    faulty,  # noqa: F811
+    samples,
+    tmp_path,
+):
+    """Findings opened from a saved report of another dataset are saved without
+    thumbnails: their record numbers are not the open dataset's."""
+    import subprocess
+    import sys
+
+    path, _ = faulty
+    saved = tmp_path / "other.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "check", "--json", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    saved.write_text(done.stdout)
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.analysis.open_report(str(saved))
+    assert window.analysis.findings.model.findings
+    reports = window.html_reports
+    reports.ask = False
+    reports.target = str(tmp_path / "other.html")
+    window.menus.refresh()
+    window.menus.action("analyze.save_findings_html").trigger()
+    qtbot.waitUntil(lambda: reports.job is None, timeout=60_000)
+    text = (tmp_path / "other.html").read_text()
+    assert "faulty.tfrecord" in text and "<img" not in text

@@ -234,7 +234,8 @@ def run_check(request: CheckRequest) -> int:
             write_report(request.junit, report, inputs, request.overwrite)
         if request.html:
             meta = {"records": len(ds), "files": len(ds.files)}
-            text = check_html(findings, meta, ds.read, "Data-quality findings: " + _named(ds))
+            title = "Data-quality findings: " + _named(ds)
+            text = check_html(findings, meta, ds.read, title, inputs)
             write_report(request.html, text, inputs, request.overwrite)
         by_severity = Counter(f["severity"] for f in findings)
         failed = any(at_least(f["severity"], fail_on) for f in findings)

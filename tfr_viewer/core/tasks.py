@@ -273,7 +273,8 @@ def report_task(conn: Connection) -> None:
             from .report.check_report import check_html
 
             meta = {"records": len(ds), "files": len(ds.files)}
-            text = check_html(options["report"], meta, ds.read, options["title"])
+            files = [f.path for f in ds.files]
+            text = check_html(options["report"], meta, ds.read, options["title"], files)
         else:
             from .report.stats_report import stats_html
 

@@ -54,10 +54,13 @@ def check_html(
     meta: dict[str, Any],
     read: Callable[[int], bytes] | None,
     title: str = "Data-quality findings",
+    files: Sequence[str] = (),
 ) -> str:
     """The report of ``findings`` (as ``check --json`` gives them); ``meta`` has
     ``records`` and ``files``; ``read(record)`` gives a record's payload for its
-    thumbnail (None: no pictures)."""
+    thumbnail (None: no pictures), for the findings in ``files`` (the dataset ``read``
+    reads: findings of other files, from a saved report, get none)."""
+    readable = {os.path.abspath(p) for p in files}
     counts = {s: sum(f["severity"] == s for f in findings) for s in SEVERITIES}
     said = ", ".join(f'<span class="{s}">{n:,} {s}</span>' for s, n in counts.items())
     body = [
@@ -79,7 +82,8 @@ def check_html(
         rows = []
         for n, f in enumerate(group[:ROWS]):
             picture = ""
-            if read is not None and f.get("record") is not None and n < THUMBS:
+            mine = f.get("file") is not None and os.path.abspath(f["file"]) in readable
+            if read is not None and mine and f.get("record") is not None and n < THUMBS:
                 picture = thumbnail(read, int(f["record"]), f.get("box"))
             where = os.path.basename(f["file"]) if f.get("file") else ""
             rows.append(
