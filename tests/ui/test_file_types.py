@@ -122,6 +122,45 @@ def test_a_refused_stream_is_decoded_once_in_the_child(qtbot, window, tmp_path, 
     assert window.problems_button.text() == "1 problem"
 
 
+def test_what_the_child_leaves_is_read_even_when_the_window_is_busy(
+    qtbot, window, tmp_path, monkeypatch
+):
+    """The files the indexing child leaves (a refused stream's decoded bytes, seek
+    points) are still there when a busy window thread applies its messages after the
+    child has ended: they go once the end itself is applied."""
+    import gzip
+    import time
+
+    from tfr_viewer.core.io import sources
+    from tfr_viewer.ui.indexer import Indexer
+
+    monkeypatch.setattr(
+        sources, "inflate", lambda *a, **k: (_ for _ in ()).throw(AssertionError("decoded here"))
+    )
+    data = gzip.compress(b"".join(encode_frame(bytes([i]) * 300) for i in range(30)))
+    refused = tmp_path / "bad_trailer.tfrecord.gz"
+    refused.write_bytes(data[:-8] + b"\1\2\3\4" + data[-4:])
+    plain = tmp_path / "good.tfrecord.gz"
+    plain.write_bytes(data)
+    for path in (refused, plain):
+        applied = Indexer._apply
+        seen: list[object] = []
+
+        def slow(self, msg, applied=applied, seen=seen):  # the reader thread is long done
+            if not seen:
+                time.sleep(1.5)
+            seen.append(msg)
+            applied(self, msg)
+
+        monkeypatch.setattr(Indexer, "_apply", slow)
+        open_and_wait(qtbot, window, [path])
+        assert len(window.dataset) == 30
+        with qtbot.waitSignal(window.record_shown):
+            window.select_record(29) if window.current != 29 else window.show_record(29)
+        assert window.preview.hex.data == bytes([29]) * 300
+        window.close_dataset()
+
+
 def test_a_tensorboard_events_file_shows_its_events_in_the_tree(qtbot, window, tmp_path):
     """An events file opens as events: the tree names the wall time, the step and each
     summary value by tag, as TensorFlow wrote them; the Down key moves to the next."""

@@ -92,7 +92,9 @@ class Indexer(QObject):
         self._settled = 0  # records whose CRC the child has checked
         self._done_files = 0.0  # bytes of the files indexed
         gate = self._gate = SignalGate()
-        self.destroyed.connect(lambda *_: gate.close())
+        seek_dir = self._seek_dir
+        # a window closed before the end was applied: nothing reads the folder any more
+        self.destroyed.connect(lambda *_: (gate.close(), shutil.rmtree(seek_dir, True)))
         self._received.connect(self._apply, Qt.ConnectionType.QueuedConnection)
 
     def start(self) -> None:
@@ -167,19 +169,21 @@ class Indexer(QObject):
         finally:
             self._conn.close()
             self._process.join(timeout=5)
-            shutil.rmtree(self._seek_dir, ignore_errors=True)
             if self._cancelled:
                 end = _Ended(IndexState.CANCELLED, "indexing cancelled")
             try:
-                self._forward(end)
+                self._forward(end)  # the seek points' folder goes when it is applied
             except RuntimeError:
-                pass  # the window is gone
+                shutil.rmtree(self._seek_dir, ignore_errors=True)  # the window is gone
 
     # -- the window's thread: the dataset changes here only ------------------------------
     def _apply(self, msg: object) -> None:
         """Apply one message of the child to the dataset (on the window's thread, so the
         table never reads an index while it grows)."""
         if isinstance(msg, _Ended):
+            # every message before this one is applied: the files the child left for the
+            # seek points (or a refused stream's decoded bytes) have been read
+            shutil.rmtree(self._seek_dir, ignore_errors=True)
             self.running = False
             self.failure = msg.failure
             self.finished.emit(int(msg.state), msg.message)
