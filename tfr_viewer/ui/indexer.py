@@ -93,8 +93,13 @@ class Indexer(QObject):
         self._done_files = 0.0  # bytes of the files indexed
         gate = self._gate = SignalGate()
         seek_dir = self._seek_dir
-        # a window closed before the end was applied: nothing reads the folder any more
-        self.destroyed.connect(lambda *_: (gate.close(), shutil.rmtree(seek_dir, True)))
+
+        def gone(*_args: object) -> None:
+            """Closed before the end was applied: nothing reads the folder any more."""
+            gate.close()
+            shutil.rmtree(seek_dir, ignore_errors=True)
+
+        self.destroyed.connect(gone)
         self._received.connect(self._apply, Qt.ConnectionType.QueuedConnection)
 
     def start(self) -> None:
