@@ -5,14 +5,13 @@ escaped."""
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..core.decode import ImageError, annotated_thumbnail, box_caption
+from ..core.report.page import png_url
 from ..core.text import plural
 
 
@@ -54,15 +53,6 @@ _STYLE = (
 )
 
 
-def png_data(rgba: np.ndarray) -> str:
-    """A ``data:`` URL of the pixels as PNG."""
-    from PIL import Image
-
-    out = io.BytesIO()
-    Image.fromarray(rgba).save(out, "PNG")
-    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
-
-
 def _picture(record: Record, size: int) -> str:
     try:
         found = record.images()
@@ -74,7 +64,7 @@ def _picture(record: Record, size: int) -> str:
         pixels = annotated_thumbnail(found[0], size)
     except ImageError as exc:
         return f'<span class="bad">{html.escape(str(exc))}</span>'
-    return f'<img src="{png_data(pixels)}" alt="record {record.index}">'
+    return f'<img src="{png_url(pixels)}" alt="record {record.index}">'
 
 
 def value_text(values: Any) -> str:
