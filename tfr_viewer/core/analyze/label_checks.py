@@ -25,9 +25,10 @@ from .predictions import (
     InRecords,
     PredictionError,
     Source,
+    as_fractions,
     choose_match,
-    lookup,
-    of_record,
+    detections,
+    matched,
     row_values,
 )
 from .roles import Roles
@@ -85,6 +86,7 @@ class LabelChecks:
         self.check = check
         self.note = note
         self.label_map = dict(label_map or {})
+        self.keys = check.keys()  # what each row is read for
         self.matched: set[str] = set()
         self.unpredicted: list[int] = []  # records whose id no prediction names
 
@@ -126,7 +128,7 @@ class LabelChecks:
     ) -> tuple[list[Labelled], list[Predicted]] | None:
         """Row ``r``'s labelled boxes and predictions, both as fractions of the image;
         None when it has no predictions or no usable box lists."""
-        predicted = self._predicted(row_values(columns, self.check.keys(), r), record, size)
+        predicted = self._predicted(row_values(columns, self.keys, r), record, size)
         if predicted is None:
             return None
         labelled = _labelled(roles, columns, r, size)
@@ -138,17 +140,16 @@ class LabelChecks:
         source = self.check.source
         if isinstance(source, ById):
             assert source.match is not None, "settle() chooses the id first"
-            ids = values.get(MATCH_KEYS[source.match])
-            found = lookup(source, source.match, ids[0]) if ids else None
-            if found is not None:
-                self.matched.add(found[0])
-            else:
+            found = matched(source, values)
+            if found is None:
                 self.unpredicted.append(record)
+                return None
+            self.matched.add(found[0])
+            return as_fractions(source, found[1], size)
         try:
-            return of_record(source, values, size)
+            return detections(values, source.keys)
         except PredictionError as exc:
-            feature = source.keys.xmin if isinstance(source, InRecords) else None
-            self.note("predictions_malformed", str(exc), record, feature=feature)
+            self.note("predictions_malformed", str(exc), record, feature=source.keys.xmin)
             return None
 
 

@@ -123,10 +123,15 @@ def _order(predicted: Sequence[Predicted]) -> list[int]:
 
 
 def match(
-    labelled: Sequence[Labelled], predicted: Sequence[Predicted], limits: Thresholds
+    labelled: Sequence[Labelled],
+    predicted: Sequence[Predicted],
+    limits: Thresholds,
+    overlap: np.ndarray | None = None,
 ) -> Match:
-    """Pair the confident predictions with the labelled boxes of their class."""
-    overlap = iou_matrix([p.corners for p in predicted], [g.corners for g in labelled])
+    """Pair the confident predictions with the labelled boxes of their class
+    (``overlap``: their :func:`iou_matrix`, when the caller has it already)."""
+    if overlap is None:
+        overlap = iou_matrix([p.corners for p in predicted], [g.corners for g in labelled])
     paired: list[int | None] = [None] * len(predicted)
     taken = [False] * len(labelled)
     confident = [p.score >= limits.score for p in predicted]
@@ -155,8 +160,8 @@ def label_errors(
     """The evidence of one record against its labels (see the module's description);
     ``names`` gives class names to the predicted ids."""
     names = names or {}
-    pairs = match(labelled, predicted, limits)
     overlap = iou_matrix([p.corners for p in predicted], [g.corners for g in labelled])
+    pairs = match(labelled, predicted, limits, overlap)
     free = [
         i for i in _order(predicted) if pairs.confident[i] and pairs.paired[i] is None
     ]  # confident false positives, strongest first

@@ -342,6 +342,30 @@ def open_source(spec: str, keys: DetectionKeys, match: str | None = None) -> Sou
     return from_dataset([spec], keys, match)
 
 
+def matched(
+    source: ById, values: Mapping[str, Sequence[Any]]
+) -> tuple[str, tuple[Predicted, ...]] | None:
+    """The source's id and predictions for a record (``values``: key → its values),
+    by the source's id (or the first that matches, before one is chosen)."""
+    names = [source.match] if source.match else list(MATCH_KEYS)
+    for name in names:
+        ids = values.get(MATCH_KEYS[name])
+        found = lookup(source, name, ids[0]) if ids is not None and len(ids) else None
+        if found is not None:
+            return found
+    return None
+
+
+def as_fractions(
+    source: ById, predicted: Sequence[Predicted], size: tuple[int, int] | None
+) -> list[Predicted] | None:
+    """A matched record's predictions as fractions of its ``size`` image (None: pixel
+    boxes of an image whose size is unknown)."""
+    if not source.pixels:
+        return list(predicted)
+    return in_fractions(predicted, *size) if size is not None else None
+
+
 def of_record(
     source: Source, values: Mapping[str, Sequence[Any]], size: tuple[int, int] | None
 ) -> list[Predicted] | None:
@@ -351,13 +375,5 @@ def of_record(
     an image whose size is unknown). PredictionError for lists that disagree."""
     if isinstance(source, InRecords):
         return detections(values, source.keys)
-    names = [source.match] if source.match else list(MATCH_KEYS)
-    for name in names:
-        ids = values.get(MATCH_KEYS[name])
-        found = lookup(source, name, ids[0]) if ids is not None and len(ids) else None
-        if found is None:
-            continue
-        if not source.pixels:
-            return list(found[1])
-        return in_fractions(found[1], *size) if size is not None else None
-    return None
+    found = matched(source, values)
+    return None if found is None else as_fractions(source, found[1], size)
