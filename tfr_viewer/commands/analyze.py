@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from ..cli_options import CommandSpec, Runs, add_paths, add_runs
+from ..cli_options import CommandSpec, Runs, add_overwrite, add_paths, add_runs
 from ..core import json_text
 from ..core.io import Dataset
 from ..core.text import number_text as num
@@ -20,7 +20,6 @@ from .prediction_options import prediction_arguments
 from .progress import TaskProgress, index_with_progress, print_warnings
 from .reports import (
     html_arguments,
-    overwrite_argument,
     refuse_early,
     require_charts,
     write_report,
@@ -374,7 +373,7 @@ def stats_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p)
     p.add_argument("--json", action="store_true", help="all figures as JSON")
     html_arguments(p, "the figures and charts")
-    overwrite_argument(p)
+    add_overwrite(p)
     add_runs(p)
 
 
@@ -414,7 +413,7 @@ def check_arguments(p: argparse.ArgumentParser) -> None:
         "of check, failed at --fail-on",
     )
     html_arguments(p, "the findings, grouped by kind, with the records' pictures")
-    overwrite_argument(p)
+    add_overwrite(p)
     add_runs(p)
 
 
@@ -437,7 +436,7 @@ def compare_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--json", action="store_true", help="all figures as JSON")
     html_arguments(p, "the drift, the classes side by side and the images in both")
-    overwrite_argument(p)
+    add_overwrite(p)
 
 
 COMMANDS = {

@@ -8,8 +8,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from ..cli_options import add_overwrite
-
 
 def html_arguments(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument(
@@ -18,10 +16,6 @@ def html_arguments(p: argparse.ArgumentParser, what: str) -> None:
         help=f"also write {what} as one self-contained HTML file (charts and pictures "
         "inline; needs the report extra: matplotlib)",
     )
-
-
-def overwrite_argument(p: argparse.ArgumentParser) -> None:
-    add_overwrite(p)
 
 
 def refuse_early(targets: Sequence[str | None], inputs: Sequence[str], overwrite: bool) -> None:
