@@ -3,8 +3,9 @@
 Per record: damage, empty records, images (undecodable headers, stored size and format
 against the bytes, exact duplicates by SHA-256), boxes (list lengths, inverted, out of
 [0, 1] past the Object Detection API's 1.01 tolerance, pixel coordinates, zero area,
-boxes without a class, images without boxes) and classes (id 0 in an Object Detection
-API dataset, ids outside a label map). Over the dataset, once the pass is done: the
+boxes without a class, images without boxes), classes (:mod:`.class_checks`: id 0 in an
+Object Detection API dataset, ids outside a label map) and, given a model's predictions,
+the labels against them (:mod:`.label_checks`). Over the dataset, once the pass is done: the
 checks of each key (:mod:`.key_checks`), image content (:mod:`.image_checks`), one class
 name with several ids, empty shards. The kinds, severities and hints are listed in
 :mod:`.findings`.
@@ -17,7 +18,6 @@ together by :func:`~.check_merge.finish_check`, so both give the same findings.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,10 +32,11 @@ from ..query.extract import FeatureColumn, extract
 from .anomalies import SchemaCheck
 from .check_merge import CheckPart, finish_check
 from .check_overlay import Overlay, checked_records
+from .class_checks import ClassChecks
 from .findings import Finding
 from .image_checks import ImageChecks
 from .image_quality import Thresholds
-from .key_checks import EXAMPLES, KeyChecks
+from .key_checks import KeyChecks
 from .label_checks import LabelChecks, PredictionCheck, settle
 from .parse_checks import parse_findings
 from .roles import Roles
@@ -70,13 +71,11 @@ class _Pass:
         self.plan = plan
         self.schema_check = SchemaCheck(schema) if schema is not None else None
         self.images = ImageChecks(limits, note=self.note)
-        self.label_map = label_map
+        self.classes = ClassChecks(label_map, self.note)
         self.found: list[Finding] = []
         self.keys = KeyChecks(records, self.note, base)
         self.copies: dict[bytes, list[tuple[int, int, str]]] = {}
         self.ordinal = 0
-        self.text_ids: dict[str, Counter[int]] = defaultdict(Counter)
-        self.text_records: dict[tuple[str, int], list[int]] = defaultdict(list)
 
     def note(self, kind: str, message: str, record: int | None, **where: object) -> None:
         self.found.append(Finding(kind, message, record, **where))  # type: ignore[arg-type]
@@ -117,7 +116,7 @@ class _Pass:
                 self._check_images(roles, key, columns, records, ok)
         if roles.boxes and all(k in columns for k in roles.boxes):
             self._check_boxes(roles, columns, records, ok)
-        self._check_classes(roles, columns, records, ok)
+        self.classes.add(roles, columns, records, ok)
         if self.labels is not None:
             self.labels.add(roles, columns, records, ok & anything, self.sizes)
 
@@ -291,68 +290,6 @@ class _Pass:
                 side = 2 if x0[b] == x1[b] else 3  # the max that meets its min
                 flag("box_zero_area", side, f"{'no width' if side == 2 else 'no height'} ({shown})")
 
-    def _check_classes(
-        self, roles: Roles, columns: dict[str, FeatureColumn], records: np.ndarray, ok
-    ) -> None:
-        for id_key, text_key in (
-            (roles.object_label, roles.object_text),
-            (roles.label, roles.label_text),
-        ):
-            if id_key is None or id_key not in columns:
-                continue
-            ids = columns[id_key]
-            if ids.rag.values.dtype != np.int64:
-                continue
-            texts = columns.get(text_key) if text_key else None
-            for r in np.flatnonzero(ok & ids.present).tolist():
-                record = int(records[r])
-                a, b = int(ids.rag.splits[r]), int(ids.rag.splits[r + 1])
-                values = ids.rag.values[a:b].tolist()
-                names: list = [None] * len(values)
-                if texts is not None:
-                    ta, tb = int(texts.rag.splits[r]), int(texts.rag.splits[r + 1])
-                    if tb - ta == b - a:
-                        names = [
-                            v.decode("utf-8", "replace") if isinstance(v, bytes) else None
-                            for v in texts.rag.values[ta:tb].tolist()
-                        ]
-                self._check_ids(roles, id_key, record, values, names)
-
-    def _check_ids(self, roles: Roles, key: str, record: int, ids: list[int], names: list) -> None:
-        for b, (i, name) in enumerate(zip(ids, names, strict=True)):
-            box = b if key == roles.object_label else None
-            if i == 0 and roles.odapi:
-                self.note(
-                    "class_id_zero", "class id 0 (the background)", record, feature=key, box=box
-                )
-            if (
-                self.label_map is not None
-                and i != 0
-                and (
-                    i not in self.label_map
-                    or name is not None
-                    and self.label_map[i] not in ("", name)
-                )
-            ):
-                said = f" ({name!r})" if name is not None else ""
-                known = self.label_map.get(i)
-                why = (
-                    "is not in the label map" if known is None else f"is {known!r} in the label map"
-                )
-                at = f"box {b}: " if box is not None else ""
-                self.note(
-                    "label_not_in_map",
-                    f"{at}class id {i}{said} {why}",
-                    record,
-                    feature=key,
-                    box=box,
-                )
-            if name is not None:
-                self.text_ids[name][i] += 1
-                seen = self.text_records[(name, i)]
-                if len(seen) < EXAMPLES:
-                    seen.append(record)
-
     def part(self) -> CheckPart:
         """What the pass found, once every image is scored."""
         seen = self.images.scored()
@@ -362,8 +299,8 @@ class _Pass:
             keys=self.keys,
             seen=seen,
             copies=self.copies,
-            text_ids=dict(self.text_ids),
-            text_records=dict(self.text_records),
+            text_ids=dict(self.classes.text_ids),
+            text_records=dict(self.classes.text_records),
             matched=self.labels.matched if self.labels is not None else set(),
             unpredicted=self.labels.unpredicted if self.labels is not None else [],
         )
