@@ -86,20 +86,7 @@ def test_a_finding_leads_to_its_record_feature_and_box(qtbot, window, faulty):
     panel = window.analysis.findings
     qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
     assert {(f["kind"], f["record"]) for f in panel.model.findings} >= set(planted)
-    box_rows = [
-        r
-        for r in range(panel.proxy.rowCount())
-        if panel.model.finding(panel.proxy.mapToSource(panel.proxy.index(r, 0)).row())["kind"]
-        == "box_out_of_range"
-    ]
-    index = panel.proxy.index(box_rows[0], 0)
-    panel.table.scrollTo(index)
-    where = panel.table.visualRect(index).center()
-    viewport = panel.table.viewport()
-    assert viewport.rect().contains(where)
-    # a double-click as Qt delivers it: press, release, then the double-click event
-    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=where)
-    qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=where)
+    _double_click_finding(qtbot, panel, lambda f: f["kind"] == "box_out_of_range")
     assert window.current == 7
     assert window.tree_model.node(window.tree.currentIndex()).key == "image/object/bbox/xmax"
     assert window.preview.images.highlighted == 0
