@@ -31,6 +31,15 @@ def _wait_stats(qtbot, window) -> None:
     qtbot.waitUntil(lambda: window.analysis.stats is not None, timeout=60_000)
 
 
+def _checked(qtbot, window, path):
+    """The Findings panel once Analyze › Run Checks has run on ``path``, opened."""
+    open_and_wait(qtbot, window, [path])
+    _action(window, "Run Checks").trigger()
+    panel = window.analysis.findings
+    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    return panel
+
+
 def _double_click_finding(qtbot, panel, wanted) -> None:
     """Double-click, as Qt delivers it (press, release, then the double-click), the
     first finding row for which ``wanted(finding)`` holds."""
@@ -81,10 +90,7 @@ def _show(window, record: int) -> str:
 
 def test_a_finding_leads_to_its_record_feature_and_box(qtbot, window, faulty):
     path, planted = faulty
-    open_and_wait(qtbot, window, [path])
-    _action(window, "Run Checks").trigger()
-    panel = window.analysis.findings
-    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    panel = _checked(qtbot, window, path)
     assert {(f["kind"], f["record"]) for f in panel.model.findings} >= set(planted)
     _double_click_finding(qtbot, panel, lambda f: f["kind"] == "box_out_of_range")
     assert window.current == 7
@@ -155,10 +161,7 @@ def test_a_running_check_can_be_cancelled(qtbot, window, faulty):
 
 def test_a_finding_a_filter_hides_clears_the_filter_and_says_so(qtbot, window, faulty):
     path, planted = faulty
-    open_and_wait(qtbot, window, [path])
-    _action(window, "Run Checks").trigger()
-    panel = window.analysis.findings
-    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    panel = _checked(qtbot, window, path)
     edit = window.filter_bar.edit
     edit.setFocus()
     qtbot.keyClicks(edit, "index == 0")
@@ -175,10 +178,7 @@ def test_a_box_fixed_in_the_picture_is_gone_when_the_checks_run_again(qtbot, win
     """Double-click a box finding, press Del on the chosen box, run the checks: they
     read the records as edited, and the finding is gone."""
     path, planted = faulty
-    open_and_wait(qtbot, window, [path])
-    _action(window, "Run Checks").trigger()
-    panel = window.analysis.findings
-    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    panel = _checked(qtbot, window, path)
     before = {(f["kind"], f["record"]) for f in panel.model.findings}
     assert ("box_out_of_range", 7) in before
     _double_click_finding(qtbot, panel, lambda f: f["kind"] == "box_out_of_range")
