@@ -34,7 +34,7 @@ from .predictions import (
 from .roles import Roles
 
 Note = Callable[..., None]
-SETTLE_RECORDS = 4096  # records read to choose the id predictions are matched by
+SETTLE_RECORDS = 256  # records read to choose the id predictions are matched by
 
 
 @dataclass(frozen=True)
