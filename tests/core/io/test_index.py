@@ -222,7 +222,9 @@ def test_zero_filled_region_is_one_garbage_region(tmp_path):
 @pytest.mark.parametrize("damage", ["garbage", "flip_length_crc", "truncate", "big"])
 def test_compressed_streams_with_small_windows(tmp_path, monkeypatch, damage):
     """Exercise window refills, streaming of large frames and resync on compressed data."""
-    monkeypatch.setattr(index_mod, "_WINDOW", 4096)
+    from tfr_viewer.core.io.source import Source
+
+    monkeypatch.setattr(Source, "window_bytes", 4096)
     monkeypatch.setattr(index_mod, "_MAX_WINDOW", 16384)
     payloads = [os.urandom(n) for n in (10, 5000, 3000, 40_000, 7, 0, 20_000, 100)]
     fs = [encode_frame(p) for p in payloads]
@@ -265,8 +267,7 @@ def test_plain_files_read_ahead_with_small_windows(tmp_path, monkeypatch, damage
     records are TensorFlow's."""
     from tfr_viewer.core.io.plain_source import PlainSource
 
-    monkeypatch.setattr(index_mod, "_WINDOW", 4096)
-    monkeypatch.setattr(index_mod, "_AHEAD", 3000)
+    monkeypatch.setattr(PlainSource, "window_bytes", 3000)
     monkeypatch.setattr(index_mod, "_MAX_WINDOW", 16384)
     rng = np.random.default_rng(5)
     payloads = [rng.bytes(int(n)) for n in rng.integers(0, 2500, 120)]

@@ -58,12 +58,12 @@ def test_a_file_scanned_alone_reads_ahead_and_files_read_together_do_not(tmp_pat
     file is read at the same time (then the disk has enough to do); the indexes are
     the same either way."""
     from tfr_viewer.core.io import index as index_mod
+    from tfr_viewer.core.io.plain_source import PlainSource
 
     monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
     monkeypatch.setenv("TFR_VIEWER_LOCAL_STREAMS", "3")
-    monkeypatch.setattr(index_mod, "_WINDOW", 4096)
+    monkeypatch.setattr(PlainSource, "window_bytes", 4096)
     monkeypatch.setattr(index_mod, "_MAX_WINDOW", 8192)
-    monkeypatch.setattr(index_mod, "_AHEAD", 4096)
     started: list[int] = []
     real = index_mod._Ahead
 

@@ -26,9 +26,7 @@ from .resync import find_next_frame
 from .sources import FileChanged, RemoteError, Source, SourceError
 
 CHUNK_RECORDS = 1 << 16
-_WINDOW = 32 << 20  # bytes read at a time from compressed streams
 _MAX_WINDOW = 256 << 20  # frames larger than this are checked by streaming
-_AHEAD = 16 << 20  # bytes a plain file's scan reads ahead, on a thread, while it checks
 _STREAM_BLOCK = 8 << 20
 _SMALL_PAYLOAD = 2048  # below this, slicing to bytes beats a numpy view for the CRC
 _U64 = struct.Struct("<Q")
@@ -78,13 +76,13 @@ class _Shifted:
 
 
 class _Ahead:
-    """A read of ``2 * _AHEAD``-byte ``buffer``'s second half from stream offset ``pos``,
-    on a thread of its own; the first half takes the tail of the window before it."""
+    """A read of ``buffer``'s second half from stream offset ``pos``, on a thread of its
+    own; the first half takes the tail of the window before it."""
 
     def __init__(self, source: Source, pos: int, buffer: mmap.mmap) -> None:
         self.pos, self.buffer = pos, buffer
         self._got: int | None = None
-        view = memoryview(buffer)[_AHEAD:]
+        view = memoryview(buffer)[len(buffer) // 2 :]
 
         def read() -> None:
             try:
@@ -140,6 +138,7 @@ class _Scanner:
         self._ahead: _Ahead | None = None
         self._spare: mmap.mmap | None = None  # a buffer for the next read ahead
         self._reads_ahead = read_ahead and source.concurrent_reads
+        self.window_bytes = source.window_bytes
 
     def close(self) -> None:
         """Wait for a read ahead still running (its buffer is then dropped)."""
@@ -148,7 +147,7 @@ class _Scanner:
             self._ahead = None
 
     # -- windows -------------------------------------------------------------------
-    def window_at(self, pos: int, need: int = _WINDOW) -> _Window:
+    def window_at(self, pos: int, need: int = 0) -> _Window:
         old = self._window
         carry = old is not None and old.base <= pos < old.end and not old.eof
         ahead, self._ahead = self._ahead, None
@@ -169,16 +168,17 @@ class _Scanner:
         (the old window's unread tail copied in front of them); None otherwise."""
         got = ahead.wait()
         keep = old.end - pos if carry and old is not None else 0
-        if got is None or ahead.pos != pos + keep or keep > _AHEAD or keep + _AHEAD < need:
+        half = self.window_bytes
+        if got is None or ahead.pos != pos + keep or keep > half or keep + half < need:
             self._spare = ahead.buffer
             return None
-        start = _AHEAD - keep
+        start = half - keep
         if keep:
-            ahead.buffer[start:_AHEAD] = old.arr[pos - old.base :].tobytes()  # type: ignore[union-attr]
+            ahead.buffer[start:half] = old.arr[pos - old.base :].tobytes()  # type: ignore[union-attr]
         if old is not None and isinstance(old.data, _Shifted):
             self._spare = old.data.buffer  # free once its tail is copied
         arr = np.frombuffer(ahead.buffer, dtype=np.uint8, count=keep + got, offset=start)
-        return _Window(pos, _Shifted(ahead.buffer, start), arr, got < _AHEAD)
+        return _Window(pos, _Shifted(ahead.buffer, start), arr, got < half)
 
     def _read_ahead(self) -> None:
         """Start reading the bytes after the window, when the source allows it."""
@@ -187,12 +187,12 @@ class _Scanner:
             return
         buffer, self._spare = self._spare, None
         if buffer is None:
-            buffer = mmap.mmap(-1, 2 * _AHEAD)
+            buffer = mmap.mmap(-1, 2 * self.window_bytes)
         self._ahead = _Ahead(self.source, win.end, buffer)
 
     def _read_at(self, pos: int, need: int, old: _Window | None, carry: bool) -> None:
         """The window at ``pos``, read here into the scanner's own buffer."""
-        want = max(_WINDOW, min(need, _MAX_WINDOW))
+        want = max(self.window_bytes, min(need, _MAX_WINDOW))
         keep = 0
         if carry and old is not None and old.data is not self._buffer:
             keep = old.end - pos  # from a window read ahead
@@ -378,7 +378,7 @@ def _scan(
     batch = _Batch()
     chunk_start = first_record
 
-    def rewindow(at: int, need: int = _WINDOW) -> _Window:
+    def rewindow(at: int, need: int = 0) -> _Window:
         """Move the window."""
         nonlocal win
         win = sc.window_at(at, need)
@@ -422,7 +422,7 @@ def _scan(
                     rewindow(pos)
                     continue
             else:
-                rewindow(pos, length + FRAME_OVERHEAD if ok else _WINDOW)
+                rewindow(pos, length + FRAME_OVERHEAD if ok else 0)
                 continue
         # A damaged frame at ``pos``: find where the next good frame starts.
         if len(batch):

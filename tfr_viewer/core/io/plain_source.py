@@ -22,6 +22,7 @@ class PlainSource(Source):
     mapping would kill the process with SIGBUS), and memory holds only what is read."""
 
     concurrent_reads = True
+    window_bytes = 4 << 20
     size: int  # always known: the file's size
 
     def __init__(self, path: str) -> None:

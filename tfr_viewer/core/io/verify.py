@@ -27,7 +27,7 @@ from .records import CancelToken, RecordStatus
 from .sources import Source
 
 PART_BYTES = 64 << 20  # a file is cut into parts of at least this much payload
-VERIFY_BLOCK_BYTES = 16 << 20  # payload read at a time by one thread
+VERIFY_BLOCK_BYTES = 4 << 20  # payload read at a time by one thread: checked while in cache
 
 
 def verify_index(
