@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -14,7 +14,6 @@ from ..cli_options import CommandSpec, Runs, add_paths, add_runs
 from ..core import json_text
 from ..core.io import Dataset, RecordStatus
 from ..core.io.index import IndexChunk
-from ..core.query import Filter, block_of, compile_filter
 from ..core.text import plural
 from ..errors import EXIT_USAGE, UsageError
 from .jobs import asked_jobs, local_jobs
@@ -26,6 +25,9 @@ from .progress import (
     verify_with_progress,
     warn_about_filter,
 )
+
+if TYPE_CHECKING:
+    from ..core.query import Filter
 
 _KINDS = [s.kind for s in RecordStatus]
 
@@ -188,6 +190,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1 if problems else 0
 
 
+def _compiled(text: str | None) -> Filter | None:
+    """The ``--filter`` expression compiled (the query language is loaded only then)."""
+    if not text:
+        return None
+    from ..core.query import compile_filter
+
+    return compile_filter(text)
+
+
 def _matching(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, IndexChunk, np.ndarray]]:
     """Per chunk of the verifying scan: ``(first global index, file, chunk, positions of
     the matching records in the chunk)``. A bare record column name in ``flt`` means the
@@ -197,6 +208,8 @@ def _matching(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, Index
 
         index_with_progress(ds, verify=True)  # the meaning is the whole dataset's
         flt = resolved(ds, flt)
+    from ..core.query import block_of
+
     for number, chunk in ds.scan(verify=True):
         base = ds.start_of(number) + chunk.start
         f = ds.files[number]
@@ -214,7 +227,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     """One line per record, global index across shards, streamed while scanning."""
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
-    flt = compile_filter(args.filter) if args.filter else None
+    flt = _compiled(args.filter)
     with _open(args.paths) as ds:
         shown = print_warnings(ds, args.json)
         if args.filter:
@@ -258,7 +271,7 @@ def _lines(path: str, base: int, chunk: IndexChunk, keep: np.ndarray, as_json: b
 
 def cmd_count(args: argparse.Namespace) -> int:
     """The number of records: a header pass, or a verifying pass through a filter."""
-    flt = compile_filter(args.filter) if args.filter else None
+    flt = _compiled(args.filter)
     with _open(args.paths) as ds:
         shown = print_warnings(ds, args.json)
         if flt is None:
