@@ -33,6 +33,9 @@ class Source(ABC):
     # reads of the next bytes cost nothing extra while others run (a plain local file):
     # a scan then reads ahead on a thread while it checks what it has
     concurrent_reads: bool = False
+    # bytes a scan reads at a time: many for a remote object (a request each), few where
+    # a read costs no round trip (they stay in the processor's cache while checked)
+    window_bytes: int = 32 << 20
     # bytes a scan reads at a time: many for a compressed stream or a remote object (a
     # request each), few for a plain local file (they stay in the processor's cache
     # while they are checked)

@@ -69,6 +69,8 @@ class CompressedSource(Source):
     random access, for callers that export its seek points.
     """
 
+    window_bytes = 4 << 20
+
     def __init__(
         self,
         path: str,
