@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 import threading
 from collections.abc import Iterator
 
@@ -29,6 +28,8 @@ _SPOOL: list[int] = []  # the temporary's descriptor, made on first use
 
 def _spool() -> int:
     if not _SPOOL:
+        import tempfile
+
         fd, name = tempfile.mkstemp(prefix="tfr-viewer-stderr-")
         os.unlink(name)  # nobody else can open it; it goes with the descriptor
         _SPOOL.append(fd)

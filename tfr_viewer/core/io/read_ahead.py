@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from . import index_cache
 from .file_index import FileIndex
@@ -26,6 +25,9 @@ from .index import IndexChunk, scan
 from .records import CancelToken
 from .remote import forget, is_url, unchanged
 from .sources import Source
+
+if TYPE_CHECKING:  # the pool's module is loaded when there is more than one file
+    from concurrent.futures import Future
 
 
 class DatasetFile(Protocol):
@@ -149,6 +151,8 @@ class ReadAhead:
         remote = any(is_url(files[n].path) for n in numbers)
         # the scan's own thread streams one file: the pool the others
         most = workers(remote) if remote or not verify else streams() - 1
+        from concurrent.futures import ThreadPoolExecutor
+
         self._pool = ThreadPoolExecutor(
             max_workers=max(1, min(most, len(numbers))), thread_name_prefix="tfr-ahead"
         )
