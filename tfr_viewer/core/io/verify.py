@@ -16,7 +16,6 @@ import os
 import queue
 import threading
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,13 +51,19 @@ def verify_index(
         first, end = first + lo, end + lo
         statuses = index.statuses(first, end)
         todo = np.flatnonzero(statuses == RecordStatus.UNVERIFIED)
+        every = len(todo) == end - first  # as after a header pass: no fancy indexing
         if len(todo):
-            offsets = index.offsets(first, end)[todo]
-            lengths = index.lengths(first, end)[todo]
-            frames = read_block(source, offsets, lengths, statuses[todo], None, spare)
+            offsets = index.offsets(first, end)
+            lengths = index.lengths(first, end)
+            if not every:
+                offsets, lengths, statuses = offsets[todo], lengths[todo], statuses[todo]
+            frames = read_block(source, offsets, lengths, statuses, None, spare)
             ok = payload_crcs(frames, np.arange(len(todo)))
-            settled = np.where(ok, RecordStatus.OK, RecordStatus.BAD_DATA_CRC)
-            index.set_statuses_at(todo + first, settled.astype(np.uint8))
+            settled = np.where(ok, RecordStatus.OK, RecordStatus.BAD_DATA_CRC).astype(np.uint8)
+            if every:
+                index.set_statuses(first, settled)
+            else:
+                index.set_statuses_at(todo + first, settled)
         yield first, end
 
 
@@ -129,6 +134,8 @@ def verify_files(
             messages.put(exc)
         finally:
             messages.put(None)
+
+    from concurrent.futures import ThreadPoolExecutor  # loaded only for a pass in parts
 
     with ThreadPoolExecutor(max(1, min(at_once, len(work_list))), "tfr-verify") as pool:
         futures = [pool.submit(work, *p) for p in work_list]
