@@ -36,10 +36,6 @@ class Source(ABC):
     # bytes a scan reads at a time: many for a remote object (a request each), few where
     # a read costs no round trip (they stay in the processor's cache while checked)
     window_bytes: int = 32 << 20
-    # bytes a scan reads at a time: many for a compressed stream or a remote object (a
-    # request each), few for a plain local file (they stay in the processor's cache
-    # while they are checked)
-    window_bytes: int = 32 << 20
 
     @abstractmethod
     def read_at(self, offset: int, n: int) -> bytes:
