@@ -69,10 +69,10 @@ def spec(name: str) -> CommandSpec:
 
 
 def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, Any]]:
-    """The parser, and each command's sub-parser by name. Only command ``only`` gets its
-    arguments (building them all would import every command's module, a start-up cost
-    that a command run from a script should not pay); the others are listed with their
-    help."""
+    """The parser, and each command's sub-parser by name. With ``only``, that command's
+    alone, with its arguments (building them all would import every command's module, a
+    start-up cost that a command run from a script should not pay); without, every
+    command is listed with its help, none with its arguments."""
     parser = argparse.ArgumentParser(
         prog="tfr-viewer",
         description="Inspect, verify and edit TensorFlow TFRecord files.",
@@ -87,7 +87,8 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     subs = {}
     for name, command in COMMANDS.items():
-        p = subs[name] = sub.add_parser(name, help=command.help, usage=command.usage)
+        if only is None or name == only:
+            p = subs[name] = sub.add_parser(name, help=command.help, usage=command.usage)
         if name == only:
             spec(name).arguments(p)
     return parser, subs
