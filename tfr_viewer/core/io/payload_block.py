@@ -8,6 +8,7 @@ records. Column extraction then works on the buffer without a Python object per 
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -173,6 +174,15 @@ def _return_spare(spare: list[np.ndarray]) -> None:
             _SPARES.append(spare[0])
 
 
+def prefetch_frames(source: Source, offsets: np.ndarray, lengths: np.ndarray) -> None:
+    """Ask ``source`` to fetch the frames of the next block: from its first frame, as
+    far as :func:`read_block` reads in one go (no further: a block of scattered records
+    is fetched up to that bound, as it is read)."""
+    first = int(offsets.min())
+    end = int((offsets + FRAME_OVERHEAD + lengths).max())
+    source.prefetch(first, min(end, first + GROUP_BYTES) - first)
+
+
 def block_spans(
     lengths: np.ndarray, size: int, most_bytes: int | None = None
 ) -> list[tuple[int, int]]:
@@ -215,27 +225,39 @@ def iter_blocks(
     numbers, offsets, lengths, statuses = ds.frame_facts(records)
     spare: list[np.ndarray] | None = _lend_spare() if reuse else None
     sources: dict[int, Source] = {}
+
+    def source(number: int) -> Source:
+        if number not in sources:
+            sources[number] = ds.files[number].open()
+        return sources[number]
+
+    groups = [  # (lo, hi): the records of one block in one file
+        (a, b)
+        for lo, hi in block_spans(lengths, size)
+        for a, b in itertools.pairwise(
+            [lo, *(np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo).tolist(), hi]
+        )
+    ]
     try:
-        for lo, hi in block_spans(lengths, size):
-            cuts = (np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo).tolist()
-            for a, b in zip([lo, *cuts], [*cuts, hi], strict=True):
-                order = np.argsort(offsets[a:b], kind="stable") + a
-                local = None
-                if edited:
-                    chosen = records[order].tolist()
-                    local = {i: edited[r] for i, r in enumerate(chosen) if r in edited}
-                number = int(numbers[a])
-                if number not in sources:
-                    sources[number] = ds.files[number].open()
-                block = read_block(
-                    sources[number], offsets[order], lengths[order], statuses[order], local, spare
-                )
-                if verify and not local:
-                    good = _checked(ds, number, records[order], statuses[order], block)
-                    if not good.all():
-                        order = order[good]
-                        block = PayloadBlock(block.buf, block.starts[good], block.lengths[good])
-                yield order, block
+        for k, (a, b) in enumerate(groups):
+            order = np.argsort(offsets[a:b], kind="stable") + a
+            local = None
+            if edited:
+                chosen = records[order].tolist()
+                local = {i: edited[r] for i, r in enumerate(chosen) if r in edited}
+            number = int(numbers[a])
+            block = read_block(
+                source(number), offsets[order], lengths[order], statuses[order], local, spare
+            )
+            if k + 1 < len(groups):  # fetched while this block is worked on
+                na, nb = groups[k + 1]
+                prefetch_frames(source(int(numbers[na])), offsets[na:nb], lengths[na:nb])
+            if verify and not local:
+                good = _checked(ds, number, records[order], statuses[order], block)
+                if not good.all():
+                    order = order[good]
+                    block = PayloadBlock(block.buf, block.starts[good], block.lengths[good])
+            yield order, block
     finally:
         if spare is not None:
             _return_spare(spare)

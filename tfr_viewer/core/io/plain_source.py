@@ -95,6 +95,12 @@ class PlainSource(Source):
         hop = kernels.hop_frames(self._fd, self.size, pos, limit, min_frame)
         return None if hop is None else (hop.offsets, hop.lengths, hop.stop)
 
+    def prefetch(self, offset: int, n: int) -> None:
+        if self._closed or n <= 0 or not hasattr(os, "posix_fadvise"):
+            return  # macOS has no such advice: its own read-ahead serves sequential passes
+        with contextlib.suppress(OSError):
+            os.posix_fadvise(self._fd, offset, n, os.POSIX_FADV_WILLNEED)
+
     def advise_random(self, random: bool) -> None:
         # A header-only scan reads 12 bytes a frame: read-ahead would read everything.
         if self._closed:

@@ -58,6 +58,11 @@ class Source(ABC):
     def advise_random(self, random: bool) -> None:  # noqa: B027 - optional hook
         """Hint that reads will hop (``random``: no read-ahead) or stream (the default)."""
 
+    def prefetch(self, offset: int, n: int) -> None:  # noqa: B027 - optional hook
+        """Hint that bytes ``[offset, offset + n)`` are read next, so that a pass can
+        start fetching the next block while it works on the one it has (a plain local
+        file asks the system to read them into its cache); a hint only, never an error."""
+
     def hop_headers(
         self, pos: int, limit: int, min_frame: int
     ) -> tuple[np.ndarray, np.ndarray, int] | None:

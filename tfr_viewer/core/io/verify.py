@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .file_index import FileIndex
-from .payload_block import block_spans, payload_crcs, read_block
+from .payload_block import block_spans, payload_crcs, prefetch_frames, read_block
 from .records import CancelToken, RecordStatus
 from .sources import Source
 
@@ -45,10 +45,14 @@ def verify_index(
     ``BAD_DATA_CRC``. The caller marks the index verified when every part is done."""
     hi = len(index) if hi is None else hi
     spare: list[np.ndarray] = []
-    for first, end in block_spans(index.lengths(lo, hi), block, VERIFY_BLOCK_BYTES):
+    spans = block_spans(index.lengths(lo, hi), block, VERIFY_BLOCK_BYTES)
+    for k, (first, end) in enumerate(spans):
         if cancel is not None and cancel.cancelled:
             return
         first, end = first + lo, end + lo
+        if k + 1 < len(spans):  # the next block is fetched while this one is checked
+            start, stop = spans[k + 1][0] + lo, spans[k + 1][1] + lo
+            prefetch_frames(source, index.offsets(start, stop), index.lengths(start, stop))
         statuses = index.statuses(first, end)
         todo = np.flatnonzero(statuses == RecordStatus.UNVERIFIED)
         every = len(todo) == end - first  # as after a header pass: no fancy indexing
