@@ -20,7 +20,7 @@ from . import fast
 def value(data: Any) -> int:
     """The CRC32C of ``data``."""
     compiled = fast.native()
-    return compiled.crc32c(data) if compiled is not None else int(_reference_value(data))
+    return compiled.crc32c(data) if compiled is not None else int(_reference_value(_held(data)))
 
 
 def extend(crc: int, data: Any) -> int:
@@ -28,4 +28,10 @@ def extend(crc: int, data: Any) -> int:
     compiled = fast.native()
     if compiled is not None:
         return compiled.crc32c(data, crc)
-    return int(_reference_extend(crc, data))
+    return int(_reference_extend(crc, _held(data)))
+
+
+def _held(data: Any) -> Any:
+    """``data`` as google-crc32c takes it: it refuses a ``memoryview`` or ``bytearray``
+    (whose buffers must be released), so those are copied to bytes."""
+    return bytes(data) if isinstance(data, memoryview | bytearray) else data
