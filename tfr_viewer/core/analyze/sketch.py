@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -238,12 +239,16 @@ class Distinct:
         return round((self.k - 1) / kth)
 
 
-def bytes_hashes(values: list[bytes]) -> np.ndarray:
+def bytes_hashes(values: Sequence[bytes], crcs: Sequence[int] | None = None) -> np.ndarray:
     """A 64-bit hash per bytes value, stable across runs and processes: the CRC32C of the
-    whole value (the CPU's CRC instruction) beside a CRC-32 of its first 256 bytes and its
-    length."""
+    whole value (the CPU's CRC instruction; ``crcs`` when the caller has them) beside a
+    CRC-32 of its first 256 bytes and its length."""
+    whole = crcs if crcs is not None else [crc32c(v) for v in values]
     out = np.fromiter(
-        ((crc32c(v) << 32) | (zlib.crc32(v[:256]) ^ len(v)) & 0xFFFFFFFF for v in values),
+        (
+            (c << 32) | (zlib.crc32(v[:256]) ^ len(v)) & 0xFFFFFFFF
+            for v, c in zip(values, whole, strict=True)
+        ),
         dtype=np.uint64,
         count=len(values),
     )

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..crc32c import value as crc32c
 from ..decode.detect import image_format
 from ..decode.image_verdict import QUICK_SIDE, verdicts
 from ..io import CancelToken, Dataset
@@ -110,9 +111,9 @@ def _add_bytes(
     images = set(candidates)
     fs.images.others += len(values) - len(images)
     found, sides = [], []
-    for i, verdict in zip(
-        candidates, verdicts([values[i] for i in candidates], QUICK_SIDE), strict=True
-    ):
+    pictures = [values[i] for i in candidates]
+    picture_crcs = [crc32c(v) for v in pictures]  # one CRC a picture: its memo and sketch
+    for i, verdict in zip(candidates, verdicts(pictures, QUICK_SIDE, picture_crcs), strict=True):
         if verdict.error is not None:
             fs.images.undecodable += 1
         else:
@@ -123,7 +124,8 @@ def _add_bytes(
     # as bytes: a view of the block (a long value) is not hashable
     rest = [bytes(v) for i, v in enumerate(values) if i not in images]
     distinct = Counter(rest)
-    fs.distinct.add_hashes(bytes_hashes([*distinct, *(values[i] for i in images)]))
+    fs.distinct.add_hashes(bytes_hashes(list(distinct)))
+    fs.distinct.add_hashes(bytes_hashes(pictures, picture_crcs))
     texts: Counter[str] = Counter()
     for v, n in distinct.items():
         if len(v) <= TEXT_LIMIT:

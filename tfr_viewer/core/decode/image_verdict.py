@@ -347,10 +347,17 @@ def image_pool() -> ThreadPoolExecutor:
 _JUDGED: SameBytes[ImageVerdict] = SameBytes()
 
 
-def verdicts(values: Sequence[bytes], side: int | None = None) -> list[ImageVerdict]:
+def verdicts(
+    values: Sequence[bytes], side: int | None = None, crcs: Sequence[int] | None = None
+) -> list[ImageVerdict]:
     """:func:`verdict_of` each value, decoded in parallel; a value byte-identical to one
-    judged before (in this call or a recent one) takes its verdict without a decode."""
-    keys = [key_of(v) for v in values]
+    judged before (in this call or a recent one) takes its verdict without a decode.
+    ``crcs``: each value's CRC32C, when the caller has computed them."""
+    keys = (
+        [key_of(v) for v in values]
+        if crcs is None
+        else [key_of(v, c) for v, c in zip(values, crcs, strict=True)]
+    )
     found: list[ImageVerdict | None] = [
         _JUDGED.get(v, side, k) for v, k in zip(values, keys, strict=True)
     ]

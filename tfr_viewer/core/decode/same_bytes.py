@@ -29,9 +29,10 @@ def equal(a: bytes | memoryview, b: bytes | memoryview) -> bool:
     return same_bytes(a, b)
 
 
-def key_of(data: bytes | memoryview) -> tuple[int, int]:
-    """What a result is filed under (a hit is then confirmed byte for byte)."""
-    return len(data), crc32c(data)
+def key_of(data: bytes | memoryview, crc: int | None = None) -> tuple[int, int]:
+    """What a result is filed under (a hit is then confirmed byte for byte); ``crc``: the
+    CRC32C of ``data`` when the caller has it already."""
+    return len(data), crc32c(data) if crc is None else crc
 
 
 class SameBytes(Generic[T]):
