@@ -125,3 +125,38 @@ def test_a_file_that_says_it_is_empty_but_gives_data_is_not_a_tfrecord(
         err = capsys.readouterr().err
         assert "not a TFRecord file: it says it holds 0 bytes" in err, err
         assert "OK" not in err
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "posix_fadvise") or not hasattr(os, "RWF_NOWAIT"),
+    reason="the system can neither be asked to fetch nor asked what it holds",
+)
+def test_a_plain_file_is_asked_ahead_only_for_bytes_not_in_memory(tmp_path, monkeypatch):
+    """Asking the system to fetch bytes it already holds costs a walk over their pages,
+    so a prefetch of a cached range asks nothing; once the file is dropped from the
+    cache, it asks for exactly the range."""
+    from tfr_viewer.core.io.plain_source import PlainSource
+
+    path = tmp_path / "cached.tfrecord"
+    path.write_bytes(os.urandom(1 << 20))
+    asked: list[tuple[int, int, int]] = []
+    real = os.posix_fadvise
+
+    def advise(fd, offset, n, advice):  # noqa: ANN001, ANN202
+        asked.append((offset, n, advice))
+        return real(fd, offset, n, advice)
+
+    source = PlainSource(str(path))
+    try:
+        source.read_at(0, 1 << 20)  # in the cache now
+        monkeypatch.setattr(os, "posix_fadvise", advise)
+        source.prefetch(4096, 500_000)
+        assert asked == []
+        os.fsync(source._fd)  # written back, so that the pages can be dropped
+        real(source._fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        if source._cached(4096 + 500_000 - 1):
+            pytest.skip("this file system keeps the pages in memory regardless")
+        source.prefetch(4096, 500_000)
+        assert asked == [(4096, 500_000, os.POSIX_FADV_WILLNEED)]
+    finally:
+        source.close()

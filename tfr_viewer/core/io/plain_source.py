@@ -98,8 +98,21 @@ class PlainSource(Source):
     def prefetch(self, offset: int, n: int) -> None:
         if self._closed or n <= 0 or not hasattr(os, "posix_fadvise"):
             return  # macOS has no such advice: its own read-ahead serves sequential passes
+        if self._cached(offset + n - 1):
+            return  # in memory already: asking would cost a walk over every page of it
         with contextlib.suppress(OSError):
             os.posix_fadvise(self._fd, offset, n, os.POSIX_FADV_WILLNEED)
+
+    def _cached(self, offset: int) -> bool:
+        """Whether the byte at ``offset`` is in the system's cache (a read that would
+        wait for the disk returns at once, empty-handed); False where nobody can tell."""
+        nowait = getattr(os, "RWF_NOWAIT", 0)
+        if not nowait:
+            return False
+        try:
+            return os.preadv(self._fd, [bytearray(1)], offset, nowait) == 1
+        except OSError:  # BlockingIOError: on the disk; others: not supported here
+            return False
 
     def advise_random(self, random: bool) -> None:
         # A header-only scan reads 12 bytes a frame: read-ahead would read everything.
