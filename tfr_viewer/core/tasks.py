@@ -9,6 +9,7 @@ by terminating the child, which only ever reads files.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 
@@ -86,14 +87,41 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
         conn.close()
 
 
+STATUS_SECONDS = 0.1  # settled statuses are sent at most this long after they are known
+
+
 def _send_statuses(conn: Connection, ds: Dataset, tick: Callable[[], None]) -> None:
-    """Verify the payload CRCs of an indexed dataset, sending the statuses block by block."""
-    for number, first, end in ds.verify():
-        if first == FINISHED:
-            conn.send(FileVerified(number))
-            continue
+    """Verify the payload CRCs of an indexed dataset, sending the statuses as they are
+    settled: a file's consecutive blocks as one message, at least every
+    :data:`STATUS_SECONDS` (a message a block would cost the window more than checking
+    the block), and all of a file's before its ``FileVerified``."""
+    runs: dict[int, list[int]] = {}  # file -> [first, end) settled and not yet sent
+    sent = time.monotonic()
+
+    def send(number: int) -> None:
+        first, end = runs.pop(number)
         conn.send(Statuses(number, first, ds.files[number].index.statuses(first, end)))
         tick()
+
+    for number, first, end in ds.verify():
+        if first == FINISHED:
+            if number in runs:
+                send(number)
+            conn.send(FileVerified(number))
+            continue
+        run = runs.get(number)
+        if run is not None and run[1] == first:
+            run[1] = end
+        else:
+            if run is not None:
+                send(number)
+            runs[number] = [first, end]
+        if time.monotonic() - sent >= STATUS_SECONDS:
+            for waiting in list(runs):
+                send(waiting)
+            sent = time.monotonic()
+    for waiting in list(runs):
+        send(waiting)
 
 
 def verify_task(conn: Connection) -> None:
