@@ -28,6 +28,9 @@ class RecordTableView(QTableView):
         self.verticalHeader().setDefaultSectionSize(22)
         header = self.horizontalHeader()
         header.setStretchLastSection(True)
+        # a summary column is fitted to the rows in view (Qt's default reads a thousand
+        # rows, and each row's summary is read from its record)
+        header.setResizeContentsPrecision(0)
         header.setSortIndicatorShown(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         header.setSectionsClickable(True)
