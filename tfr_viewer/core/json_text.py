@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 BLOCK = 1 << 16
+PIECE = 1 << 16  # characters gathered before each write
 _SPECIAL = {"nan": '"NaN"', "inf": '"Infinity"', "-inf": '"-Infinity"'}
 NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
@@ -57,12 +58,30 @@ def write_json(
     sort_keys: bool = False,
     ensure_ascii: bool = True,
 ) -> None:
-    """Write ``obj`` as strict JSON through ``write``."""
-    _write(obj, _Writer(write, indent, sort_keys, ensure_ascii), 0)
+    """Write ``obj`` as strict JSON through ``write`` (in pieces of up to about
+    :data:`PIECE` characters)."""
+    pieces: list[str] = []
+    held = 0
+
+    def gather(text: str) -> None:
+        nonlocal held
+        pieces.append(text)
+        held += len(text)
+        if held >= PIECE:
+            write("".join(pieces))
+            pieces.clear()
+            held = 0
+
+    _write(obj, _Writer(gather, indent, sort_keys, ensure_ascii), 0)
+    if pieces:
+        write("".join(pieces))
 
 
 _STR_ASCII = json.encoder.encode_basestring_ascii  # the C functions json.dumps uses
 _STR = json.encoder.encode_basestring
+
+
+_WORDS = {True: "true", False: "false", None: "null"}
 
 
 def _scalar(obj: Any, ensure_ascii: bool) -> str:
@@ -73,6 +92,8 @@ def _scalar(obj: Any, ensure_ascii: bool) -> str:
         return int.__repr__(obj)
     if kind is float and math.isfinite(obj):
         return float.__repr__(obj)
+    if kind is bool or obj is None:
+        return _WORDS[obj]
     np = sys.modules.get("numpy")
     if np is not None and isinstance(obj, np.generic):
         obj = obj.item()
@@ -89,8 +110,14 @@ class _Writer:
     ascii_only: bool
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})  # written by _scalar alone
+
+
 def _write(obj: Any, out: _Writer, level: int) -> None:
     write, indent = out.write, out.indent
+    if type(obj) in _PLAIN:
+        write(_scalar(obj, out.ascii_only))
+        return
     pad = "" if indent is None else "\n" + " " * (indent * (level + 1))
     end = "" if indent is None else "\n" + " " * (indent * level)
     sep = ", " if indent is None else ","
@@ -112,6 +139,9 @@ def _write(obj: Any, out: _Writer, level: int) -> None:
         items: Iterable[tuple[str, Any]] = sorted(obj.items()) if out.sort else obj.items()
         for i, (key, value) in enumerate(items):
             name = _scalar(str(key), out.ascii_only)
+            if type(value) in _PLAIN:
+                write(("" if i == 0 else sep) + pad + name + ": " + _scalar(value, out.ascii_only))
+                continue
             write(("" if i == 0 else sep) + pad + name + ": ")
             _write(value, out, level + 1)
         write(end + "}")
