@@ -118,3 +118,33 @@ def test_numpy_and_python_values_are_written_alike():
     assert json.loads(dumps({"a": [1.5, 2]}, indent=2)) == {"a": [1.5, 2]}
     with pytest.raises(ValueError, match="NaN is not JSON"):
         loads('{"x": NaN}')
+
+
+def test_finite_plain_values_are_written_as_json_dumps_writes_them():
+    """Everything but non-finite floats and numpy values is the text ``json.dumps``
+    gives, indented or not, sorted or not, ASCII or not; a long text reaches the file in
+    a few large pieces, not a write per value."""
+    from tfr_viewer.core.json_text import PIECE, write_json
+
+    findings = [
+        {
+            "kind": "duplicate_image",
+            "record": n,
+            "box": None,
+            "flag": n % 2 == 0,
+            "score": n / 7,
+            "message": f"record {n} – “quoted” \\ \n",
+            "nested": {"empty": [], "none": {}, "list": [True, False, None, -n, 1e300]},
+        }
+        for n in range(3000)
+    ]
+    doc = {"findings": findings, "counts": {"b": 2, "a": 1}, "ok": False}
+    for indent in (None, 2):
+        for sort_keys in (False, True):
+            for ascii_only in (True, False):
+                want = json.dumps(doc, indent=indent, sort_keys=sort_keys, ensure_ascii=ascii_only)
+                assert dumps(doc, indent, sort_keys=sort_keys, ensure_ascii=ascii_only) == want
+    pieces: list[str] = []
+    write_json(doc, pieces.append, 2)
+    assert "".join(pieces) == json.dumps(doc, indent=2)
+    assert len(pieces) <= len("".join(pieces)) // PIECE + 1
