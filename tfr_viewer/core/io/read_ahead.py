@@ -6,7 +6,7 @@ one after another would leave the connection, or the disk's queue, idle most of 
 time. While the dataset's scan streams its first pending file, :class:`ReadAhead`
 indexes the others (or loads their cached indexes) on up to ``TFR_VIEWER_REMOTE_WORKERS``
 threads for remote files (default 32: a header scan spends its time waiting on round
-trips) or ``TFR_VIEWER_LOCAL_WORKERS`` for local ones (default 32: many reads in flight
+trips) or ``TFR_VIEWER_LOCAL_WORKERS`` for local ones (default 64: many reads in flight
 is what a disk needs to answer small random reads fast); the scan takes each result in
 file order.
 """
@@ -104,10 +104,11 @@ def _index(f: DatasetFile, verify: bool, cancel: CancelToken) -> Indexed | None:
 
 def workers(remote: bool = True) -> int:
     name = "TFR_VIEWER_REMOTE_WORKERS" if remote else "TFR_VIEWER_LOCAL_WORKERS"
+    default = 32 if remote else 64
     try:
-        return max(1, int(os.environ.get(name, 32)))
+        return max(1, int(os.environ.get(name, default)))
     except ValueError:
-        return 32
+        return default
 
 
 def streams() -> int:
