@@ -52,7 +52,8 @@ def verify_index(
         first, end = first + lo, end + lo
         if k + 1 < len(spans):  # the next block is fetched while this one is checked
             start, stop = spans[k + 1][0] + lo, spans[k + 1][1] + lo
-            prefetch_frames(source, index.offsets(start, stop), index.lengths(start, stop))
+            if (index.statuses(start, stop) == RecordStatus.UNVERIFIED).any():
+                prefetch_frames(source, index.offsets(start, stop), index.lengths(start, stop))
         statuses = index.statuses(first, end)
         todo = np.flatnonzero(statuses == RecordStatus.UNVERIFIED)
         every = len(todo) == end - first  # as after a header pass: no fancy indexing
