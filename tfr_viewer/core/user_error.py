@@ -11,4 +11,16 @@ from __future__ import annotations
 
 
 class UserError(Exception):
-    """An error the user can cause and fix; its message is the whole explanation."""
+    """An error the user can cause and fix; its message is the whole explanation, in one
+    line: characters that would break it or vanish (newlines, tabs, other control
+    characters, from a key or a file name) are written as escapes."""
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())
+
+
+def one_line(text: str) -> str:
+    """``text`` with each control character written as its escape (``\\n``, ``\\x07``)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
