@@ -99,3 +99,40 @@ def test_filter_task_matches_what_the_core_finds(tmp_path):
     errors = collect(filter_task, ([str(path)], ds.columns(), "length =", {}))
     failed = errors[-1]
     assert isinstance(failed, Failed) and failed.kind == "input" and "column" in failed.message
+
+
+def test_settled_blocks_are_sent_as_a_few_messages_that_cover_every_record(tmp_path, monkeypatch):
+    """The verifying child sends a file's consecutive blocks as one message (a message a
+    block cost the window more than checking it), every record exactly once, each file's
+    before its ``FileVerified``; the statuses are a verifying scan's."""
+    from tfr_viewer.core import tasks
+    from tfr_viewer.core.io import verify
+    from tfr_viewer.core.task_messages import FileVerified
+
+    monkeypatch.setattr(verify, "VERIFY_BLOCK_BYTES", 4000)
+    monkeypatch.setattr(tasks, "STATUS_SECONDS", 3600.0)
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    rng = np.random.default_rng(9)
+    paths = []
+    for name, count in (("a", 400), ("b", 250)):
+        frames = [encode_frame(rng.bytes(int(n))) for n in rng.integers(100, 3000, count)]
+        bad = bytearray(frames[count // 2])
+        bad[-1] ^= 1  # the payload CRC
+        frames[count // 2] = bytes(bad)
+        (tmp_path / f"{name}.tfrecord").write_bytes(b"".join(frames))
+        paths.append(str(tmp_path / f"{name}.tfrecord"))
+    messages = collect(index_task, args=(paths, str(tmp_path)))
+    assert isinstance(messages[-1], Done)
+    for number, path in enumerate(paths):
+        sent = [m for m in messages if isinstance(m, Statuses) and m.file == number]
+        done = messages.index(FileVerified(number))
+        assert all(messages.index(m) < done for m in sent)
+        assert len(sent) <= 3  # blocks of 4,000 bytes: hundreds of them
+        with Dataset([path]) as local:
+            local.index(verify=True)
+            want = local.files[0].index.statuses().tolist()
+        got = np.full(len(want), -1, dtype=np.int64)
+        for m in sent:
+            assert (got[m.start : m.start + len(m.statuses)] == -1).all()
+            got[m.start : m.start + len(m.statuses)] = m.statuses
+        assert got.tolist() == want
