@@ -39,3 +39,32 @@ def test_cat_names_the_keys_of_a_record_in_one_line(tmp_path):
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
     assert "first\\nsecond" in lines[0] and "tab\\there" in lines[0]
+
+
+def test_a_filter_error_keeps_its_caret_under_the_mistake(tmp_path):
+    """The one error with lines of its own: under a filter error's line, the filter as
+    typed and a caret under the mistake; a filter holding a control character gets the
+    line alone, escaped."""
+    t = tf()
+    example = t.train.Example(
+        features=t.train.Features(
+            feature={"label": t.train.Feature(int64_list=t.train.Int64List(value=[3]))}
+        )
+    )
+    path = tf_write(tmp_path / "one.tfrecord", [example.SerializeToString()])
+
+    def count(text: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "tfr_viewer", "count", str(path), "--filter", text],
+            capture_output=True,
+            text=True,
+        )
+
+    done = count("  label = 3")
+    assert done.returncode == 2
+    line, typed, caret = done.stderr.splitlines()
+    assert "column 9" in line and typed.strip() == "label = 3"
+    assert caret.index("^") == typed.index("= 3")
+    done = count("label = 3\x07")
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1, done.stderr

@@ -13,10 +13,14 @@ from __future__ import annotations
 class UserError(Exception):
     """An error the user can cause and fix; its message is the whole explanation, in one
     line: characters that would break it or vanish (newlines, tabs, other control
-    characters, from a key or a file name) are written as escapes."""
+    characters, from a key or a file name) are written as escapes. ``detail``, empty
+    unless a subclass sets it, is shown under that line as it is (a filter error's
+    caret under the mistake)."""
+
+    detail = ""
 
     def __str__(self) -> str:
-        return one_line(super().__str__())
+        return one_line(super().__str__()) + self.detail
 
 
 def one_line(text: str) -> str:

@@ -39,10 +39,9 @@ class QueryError(UserError, ValueError):
         self.column = column
         self.text = text
         where = f" at column {column}: " if column else ": "
-        pointer = ""
-        if column and text and "\n" not in text:
-            pointer = f"\n  {text}\n  {' ' * (column - 1)}^"
-        super().__init__(f"filter error{where}{message}{pointer}")
+        if column and text and text.isprintable():  # the user's own text, the caret under it
+            self.detail = f"\n  {text}\n  {' ' * (column - 1)}^"
+        super().__init__(f"filter error{where}{message}")
 
 
 class Block(Protocol):
