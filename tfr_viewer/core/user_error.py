@@ -27,4 +27,4 @@ def one_line(text: str) -> str:
     """``text`` with each control character written as its escape (``\\n``, ``\\x07``)."""
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

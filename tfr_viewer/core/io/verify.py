@@ -45,21 +45,29 @@ def verify_index(
     ``BAD_DATA_CRC``. The caller marks the index verified when every part is done."""
     hi = len(index) if hi is None else hi
     spare: list[np.ndarray] = []
-    spans = block_spans(index.lengths(lo, hi), block, VERIFY_BLOCK_BYTES)
+    spans = [
+        (a + lo, b + lo) for a, b in block_spans(index.lengths(lo, hi), block, VERIFY_BLOCK_BYTES)
+    ]
+
+    def facts(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Offsets, lengths and statuses of a block (each read once: a block's are read
+        one block early, to fetch it; only this part's thread settles them)."""
+        return index.offsets(*span), index.lengths(*span), index.statuses(*span)
+
+    if not spans:
+        return
+    ahead = facts(spans[0])
     for k, (first, end) in enumerate(spans):
         if cancel is not None and cancel.cancelled:
             return
-        first, end = first + lo, end + lo
+        offsets, lengths, statuses = ahead
         if k + 1 < len(spans):  # the next block is fetched while this one is checked
-            start, stop = spans[k + 1][0] + lo, spans[k + 1][1] + lo
-            if (index.statuses(start, stop) == RecordStatus.UNVERIFIED).any():
-                prefetch_frames(source, index.offsets(start, stop), index.lengths(start, stop))
-        statuses = index.statuses(first, end)
+            ahead = facts(spans[k + 1])
+            if (ahead[2] == RecordStatus.UNVERIFIED).any():
+                prefetch_frames(source, ahead[0], ahead[1])
         todo = np.flatnonzero(statuses == RecordStatus.UNVERIFIED)
         every = len(todo) == end - first  # as after a header pass: no fancy indexing
         if len(todo):
-            offsets = index.offsets(first, end)
-            lengths = index.lengths(first, end)
             if not every:
                 offsets, lengths, statuses = offsets[todo], lengths[todo], statuses[todo]
             frames = read_block(source, offsets, lengths, statuses, None, spare)
