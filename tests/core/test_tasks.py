@@ -40,7 +40,9 @@ def collect(target, payload=None, args=()):
     return messages
 
 
-def test_index_task_streams_chunks_seek_points_and_statuses(tmp_path):
+def test_an_index_task_over_small_records_checks_the_crcs_in_its_one_scan(tmp_path):
+    """Nothing to hop over: the scan that counts the records checks their CRCs (a GZIP
+    file is decoded once), so the chunks carry the final statuses."""
     frames = [encode_frame(f"r{i}".encode() * 30) for i in range(100)]
     bad = bytearray(frames[42])
     bad[20] ^= 1
@@ -49,14 +51,66 @@ def test_index_task_streams_chunks_seek_points_and_statuses(tmp_path):
     (tmp_path / "b.gz").write_bytes(gzip.compress(b"".join(frames[:10])))
     paths = [str(tmp_path / "a.tfrecord"), str(tmp_path / "b.gz")]
     messages = collect(index_task, args=(paths, str(tmp_path)))
-    assert isinstance(messages[-1], Done) and Indexed() in messages
+    assert messages[-1] == Done(verified=True) and Indexed() in messages
     assert SeekPoints(1, str(tmp_path / "1.seekpoints")) in messages
-    records = sum(len(m.chunk) for m in messages if isinstance(m, Chunk))
-    assert records == 110
-    statuses = np.concatenate(
-        [m.statuses for m in messages if isinstance(m, Statuses) and m.file == 0]
-    )
-    assert np.flatnonzero(statuses != RecordStatus.OK).tolist() == [42]
+    assert not any(isinstance(m, Statuses) for m in messages)
+    found = []
+    for number in (0, 1):
+        chunks = [m.chunk for m in messages if isinstance(m, Chunk) and m.file == number]
+        found.append(np.concatenate([c.status for c in chunks]))
+        with Dataset([paths[number]]) as alone:
+            alone.index(verify=True)
+            assert found[-1].tolist() == alone.files[0].index.statuses().tolist()
+    assert np.flatnonzero(found[0] != RecordStatus.OK).tolist() == [42]
+
+
+def _large_shards(tmp_path, count: int, records: int = 30) -> list[str]:
+    """``count`` shards of frames over 64 KB (a header pass hops over them), the middle
+    record's payload CRC broken in each."""
+    rng = np.random.default_rng(9)
+    paths = []
+    for k in range(count):
+        frames = [encode_frame(rng.bytes(int(n))) for n in rng.integers(66_000, 90_000, records)]
+        bad = bytearray(frames[records // 2])
+        bad[-1] ^= 1  # the payload CRC
+        frames[records // 2] = bytes(bad)
+        (tmp_path / f"s{k}.tfrecord").write_bytes(b"".join(frames))
+        paths.append(str(tmp_path / f"s{k}.tfrecord"))
+    return paths
+
+
+def _settled(messages: list, number: int) -> tuple[list, int]:
+    """File ``number``'s ``Statuses`` messages and the position of its ``FileVerified``."""
+    from tfr_viewer.core.task_messages import FileVerified
+
+    sent = [m for m in messages if isinstance(m, Statuses) and m.file == number]
+    return sent, messages.index(FileVerified(number))
+
+
+def _statuses(sent: list, count: int) -> list[int]:
+    """Each record's status, from messages that must cover each exactly once."""
+    got = np.full(count, -1, dtype=np.int64)
+    for m in sent:
+        assert (got[m.start : m.start + len(m.statuses)] == -1).all()
+        got[m.start : m.start + len(m.statuses)] = m.statuses
+    return got.tolist()
+
+
+def test_many_shards_of_large_records_are_counted_by_headers_then_verified(tmp_path, monkeypatch):
+    """Counted by a header pass, then verified a file at a time: every record's status
+    is sent once, before its file's ``FileVerified``, as a verifying scan finds it."""
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    paths = _large_shards(tmp_path, 5)
+    messages = collect(index_task, args=(paths, str(tmp_path)))
+    assert messages[-1] == Done(verified=True)
+    for number, path in enumerate(paths):
+        chunks = [m.chunk for m in messages if isinstance(m, Chunk) and m.file == number]
+        assert all((c.status == RecordStatus.UNVERIFIED).all() for c in chunks)  # headers only
+        sent, done = _settled(messages, number)
+        assert all(messages.index(m) < done for m in sent)
+        with Dataset([path]) as local:
+            local.index(verify=True)
+            assert _statuses(sent, 30) == local.files[0].index.statuses().tolist()
 
 
 def test_a_header_only_index_task_then_one_verify_task(tmp_path, server):
@@ -107,32 +161,17 @@ def test_settled_blocks_are_sent_as_a_few_messages_that_cover_every_record(tmp_p
     before its ``FileVerified``; the statuses are a verifying scan's."""
     from tfr_viewer.core import tasks
     from tfr_viewer.core.io import verify
-    from tfr_viewer.core.task_messages import FileVerified
 
-    monkeypatch.setattr(verify, "VERIFY_BLOCK_BYTES", 4000)
+    monkeypatch.setattr(verify, "VERIFY_BLOCK_BYTES", 4000)  # a block a record
     monkeypatch.setattr(tasks, "STATUS_SECONDS", 3600.0)
     monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
-    rng = np.random.default_rng(9)
-    paths = []
-    for name, count in (("a", 400), ("b", 250)):
-        frames = [encode_frame(rng.bytes(int(n))) for n in rng.integers(100, 3000, count)]
-        bad = bytearray(frames[count // 2])
-        bad[-1] ^= 1  # the payload CRC
-        frames[count // 2] = bytes(bad)
-        (tmp_path / f"{name}.tfrecord").write_bytes(b"".join(frames))
-        paths.append(str(tmp_path / f"{name}.tfrecord"))
+    paths = _large_shards(tmp_path, 2)  # fewer than the streams: verified in parts
     messages = collect(index_task, args=(paths, str(tmp_path)))
     assert isinstance(messages[-1], Done)
     for number, path in enumerate(paths):
-        sent = [m for m in messages if isinstance(m, Statuses) and m.file == number]
-        done = messages.index(FileVerified(number))
+        sent, done = _settled(messages, number)
         assert all(messages.index(m) < done for m in sent)
-        assert len(sent) <= 3  # blocks of 4,000 bytes: hundreds of them
+        assert len(sent) <= 3  # 30 blocks
         with Dataset([path]) as local:
             local.index(verify=True)
-            want = local.files[0].index.statuses().tolist()
-        got = np.full(len(want), -1, dtype=np.int64)
-        for m in sent:
-            assert (got[m.start : m.start + len(m.statuses)] == -1).all()
-            got[m.start : m.start + len(m.statuses)] = m.statuses
-        assert got.tolist() == want
+            assert _statuses(sent, 30) == local.files[0].index.statuses().tolist()

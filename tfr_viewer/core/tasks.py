@@ -14,7 +14,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 
 from .io import CompressedSource, Compression, Dataset
-from .io.header_scan import hops
+from .io.header_scan import hops, hops_far
 from .io.verify import FINISHED
 from .task_messages import (
     Chunk,
@@ -38,9 +38,12 @@ def _progress(conn: Connection) -> Callable[[int, int], None]:
 
 
 def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool = True) -> None:
-    """Index ``paths`` (header pass, then payload CRCs unless ``verify`` is false) and
-    stream the results. ``verify`` false only saves transfers where a file can be
-    scanned by its headers alone (plain remote files); otherwise the CRCs are checked.
+    """Index ``paths`` and check their payload CRCs unless ``verify`` is false,
+    streaming the results. Where the first file holds large records (a header-only
+    pass hops over them), a header pass gives the rows and the count first and the CRCs
+    are checked after it; otherwise one verifying scan does both (reading or decoding
+    every byte once). ``verify`` false only saves transfers where a file can be scanned
+    by its headers alone (plain remote files); otherwise the CRCs are checked.
 
     Messages: ``Chunk`` (every file sends at least one, in file order), ``SeekPoints``
     for compressed files (or ``Inflated``: the bytes of a stream rapidgzip refused),
@@ -62,7 +65,10 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
     try:
         # with nothing to hop over (compressed files are read whole anyway), the CRCs
         # are checked as the scan reads, rather than by reading everything again
-        in_scan = not verify and not any(hops(f.open()) for f in ds.files)
+        if verify:
+            in_scan = not ds.files or not hops_far(ds.files[0].open())
+        else:
+            in_scan = not any(hops(f.open()) for f in ds.files)
         for number, chunk in ds.scan(verify=in_scan):
             conn.send(Chunk(number, chunk))
             transfer()
@@ -76,7 +82,7 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
                 elif (decoded := f.source.export_inflated(target)) is not None:
                     conn.send(Inflated(number, target, *decoded))
         conn.send(Indexed())
-        if verify:
+        if verify and not in_scan:
             _send_statuses(conn, ds, transfer)
         transfer(force=True)
         conn.send(Done(verified=verify or in_scan))
