@@ -9,8 +9,8 @@ run the page cache is dropped (``/proc/sys/vm/drop_caches``, which needs root); 
 it cannot be, the benchmark says so and its figures are warm.
 
 Each row gives the time of the whole process, the time ``cat`` took to read the set
-cold right before it (a virtual disk's speed drifts from minute to minute, so each row
-has its own reference), the ratio of the two and the target; the header-only pass also
+cold right before it (a virtual machine's cold reads drift from minute to minute, so
+each row has its own reference), the ratio of the two and the target; the header-only pass also
 gives the bytes the process read from the disk (``read_bytes`` of ``/proc/self/io``) as
 a share of the set.
 """
@@ -155,7 +155,7 @@ def row(name: str, seconds: float, cat: float, target: str, extra: str = "") -> 
 
 def cat_cold(paths: list[Path]) -> float:
     """Seconds for ``cat`` to read every byte of the set, cold: taken right before each
-    row, since this disk's speed drifts from minute to minute."""
+    row, since a virtual machine's cold reads drift from minute to minute."""
     took, _ = cold(["sh", "-c", 'cat "$@" > /dev/null', "cat", *map(str, paths)])
     return took
 
