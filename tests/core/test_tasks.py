@@ -64,6 +64,32 @@ def test_an_index_task_over_small_records_checks_the_crcs_in_its_one_scan(tmp_pa
     assert np.flatnonzero(found[0] != RecordStatus.OK).tolist() == [42]
 
 
+def test_a_file_whose_index_is_cached_is_counted_from_it_then_verified(tmp_path, monkeypatch):
+    """A verifying scan never uses a cached index; the window's count must not wait for
+    one: a file of small records indexed before (here by ``count``'s header pass) is
+    counted from the cache at once, and its CRCs are checked after."""
+    monkeypatch.setenv("TFR_VIEWER_CACHE_MIN_BYTES", "0")
+    frames = [encode_frame(f"r{i}".encode() * 30) for i in range(300)]
+    bad = bytearray(frames[7])
+    bad[20] ^= 1
+    frames[7] = bytes(bad)
+    path = tmp_path / "a.tfrecord"
+    path.write_bytes(b"".join(frames))
+    with Dataset([str(path)]) as ds:
+        ds.index(verify=False)  # stored in the cache, every record UNVERIFIED
+    messages = collect(index_task, args=([str(path)], str(tmp_path)))
+    assert messages[-1] == Done(verified=True)
+    chunks = [m.chunk for m in messages if isinstance(m, Chunk)]
+    assert sum(map(len, chunks)) == 300
+    assert all((c.status == RecordStatus.UNVERIFIED).all() for c in chunks)
+    sent, done = _settled(messages, 0)
+    assert all(messages.index(m) < done for m in sent)
+    with Dataset([str(path)]) as local:
+        local.index(verify=True)
+        assert _statuses(sent, 300) == local.files[0].index.statuses().tolist()
+    assert _statuses(sent, 300)[7] == RecordStatus.BAD_DATA_CRC
+
+
 def _large_shards(tmp_path, count: int, records: int = 30) -> list[str]:
     """``count`` shards of frames over 64 KB (a header pass hops over them), the middle
     record's payload CRC broken in each."""

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 
-from .io import CompressedSource, Compression, Dataset
+from .io import CompressedSource, Compression, Dataset, index_cache
 from .io.header_scan import hops, hops_far
 from .io.verify import FINISHED
 from .task_messages import (
@@ -40,10 +40,11 @@ def _progress(conn: Connection) -> Callable[[int, int], None]:
 def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool = True) -> None:
     """Index ``paths`` and check their payload CRCs unless ``verify`` is false,
     streaming the results. Where the first file holds large records (a header-only
-    pass hops over them), a header pass gives the rows and the count first and the CRCs
-    are checked after it; otherwise one verifying scan does both (reading or decoding
-    every byte once). ``verify`` false only saves transfers where a file can be scanned
-    by its headers alone (plain remote files); otherwise the CRCs are checked.
+    pass hops over them) or its index is cached, a header pass gives the rows and the
+    count first and the CRCs are checked after it; otherwise one verifying scan does
+    both (reading or decoding every byte once). ``verify`` false only saves transfers
+    where a file can be scanned by its headers alone (plain remote files); otherwise
+    the CRCs are checked.
 
     Messages: ``Chunk`` (every file sends at least one, in file order), ``SeekPoints``
     for compressed files (or ``Inflated``: the bytes of a stream rapidgzip refused),
@@ -66,7 +67,7 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
         # with nothing to hop over (compressed files are read whole anyway), the CRCs
         # are checked as the scan reads, rather than by reading everything again
         if verify:
-            in_scan = not ds.files or not hops_far(ds.files[0].open())
+            in_scan = _counts_as_it_verifies(ds)
         else:
             in_scan = not any(hops(f.open()) for f in ds.files)
         for number, chunk in ds.scan(verify=in_scan):
@@ -91,6 +92,20 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
     finally:
         ds.close()
         conn.close()
+
+
+def _counts_as_it_verifies(ds: Dataset) -> bool:
+    """Whether one verifying scan should index ``ds`` for the window: its first file
+    holds nothing for a header pass to hop over, and the cache holds no index of it (a
+    cached index gives the rows and the count at once, and a verifying scan never
+    uses one)."""
+    if not ds.files:
+        return True
+    first = ds.files[0]
+    if hops_far(first.open()):
+        return False
+    entry = index_cache.entry_for(first.path) if index_cache.enabled() else None
+    return entry is None or not entry.exists()
 
 
 STATUS_SECONDS = 0.1  # settled statuses are sent at most this long after they are known
