@@ -8,6 +8,7 @@ import threading
 
 import numpy as np
 
+from tests.damaged_frames import frames_with_bad_payloads
 from tfr_viewer.core.io.dataset import Dataset
 from tfr_viewer.core.io.framing import encode_frame
 from tfr_viewer.core.io.records import RecordStatus
@@ -43,10 +44,7 @@ def collect(target, payload=None, args=()):
 def test_an_index_task_over_small_records_checks_the_crcs_in_its_one_scan(tmp_path):
     """Nothing to hop over: the scan that counts the records checks their CRCs (a GZIP
     file is decoded once), so the chunks carry the final statuses."""
-    frames = [encode_frame(f"r{i}".encode() * 30) for i in range(100)]
-    bad = bytearray(frames[42])
-    bad[20] ^= 1
-    frames[42] = bytes(bad)
+    frames = frames_with_bad_payloads([f"r{i}".encode() * 30 for i in range(100)], [42])
     (tmp_path / "a.tfrecord").write_bytes(b"".join(frames))
     (tmp_path / "b.gz").write_bytes(gzip.compress(b"".join(frames[:10])))
     paths = [str(tmp_path / "a.tfrecord"), str(tmp_path / "b.gz")]
@@ -69,10 +67,7 @@ def test_a_file_whose_index_is_cached_is_counted_from_it_then_verified(tmp_path,
     one: a file of small records indexed before (here by ``count``'s header pass) is
     counted from the cache at once, and its CRCs are checked after."""
     monkeypatch.setenv("TFR_VIEWER_CACHE_MIN_BYTES", "0")
-    frames = [encode_frame(f"r{i}".encode() * 30) for i in range(300)]
-    bad = bytearray(frames[7])
-    bad[20] ^= 1
-    frames[7] = bytes(bad)
+    frames = frames_with_bad_payloads([f"r{i}".encode() * 30 for i in range(300)], [7])
     path = tmp_path / "a.tfrecord"
     path.write_bytes(b"".join(frames))
     with Dataset([str(path)]) as ds:
@@ -96,10 +91,8 @@ def _large_shards(tmp_path, count: int, records: int = 30) -> list[str]:
     rng = np.random.default_rng(9)
     paths = []
     for k in range(count):
-        frames = [encode_frame(rng.bytes(int(n))) for n in rng.integers(66_000, 90_000, records)]
-        bad = bytearray(frames[records // 2])
-        bad[-1] ^= 1  # the payload CRC
-        frames[records // 2] = bytes(bad)
+        sizes = rng.integers(66_000, 90_000, records)
+        frames = frames_with_bad_payloads([rng.bytes(int(n)) for n in sizes], [records // 2])
         (tmp_path / f"s{k}.tfrecord").write_bytes(b"".join(frames))
         paths.append(str(tmp_path / f"s{k}.tfrecord"))
     return paths

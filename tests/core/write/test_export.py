@@ -14,9 +14,10 @@ import time
 import numpy as np
 import pytest
 
+from tests.damaged_frames import frames_with_bad_payloads
 from tests.tf_oracle import tf_read
 from tfr_viewer.core.io.dataset import Dataset
-from tfr_viewer.core.io.framing import Compression, encode_frame, write_records
+from tfr_viewer.core.io.framing import Compression, write_records
 from tfr_viewer.core.write.export import (
     TMP_SUFFIX,
     ExportError,
@@ -89,10 +90,7 @@ def test_refuses_to_overwrite_a_source_and_skips_damaged(tmp_path, source):
         ds.index()
         with pytest.raises(ExportError, match="a source of this command"):
             export(ds, range(3), ExportOptions(str(source)))
-    frames = [encode_frame(p) for p in PAYLOADS[:10]]
-    bad = bytearray(frames[4])
-    bad[15] ^= 1
-    frames[4] = bytes(bad)
+    frames = frames_with_bad_payloads(PAYLOADS[:10], [4])
     damaged = tmp_path / "damaged.tfrecord"
     damaged.write_bytes(b"".join(frames))
     with Dataset([str(damaged)]) as ds:
