@@ -86,8 +86,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         failed = False
         for f in ds.files:
             source = f.open()
-            kept = index_cache.entry_for(f.path) if index_cache.enabled() else None
-            entry = str(kept) if kept is not None and kept.exists() else None
+            kept = index_cache.kept(f.path)
+            entry = None if kept is None else str(kept)
             item: dict[str, Any] = {
                 "path": f.path,
                 "records": len(f.index),

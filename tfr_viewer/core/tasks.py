@@ -51,8 +51,6 @@ def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool =
     ``Indexed``, ``Statuses`` and ``FileVerified``, ``Transfer`` for remote files (now
     and then, and before the end), then ``Done(verified=...)`` or ``Failed``.
     """
-    import time
-
     ds = Dataset(paths, seek_points=True)
     sent = time.monotonic()
 
@@ -104,8 +102,7 @@ def _counts_as_it_verifies(ds: Dataset) -> bool:
     first = ds.files[0]
     if hops_far(first.open()):
         return False
-    entry = index_cache.entry_for(first.path) if index_cache.enabled() else None
-    return entry is None or not entry.exists()
+    return index_cache.kept(first.path) is None
 
 
 STATUS_SECONDS = 0.1  # settled statuses are sent at most this long after they are known

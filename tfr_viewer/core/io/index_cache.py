@@ -47,6 +47,7 @@ __all__ = [
     "enabled",
     "entry_for",
     "identity",
+    "kept",
     "load",
     "store",
     "trim",
@@ -148,6 +149,13 @@ def entry_for(path: str) -> Path | None:
     """Where the entry of ``path`` as it is now would be kept."""
     ident = identity(path)
     return None if ident is None else entry_path(ident)
+
+
+def kept(path: str) -> Path | None:
+    """The entry the cache holds for ``path`` as it is now, or None (none, or the cache
+    is off). Whether it still fits the file is for :func:`load` to say."""
+    entry = entry_for(path) if enabled() else None
+    return entry if entry is not None and entry.exists() else None
 
 
 def load(path: str, verified: bool) -> tuple[FileIndex, int | None] | None:
