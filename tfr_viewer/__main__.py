@@ -1,8 +1,6 @@
 """``python -m tfr_viewer`` runs the command line."""
 
-import sys
-
-from .cli import main
+from .cli import run
 
 if __name__ == "__main__":  # also keeps child processes from re-running the command
-    sys.exit(main())
+    run()

@@ -7,13 +7,14 @@ unreadable path. Subcommands never import Qt; only the GUI entry points do, lazi
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
 import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from .cli_options import CommandSpec, VersionAction
 from .errors import EXIT_OK, EXIT_USAGE, UserError
@@ -158,6 +159,31 @@ def _tolerant_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return the exit code."""
+    return _command_line(argv)[0]
+
+
+def run() -> NoReturn:
+    """The ``tfr-viewer`` program (the console script, ``python -m tfr_viewer`` and the
+    bundle): :func:`main`, then the process ends. After a command other than the window,
+    it ends as soon as the exit handlers have run and the standard streams are flushed,
+    without the interpreter freeing its objects one by one first (a tenth of a short
+    command's time, for nothing: the system frees the memory). Every file a command
+    writes is closed before the command returns (:mod:`.core.write.output`)."""
+    code, command = _command_line(None)
+    if command == "open":
+        sys.exit(code)  # Qt's objects and settings are saved as they are torn down
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more to say
+            pass
+    os._exit(code)
+
+
+def _command_line(argv: Sequence[str] | None) -> tuple[int, str | None]:
+    """:func:`main`'s work: the exit code, and the command that ran (None when none
+    did)."""
     _tolerant_streams()
     if getattr(sys, "frozen", False):
         import multiprocessing
@@ -182,13 +208,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"tfr-viewer: {word!r} is neither a command nor a path ({exc}){hint}",
                 file=sys.stderr,
             )
-            return EXIT_USAGE
+            return EXIT_USAGE, None
         args_list = ["open", *args_list]
         parser, subs = build_parser("open")
     try:
         args, extra = parser.parse_known_args(args_list)
     except SystemExit as exc:
-        return int(exc.code or 0) and EXIT_USAGE
+        return int(exc.code or 0) and EXIT_USAGE, None
     own = spec(args.command)
     # Positional words after an option (``show 0 --json FILE``) belong to the list.
     if extra and own.listed is not None:
@@ -197,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra and own.runs and args.runner:
         args.pipeline_args, extra = extra, []  # Beam's own options, passed through
     if extra:
-        return _unknown_arguments(subs[args.command], extra)
+        return _unknown_arguments(subs[args.command], extra), args.command
     if args.no_cache:
         from .core.io import index_cache
 
@@ -206,19 +232,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         _warn_fallback()
         _terminate_like_an_interrupt()
     try:
-        return own.run(args)
+        code = own.run(args)
     except BrokenPipeError:
-        return EXIT_OK
+        code = EXIT_OK
     except Terminated:
         print("tfr-viewer: terminated", file=sys.stderr)
-        return 143
+        code = 143
     except KeyboardInterrupt:
         print("tfr-viewer: interrupted", file=sys.stderr)
-        return 130
+        code = 130
     except UserError as exc:
         print(f"tfr-viewer {args.command}: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        code = EXIT_USAGE
+    return code, args.command
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
