@@ -57,7 +57,7 @@ def timed(fn: Callable[[], object], repeat: int = 1) -> tuple[float, object]:
 
 
 def row(name: str, ours: float, theirs: float | None, target: str, unit: str = "s") -> None:
-    ratio = f"{theirs / ours:.1f}x" if theirs else "n/a"
+    ratio = f"{theirs / ours:.2f}x" if theirs else "n/a"
     their_text = f"{theirs:.3f} {unit}" if theirs else "cannot"
     ROWS.append((name, f"{ours:.3f} {unit}", their_text, ratio, target))
     print(f"  {name}: ours {ours:.3f} {unit}, TensorFlow {their_text}, ratio {ratio}", flush=True)
