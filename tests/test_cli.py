@@ -7,6 +7,7 @@ from importlib import metadata
 
 import pytest
 
+from tests.program import program
 from tests.tf_oracle import tf_write
 from tfr_viewer import __version__
 from tfr_viewer.cli import main
@@ -263,26 +264,8 @@ def test_count_with_a_filter_imports_no_decoder_image_library_or_qt(tmp_path):
         assert "'tfr_viewer.core.decode.payloads.example'" in loaded
 
 
-def _buffered_env():
-    """The environment with Python's standard streams buffered, as they are by default."""
-    import os
-
-    return {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-
-
-def _program(*argv, stdout=None):
-    """``python -m tfr_viewer ARGV`` as a user runs it (through :func:`tfr_viewer.cli.run`)."""
-    import subprocess
-    import sys
-
-    return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *argv],
-        stdout=stdout if stdout is not None else subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=120,
-        env=_buffered_env(),
-    )
+# Python's standard streams buffered, as they are by default (some shells set it)
+BUFFERED = ("PYTHONUNBUFFERED",)
 
 
 def test_the_program_ends_with_every_line_written_and_the_commands_exit_code(tmp_path, damaged):
@@ -291,20 +274,21 @@ def test_the_program_ends_with_every_line_written_and_the_commands_exit_code(tmp
     the command's."""
     path = tf_write(tmp_path / "many.tfrecord", [b"%d" % i for i in range(20_000)], "gzip")
     with open(tmp_path / "listed.txt", "w") as out:
-        listed = _program("list", str(path), stdout=out)
+        listed = program("list", str(path), stdout=out, drop=BUFFERED)
     assert listed.returncode == 0, listed.stderr
     lines = (tmp_path / "listed.txt").read_text().splitlines()
     assert len(lines) == 20_000 and lines[-1].startswith("19999\t")
-    verified = _program("verify", str(damaged[0]))
+    verified = program("verify", str(damaged[0]), drop=BUFFERED)
     assert verified.returncode == 1
     assert verified.stdout.splitlines()[-1] == "6 records in 1 file: 2 problems", verified.stdout
-    missing = _program("verify", str(tmp_path / "missing.tfrecord"))
+    missing = program("verify", str(tmp_path / "missing.tfrecord"), drop=BUFFERED)
     assert missing.returncode == 2 and missing.stdout == ""
     assert missing.stderr.startswith("tfr-viewer verify: "), missing.stderr
 
 
 def test_the_program_runs_the_exit_handlers_before_it_ends(tmp_path):
     """Handlers registered with :mod:`atexit` (a coverage run's, a library's) still run."""
+    import os
     import subprocess
     import sys
 
@@ -317,8 +301,9 @@ def test_the_program_runs_the_exit_handlers_before_it_ends(tmp_path):
         "from tfr_viewer.cli import run\n"
         "run()\n"
     )
+    buffered = {k: v for k, v in os.environ.items() if k not in BUFFERED}
     ran = subprocess.run(
-        [sys.executable, "-c", code, str(good)], capture_output=True, text=True, env=_buffered_env()
+        [sys.executable, "-c", code, str(good)], capture_output=True, text=True, env=buffered
     )
     assert ran.returncode == 0 and ran.stdout == "3\n", ran.stderr
     assert mark.read_text() == "yes"

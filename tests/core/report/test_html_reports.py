@@ -10,13 +10,13 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.planted_faults import example_of, planted_dataset
 from tests.planted_labels import _png
+from tests.program import program
 from tests.tf_oracle import tf_write
 
 REQUIRED = os.environ.get("TFR_VIEWER_REQUIRE_DESKTOP_TOOLS") == "1"
@@ -24,13 +24,7 @@ SAMPLE = Path(__file__).resolve().parents[3] / "resources" / "samples" / "shapes
 
 
 def _run(*args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env},
-        timeout=300,
-    )
+    return program(*args, env=env)
 
 
 def _chromium() -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import tarfile
 from pathlib import Path
 
+from tests.program import program
 from tfr_viewer.core.decode import decode, features_of
 from tfr_viewer.core.io import Dataset
 
@@ -16,9 +16,7 @@ SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", "convert", *args], capture_output=True, text=True
-    )
+    return program("convert", *args)
 
 
 def test_samples_hold_the_records_images_classes_and_features(tmp_path):
