@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import platform
 import re
-import subprocess
-import sys
 from importlib import metadata
 
+from tests.program import program
 from tfr_viewer import __version__
 from tfr_viewer.core import fast
 from tfr_viewer.versions import LIBRARIES, library_versions, version_text
@@ -54,9 +52,6 @@ def test_the_version_names_the_path_in_use():
 
 
 def test_the_environment_variable_forces_the_pure_python_path():
-    env = dict(os.environ, TFR_VIEWER_PURE_PYTHON="1")
-    out = subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", "--version"], env=env, capture_output=True, text=True
-    )
+    out = program("--version", env={"TFR_VIEWER_PURE_PYTHON": "1"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[1].startswith("path: pure Python")

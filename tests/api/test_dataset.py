@@ -14,13 +14,12 @@ import pytest
 
 import tfr_viewer as tfv
 from tests.planted_labels import labelled_dataset
+from tests.program import program
 from tests.tf_oracle import tf, tf_read, tf_write
 
 
 def _cli(*args: str) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *args], capture_output=True, text=True
-    )
+    done = program(*args)
     assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.program import program
+
 beam = pytest.importorskip(
     "apache_beam",
     reason="Apache Beam pins protobuf below 7: make test runs these tests in .venv-beam",
@@ -22,13 +24,7 @@ NAMES = ("damaged.tfrecord", "empty.tfrecord", "small.tfrecord.gz", "train-00000
 
 
 def cli(*argv: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *argv],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "TFR_VIEWER_NO_CACHE": "1", **env},
-    )
+    return program(*argv, env={"TFR_VIEWER_NO_CACHE": "1", **env}, timeout=600)
 
 
 def _same(a: str, b: str) -> bool:

@@ -8,18 +8,12 @@ import sys
 
 from PySide6.QtGui import QImage
 
+from tests.program import program
 from tests.ui.conftest import SAMPLES
 
 
 def run_open(*args: str, timeout: int = 120) -> subprocess.CompletedProcess:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", "open", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-    )
+    return program("open", *args, env={"QT_QPA_PLATFORM": "offscreen"}, timeout=timeout)
 
 
 def test_screenshot_of_a_selected_record(tmp_path):

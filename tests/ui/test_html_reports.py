@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from tests.program import program
 from tests.ui.conftest import open_and_wait
 from tests.ui.panels.test_analysis_panels import faulty  # noqa: F401 - a fixture
 
@@ -70,16 +71,10 @@ def test_a_report_of_other_files_gets_no_pictures_of_these(
 ):
     """Findings opened from a saved report of another dataset are saved without
     thumbnails: their record numbers are not the open dataset's."""
-    import subprocess
-    import sys
 
     path, _ = faulty
     saved = tmp_path / "other.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", "check", "--json", str(path)],
-        capture_output=True,
-        text=True,
-    )
+    done = program("check", "--json", str(path))
     saved.write_text(done.stdout)
     open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
     window.analysis.open_report(str(saved))

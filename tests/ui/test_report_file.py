@@ -4,19 +4,13 @@ writes it) shows in its panel, and its findings lead to records once their files
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
+from tests.program import program
 from tests.ui.conftest import open_and_wait
 
 
 def _report(tmp_path, *argv: str) -> str:
-    out = subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *argv, "--json"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    out = program(*argv, "--json")
     path = tmp_path / f"{argv[0]}.json"
     path.write_text(out.stdout)
     return str(path)

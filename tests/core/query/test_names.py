@@ -5,11 +5,10 @@ every command and on every part of a dataset."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from tests.program import program
 from tests.tf_oracle import tf, tf_read, tf_write
 from tfr_viewer.core.io.dataset import Dataset
 from tfr_viewer.core.query import compile_filter, filter_dataset
@@ -39,8 +38,7 @@ def files(tmp_path_factory):
 
 
 def _count(path, text: str) -> int:
-    run = [sys.executable, "-m", "tfr_viewer", "count", "--json", "--filter", text, str(path)]
-    out = subprocess.run(run, capture_output=True, text=True)
+    out = program("count", "--json", "--filter", text, str(path))
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)["count"]
 

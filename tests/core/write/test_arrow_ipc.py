@@ -5,25 +5,19 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from tests.core.write.test_parquet import _examples, _tf_rows
+from tests.program import program
 from tests.tf_oracle import tf, tf_write
 
 pa = pytest.importorskip("pyarrow", reason="pyarrow is the optional parquet extra")
 
 
 def _export(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", "export", *map(str, args)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return program("export", *map(str, args))
 
 
 def _read(path):

@@ -3,12 +3,12 @@ the same records; datasets that do not flatten are refused with a clear message.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+from tests.program import program
 from tests.tf_oracle import tf, tf_read, tf_write
 from tfr_viewer.core.io import Dataset
 from tfr_viewer.core.write.parquet import ParquetError, require_pyarrow
@@ -76,11 +76,7 @@ def test_parquet_values_equal_what_tensorflow_parses(tmp_path):
 
 
 def _convert(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", "convert", *map(str, args)],
-        capture_output=True,
-        text=True,
-    )
+    return program("convert", *map(str, args))
 
 
 def test_sequences_and_tensors_are_refused_with_a_clear_message(tmp_path):

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 from PySide6.QtCore import Qt
 
+from tests.program import program
 from tests.tf_oracle import tf_read, tf_write
 from tests.ui.conftest import open_and_wait
 
@@ -72,12 +71,7 @@ def test_files_panel_reports_a_damaged_shard_and_what_opened_before_it(qtbot, wi
     open_and_wait(qtbot, window, [good, cut])
     window.menus.action("panel.files").trigger()
     panel = window.docks.widget("files")
-    info = subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", "info", "--json", str(good), str(cut)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    info = program("info", "--json", str(good), str(cut))
     expected = [
         [f"{f['records']:,}", f"{f['problems']:,}", f"{f['bytes']:,}", f["compression"]]
         for f in json.loads(info.stdout)["files"]
