@@ -30,6 +30,7 @@ class Record:
     type: str  # example, sequence_example, event, tensor, protobuf, text or bytes
     features: dict[str, Any] = field(repr=False)
     payload: bytes = field(repr=False)
+    decoder: str | None = field(default=None, repr=False)  # the type of its file's records
 
     def image(self, key: str | None = None) -> Image:
         """The record's picture (the first, or the one under ``key``) as a Pillow image;
@@ -55,7 +56,7 @@ class Record:
     def images(self) -> list[Any]:
         """Every image of the record with its boxes and labels, as the window finds them
         (:class:`~tfr_viewer.core.decode.layouts.ImageAnnotation`)."""
-        features = features_of(decode(self.payload).payload)
+        features = features_of(decode(self.payload, within=self.decoder).payload)
         return recognise(features) if features else []
 
     def to_json(self) -> dict[str, Any]:
@@ -66,7 +67,9 @@ class Record:
 
         status = next(s for s in RecordStatus if s.kind == self.status)
         return plain(
-            record_json(self.index, self.file, self.offset, self.length, status, self.payload)
+            record_json(
+                self.index, self.file, self.offset, self.length, status, self.payload, self.decoder
+            )
         )
 
     def _repr_html_(self) -> str:
@@ -77,13 +80,24 @@ class Record:
 
 def read_record(ds: Dataset, index: int) -> Record:
     """Record ``index`` of an indexed dataset, its CRC checked."""
+    from ..core.decode.file_payloads import file_decoder
+
     payload, status = ds.read_verified(index)
     ref = ds.ref(index)
-    decoded = decode(payload)
+    within = file_decoder(ds, ref.file_number)
+    decoded = decode(payload, within=within)
     features = features_of(decoded.payload) or {}
     values = {
         k: (fd.values if fd.kind != "bytes" else list(fd.values)) for k, fd in features.items()
     }
     return Record(
-        index, ref.file, ref.offset, ref.length, status.kind, decoded.payload.type, values, payload
+        index,
+        ref.file,
+        ref.offset,
+        ref.length,
+        status.kind,
+        decoded.payload.type,
+        values,
+        payload,
+        within,
     )

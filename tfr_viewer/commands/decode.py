@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from ..cli_options import CommandSpec, add_no_cache, add_overwrite, add_paths
 from ..core import json_text
-from ..core.decode import decode
 from ..core.decode.record_json import record_json
 from ..core.json_text import write_json
 from ..core.text import plural
@@ -24,18 +23,23 @@ if TYPE_CHECKING:
 def show_record(ds: Dataset, index: int) -> dict[str, object]:
     """The contract's ``show --json`` object for global record ``index`` (numeric values
     as numpy arrays: write it with ``write_json``)."""
+    from ..core.decode.file_payloads import file_decoder
+
     payload, status = ds.read_verified(index)
     ref = ds.ref(index)
-    return record_json(index, ref.file, ref.offset, ref.length, status, payload)
+    within = file_decoder(ds, ref.file_number)
+    return record_json(index, ref.file, ref.offset, ref.length, status, payload, within)
 
 
 def cached_record(index: int, paths: list[str]) -> dict[str, object] | None:
     """``show``'s object for record ``index`` read straight from the index cache (no
-    index is built, numpy is not loaded), or None when the cache cannot tell."""
+    index is built, numpy is not loaded), or None when the cache cannot tell: also when
+    the payload's type depends on the rest of its file (it does not name it alone)."""
+    from ..core.decode.payloads import certain
     from ..core.io import cached_record, expand
 
     found = cached_record.find(expand(paths), index)
-    if found is None:
+    if found is None or not certain(found.payload):
         return None
     return record_json(index, found.file, found.offset, found.length, found.status, found.payload)
 
@@ -117,11 +121,15 @@ def cmd_head(args: argparse.Namespace) -> int:
         return 0
 
 
-def _payload_types(ds: Dataset, limit: int = 200) -> str:
-    """``12 tensor, 3 text`` over up to ``limit`` records spread over the dataset."""
+def _payload_types(ds: Dataset, limit: int = 200) -> tuple[int, str]:
+    """How many records were looked at (up to ``limit``, spread over the dataset) and
+    their types, ``12 tensor, 3 text``, each read as its file's type."""
+    from ..core.decode.file_payloads import decode_record
+
     step = max(1, len(ds) // limit)
-    counts = Counter(decode(ds.read(i)).payload.type for i in ds.undamaged(range(0, len(ds), step)))
-    return ", ".join(f"{n} {kind}" for kind, n in counts.most_common())
+    looked = ds.undamaged(range(0, len(ds), step)).tolist()
+    counts = Counter(decode_record(ds, i).payload.type for i in looked)
+    return len(looked), ", ".join(f"{n} {kind}" for kind, n in counts.most_common())
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -147,10 +155,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
         schema = infer_schema(ds, records)
         if not schema.examples and not schema.sequence_examples:
+            looked, types = _payload_types(ds)
             raise UsageError(
                 f"no record is a tf.train.Example or SequenceExample, so there is no Example "
-                f"schema; of {plural(schema.records, 'record')} looked at, the payloads are: "
-                f"{_payload_types(ds)}. Use `show` or `head` to see them"
+                f"schema; of {plural(looked, 'record')} looked at, the payloads are: "
+                f"{types}. Use `show` or `head` to see them"
             )
         if args.json:
             print(json_text.dumps(schema.to_json(), indent=2))

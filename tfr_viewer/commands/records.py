@@ -59,7 +59,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 {
                     "path": f.path,
                     "compression": src.compression.value,
-                    "records": len(f.index),
+                    "records": len(f.index) - f.index.fragments(),
                     "bytes": src.compressed_size,
                     "uncompressed_bytes": f.index.position,
                     "problems": f.index.problem_count(),
@@ -76,7 +76,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         if args.json:
             out = {
                 "files": files,
-                "records": len(ds),
+                "records": ds.whole_records(),
                 "problems": total_problems,
                 "bytes": sum(int(f["bytes"]) for f in files),
                 "verified": False,
@@ -102,7 +102,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                     f"{row['bytes']:>14}  {row['problems']:>8}"
                 )
             print(
-                f"total: {plural(len(ds), 'record')} in {plural(len(files), 'file')}, "
+                f"total: {plural(ds.whole_records(), 'record')} in {plural(len(files), 'file')}, "
                 f"{plural(total_problems, 'problem')} (header pass; run `verify` to check payloads)"
             )
             if tfds is not None:
@@ -270,30 +270,36 @@ def _lines(path: str, base: int, chunk: IndexChunk, keep: np.ndarray, as_json: b
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    """The number of records: a header pass, or a verifying pass through a filter."""
+    """The number of whole records (that match): a header pass, or a verifying pass
+    through a filter. A fragment (a frame cut short, or one whose length cannot be
+    trusted) is not counted: it is a problem, and the exit code is 1."""
     flt = _compiled(args.filter)
     with _open(args.paths) as ds:
         shown = print_warnings(ds, args.json)
         if flt is None:
             index_with_progress(ds, verify=False)
-            count = len(ds)
+            count = ds.whole_records()
         else:
             warn_about_filter(ds, args.filter)
             count = sum(len(keep) for *_, keep in _matching(ds, flt))
         print_warnings(ds, args.json, shown)  # what the scan found (empty files, not TFRecords)
+        problems = ds.problems()
         if args.json:
             out = {
                 "count": count,
-                "records": len(ds),
+                "records": ds.whole_records(),
                 "files": len(ds.files),
                 "warnings": ds.file_warnings(),
+                "problems": [p.to_json() for p in problems],
             }
             if flt is not None:
                 out["filter"] = args.filter
             print(json_text.dumps(out))
         else:
+            for p in problems:
+                print(f"{p.kind}: {p.message}", file=sys.stderr)
             print(count)
-        return 0
+        return 1 if problems else 0
 
 
 # -- arguments -----------------------------------------------------------------

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.decode import decode
+from ..core.decode.file_payloads import decode_record
 from ..core.io import Dataset, PathError, Problem, SourceError
 from ..core.io.remote import is_url
 from ..core.text import plural
@@ -382,7 +382,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         try:
             if error is not None:
                 raise error
-            decoded = decode(raw)
+            decoded = decode_record(self.dataset, record, raw)
         except (SourceError, OSError, IndexError) as exc:
             self.tree_model.set_decoded(None)
             self.preview.show_record(None, b"")
@@ -481,7 +481,8 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.setWindowModified(self.edit_actions.dirty())
         name = os.path.basename(ds.files[0].path) if ds.files else "?"
         more = f" (+{len(ds.files) - 1} files)" if len(ds.files) > 1 else ""
-        self.setWindowTitle(f"{name}{more}[*] — {plural(len(ds), 'record')} — tfr-viewer")
+        records = plural(ds.whole_records(), "record")
+        self.setWindowTitle(f"{name}{more}[*] — {records} — tfr-viewer")
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self.edit_actions.confirm_discard():

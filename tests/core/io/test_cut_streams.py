@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from tests.program import program
 from tests.tf_oracle import tf, tf_write
 from tfr_viewer.core.io.dataset import Dataset
 from tfr_viewer.core.io.records import RecordStatus
@@ -53,3 +54,52 @@ def test_a_cut_stream_keeps_what_was_decoded(tmp_path, compression, count, size,
     info = subprocess.run(run, capture_output=True, text=True)
     assert info.returncode in (0, 1), info.stderr
     assert json.loads(info.stdout)["records"] >= len(theirs)
+
+
+def _random_payloads(count: int, size: int) -> list[bytes]:
+    import random
+
+    rng = random.Random(7)
+    return [rng.randbytes(size) for _ in range(count)]
+
+
+@pytest.mark.parametrize("compression", ["none", "gzip", "zlib"])
+@pytest.mark.parametrize("data", ["compressible", "incompressible"])
+def test_count_gives_the_whole_records_tensorflow_reads_and_exits_1(tmp_path, compression, data):
+    """Counts are whole records: a frame cut by the end of the file is a problem (exit 1,
+    named on stderr), not a record; a stream that hardly compresses (decoded by
+    rapidgzip on every core) keeps every byte before its cut too."""
+    make = _payloads if data == "compressible" else _random_payloads
+    whole = tf_write(tmp_path / "whole.tfrecord", make(180, 300), compression)
+    blob = whole.read_bytes()
+    path = tmp_path / "cut.tfrecord"
+    end = len(blob) - 60 if compression == "none" else len(blob) * 2 // 3
+    path.write_bytes(blob[:end])
+    theirs = len(_tf_read_until_error(path, compression))
+    assert theirs > 0
+    done = program("count", str(path))
+    assert done.returncode == 1, done.stderr
+    assert int(done.stdout) == theirs
+    assert "truncated" in done.stderr and "Traceback" not in done.stderr
+    as_json = program("count", "--json", str(path))
+    assert as_json.returncode == 1
+    out = json.loads(as_json.stdout)
+    assert out["count"] == out["records"] == theirs
+    assert {p["kind"] for p in out["problems"]} == {"truncated"}
+    info = json.loads(program("info", "--json", str(path)).stdout)
+    assert info["records"] == info["files"][0]["records"] == theirs
+    whole_count = program("count", str(whole))
+    assert (whole_count.returncode, int(whole_count.stdout)) == (0, 180)
+
+
+def test_a_cut_frame_says_how_many_of_its_bytes_follow_its_header(tmp_path):
+    """A cut frame has no data CRC: every byte after its header is its payload's."""
+    whole = tf_write(tmp_path / "whole.tfrecord", [b"x" * 129] * 3)
+    blob = whole.read_bytes()
+    path = tmp_path / "cut.tfrecord"
+    path.write_bytes(blob[:-60])  # the last frame: 12 header bytes, then 145 - 60 - 12
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        (problem,) = ds.problems()
+    assert problem.kind == "truncated" and problem.record == 2
+    assert "claims 129 payload bytes but only 73 follow" in problem.message

@@ -22,6 +22,7 @@ from .image_checks import ImageChecks, Seen
 from .image_quality import Thresholds
 from .key_checks import EXAMPLES, KeyChecks
 from .label_checks import class_names, with_class_names
+from .other_payloads import OtherPayloads
 from .predictions import MATCH_KEYS, ById, unmatched_message
 from .survey import Survey
 from .tfds_checks import tfds_findings
@@ -45,6 +46,7 @@ class CheckPart:
     copies: dict[bytes, list[Place]]
     text_ids: dict[str, Counter[int]]
     text_records: dict[tuple[str, int], list[int]]
+    others: OtherPayloads = field(default_factory=OtherPayloads)  # records no Example
     matched: set[str] = field(default_factory=set)  # prediction ids records matched
     unpredicted: list[int] = field(default_factory=list)  # records no prediction names
 
@@ -121,7 +123,9 @@ def finish_check(
     images = ImageChecks(limits)
     text_ids: dict[str, Counter[int]] = defaultdict(Counter)
     text_records: dict[tuple[str, int], list[int]] = defaultdict(list)
+    others = OtherPayloads()
     for part in parts:
+        others.merge(part.others)
         found.extend(part.found)
         keys.merge(part.keys)
         images.take(part.seen)
@@ -159,6 +163,8 @@ def finish_check(
                     record,
                 )
     images.finish(note, copies.exact)
+    if (said := others.message(ds.whole_records())) is not None:
+        note("checks_not_applicable", said, None)
     for f in ds.files:
         if len(f.index) == 0:
             note("empty_shard", "the file holds no records", None, file=f.path)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..decode.detect import ImageInfo, image_info
+from ..decode.payloads.example import holds_nothing
 from ..decode.same_bytes import SameBytes, key_of
 from ..io import CancelToken, Dataset
 from ..io.payload_block import PayloadBlock, iter_blocks
@@ -38,6 +39,7 @@ from .image_checks import ImageChecks
 from .image_quality import Thresholds
 from .key_checks import KeyChecks
 from .label_checks import LabelChecks, PredictionCheck, settle
+from .other_payloads import OtherPayloads
 from .parse_checks import parse_findings
 from .roles import Roles
 from .stats import VIEWS_FROM
@@ -75,6 +77,7 @@ class _Pass:
         self.found: list[Finding] = []
         self.keys = KeyChecks(records, self.note, base)
         self.copies: dict[bytes, list[tuple[int, int, str]]] = {}
+        self.others = OtherPayloads()  # records that are no Example
         self.ordinal = 0
 
     def note(self, kind: str, message: str, record: int | None, **where: object) -> None:
@@ -100,6 +103,9 @@ class _Pass:
         ok = (status == 0) & (block.starts >= 0)
         if self.plan[0]:  # a record TensorFlow refuses gets that finding alone
             ok &= parse_findings(records, block, self.note)
+            others = np.zeros(len(records), dtype=bool)
+        else:  # no record so far is an Example: those that are no Example at all
+            others = (status != 0) & (block.starts >= 0)
         anything = np.zeros(len(records), dtype=bool)
         for key, column in columns.items():
             present = column.present & ok
@@ -109,7 +115,11 @@ class _Pass:
         if self.schema_check is not None:
             self.schema_check.add(records, columns, ok & anything, self.note)
         for r in np.flatnonzero(ok & ~anything).tolist():
-            self.note("empty_record", "the record holds no features", int(records[r]))
+            if holds_nothing(block.payload(r)):
+                self.note("empty_record", "the record holds no features", int(records[r]))
+            else:
+                others[r] = True
+        self.others.add(records, others, block)
         roles = self.roles()
         for key in roles.images:
             if key in columns:
@@ -301,6 +311,7 @@ class _Pass:
             copies=self.copies,
             text_ids=dict(self.classes.text_ids),
             text_records=dict(self.classes.text_records),
+            others=self.others,
             matched=self.labels.matched if self.labels is not None else set(),
             unpredicted=self.labels.unpredicted if self.labels is not None else [],
         )

@@ -28,6 +28,10 @@ KINDS: dict[str, tuple[str, str]] = {
     ),
     "empty_shard": ("warning", "remove the file from the shard set, or write it again"),
     "empty_record": ("warning", "drop the record, or check the script that wrote it"),
+    "checks_not_applicable": (
+        "info",
+        "nothing to do: `show` and `head` decode these records, and `verify` checks them",
+    ),
     "kind_conflict": (
         "error",
         "tf.io parsing needs one kind per key; write this feature with the kind the other "

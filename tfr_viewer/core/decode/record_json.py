@@ -13,10 +13,17 @@ if TYPE_CHECKING:
 
 
 def record_json(
-    index: int, file: str, offset: int, length: int, status: RecordStatus, payload: bytes
+    index: int,
+    file: str,
+    offset: int,
+    length: int,
+    status: RecordStatus,
+    payload: bytes,
+    within: str | None = None,
 ) -> dict[str, object]:
     """The ``show --json`` object of a record read from ``file`` (numeric values may be
-    numpy arrays: write it with ``write_json``)."""
+    numpy arrays: write it with ``write_json``), decoded as its file's type ``within``
+    (see :func:`~.payloads.decode`)."""
     out: dict[str, object] = {
         "index": index,
         "file": file,
@@ -24,7 +31,7 @@ def record_json(
         "length": length,
         "status": status.kind,
     }
-    decoded = decode(payload)
+    decoded = decode(payload, within=within)
     out.update(payload_json(decoded, lazy=True))
     out["decoder"] = decoded.decoder
     return out

@@ -48,6 +48,9 @@ class DatasetFile:
     source: Source | None = None
     seek_points: bool = False  # see :func:`~.sources.open_source`
     identity: dict | None = None  # the file's identity when its scan began (local files)
+    # the decoder of the file's payloads and how many records that was decided on (kept
+    # here by core.decode.file_payloads)
+    payload_decoder: tuple[int, str] | None = field(default=None, compare=False)
     _opening: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def open(self) -> Source:
@@ -253,6 +256,11 @@ class Dataset:
         if not self._starts:
             return 0
         return self._starts[-1] + len(self.files[len(self._starts) - 1].index)
+
+    def whole_records(self) -> int:
+        """The records of the dataset: its entries less the fragments
+        (:meth:`~.file_index.FileIndex.fragments`). The number a count gives."""
+        return len(self) - sum(f.index.fragments() for f in self.files)
 
     def locate(self, index: int) -> tuple[int, int]:
         """``(file_number, local_number)`` of global record ``index``."""

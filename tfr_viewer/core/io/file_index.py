@@ -170,6 +170,18 @@ class FileIndex:
             for s in bad:
                 yield b * BLOCK + int(s)
 
+    def fragments(self) -> int:
+        """Entries that are not whole frames: a frame cut by the end of the file (or by
+        the next valid frame), or one whose length field's CRC fails. They hold a record
+        number, so that they can be listed, but are no records: a count leaves them out,
+        as TensorFlow's reader and ``recover`` do."""
+        cut = (RecordStatus.TRUNCATED, RecordStatus.BAD_LENGTH_CRC)
+        count = 0
+        for b, block in enumerate(self._status):
+            valid = block[: min(BLOCK, self._count - b * BLOCK)]
+            count += int(np.isin(valid, cut).sum())
+        return count
+
     def problem_count(self) -> int:
         damaged = sum(1 for _ in self.damaged_records())
         return damaged + len(self.garbage) + (1 if self.stream_error else 0)

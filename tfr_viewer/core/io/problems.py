@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .dataset_warnings import DatasetWarning
 from .file_index import FileIndex
-from .framing import FRAME_OVERHEAD, HEADER_SIZE, Compression
+from .framing import HEADER_SIZE, Compression
 from .inflate import TRAILING
 from .records import Problem, RecordStatus, record_words
 from .sources import Source
@@ -73,7 +73,7 @@ def describe_problems(
             else:
                 text = (
                     f"the frame claims {length} payload bytes but only "
-                    f"{max(0, avail - FRAME_OVERHEAD)} follow"
+                    f"{max(0, avail - HEADER_SIZE)} follow"
                     + (" before the next valid frame" if nxt is not None else "; truncated file")
                 )
         name = record_words(start + local, local, path, several_files)

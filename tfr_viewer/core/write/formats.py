@@ -23,6 +23,7 @@ from ..decode import (
     payload_json,
     recognise,
 )
+from ..decode.file_payloads import decode_record
 from ..io import Cancelled, CancelToken, Dataset
 from ..json_text import dumps, write_json
 from ..text import float_text
@@ -66,7 +67,7 @@ def export_jsonl(
                 "length": ref.length,
                 "status": ref.status.kind,
             }
-            row.update(payload_json(decode((read or ds.read)(i)), lazy=True))
+            row.update(payload_json(decode_record(ds, i, (read or ds.read)(i)), lazy=True))
             write_json(row, f.write)
             f.write("\n")
     return len(records)

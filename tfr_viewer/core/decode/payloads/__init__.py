@@ -38,9 +38,21 @@ class Decoder(Protocol):
 DECODERS: tuple[Decoder, ...] = (example, sequence, event, tensor, raw_proto, text, hexdump)
 
 
-def choose(data: bytes) -> Decoder:
-    """The decoder with the highest bid (earlier in DECODERS wins a tie); a decoder
-    whose bid fails is passed over."""
+def bids(data: bytes) -> dict[str, int]:
+    """Every decoder's bid for ``data`` (a failing bid counts as 0)."""
+    out = {}
+    for decoder in DECODERS:
+        try:
+            out[decoder.NAME] = decoder.bid(data)
+        except Exception:  # noqa: BLE001 - hostile bytes: a failing bid is no bid
+            out[decoder.NAME] = 0
+    return out
+
+
+CERTAIN = 90  # a bid this high names a payload's type whatever its file holds
+
+
+def _best(data: bytes) -> tuple[Decoder, int]:
     best: Decoder = hexdump
     best_bid = 0
     for decoder in DECODERS:
@@ -50,16 +62,70 @@ def choose(data: bytes) -> Decoder:
             continue
         if offer > best_bid:
             best, best_bid = decoder, offer
-    return best
+    return best, best_bid
 
 
-def decode(data: bytes, decoder: str | None = None) -> Decoded:
-    """Decode ``data`` with the best decoder, or the one named by ``decoder``."""
-    chosen = choose(data) if decoder is None else by_name(decoder)
+def choose(data: bytes) -> Decoder:
+    """The decoder with the highest bid (earlier in DECODERS wins a tie); a decoder
+    whose bid fails is passed over."""
+    return _best(data)[0]
+
+
+def certain(data: bytes) -> bool:
+    """Whether the bytes name their type alone (a bid of :data:`CERTAIN` or more): a
+    file's type then does not change how they are read."""
+    return _best(data)[1] >= CERTAIN
+
+
+def choose_for_many(samples: list[bytes]) -> str:
+    """The decoder for a file whose records include ``samples``: the one that reads the
+    most of them (a bid above 0), and of those the one with the highest bid over all
+    (earlier in DECODERS wins a tie). The bytes decoder when there is no sample.
+
+    One message type is read as one type in a file: a record whose bytes also happen
+    to be readable text or a tensor is still read as the file's type."""
+    if not samples:
+        return hexdump.NAME
+    # the bytes fallback reads anything: it is the file's type only when nothing else is
+    reads: dict[str, int] = dict.fromkeys((d.NAME for d in DECODERS if d is not hexdump), 0)
+    total: dict[str, int] = dict.fromkeys(reads, 0)
+    for data in samples:
+        for name, offer in bids(data).items():
+            if name not in reads:
+                continue
+            reads[name] += offer > 0
+            total[name] += offer
+    order = {d.NAME: i for i, d in enumerate(DECODERS)}
+    best = max(reads, key=lambda n: (reads[n], total[n], -order[n]))
+    return best if reads[best] else hexdump.NAME
+
+
+def decode(data: bytes, decoder: str | None = None, within: str | None = None) -> Decoded:
+    """Decode ``data`` with the best decoder, or the one named by ``decoder``.
+
+    ``within`` names the decoder of the file the bytes come from
+    (:func:`choose_for_many`): unless the bytes name their type alone (:func:`certain`),
+    it decodes them whenever it can read them at all, and the best bidder only when it
+    cannot (a record that truly differs from its file)."""
+    if decoder is not None:
+        chosen = by_name(decoder)
+    else:
+        chosen, offer = _best(data)
+        if within is not None and offer < CERTAIN and _reads(by_name(within), data):
+            chosen = by_name(within)
     try:
         return Decoded(chosen.decode(data), chosen.NAME)
     except Exception as exc:  # any decoder failure falls back to raw bytes
+        if decoder is None and within is not None and chosen.NAME == within:
+            return decode(data)  # the file's decoder could not: the best bidder may
         return Decoded(BytesPayload(bytes(data)), hexdump.NAME, chosen.NAME, str(exc))
+
+
+def _reads(decoder: Decoder, data: bytes) -> bool:
+    try:
+        return decoder.bid(data) > 0
+    except Exception:  # noqa: BLE001 - hostile bytes: a failing bid is no bid
+        return False
 
 
 def by_name(name: str) -> Decoder:

@@ -37,6 +37,15 @@ def parse_strict(data: bytes) -> object | None:
     return msg
 
 
+def holds_nothing(data: bytes) -> bool:
+    """Whether ``data`` is an Example without a feature: no bytes at all, or an Example
+    message (with no field an Example lacks) whose features are empty."""
+    if not data:
+        return True
+    msg = parse_strict(data)
+    return msg is not None and not msg.features.feature  # type: ignore[attr-defined]
+
+
 def bid(data: bytes) -> int:
     if parse_strict(data) is not None:
         return 100

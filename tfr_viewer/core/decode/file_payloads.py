@@ -1,0 +1,69 @@
+"""A file's payload type, decided from its records, and records decoded as that type.
+
+One message type is read as one type in a file: a FASTQ-like protobuf whose records
+happen to be printable text, or an Example that also parses as a tensor, is read as the
+file's type (:func:`~.payloads.choose_for_many` over records spread over the file); a
+record is read otherwise only when the file's decoder cannot read it at all. The choice
+is kept on the file (``DatasetFile.payload_decoder``) with the number of records it was
+made on, and made again once the file has more records to look at.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .payloads import Decoded, choose_for_many, decode
+
+if TYPE_CHECKING:
+    from ..io import Dataset
+
+SAMPLE = 48  # records looked at to decide a file's payload type
+
+
+def _sample(ds: Dataset, file_number: int) -> np.ndarray:
+    """Global numbers of up to :data:`SAMPLE` undamaged records of the file: spread over
+    a plain file; the first ones of a compressed file (whose later records cost a
+    decode of everything before them)."""
+    f = ds.files[file_number]
+    count = len(f.index)
+    start = ds.start_of(file_number)
+    source = f.source
+    plain = source is None or source.compression.value == "none"
+    if count <= SAMPLE or not plain:
+        local = np.arange(min(count, SAMPLE * (1 if plain else 2)), dtype=np.int64)
+    else:
+        local = np.unique(np.linspace(0, count - 1, SAMPLE).astype(np.int64))
+    return ds.undamaged(local + start)[:SAMPLE]
+
+
+def file_decoder(ds: Dataset, file_number: int) -> str:
+    """The name of the decoder of the file's payloads (decided once per file, again when
+    the first decision saw fewer records than it looks at)."""
+    f = ds.files[file_number]
+    kept = f.payload_decoder
+    count = len(f.index)
+    if kept is not None and (kept[0] >= SAMPLE or kept[0] == count):
+        return kept[1]
+    records = _sample(ds, file_number)
+    name = choose_for_many([ds.read(int(i)) for i in records])
+    f.payload_decoder = (min(count, SAMPLE), name)
+    return name
+
+
+def decode_record(ds: Dataset, index: int, payload: bytes | None = None) -> Decoded:
+    """Record ``index`` (its ``payload`` when already read) decoded as its file's type."""
+    number, _ = ds.locate(index)
+    data = ds.read(index) if payload is None else payload
+    return decode(data, within=file_decoder(ds, number))
+
+
+def dataset_decoders(ds: Dataset) -> dict[str, int]:
+    """How many files have each payload type (files without a record left out)."""
+    out: dict[str, int] = {}
+    for number, f in enumerate(ds.files):
+        if len(f.index):
+            name = file_decoder(ds, number)
+            out[name] = out.get(name, 0) + 1
+    return out
