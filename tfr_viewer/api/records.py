@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.decode import decode, features_of, recognise
+from ..core.decode import decode, features_of, payload_images
 from ..core.io import Dataset
 
 if TYPE_CHECKING:
@@ -56,8 +56,7 @@ class Record:
     def images(self) -> list[Any]:
         """Every image of the record with its boxes and labels, as the window finds them
         (:class:`~tfr_viewer.core.decode.layouts.ImageAnnotation`)."""
-        features = features_of(decode(self.payload, within=self.decoder).payload)
-        return recognise(features) if features else []
+        return payload_images(decode(self.payload, within=self.decoder).payload)
 
     def to_json(self) -> dict[str, Any]:
         """What ``show --json`` prints for the record."""

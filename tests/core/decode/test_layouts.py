@@ -127,3 +127,48 @@ def test_keys_named_by_hand_that_a_record_lacks_are_guessed():
     assert named.present_in(["photo", "kind"]) == KeyMap(image="photo", label="kind")
     assert named.present_in([]) == KeyMap()
     assert named.named() == {"image": "photo", "xmin": "left", "label": "kind"}
+
+
+def _mnist_like(tmp_path, feature):
+    """An MNIST-style file written by TensorFlow: 784 pixel values under ``image``."""
+    from tests.tf_oracle import tf, tf_write
+
+    t = tf()
+    rng = np.random.default_rng(5)
+    digit = rng.random((28, 28)).astype(np.float32)
+    payload = t.train.Example(
+        features=t.train.Features(
+            feature={"image": feature(digit), "label": t.train.Feature(
+                int64_list=t.train.Int64List(value=[7]))}
+        )
+    ).SerializeToString()
+    return tf_write(tmp_path / "mnist.tfrecord", [payload]), digit
+
+
+def test_pixels_stored_as_floats_are_a_picture_and_say_which_keys(tmp_path):
+    from tests.tf_oracle import tf
+    from tfr_viewer import open as tfv_open
+
+    t = tf()
+    path, digit = _mnist_like(
+        tmp_path, lambda d: t.train.Feature(float_list=t.train.FloatList(value=d.ravel()))
+    )
+    record = tfv_open(str(path))[0]
+    (picture,) = record.images()
+    assert picture.raw_shape == (28, 28, 1)
+    assert "pixels of 'image' (784 float values) shown as 28×28×1" in picture.notes[0]
+    shown = np.asarray(record.image())
+    assert shown.shape == (28, 28)
+    assert np.array_equal(shown, np.clip(np.rint(digit * 255), 0, 255).astype(np.uint8))
+
+
+def test_numbers_with_a_shape_key_are_a_picture_of_that_shape():
+    values = list(range(2 * 40 * 3))
+    found = recognise(
+        features({"pixels": values, "image/shape": [2, 40, 3]}, {"pixels": "int64"})
+    )
+    (picture,) = found
+    assert picture.raw_shape == (2, 40, 3)
+    assert "the shape from 'image/shape'" in picture.notes[0]
+    # numbers under a key that names no picture, and with no shape, stay numbers
+    assert recognise(features({"embedding": [0.5] * 784})) == []

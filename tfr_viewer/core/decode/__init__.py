@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
     from .layouts import is_hidden as is_hidden
     from .layouts import recognise as recognise
     from .payloads import decode as decode
+    from .payloads import payload_images as payload_images
     from .payloads.hexdump import hexdump as hexdump
     from .payloads.raw_proto import WIRE_TYPES as WIRE_TYPES
     from .payloads.types import BytesPayload as BytesPayload
@@ -68,6 +69,7 @@ _WHERE = {
     "recognise": "layouts",
     "is_hidden": "layouts",
     "decode": "payloads",
+    "payload_images": "payloads",
     "hexdump": "payloads.hexdump",
     "WIRE_TYPES": "payloads.raw_proto",
     "BytesPayload": "payloads.types",

@@ -178,14 +178,84 @@ def _labelled(boxes: list[Box], features: Features, km: KeyMap, keys: list[str])
 def _raw_shape(
     features: Features, km: KeyMap, keys: list[str], size: int
 ) -> tuple[int, int, int] | None:
-    h = _scalar_int(features, km.height or key_ending(keys, "height", "rows", "h"))
-    w = _scalar_int(features, km.width or key_ending(keys, "width", "cols", "w"))
-    d = _scalar_int(features, km.depth or key_ending(keys, "depth", "channels", "c"))
+    found = _given_shape(features, km, keys, size)
+    return None if found is None else found[0]
+
+
+def _given_shape(
+    features: Features, km: KeyMap, keys: list[str], size: int
+) -> tuple[tuple[int, int, int], tuple[str, ...]] | None:
+    """The (height, width, depth) of ``size`` pixel values that the record states (its
+    height, width and depth keys, or a shape key of 2 or 3 numbers), with the keys that
+    said so; None when it states none that fits."""
+    hk = km.height or key_ending(keys, "height", "rows", "h")
+    wk = km.width or key_ending(keys, "width", "cols", "w")
+    dk = km.depth or key_ending(keys, "depth", "channels", "c")
+    h, w, d = (_scalar_int(features, k) for k in (hk, wk, dk))
     if h and w:
         for depth in ([d] if d else []) + [1, 3, 4]:
             if h * w * depth == size:
-                return h, w, depth
+                used = (hk, wk, dk) if d == depth else (hk, wk)
+                return (h, w, depth), tuple(k for k in used if k)
+    sk = key_ending(keys, "shape")
+    if sk is not None and features[sk].kind == "int64" and len(features[sk]) in (2, 3):
+        dims = [int(v) for v in features[sk].items()]
+        depth = dims[2] if len(dims) == 3 else 1
+        if dims[0] > 0 and dims[1] > 0 and depth in (1, 3, 4):
+            if dims[0] * dims[1] * depth == size:
+                return (dims[0], dims[1], depth), (sk,)
     return None
+
+
+_PIXEL_WORDS = ("image", "pixel", "img")
+MIN_PIXELS = 64  # numeric lists shorter than this are never taken for pictures
+
+
+def _numeric_pictures(
+    features: Features, km: KeyMap, keys: list[str]
+) -> list[tuple[str, int, bytes, tuple[int, int, int], str]]:
+    """Pictures stored as numbers (MNIST's 784 floats, pixel lists beside a shape):
+    a numeric list whose length the record's shape keys explain, or, for a key that
+    names an image, a square of one or three channels. Values in [0, 1] are scaled to
+    0..255, others clipped (or stretched, past 255). Each comes with a note of the keys
+    used."""
+    import math
+
+    import numpy as np
+
+    out = []
+    candidates = [km.image] if km.image else keys
+    for key in candidates:
+        fd = features.get(key)
+        if fd is None or fd.kind not in ("float", "int64") or len(fd) < MIN_PIXELS:
+            continue
+        n = len(fd)
+        given = _given_shape(features, km, keys, n)
+        if given is not None:
+            shape, used = given
+            how = "the shape from " + " and ".join(repr(k) for k in used)
+        elif any(word in key.lower() for word in _PIXEL_WORDS):
+            side1, side3 = math.isqrt(n), math.isqrt(n // 3)
+            if side1 * side1 == n:
+                shape = (side1, side1, 1)
+            elif n % 3 == 0 and side3 * side3 * 3 == n:
+                shape = (side3, side3, 3)
+            else:
+                continue
+            how = "a square (no key gives the shape)"
+        else:
+            continue
+        values = np.asarray(fd.values, dtype=np.float64)
+        low, high = float(values.min()), float(values.max())
+        if low >= 0 and high <= 1 and fd.kind == "float":
+            values = values * 255
+        elif low < 0 or high > 255:
+            values = (values - low) * (255 / (high - low or 1))
+        pixels = np.clip(np.rint(values), 0, 255).astype(np.uint8).tobytes()
+        h, w, d = shape
+        note = f"pixels of {key!r} ({n:,} {fd.kind} values) shown as {h}×{w}×{d}: {how}"
+        out.append((key, 0, pixels, shape, note))
+    return out
 
 
 def _classification(
@@ -218,6 +288,11 @@ def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnn
                 shape = _raw_shape(features, km, keys, len(value))
                 if shape is not None:
                     images.append((key, i, value, shape))
+    notes: dict[str, str] = {}
+    if not images:
+        for key, i, pixels, shape, note in _numeric_pictures(features, km, keys):
+            images.append((key, i, pixels, shape))
+            notes[key] = note
     if not images:
         return []
     boxes, box_layout = _boxes(features, km, keys)
@@ -264,6 +339,34 @@ def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnn
                 points,
                 label,
                 label_text,
+                (notes[key],) if key in notes else (),
             )
         )
+    return out
+
+
+def whole_images(values: list[tuple[str, bytes]]) -> list[ImageAnnotation]:
+    """The values (``(key, bytes)``, in order) that are encoded pictures, as annotations
+    without boxes (layout ``generic``); ``index`` counts the pictures of each key."""
+    out: list[ImageAnnotation] = []
+    seen: dict[str, int] = {}
+    for key, data in values:
+        if image_format(data):
+            out.append(ImageAnnotation(key, seen.get(key, 0), "generic", data))
+            seen[key] = seen.get(key, 0) + 1
+    return out
+
+
+def frame_images(lists: dict[str, list[FeatureData]]) -> list[ImageAnnotation]:
+    """The frames of a SequenceExample: each feature list whose steps hold pictures, a
+    step's first picture an annotation of layout ``frames`` with the step as its
+    ``index``."""
+    out: list[ImageAnnotation] = []
+    for key, steps in lists.items():
+        for step, fd in enumerate(steps):
+            if fd.kind != "bytes":
+                continue
+            picture = next((v for v in fd.values if image_format(v)), None)
+            if picture is not None:
+                out.append(ImageAnnotation(key, step, "frames", picture))
     return out

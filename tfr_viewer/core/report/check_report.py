@@ -24,11 +24,10 @@ def thumbnail(read: Callable[[int], bytes], record: int, box: int | None) -> str
     white and black), or an empty string when it has none."""
     from PIL import Image, ImageDraw
 
-    from ..decode import ImageError, annotated_thumbnail, decode, features_of, recognise
+    from ..decode import ImageError, annotated_thumbnail, decode, payload_images
 
     try:
-        features = features_of(decode(read(record)).payload)
-        found = recognise(features) if features else []
+        found = payload_images(decode(read(record)).payload)
         if not found:
             return ""
         ann = found[0]

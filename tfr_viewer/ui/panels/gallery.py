@@ -27,11 +27,10 @@ from ...core.decode import (
     ImageError,
     annotated_thumbnail,
     box_caption,
-    decode,
-    features_of,
     is_hidden,
-    recognise,
+    payload_images,
 )
+from ...core.decode.file_payloads import decode_record
 from ...core.decode.layouts import KeyMap
 from ...core.io import Dataset
 from ..viewers.image_view import to_qimage
@@ -79,9 +78,8 @@ class ThumbJob(QRunnable):
     def run(self) -> None:
         caption = ""
         try:
-            payload = decode(self.dataset.read(self.record)).payload
-            features = features_of(payload)
-            anns = recognise(features, self.keymap) if features else []
+            payload = decode_record(self.dataset, self.record).payload
+            anns = payload_images(payload, self.keymap)
             caption = tile_caption(anns[0]) if anns else ""
             if anns and self.hidden:
                 kept = tuple(b for b in anns[0].boxes if not is_hidden(b, self.hidden))

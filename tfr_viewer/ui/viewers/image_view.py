@@ -34,14 +34,15 @@ from ...core.decode import (
     decode_preview,
     features_of,
     is_hidden,
+    payload_images,
     raw_pixels,
-    recognise,
 )
 from ...core.decode.layouts import Box
 from ...core.text import plural
 from ..style import label_colour
 from .box_picker import BoxPicker
 from .captions import caption_item
+from .frame_strip import FrameStrip
 from .prediction_layer import (
     FOUND,
     MISSED,
@@ -124,6 +125,10 @@ class ImageViewer(QWidget):
         self.prediction_bar.changed.connect(self._show_current)
         layout.addWidget(self.prediction_bar)
         layout.addWidget(self.view, 1)
+        self.frames = FrameStrip(self)
+        self.frames.hide()  # shown for the frames of a sequence
+        self.frames.chosen.connect(self.chooser.setCurrentIndex)
+        layout.addWidget(self.frames)
         layout.addWidget(self.info)
         self.predictions: Source | None = InRecords()  # where predictions come from
         self.iou = 0.5  # the overlap that pairs a prediction with a box
@@ -146,7 +151,7 @@ class ImageViewer(QWidget):
     def offer(self, decoded: Decoded) -> list[ImageAnnotation] | None:
         """The record's images with their boxes, in the layout settings' keys."""
         features = features_of(decoded.payload)
-        annotations = recognise(features, self.keymap) if features else []
+        annotations = payload_images(decoded.payload, self.keymap)
         self._values = {k: fd.values for k, fd in features.items()} if features else {}
         return annotations or None
 
@@ -223,9 +228,11 @@ class ImageViewer(QWidget):
         i = self.chooser.currentIndex()
         if not (0 <= i < len(self._annotations)):
             self._pick_from((), (1.0, 1.0), keep=False)
+            self.frames.hide()
             self.info.setText("no image in this record")
             return
         ann = self._annotations[i]
+        self._show_frames(ann, i)
         try:
             rgba, w, h = self._pixels(ann)
         except ImageError as exc:
@@ -261,6 +268,8 @@ class ImageViewer(QWidget):
         if self.view.fitting:
             self.view.fit()
         text = f"{ann.key}: {w}×{h}, {plural(len(ann.boxes), 'box', 'boxes')} ({ann.layout} layout)"
+        if ann.notes:
+            text += "; " + "; ".join(ann.notes)
         chosen = self.picker.selected
         if chosen is not None and chosen < len(ann.boxes):
             box = ann.boxes[chosen]
@@ -273,6 +282,17 @@ class ImageViewer(QWidget):
             )
         self.info.setText(text)
         self.image_shown.emit(text)
+
+    def _show_frames(self, ann: ImageAnnotation, position: int) -> None:
+        """The frame strip for a frame of a sequence (the frames of its list), hidden
+        for any other picture."""
+        if ann.layout != "frames":
+            self.frames.hide()
+            return
+        same = [
+            n for n, a in enumerate(self._annotations) if a.layout == "frames" and a.key == ann.key
+        ]
+        self.frames.set_frames(ann.key, same, position)
 
     def _predicted(self, ann: ImageAnnotation, w: int, h: int) -> list[Predicted] | None:
         """The shown image's predictions (None: none), paired with its boxes; the bar

@@ -3,8 +3,9 @@
 Each decoder module (a :class:`Decoder`) names itself (``NAME``) and the ``type`` of
 the payloads it makes (``TYPE``), bids for bytes (``bid(data) -> int``, 0: cannot
 decode), decodes them (``decode(data) -> Payload``) and owns every form of its payloads:
-their JSON (``to_json``), their text lines for ``show`` (``render``, from the JSON)
-and their outline for the window's tree (``outline``). :func:`decode` gives the bytes
+their JSON (``to_json``), their text lines for ``show`` (``render``, from the JSON),
+their outline for the window's tree (``outline``) and their pictures (``images``, each
+whole: a verdict on a picture is made on all its bytes). :func:`decode` gives the bytes
 to the highest bidder; a decoder whose bid or decoding fails is passed over, and the
 result is the bytes fallback labelled with the decoder that failed and why. Adding a
 payload type is one module and one entry in :data:`DECODERS`.
@@ -16,9 +17,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import event, example, hexdump, raw_proto, sequence, tensor, text
-from .types import BytesPayload, Decoded
+from .types import BytesPayload, Decoded, Payload
 
 if TYPE_CHECKING:
+    from ..layouts import ImageAnnotation, KeyMap
     from ..outline import Outline
 
 
@@ -33,6 +35,7 @@ class Decoder(Protocol):
     def to_json(self, payload: Any, lazy: bool) -> dict[str, Any]: ...
     def render(self, record: dict[str, Any]) -> Iterator[str]: ...
     def outline(self, payload: Any, key: str, depth: int) -> list[Outline]: ...
+    def images(self, payload: Any, keymap: KeyMap | None) -> list[ImageAnnotation]: ...
 
 
 DECODERS: tuple[Decoder, ...] = (example, sequence, event, tensor, raw_proto, text, hexdump)
@@ -142,3 +145,10 @@ def by_type(payload_type: str) -> Decoder:
         if decoder.TYPE == payload_type:
             return decoder
     raise ValueError(f"no decoder makes payloads of type {payload_type!r}")
+
+
+def payload_images(payload: Payload, keymap: KeyMap | None = None) -> list[ImageAnnotation]:
+    """Every picture of a decoded payload, as its type holds them (an Example's by its
+    layout and ``keymap``, a SequenceExample's frames, a message's nested images), each
+    with its whole bytes."""
+    return by_type(payload.type).images(payload, keymap)

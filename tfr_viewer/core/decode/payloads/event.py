@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..wire import FIXED32, FIXED64, LENGTH, VARINT, WireError, WireField, read_fields
 
 if TYPE_CHECKING:
+    from ..layouts import ImageAnnotation, KeyMap
     from ..outline import Outline
     from .types import TensorPayload
 
@@ -284,3 +285,17 @@ def outline(p: EventPayload, key: str, depth: int) -> list[Outline]:
     if p.size:
         nodes.append(Outline(p.what, "bytes", f"{p.size:,}"))
     return nodes
+
+
+def images(p: EventPayload, keymap: KeyMap | None) -> list[ImageAnnotation]:
+    """The pictures of an image summary: a TensorFlow 1 image value, or the encoded
+    images of a TensorFlow 2 ``images`` tensor (its width and height come first)."""
+    from ..layouts import whole_images
+
+    found: list[tuple[str, bytes]] = []
+    for v in p.values:
+        if v.image is not None:
+            found.append((v.tag, v.image))
+        elif v.tensor is not None and v.plugin == "images" and v.tensor.dtype == "string":
+            found.extend((v.tag, bytes(b)) for b in v.tensor.values.ravel().tolist()[2:])
+    return whole_images(found)

@@ -18,6 +18,7 @@ from .features import features_data, has_unknown
 from .types import ExamplePayload, Features
 
 if TYPE_CHECKING:
+    from ..layouts import ImageAnnotation, KeyMap
     from ..outline import Outline
 
 NAME = "example"
@@ -130,3 +131,9 @@ def outline(p: ExamplePayload, key: str, depth: int) -> list[Outline]:
 
     notes = [Outline("note", value=p.note)] if p.note else []
     return notes + grouped(p.features, depth)
+
+
+def images(p: ExamplePayload, keymap: KeyMap | None) -> list[ImageAnnotation]:
+    from ..layouts import recognise
+
+    return recognise(p.features, keymap)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .types import BytesPayload
 
 if TYPE_CHECKING:
+    from ..layouts import ImageAnnotation, KeyMap
     from ..outline import Outline
 
 NAME = "bytes"
@@ -54,3 +55,10 @@ def outline(p: BytesPayload, key: str, depth: int) -> list[Outline]:
 
     text, _ = bytes_preview(p.data)
     return [Outline("bytes", "bytes", f"{len(p.data):,}", text, copy=p.data.hex())]
+
+
+def images(p: BytesPayload, keymap: KeyMap | None) -> list[ImageAnnotation]:
+    """The payload itself, when its bytes are an encoded picture."""
+    from ..layouts import whole_images
+
+    return whole_images([("payload", p.data)])

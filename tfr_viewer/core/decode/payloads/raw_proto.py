@@ -9,18 +9,21 @@ and field count are bounded.
 
 from __future__ import annotations
 
+import math
+import struct
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import DecodeError
 
-from ...text import plural
+from ...text import plural, shortest_float32
 from .. import proto
-from ..wire import LENGTH, START_GROUP, WireError, WireField, read_fields
+from ..wire import FIXED32, FIXED64, LENGTH, START_GROUP, WireError, WireField, read_fields
 from .text import looks_like_text
 from .types import ProtobufPayload, ProtoField
 
 if TYPE_CHECKING:
+    from ..layouts import ImageAnnotation, KeyMap
     from ..outline import Outline
 
 NAME = "protobuf"
@@ -28,6 +31,8 @@ MAX_DEPTH = 12
 MAX_FIELDS = 5000
 PREVIEW_BYTES = 4096
 WIRE_TYPES = {0: "varint", 1: "fixed64", 2: "bytes", 3: "group", 5: "fixed32"}
+# the picture values a message holds: more than this in one record are left out
+MAX_IMAGES = 256
 
 
 def _parse(data: bytes, budget: _Budget) -> list[WireField] | None:
@@ -48,6 +53,8 @@ class _Budget:
 
 
 def _fields(fields: Any, depth: int, budget: _Budget) -> tuple[ProtoField, ...]:
+    from ..detect import image_format  # (detect imports this package)
+
     out = []
     for number, wire, data in fields:
         if budget.left <= 0:
@@ -69,9 +76,10 @@ def _fields(fields: Any, depth: int, budget: _Budget) -> tuple[ProtoField, ...]:
                     )
                 )
             else:
-                out.append(
-                    ProtoField(number, wire, value=bytes(data[:PREVIEW_BYTES]), size=len(data))
-                )
+                # a picture is kept whole (it is shown, and judged, on all its bytes);
+                # other long values as a preview
+                kept = data if image_format(data[:32]) else data[:PREVIEW_BYTES]
+                out.append(ProtoField(number, wire, value=bytes(kept), size=len(data)))
         else:
             out.append(ProtoField(number, wire, value=int(data)))
     return tuple(out)
@@ -92,6 +100,24 @@ def decode(data: bytes) -> ProtobufPayload:
 TYPE = "protobuf"
 
 
+def real_reading(f: ProtoField) -> tuple[str, float] | None:
+    """A fixed field's floating-point reading: ``("double", x)`` for a 64-bit field,
+    ``("float", x)`` (its shortest float32 text) for a 32-bit one; None for other
+    fields. The wire format does not say which reading the message's schema means."""
+    if not isinstance(f.value, int) or f.wire_type not in (FIXED64, FIXED32):
+        return None
+    if f.wire_type == FIXED64:
+        return "double", struct.unpack("<d", f.value.to_bytes(8, "little"))[0]
+    x = struct.unpack("<f", f.value.to_bytes(4, "little"))[0]
+    return "float", shortest_float32(x)
+
+
+def plausible(x: float) -> bool:
+    """Whether a floating-point reading looks like a number a message would hold (zero,
+    or finite between 1e-6 and 1e15 in size), and so is shown before the integer one."""
+    return x == 0 or (math.isfinite(x) and 1e-6 <= abs(x) < 1e15)
+
+
 def _field_json(f: ProtoField) -> dict[str, Any]:
     from ..to_json import bytes_value
 
@@ -107,6 +133,8 @@ def _field_json(f: ProtoField) -> dict[str, Any]:
             out["value"]["preview_only"] = True
     else:
         out["value"] = f.value
+        if (real := real_reading(f)) is not None and math.isfinite(real[1]):
+            out[real[0]] = real[1]  # JSON has no NaN or infinity: those are left out
     return out
 
 
@@ -128,6 +156,9 @@ def _lines(fields: list[dict[str, Any]], indent: str) -> Iterator[str]:
             yield f"{indent}}}"
         elif isinstance(f["value"], dict):
             yield f"{indent}{f['number']}: {bytes_text(f['value'])}"
+        elif (real := f.get("double", f.get("float"))) is not None and plausible(real):
+            kind = "fixed64" if "double" in f else "fixed32"
+            yield f"{indent}{f['number']}: {real!r} ({kind} {f['value']})"
         else:
             yield f"{indent}{f['number']}: {f['value']}"
 
@@ -154,7 +185,32 @@ def _field_nodes(fields: tuple[ProtoField, ...]) -> list[Outline]:
             node.value, _ = bytes_preview(f.value)
             node.count = f"{f.size:,} bytes"
             node.copy = f.value.hex()
+        elif (real := real_reading(f)) is not None and plausible(real[1]):
+            node.kind = real[0]
+            node.value = node.copy = repr(real[1])
+            node.count = f"{WIRE_TYPES[f.wire_type]} {f.value}"
         else:
             node.value = node.copy = str(f.value)
         out.append(node)
     return out
+
+
+def images(p: ProtobufPayload, keymap: KeyMap | None) -> list[ImageAnnotation]:
+    """Every picture nested in the message, named by its path of field numbers
+    (``#1.#3``), in the order of the wire."""
+    from ..layouts import whole_images
+
+    found: list[tuple[str, bytes]] = []
+
+    def walk(fields: tuple[ProtoField, ...], path: str) -> None:
+        for f in fields:
+            if len(found) >= MAX_IMAGES:
+                return
+            here = f"{path}.#{f.number}" if path else f"#{f.number}"
+            if f.fields is not None:
+                walk(f.fields, here)
+            elif isinstance(f.value, bytes) and f.size == len(f.value):
+                found.append((here, f.value))
+
+    walk(p.fields, "")
+    return whole_images(found)

@@ -17,6 +17,7 @@ from .features import feature_data, features_data, has_unknown
 from .types import SequenceExamplePayload
 
 if TYPE_CHECKING:
+    from ..layouts import ImageAnnotation, KeyMap
     from ..outline import Outline
 
 NAME = "sequence_example"
@@ -90,3 +91,11 @@ def outline(p: SequenceExamplePayload, key: str, depth: int) -> list[Outline]:
         for i, step in enumerate(steps[:MAX_CHILDREN]):
             kn.add(feature_outline(f"[{i}]", step, k, depth))
     return [ctx, lists]
+
+
+def images(p: SequenceExamplePayload, keymap: KeyMap | None) -> list[ImageAnnotation]:
+    """The context's pictures (by its layout), then every frame of each feature list
+    that holds pictures, in step order (layout ``frames``, ``index`` the step)."""
+    from ..layouts import frame_images, recognise
+
+    return recognise(p.context, keymap) + frame_images(p.feature_lists)

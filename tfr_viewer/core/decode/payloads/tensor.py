@@ -20,6 +20,7 @@ from .types import TensorPayload
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..layouts import ImageAnnotation, KeyMap
     from ..outline import Outline
 
 NAME = "tensor"
@@ -233,3 +234,7 @@ def outline(p: TensorPayload, key: str, depth: int) -> list[Outline]:
             copy=str(p.values.tolist()) if p.values.size <= MAX_COPY else "",
         )
     ]
+
+
+def images(p: TensorPayload, keymap: KeyMap | None) -> list[ImageAnnotation]:
+    return []

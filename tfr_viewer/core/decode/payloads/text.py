@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from .types import TextPayload
 
 if TYPE_CHECKING:
+    from ..layouts import ImageAnnotation, KeyMap
     from ..outline import Outline
 
 NAME = "text"
@@ -52,3 +53,7 @@ def outline(p: TextPayload, key: str, depth: int) -> list[Outline]:
     from ..outline import Outline
 
     return [Outline("text", "text", f"{len(p.text):,} chars", p.text[:500], copy=p.text)]
+
+
+def images(p: TextPayload, keymap: KeyMap | None) -> list[ImageAnnotation]:
+    return []
