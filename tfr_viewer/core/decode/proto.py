@@ -92,6 +92,15 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
             ("feature_lists", 2, _F.TYPE_MESSAGE, OPT, t + "FeatureLists", None),
         ],
     )
+    # TF-Ranking's list of Examples sharing a context (input_pb2.ExampleListWithContext)
+    _message(
+        fdp,
+        "ExampleListWithContext",
+        [
+            ("examples", 1, _F.TYPE_MESSAGE, REP, t + "Example", None),
+            ("context", 2, _F.TYPE_MESSAGE, OPT, t + "Example", None),
+        ],
+    )
     shape = _message(
         fdp,
         "TensorShapeProto",
@@ -165,6 +174,7 @@ FeatureList = _cls("FeatureList")
 FeatureLists = _cls("FeatureLists")
 Example = _cls("Example")
 SequenceExample = _cls("SequenceExample")
+ExampleListWithContext = _cls("ExampleListWithContext")
 TensorShapeProto = _cls("TensorShapeProto")
 TensorProto = _cls("TensorProto")
 RawMessage = _cls("RawMessage")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from . import event, example, hexdump, raw_proto, sequence, tensor, text
+from . import elwc, event, example, hexdump, raw_proto, sequence, tensor, text
 from .types import BytesPayload, Decoded, Payload
 
 if TYPE_CHECKING:
@@ -38,7 +38,16 @@ class Decoder(Protocol):
     def images(self, payload: Any, keymap: KeyMap | None) -> list[ImageAnnotation]: ...
 
 
-DECODERS: tuple[Decoder, ...] = (example, sequence, event, tensor, raw_proto, text, hexdump)
+DECODERS: tuple[Decoder, ...] = (
+    example,
+    elwc,
+    sequence,
+    event,
+    tensor,
+    raw_proto,
+    text,
+    hexdump,
+)
 
 
 def bids(data: bytes) -> dict[str, int]:

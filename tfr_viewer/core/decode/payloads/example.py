@@ -14,7 +14,7 @@ from google.protobuf.message import DecodeError
 
 from .. import proto
 from ..tf_example import CODE, NO_FEATURES, OK, TFReading, read_example, verdict
-from .features import features_data, has_unknown
+from .features import features_data, has_unknown, printable_keys
 from .types import ExamplePayload, Features
 
 if TYPE_CHECKING:
@@ -48,8 +48,10 @@ def holds_nothing(data: bytes) -> bool:
 
 
 def bid(data: bytes) -> int:
-    if parse_strict(data) is not None:
-        return 100
+    if (msg := parse_strict(data)) is not None:
+        # keys that are not printable text come of reading another message (a list of
+        # Examples) as one: that reading bids below the message's own
+        return 100 if printable_keys(msg.features.feature) else 95  # type: ignore[attr-defined]
     if not data:
         return 0
     # TensorFlow's parser reads it, with at least one feature: below a SequenceExample

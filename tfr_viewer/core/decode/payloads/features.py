@@ -40,6 +40,13 @@ def feature_data(feature: Any) -> FeatureData:
     return FeatureData.numbers(kind, values)
 
 
+def printable_keys(*maps: Any) -> bool:
+    """Whether every key of the maps (a Features message's ``feature``, a FeatureLists'
+    ``feature_list``) is printable text: a reading of the bytes of another message as
+    one of these gives keys full of control characters."""
+    return all(key.isprintable() for keys in maps for key in keys)
+
+
 def features_data(features: Any) -> Features:
     """A Features message as an ordered dict, keys sorted."""
     fmap = features.feature

@@ -13,7 +13,7 @@ from google.protobuf.message import DecodeError
 
 from ...text import plural
 from .. import proto
-from .features import feature_data, features_data, has_unknown
+from .features import feature_data, features_data, has_unknown, printable_keys
 from .types import SequenceExamplePayload
 
 if TYPE_CHECKING:
@@ -37,7 +37,13 @@ def parse_strict(data: bytes) -> object | None:
 
 
 def bid(data: bytes) -> int:
-    return 90 if parse_strict(data) is not None else 0
+    """90 for a strict SequenceExample; 50 when its keys are not printable text (the
+    bytes of another message read as one: an ExampleListWithContext)."""
+    msg = parse_strict(data)
+    if msg is None:
+        return 0
+    maps = (msg.context.feature, msg.feature_lists.feature_list)  # type: ignore[attr-defined]
+    return 90 if printable_keys(*maps) else 50
 
 
 def decode(data: bytes) -> SequenceExamplePayload:

@@ -98,6 +98,16 @@ class SequenceExamplePayload:
 
 
 @dataclass(frozen=True)
+class ExampleListPayload:
+    """TF-Ranking's ExampleListWithContext: a list of Examples (the items to rank)
+    and the Example of their context (the query)."""
+
+    context: Features
+    examples: tuple[Features, ...]
+    type: str = field(default="elwc", init=False)
+
+
+@dataclass(frozen=True)
 class TensorPayload:
     """``dtype`` uses TensorFlow's names (float32, bfloat16, string, ...). bfloat16
     values are widened to float32; string values are a numpy object array of bytes."""
@@ -143,6 +153,7 @@ class BytesPayload:
 Payload = (
     ExamplePayload
     | SequenceExamplePayload
+    | ExampleListPayload
     | TensorPayload
     | ProtobufPayload
     | TextPayload
