@@ -26,10 +26,15 @@ def open(  # noqa: A001 - the API's verb, as in tfv.open(...)
     them), indexed by its frame headers (``verify``: every CRC checked now), through the
     index cache as the command line uses it. Raises
     :class:`~tfr_viewer.core.user_error.UserError` (a path that matches nothing, a file
-    that cannot be read)."""
+    that cannot be read, a file that is no TFRecord at all: the command line's errors)."""
     specs = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     ds = Dataset.open([os.fspath(p) for p in specs])
-    ds.index(verify=verify)
+    try:
+        ds.index(verify=verify)
+        ds.refuse_other_files()
+    except BaseException:
+        ds.close()
+        raise
     return DatasetView(ds, None)
 
 

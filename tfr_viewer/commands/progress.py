@@ -6,8 +6,6 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from ..errors import UsageError
-
 if TYPE_CHECKING:
     from ..core.io import Dataset
 
@@ -92,7 +90,7 @@ def index_with_progress(
 ) -> None:
     """Index ``ds`` with a progress line; with ``until``, stop as soon as global record
     ``until`` is known (a header scan of only what is needed). A file that turns out not
-    to be a TFRecord at all is refused (:func:`refuse_other_files`) unless
+    to be a TFRecord at all is refused (:meth:`Dataset.refuse_other_files`) unless
     ``other_files`` (the caller reports it itself)."""
     warned = False
     with ScanProgress(ds, "verifying" if verify else "indexing") as progress:
@@ -104,7 +102,7 @@ def index_with_progress(
             if until is not None and len(ds) > until:
                 return
     if not other_files:
-        refuse_other_files(ds)
+        ds.refuse_other_files()
 
 
 def verify_with_progress(ds: Dataset) -> None:
@@ -124,21 +122,6 @@ def verify_with_progress(ds: Dataset) -> None:
             if first != FINISHED:
                 done += end - first
                 progress.update(done)
-
-
-class NotATFRecord(UsageError):
-    """A file named as input that is not a TFRecord file at all (exit 2)."""
-
-
-def refuse_other_files(ds: Dataset) -> None:
-    """Raise :class:`NotATFRecord` when a completely scanned file of ``ds`` holds bytes
-    but no frame: every command calls it that, in one line, rather than reporting
-    damage that no command could repair."""
-    reasons = ds.not_tfrecord(broken_streams=False)
-    if reasons:
-        more = len(reasons) - 1
-        tail = f" (and {more} more of the files named are not TFRecords)" if more else ""
-        raise NotATFRecord(reasons[0] + tail)
 
 
 def warn_about_filter(ds: Dataset, text: str) -> None:

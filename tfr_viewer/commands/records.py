@@ -21,7 +21,6 @@ from .progress import (
     TaskProgress,
     index_with_progress,
     print_warnings,
-    refuse_other_files,
     verify_with_progress,
     warn_about_filter,
 )
@@ -244,7 +243,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             if left == 0:
                 break
         out.flush()
-        refuse_other_files(ds)
+        ds.refuse_other_files()
         print_warnings(ds, args.json, shown)  # what the scan found (empty files)
         return 0
 

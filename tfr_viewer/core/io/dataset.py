@@ -28,7 +28,7 @@ from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
 from .header_scan import hops_far
 from .index import IndexChunk
 from .paths import expand, shard_warnings
-from .problems import describe_problems, not_a_tfrecord
+from .problems import NotATFRecord, describe_problems, not_a_tfrecord
 from .read_ahead import ReadAhead, ahead_of_scan, file_chunks, streams
 from .records import CancelToken, Problem, RecordStatus, record_words
 from .remote import forget, is_url, unchanged
@@ -441,6 +441,17 @@ class Dataset:
             if reason is not None:
                 out.append(reason)
         return out
+
+    def refuse_other_files(self) -> None:
+        """Raise :class:`~.problems.NotATFRecord` when a completely scanned file holds
+        bytes but no frame (and is no compressed stream cut short): every front end
+        calls it that, in one line naming what the file is, rather than reporting damage
+        that nothing could repair."""
+        reasons = self.not_tfrecord(broken_streams=False)
+        if reasons:
+            more = len(reasons) - 1
+            tail = f" (and {more} more of the files named are not TFRecords)" if more else ""
+            raise NotATFRecord(reasons[0] + tail)
 
     def file_warnings(self) -> list[DatasetWarning]:
         """The warnings (empty files, missing shards), then why each completely scanned

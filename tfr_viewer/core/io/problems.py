@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from ..user_error import UserError
 from .dataset_warnings import DatasetWarning
 from .file_index import FileIndex
 from .framing import HEADER_SIZE, Compression
 from .inflate import TRAILING
+from .look_alikes import identify
 from .records import Problem, RecordStatus, record_words
 from .sources import Source
 
 _FIX = "run `tfr-viewer recover -o OUT` to save the intact records to a new file"
 _NOTHING_TO_SAVE = "no record of this file is intact, so nothing can be saved from it"
+
+
+class NotATFRecord(UserError):
+    """A file named as input that is not a TFRecord file at all."""
 
 
 def not_a_tfrecord(path: str, index: FileIndex, source: Source | None) -> DatasetWarning | None:
@@ -26,6 +32,8 @@ def not_a_tfrecord(path: str, index: FileIndex, source: Source | None) -> Datase
             f"not a TFRecord file: its {source.compression.value if source else ''} "
             f"stream does not decode ({index.stream_error}); check that the file is complete",
         )
+    if source is not None and (what := identify(source.read_at, index.position)) is not None:
+        return DatasetWarning("not_tfrecord", path, f"not a TFRecord file: {what}")
     where = "uncompressed byte 0" if compressed else "byte 0"
     return DatasetWarning(
         "not_tfrecord",
