@@ -81,7 +81,7 @@ def test_info_on_a_file_that_is_not_a_tfrecord(tmp_path):
     data.write_text(json.dumps({"a": [1, 2, 3], "b": "not a record"}))
     run = cli("info", str(data))
     assert run.returncode == 2
-    assert "not a TFRecord file" in run.stderr and "byte 0" in run.stderr
+    assert "not a TFRecord file: it is JSON text" in run.stderr
     as_json = cli("info", "--json", str(data))
     assert as_json.returncode == 2
     assert "not a TFRecord file" in json.loads(as_json.stdout)["files"][0]["error"]

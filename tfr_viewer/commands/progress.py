@@ -125,13 +125,16 @@ def verify_with_progress(ds: Dataset) -> None:
 
 
 def warn_about_filter(ds: Dataset, text: str) -> None:
-    """Print warnings (stderr) for a filter that would silently match nothing, judged on
-    the features of the first records (a short header scan)."""
+    """Refuse a filter that reads a key no record has (one line, exit 2: see
+    :func:`~..core.query.names.require_features`), then print warnings (stderr) for one
+    that would silently match nothing, judged on the features of the first records."""
     from ..core.analyze.schema import sample_kinds
-    from ..core.query import lint_filter
+    from ..core.query import compile_filter, lint_filter
+    from ..core.query.names import require_features, resolved
 
     sample = 64
-    index_with_progress(ds, verify=False, until=sample - 1)
+    index_with_progress(ds, verify=False)
+    require_features(ds, resolved(ds, compile_filter(text)))
     for warning in lint_filter(text, sample_kinds(ds, sample)):
         print(f"warning: filter: {warning}", file=sys.stderr)
 

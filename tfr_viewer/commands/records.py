@@ -201,12 +201,14 @@ def _compiled(text: str | None) -> Filter | None:
 def _matching(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, IndexChunk, np.ndarray]]:
     """Per chunk of the verifying scan: ``(first global index, file, chunk, positions of
     the matching records in the chunk)``. A bare record column name in ``flt`` means the
-    feature when the dataset has one by that name: the dataset is then indexed first."""
-    if flt is not None and flt.record_names and not flt.resolved:
-        from ..core.query.names import resolved
+    feature when the dataset has one by that name, and a key that is a feature of no
+    record is refused: for a filter that reads features, the dataset is indexed first."""
+    if flt is not None and (flt.keys or flt.record_names and not flt.resolved):
+        from ..core.query.names import require_features, resolved
 
         index_with_progress(ds, verify=True)  # the meaning is the whole dataset's
         flt = resolved(ds, flt)
+        require_features(ds, flt)
     from ..core.query import block_of
 
     for number, chunk in ds.scan(verify=True):

@@ -108,6 +108,7 @@ def filter_dataset(
     block: int = 1 << 14,
     edited: Mapping[int, bytes] | None = None,
     first: int = 0,
+    whole: bool = True,
 ) -> Iterator[np.ndarray]:
     """Yield arrays of matching global record numbers, block by block, over an indexed
     dataset. ``progress(done, total, matches)`` is called after each block; the
@@ -115,10 +116,14 @@ def filter_dataset(
     instead of the file's. ``first`` is the number of the dataset's first record, when
     it is a part of a larger one (a split). A bare record column name in ``flt`` means
     the feature when ``ds`` has one by that name (:mod:`.names`); for a part of a larger
-    dataset, give the text that :func:`.names.resolve_names` made over the whole."""
-    from .names import resolved
+    dataset, give the text that :func:`.names.resolve_names` made over the whole, and
+    ``whole`` False: a key that is no feature of any record is refused
+    (:func:`.names.require_features`) over a whole dataset only."""
+    from .names import require_features, resolved
 
     flt = resolved(ds, flt, cancel)
+    if whole:
+        require_features(ds, flt, cancel, edited)
     total = len(ds)
     done = matches = 0
     for number, f in enumerate(ds.files):
@@ -165,5 +170,5 @@ def select_split(split: Split, base: int, expression: str | None) -> tuple[np.nd
         statuses = ds.files[0].index.statuses()
         if expression is None:
             return statuses, np.arange(base, base + len(ds), dtype=np.int64)
-        parts = list(filter_dataset(ds, compile_filter(expression), first=base))
+        parts = list(filter_dataset(ds, compile_filter(expression), first=base, whole=False))
         return statuses, np.concatenate(parts) if parts else np.zeros(0, np.int64)

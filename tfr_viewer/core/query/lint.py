@@ -6,7 +6,7 @@ kinds that never match (a bytes feature with a number, a number feature with tex
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from .language import RECORD_FIELDS
 from .ops import FUNCTIONS
@@ -87,7 +87,7 @@ def _unquoted_keys(tree: ast.AST, kinds: Mapping[str, str]) -> tuple[list[str], 
                 f"in quotes: {_shown(key)}"
             )
         else:
-            warnings.append(f"no record in the sample has `{key}`{_did_you_mean(key, kinds)}")
+            warnings.append(f"no record in the sample has `{key}`{did_you_mean(key, kinds)}")
     return warnings, covered
 
 
@@ -95,7 +95,7 @@ def _shown(key: str) -> str:
     return key if key.isidentifier() else f'f["{key}"]'
 
 
-def _did_you_mean(key: str, kinds: Mapping[str, str]) -> str:
+def did_you_mean(key: str, kinds: Mapping[str, str] | Collection[str]) -> str:
     """The closest known key, by its whole name or by its last ``/`` part."""
     import difflib  # only when a key is missing
 
@@ -151,6 +151,6 @@ def lint_filter(text: str, kinds: Mapping[str, str]) -> list[str]:
         if key in kinds or key in unknown or key in quoted_hint or id(node) in covered:
             continue
         unknown.add(key)
-        hint = _did_you_mean(key, kinds)
+        hint = did_you_mean(key, kinds)
         warnings.append(f"no record in the sample has `{key}`{hint}")
     return list(dict.fromkeys(warnings))

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from ..io import CancelToken, Dataset
 from ..io.payload_block import iter_blocks
+from ..user_error import UserError
 from .extract import extract
-from .language import Filter, QueryError, compile_filter
+from .language import RECORD_FIELDS, Filter, QueryError, compile_filter
 
 
 def feature_column(key: str) -> str:
@@ -39,16 +40,20 @@ def column_feature(column: str) -> str | None:
 
 
 def features_named(
-    ds: Dataset, names: Collection[str], cancel: CancelToken | None = None
+    ds: Dataset,
+    names: Collection[str],
+    cancel: CancelToken | None = None,
+    edited: Mapping[int, bytes] | None = None,
 ) -> frozenset[str]:
     """Which of ``names`` are features of some record of the indexed ``ds`` (a pass
-    over the payloads that stops once every name is found)."""
+    over the payloads that stops once every name is found), ``edited`` payloads (by
+    global number) instead of what the files hold."""
     import numpy as np
 
     wanted, found = sorted(set(names)), set()
     if not wanted:
         return frozenset()
-    for _records, block in iter_blocks(ds, np.arange(len(ds), dtype=np.int64)):
+    for _records, block in iter_blocks(ds, np.arange(len(ds), dtype=np.int64), edited=edited):
         if cancel is not None and cancel.cancelled:
             break
         _, columns = extract(block, [n for n in wanted if n not in found])
@@ -56,6 +61,46 @@ def features_named(
         if len(found) == len(wanted):
             break
     return frozenset(found)
+
+
+class UnknownFeature(UserError):
+    """A filter reads a key that is a feature of no record of the dataset."""
+
+
+def require_features(
+    ds: Dataset,
+    flt: Filter,
+    cancel: CancelToken | None = None,
+    edited: Mapping[int, bytes] | None = None,
+) -> None:
+    """Raise :class:`UnknownFeature` when a key ``flt`` reads (its bare record column
+    names decided, see :func:`resolved`) is a feature of no record of the indexed ``ds``
+    and no record column either: such a filter would match nothing, whatever the user
+    meant. A dataset without records has nothing to say."""
+    if not flt.keys or not len(ds):
+        return
+    found = features_named(ds, flt.keys, cancel, edited)
+    missing = sorted(flt.keys - found)
+    if not missing or (cancel is not None and cancel.cancelled):
+        return
+    from .lint import did_you_mean
+
+    key = missing[0]
+    columns = ", ".join(RECORD_FIELDS[:-1]) + f" and {RECORD_FIELDS[-1]}"
+    raise UnknownFeature(
+        f"filter {flt.text!r}: no record has a feature {key!r} (a record's own columns "
+        f"are {columns}){did_you_mean(key, _first_keys(ds))}"
+    )
+
+
+def _first_keys(ds: Dataset, n: int = 64) -> set[str]:
+    """The feature keys of the first ``n`` intact records (for a suggestion)."""
+    from ..decode import decode, features_of
+
+    keys: set[str] = set()
+    for i in ds.undamaged(range(min(n, len(ds)))).tolist():
+        keys.update(features_of(decode(ds.read(i)).payload) or {})
+    return keys
 
 
 def bare_record_names(text: str) -> frozenset[str]:
@@ -77,6 +122,7 @@ def resolve_names(ds: Dataset, text: str) -> str:
     """``text`` with every bare record column name written out as what it means in
     ``ds``: ``f["length"]`` when ``ds`` has that feature, else ``record.length``. Parts
     of a dataset (splits on workers) then filter by the whole dataset's meaning."""
+    require_features(ds, resolved(ds, compile_filter(text)))
     names = bare_record_names(text)
     if not names:
         return text
