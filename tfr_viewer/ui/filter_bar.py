@@ -25,6 +25,7 @@ from ..core.query import QueryError, compile_filter, filter_dataset, lint_filter
 from ..core.task_messages import Done, Failed, Hits, Progress
 from ..core.tasks import filter_task
 from ..core.text import plural
+from ..core.user_error import UserError
 from .process_task import ProcessTask
 from .threads import stop_worker
 
@@ -59,7 +60,7 @@ class FilterWorker(QObject):
                     edited=self.edited,
                 )
             )
-        except QueryError as exc:
+        except UserError as exc:  # a mistake in the filter, or a key no record has
             self.finished.emit(None, str(exc))
             return
         except Exception as exc:  # shown in the bar, never a traceback

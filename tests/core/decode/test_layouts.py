@@ -138,8 +138,10 @@ def _mnist_like(tmp_path, feature):
     digit = rng.random((28, 28)).astype(np.float32)
     payload = t.train.Example(
         features=t.train.Features(
-            feature={"image": feature(digit), "label": t.train.Feature(
-                int64_list=t.train.Int64List(value=[7]))}
+            feature={
+                "image": feature(digit),
+                "label": t.train.Feature(int64_list=t.train.Int64List(value=[7])),
+            }
         )
     ).SerializeToString()
     return tf_write(tmp_path / "mnist.tfrecord", [payload]), digit
@@ -164,9 +166,7 @@ def test_pixels_stored_as_floats_are_a_picture_and_say_which_keys(tmp_path):
 
 def test_numbers_with_a_shape_key_are_a_picture_of_that_shape():
     values = list(range(2 * 40 * 3))
-    found = recognise(
-        features({"pixels": values, "image/shape": [2, 40, 3]}, {"pixels": "int64"})
-    )
+    found = recognise(features({"pixels": values, "image/shape": [2, 40, 3]}, {"pixels": "int64"}))
     (picture,) = found
     assert picture.raw_shape == (2, 40, 3)
     assert "the shape from 'image/shape'" in picture.notes[0]

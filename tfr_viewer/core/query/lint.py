@@ -65,11 +65,13 @@ def _slashed(node: ast.AST) -> str | None:
     return None
 
 
-def _unquoted_keys(tree: ast.AST, kinds: Mapping[str, str]) -> tuple[list[str], set[int]]:
+def _unquoted_keys(
+    tree: ast.AST, kinds: Mapping[str, str]
+) -> tuple[list[tuple[tuple[str, ...], str]], set[int]]:
     """Warnings for divisions of names that are meant as one key, and the ids of the
     nodes they cover (so their parts are not reported as missing keys). A division of
     features that all exist is left alone: it may be meant."""
-    warnings: list[str] = []
+    warnings: list[tuple[tuple[str, ...], str]] = []  # (the names divided, the warning)
     covered: set[int] = set()
     for node in ast.walk(tree):
         if id(node) in covered or not isinstance(node, ast.BinOp):
@@ -83,11 +85,16 @@ def _unquoted_keys(tree: ast.AST, kinds: Mapping[str, str]) -> tuple[list[str], 
         covered.update(id(n) for n in ast.walk(node))
         if key in kinds:
             warnings.append(
-                f"`{key}` without quotes is read as a division; a key with slashes goes "
-                f"in quotes: {_shown(key)}"
+                (
+                    tuple(names),
+                    f"`{key}` without quotes is read as a division; a key with slashes goes "
+                    f"in quotes: {_shown(key)}",
+                )
             )
         else:
-            warnings.append(f"no record in the sample has `{key}`{did_you_mean(key, kinds)}")
+            warnings.append(
+                (tuple(names), f"no record in the sample has `{key}`{did_you_mean(key, kinds)}")
+            )
     return warnings, covered
 
 
@@ -110,11 +117,36 @@ def did_you_mean(key: str, kinds: Mapping[str, str] | Collection[str]) -> str:
 def lint_filter(text: str, kinds: Mapping[str, str]) -> list[str]:
     """Warnings for ``text`` given the ``kinds`` (key -> bytes/float/int64) seen in a
     sample of the records. Empty when nothing looks wrong, or the text does not parse."""
+    return [warning for _key, warning in _lint(text, kinds)]
+
+
+def unknown_key_hint(text: str, kinds: Mapping[str, str], key: str) -> str:
+    """What to say of ``key``, named in filter ``text`` but a feature of no record: that
+    it is text to quote, when it is compared with a bytes feature; else the closest
+    known key (``; did you mean …?``); empty when there is none."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return did_you_mean(key, kinds)
+    for names, warning in _unquoted_keys(tree, kinds)[0]:
+        if key in names:
+            return f"; {warning}"
+    for named, warning in _lint(text, kinds):
+        if named == key and "quote it" in warning:
+            return f"; {warning}"
+    return did_you_mean(key, kinds)
+
+
+def _lint(text: str, kinds: Mapping[str, str]) -> list[tuple[str | None, str]]:
+    """The warnings of :func:`lint_filter`, each with the key it is about (if any)."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    warnings, covered = _unquoted_keys(tree, kinds)
+    unquoted, covered = _unquoted_keys(tree, kinds)
+    warnings: list[tuple[str | None, str]] = [
+        (key, w) for names, w in unquoted for key in names[:1]
+    ]
     unknown: set[str] = set()
     quoted_hint: set[str] = set()
     for node in ast.walk(tree):
@@ -132,25 +164,37 @@ def lint_filter(text: str, kinds: Mapping[str, str]) -> list[str]:
                     if kind == "bytes":
                         quoted_hint.add(other_key)
                         warnings.append(
-                            f"`{other_key}` is not a feature; to compare {_shown(key)} with "
-                            f'the text {other_key}, quote it: {_shown(key)} == "{other_key}"'
+                            (
+                                other_key,
+                                f"`{other_key}` is not a feature; to compare {_shown(key)} "
+                                f"with the text {other_key}, quote it: {_shown(key)} == "
+                                f'"{other_key}"',
+                            )
                         )
                 if isinstance(other, ast.Constant) and not isinstance(other.value, bool):
                     value = other.value
                     if kind == "bytes" and isinstance(value, int | float):
                         warnings.append(
-                            f"{_shown(key)} holds bytes (text), so it never equals the number "
-                            f'{value!r}; compare with text in quotes: {_shown(key)} == "{value}"'
+                            (
+                                None,
+                                f"{_shown(key)} holds bytes (text), so it never equals the "
+                                f"number {value!r}; compare with text in quotes: "
+                                f'{_shown(key)} == "{value}"',
+                            )
                         )
                     elif kind in _NUMERIC and isinstance(value, str):
                         warnings.append(
-                            f"{_shown(key)} holds numbers ({kind}), so it never equals the "
-                            f"text {value!r}; compare with a number: {_shown(key)} == {value}"
+                            (
+                                None,
+                                f"{_shown(key)} holds numbers ({kind}), so it never equals "
+                                f"the text {value!r}; compare with a number: "
+                                f"{_shown(key)} == {value}",
+                            )
                         )
     for key, node in _keys_used(tree):
         if key in kinds or key in unknown or key in quoted_hint or id(node) in covered:
             continue
         unknown.add(key)
         hint = did_you_mean(key, kinds)
-        warnings.append(f"no record in the sample has `{key}`{hint}")
+        warnings.append((key, f"no record in the sample has `{key}`{hint}"))
     return list(dict.fromkeys(warnings))

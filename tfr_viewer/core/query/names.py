@@ -83,24 +83,25 @@ def require_features(
     missing = sorted(flt.keys - found)
     if not missing or (cancel is not None and cancel.cancelled):
         return
-    from .lint import did_you_mean
+    from .lint import unknown_key_hint
 
     key = missing[0]
     columns = ", ".join(RECORD_FIELDS[:-1]) + f" and {RECORD_FIELDS[-1]}"
     raise UnknownFeature(
         f"filter {flt.text!r}: no record has a feature {key!r} (a record's own columns "
-        f"are {columns}){did_you_mean(key, _first_keys(ds))}"
+        f"are {columns}){unknown_key_hint(flt.text, _first_kinds(ds), key)}"
     )
 
 
-def _first_keys(ds: Dataset, n: int = 64) -> set[str]:
-    """The feature keys of the first ``n`` intact records (for a suggestion)."""
+def _first_kinds(ds: Dataset, n: int = 64) -> dict[str, str]:
+    """The kind of each feature key of the first ``n`` intact records (for a hint)."""
     from ..decode import decode, features_of
 
-    keys: set[str] = set()
+    kinds: dict[str, str] = {}
     for i in ds.undamaged(range(min(n, len(ds)))).tolist():
-        keys.update(features_of(decode(ds.read(i)).payload) or {})
-    return keys
+        features = features_of(decode(ds.read(i)).payload) or {}
+        kinds.update({key: fd.kind for key, fd in features.items() if key not in kinds})
+    return kinds
 
 
 def bare_record_names(text: str) -> frozenset[str]:

@@ -71,7 +71,7 @@ def test_an_elwc_is_read_as_its_list_and_context(tmp_path, items, context):
     assert shown["type"] == "elwc" and len(shown["examples"]) == items
     assert all(k.isprintable() for e in shown["examples"] for k in e)
     text = program("show", "0", str(path)).stdout
-    assert "examples: %d" % items in text and "\\x" not in text
+    assert f"examples: {items}" in text and "\\x" not in text
 
 
 def test_examples_and_sequence_examples_are_still_read_as_themselves():

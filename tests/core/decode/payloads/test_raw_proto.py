@@ -43,9 +43,7 @@ message Frame {
 
 def test_fixed_fields_read_as_the_numbers_the_schema_means(tmp_path):
     module = compile_proto(BED)
-    record = module.BedRecord(
-        reference_name="chr1", start=10, end=20, score=100.0, thick=2044.508
-    )
+    record = module.BedRecord(reference_name="chr1", start=10, end=20, score=100.0, thick=2044.508)
     path = tf_write(tmp_path / "bed.tfrecord", [record.SerializeToString()])
     shown = json.loads(program("show", "--json", "0", str(path)).stdout)
     fields = {f["number"]: f for f in shown["fields"]}

@@ -31,8 +31,7 @@ def clip(tmp_path, frames: int = 4):
             feature_list={
                 "frames": t.train.FeatureList(
                     feature=[
-                        t.train.Feature(bytes_list=t.train.BytesList(value=[p]))
-                        for p in pictures
+                        t.train.Feature(bytes_list=t.train.BytesList(value=[p])) for p in pictures
                     ]
                 ),
                 "steering": t.train.FeatureList(
@@ -53,6 +52,8 @@ def test_every_frame_is_a_picture_in_step_order(tmp_path):
     assert record.type == "sequence_example"
     found = record.images()
     assert [a.data for a in found] == pictures
-    assert [(a.key, a.index, a.layout) for a in found] == [("frames", i, "frames") for i in range(4)]
+    assert [(a.key, a.index, a.layout) for a in found] == [
+        ("frames", i, "frames") for i in range(4)
+    ]
     first = np.asarray(record.image().convert("RGB"))
     assert first.shape == tuple(tf().io.decode_jpeg(pictures[0]).shape)
