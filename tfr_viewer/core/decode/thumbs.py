@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import math
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .images import decode_preview, raw_pixels
 from .layouts import ImageAnnotation
+
+if TYPE_CHECKING:
+    from PIL.ImageDraw import ImageDraw
 
 # One colour per class, shared by the gallery and the image view.
 COLOURS = [
@@ -52,9 +58,29 @@ def annotated_thumbnail(ann: ImageAnnotation, size: int) -> np.ndarray:
     img = Image.fromarray(rgba)
     draw = ImageDraw.Draw(img)
     for box in ann.boxes:
-        draw.rectangle(
-            (box.xmin * sx, box.ymin * sy, box.xmax * sx, box.ymax * sy),
-            outline=class_colour(box.label, box.text),
-            width=2,
-        )
+        corners = (box.xmin * sx, box.ymin * sy, box.xmax * sx, box.ymax * sy)
+        draw_box(draw, corners, class_colour(box.label, box.text), 2)
     return np.asarray(img).copy()
+
+
+def draw_box(
+    draw: ImageDraw, corners: tuple[float, float, float, float], colour: str, width: int
+) -> None:
+    """Draw a box where its corners ``(xmin, ymin, xmax, ymax)`` put it, whatever they
+    are: an inverted box (a min past its max) spans its corners and is crossed out; a
+    box without width or height is a line or a point, marked with a small cross; one
+    past the picture's edge is drawn as far as the picture goes. Never raises for the
+    values of a faulty record: that is the record a user needs to see."""
+    x0, y0, x1, y1 = corners
+    if not all(math.isfinite(v) for v in corners):
+        return  # nowhere to draw it (the checks name such a box)
+    left, right = sorted((x0, x1))
+    top, bottom = sorted((y0, y1))
+    draw.rectangle((left, top, right, bottom), outline=colour, width=width)
+    if x0 > x1 or y0 > y1:
+        draw.line((left, top, right, bottom), fill=colour, width=width)
+        draw.line((left, bottom, right, top), fill=colour, width=width)
+    if right - left < 1 or bottom - top < 1:
+        cx, cy, r = (left + right) / 2, (top + bottom) / 2, 3 + width
+        draw.line((cx - r, cy - r, cx + r, cy + r), fill=colour, width=width)
+        draw.line((cx - r, cy + r, cx + r, cy - r), fill=colour, width=width)

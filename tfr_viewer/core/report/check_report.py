@@ -25,6 +25,7 @@ def thumbnail(read: Callable[[int], bytes], record: int, box: int | None) -> str
     from PIL import Image, ImageDraw
 
     from ..decode import ImageError, annotated_thumbnail, decode, payload_images
+    from ..decode.thumbs import draw_box
 
     try:
         found = payload_images(decode(read(record)).payload)
@@ -42,8 +43,8 @@ def thumbnail(read: Callable[[int], bytes], record: int, box: int | None) -> str
         img = Image.fromarray(rgba)
         draw = ImageDraw.Draw(img)
         corners = (b.xmin * sx, b.ymin * sy, b.xmax * sx, b.ymax * sy)
-        draw.rectangle(corners, outline="white", width=4)
-        draw.rectangle(corners, outline="black", width=1)
+        draw_box(draw, corners, "white", 4)
+        draw_box(draw, corners, "black", 1)
         rgba = np.asarray(img).copy()
     return f'<img src="{png_url(rgba)}" alt="record {record}">'
 
