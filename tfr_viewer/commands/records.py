@@ -47,8 +47,15 @@ def _report_transfer(ds: Dataset) -> None:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    """Per file: compression, records, bytes, problems (header pass; payload CRCs unchecked)."""
-    with _open(args.paths) as ds:
+    """Per file: compression, records, bytes, problems (header pass; payload CRCs
+    unchecked); for a folder of several TensorFlow Datasets datasets, what it holds."""
+    from ..core.io.paths import TfdsChoice
+
+    try:
+        opened = _open(args.paths)
+    except TfdsChoice as choice:
+        return _tfds_catalog(choice, args.json)
+    with opened as ds:
         index_with_progress(ds, verify=False, other_files=True)  # named in the table
         files: list[dict[str, Any]] = []
         for f in ds.files:
@@ -114,6 +121,38 @@ def cmd_info(args: argparse.Namespace) -> int:
                     )
             _report_transfer(ds)
         return EXIT_USAGE if invalid else 0
+
+
+def _tfds_catalog(choice: Any, as_json: bool) -> int:
+    """``info`` of a TFDS data folder: each dataset, its versions and its newest
+    version's splits (as its ``dataset_info.json`` describes them)."""
+    from ..core.io.tfds import read_info
+
+    out = []
+    for entry in choice.entries:
+        info = read_info(entry.newest())
+        splits = [] if info is None else info.splits
+        out.append(
+            {
+                "name": entry.name,
+                "folder": entry.folder,
+                "versions": list(entry.versions),
+                "splits": [
+                    {"name": s.name, "records": s.records, "shards": len(s.shard_lengths)}
+                    for s in splits
+                ],
+            }
+        )
+    if as_json:
+        print(json_text.dumps({"folder": choice.folder, "tfds_datasets": out}, indent=2))
+        return 0
+    print(f"{choice.folder}: TensorFlow Datasets, {plural(len(out), 'dataset')}")
+    for item in out:
+        versions = ", ".join(item["versions"])
+        parts = ", ".join(f"{s['name']} {s['records']:,}" for s in item["splits"])
+        print(f"  {item['name']}  versions {versions}  splits: {parts or 'none described'}")
+    print("name one to open it: tfr-viewer info FOLDER/NAME (its newest version)")
+    return 0
 
 
 def tfds_splits(ds: Dataset) -> dict[str, Any] | None:

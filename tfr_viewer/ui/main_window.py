@@ -30,10 +30,12 @@ from PySide6.QtWidgets import (
 
 from ..core.decode.file_payloads import decode_record
 from ..core.io import Dataset, PathError, Problem, SourceError
+from ..core.io.paths import TfdsChoice
 from ..core.io.remote import is_url
 from ..core.text import plural
 from .actions import build_menus
 from .analysis_actions import AnalysisActions
+from .dialogs.tfds_choice import choose_tfds
 from .docks import Docks
 from .edit_actions import EditActions
 from .filter_bar import FilterBar
@@ -227,6 +229,9 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
                 dataset = Dataset(list(files), seek_points=True)
             else:
                 dataset = Dataset.open(list(specs), seek_points=True)
+        except TfdsChoice as choice:  # a folder of datasets: the user picks one
+            picked = choose_tfds(self, choice)
+            return picked is not None and self.open_paths([picked])
         except (PathError, SourceError, OSError) as exc:
             self.show_error(f"Cannot open {', '.join(specs)}", str(exc))
             return False

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-Kind = Literal["missing_shards", "left_out", "empty_file", "not_tfrecord"]
+Kind = Literal["missing_shards", "left_out", "empty_file", "not_tfrecord", "other_versions"]
 
 
 class DatasetWarning(str):

@@ -22,6 +22,7 @@ from .dataset_warnings import DatasetWarning
 from .remote import is_url
 from .sniff import looks_like_tfrecord
 from .source_errors import RemoteError
+from .tfds_catalog import TfdsEntry, catalog, described
 
 SHARD_RE = re.compile(r"^(?P<prefix>.*)-(?P<index>\d{5})-of-(?P<total>\d{5})(?P<suffix>[^/]*)$")
 _RECORD_NAME_RE = re.compile(r"(\.tfrec(ord)?s?)(\.gz|\.zz|\.z|\.zlib)?$|-\d{5}-of-\d{5}", re.I)
@@ -128,6 +129,49 @@ def array_record_message(path: str) -> str | None:
     return None
 
 
+class TfdsChoice(PathError):
+    """A folder of several TensorFlow Datasets datasets (or configs): which to open is
+    the user's choice. ``entries`` lists them."""
+
+    def __init__(self, folder: str, entries: list[TfdsEntry]) -> None:
+        self.folder, self.entries = folder, entries
+        shown = "; ".join(described(e) for e in entries[:8])
+        more = f"; and {len(entries) - 8} more" if len(entries) > 8 else ""
+        super().__init__(
+            f"{folder}: a TensorFlow Datasets folder of {len(entries)} datasets: {shown}{more}; "
+            "name one (NAME or NAME/VERSION) to open it, or run `tfr-viewer info` on the "
+            "folder to see their splits"
+        )
+
+
+def _tfds_files(folder: str, notes: list[DatasetWarning]) -> list[str]:
+    """The files of the newest version of the one TensorFlow Datasets dataset in
+    ``folder`` (``NAME/``, ``NAME/CONFIG/``, or a data folder holding one), the other
+    versions named in ``notes``. Raises :class:`TfdsChoice` for several datasets, and
+    :class:`PathError` when the folder holds no file at all."""
+    entries = catalog(folder)
+    if not entries:
+        raise PathError(f"{folder}: the folder holds no files")
+    if len(entries) > 1:
+        raise TfdsChoice(folder, entries)
+    (entry,) = entries
+    newest = entry.newest()
+    if len(entry.versions) > 1:
+        notes.append(
+            DatasetWarning(
+                "other_versions",
+                folder,
+                f"opened {entry.name} {entry.versions[0]}, the newest version; the folder "
+                f"also holds {', '.join(entry.versions[1:])}: name {entry.name}/VERSION to "
+                "open another",
+            )
+        )
+    found = _folder_files(newest, notes)
+    if not found:
+        raise PathError(f"{newest}: the folder holds no files")
+    return found
+
+
 def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> list[str]:
     """Resolve each spec to files, in natural order, without duplicates. What a folder
     leaves out that is neither a TFRecord nor a sidecar is said in ``notes``.
@@ -151,9 +195,7 @@ def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> l
         spec = os.path.expanduser(spec)
         m = _SPEC_RE.match(spec)
         if os.path.isdir(spec):
-            found = _folder_files(spec, notes)
-            if not found:
-                raise PathError(f"{spec}: the folder holds no files")
+            found = _folder_files(spec, notes) or _tfds_files(spec, notes)
         elif os.path.exists(spec):
             odd = not_a_regular_file(spec)
             if odd is not None:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .side_files import SideFileError, read_side_file
+from .tfds_catalog import INFO
 
-INFO = "dataset_info.json"
 FEATURES = "features.json"
 CLASS_LABEL = "tensorflow_datasets.core.features.class_label_feature.ClassLabel"
 
