@@ -65,7 +65,7 @@ def cmd_info(args: argparse.Namespace) -> int:
                 {
                     "path": f.path,
                     "compression": src.compression.value,
-                    "records": len(f.index) - f.index.fragments(),
+                    "records": f.index.whole_records(),
                     "bytes": src.compressed_size,
                     "uncompressed_bytes": f.index.position,
                     "problems": f.index.problem_count(),

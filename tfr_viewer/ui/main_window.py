@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.decode.file_payloads import decode_record
+from ..core.decode.file_payloads import file_decoder
+from ..core.decode.payloads import decode
 from ..core.io import Dataset, PathError, Problem, SourceError
 from ..core.io.paths import TfdsChoice
 from ..core.io.remote import is_url
@@ -372,22 +373,32 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         if self.dataset is None:
             return
         self.session.select(record)
-        read = lambda: self.edit_actions.payload(record)  # noqa: E731
-        if self.remote.off_thread(read, lambda raw, exc: self._show_payload(record, raw, exc)):
+        dataset = self.dataset
+        # the payload, and its file's type (decided on records of the file: read with it)
+        read = lambda: (  # noqa: E731
+            self.edit_actions.payload(record),
+            file_decoder(dataset, dataset.locate(record)[0]),
+        )
+        if self.remote.off_thread(read, lambda got, exc: self._show_payload(record, got, exc)):
             return  # a remote record: shown when it arrives
+        got: tuple[bytes, str | None]
         try:
-            raw, error = read(), None
+            got, error = read(), None
         except (SourceError, OSError, IndexError) as exc:
-            raw, error = b"", exc
-        self._show_payload(record, raw, error)
+            got, error = (b"", None), exc
+        self._show_payload(record, got, error)
 
-    def _show_payload(self, record: int, raw: bytes, error: BaseException | None) -> None:
+    def _show_payload(
+        self, record: int, got: tuple[bytes, str | None], error: BaseException | None
+    ) -> None:
+        """Show a record read as ``got``: its payload and its file's payload type."""
         if self.dataset is None or self.current != record:
             return  # another record was chosen while this one was read
+        raw, within = got if got is not None else (b"", None)
         try:
             if error is not None:
                 raise error
-            decoded = decode_record(self.dataset, record, raw)
+            decoded = decode(raw, within=within)
         except (SourceError, OSError, IndexError) as exc:
             self.tree_model.set_decoded(None)
             self.preview.show_record(None, b"")

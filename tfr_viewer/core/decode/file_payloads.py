@@ -20,22 +20,38 @@ if TYPE_CHECKING:
     from ..io import Dataset
 
 SAMPLE = 48  # records looked at to decide a file's payload type
+SAMPLE_BYTES = 64 << 20  # ... and at most this many of their bytes (one record at least)
 
 
-def _sample(ds: Dataset, file_number: int) -> np.ndarray:
-    """Global numbers of up to :data:`SAMPLE` undamaged records of the file: spread over
-    a plain file; the first ones of a compressed file (whose later records cost a
-    decode of everything before them)."""
+def _samples(ds: Dataset, file_number: int) -> list[bytes]:
+    """The payloads of up to :data:`SAMPLE` undamaged records of the file: spread over a
+    plain local file; the first ones of a compressed file (whose later records cost a
+    decode of everything before them) or of a remote one, read in one go (a request for
+    them all, not one each)."""
+    from ..io.payload_block import read_block
+    from ..io.remote import is_url
+
     f = ds.files[file_number]
     count = len(f.index)
-    start = ds.start_of(file_number)
     source = f.source
-    plain = source is None or source.compression.value == "none"
-    if count <= SAMPLE or not plain:
-        local = np.arange(min(count, SAMPLE * (1 if plain else 2)), dtype=np.int64)
-    else:
+    plain = not is_url(f.path) and (source is None or source.compression.value == "none")
+    lengths = f.index.lengths(0, min(count, SAMPLE)).astype(np.int64)
+    if plain and count > SAMPLE:
         local = np.unique(np.linspace(0, count - 1, SAMPLE).astype(np.int64))
-    return ds.undamaged(local + start)[:SAMPLE]
+        lengths = np.array([f.index.length(int(i)) for i in local], dtype=np.int64)
+        local = local[: _within_budget(lengths)]
+        records = ds.undamaged(local + ds.start_of(file_number))
+        return [ds.read(int(i)) for i in records]
+    n = _within_budget(lengths)
+    block = read_block(
+        f.open(), f.index.offsets(0, n), f.index.lengths(0, n), f.index.statuses(0, n)
+    )
+    return [bytes(block.payload(r)) for r in range(n) if block.starts[r] >= 0]
+
+
+def _within_budget(lengths: np.ndarray) -> int:
+    """How many of the records of ``lengths`` fit in :data:`SAMPLE_BYTES` (one at least)."""
+    return max(1, int(np.searchsorted(np.cumsum(lengths), SAMPLE_BYTES, side="right")))
 
 
 def file_decoder(ds: Dataset, file_number: int) -> str:
@@ -46,8 +62,7 @@ def file_decoder(ds: Dataset, file_number: int) -> str:
     count = len(f.index)
     if kept is not None and (kept[0] >= SAMPLE or kept[0] == count):
         return kept[1]
-    records = _sample(ds, file_number)
-    name = choose_for_many([ds.read(int(i)) for i in records])
+    name = choose_for_many(_samples(ds, file_number))
     f.payload_decoder = (min(count, SAMPLE), name)
     return name
 

@@ -260,7 +260,7 @@ class Dataset:
     def whole_records(self) -> int:
         """The records of the dataset: its entries less the fragments
         (:meth:`~.file_index.FileIndex.fragments`). The number a count gives."""
-        return len(self) - sum(f.index.fragments() for f in self.files)
+        return sum(f.index.whole_records() for f in self.files)
 
     def locate(self, index: int) -> tuple[int, int]:
         """``(file_number, local_number)`` of global record ``index``."""

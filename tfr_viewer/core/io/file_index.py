@@ -170,6 +170,10 @@ class FileIndex:
             for s in bad:
                 yield b * BLOCK + int(s)
 
+    def whole_records(self) -> int:
+        """The file's records: its entries less the :meth:`fragments`."""
+        return self._count - self.fragments()
+
     def fragments(self) -> int:
         """Entries that are not whole frames: a frame cut by the end of the file (or by
         the next valid frame), or one whose length field's CRC fails. They hold a record

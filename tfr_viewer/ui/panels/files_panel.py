@@ -81,7 +81,7 @@ class FilesPanel(QWidget):
         for number, f in enumerate(ds.files[:MAX_LISTED]):
             compression, size = _facts(f.path, f.source)
             total_bytes += size or 0
-            records = len(f.index)
+            records = f.index.whole_records()
             first = ds.start_of(number) if records else None
             cells = [
                 os.path.basename(f.path.rstrip("/")) or f.path,
