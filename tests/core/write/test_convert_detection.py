@@ -315,3 +315,51 @@ def test_class_names_with_quotes_braces_and_newlines_survive_the_label_map(image
         .bytes_list.value
     }
     assert texts == set(names)
+
+
+def test_the_documented_voc_command_on_the_standard_voc_layout(tmp_path):
+    """``VOC2012/Annotations`` beside ``VOC2012/JPEGImages``, as VOC's own tools lay it
+    out: the images are read (they lie in the dataset's root), and TensorFlow reads the
+    boxes written."""
+    root = tmp_path / "VOC2012"
+    (root / "Annotations").mkdir(parents=True)
+    (root / "JPEGImages").mkdir()
+    for i, (name, boxes) in enumerate(BOXES.items()):
+        (root / "JPEGImages" / name).write_bytes(_jpeg(i))
+        objects = "".join(
+            f"<object><name>{c}</name><pose>Unspecified</pose><truncated>0</truncated>"
+            f"<difficult>0</difficult><bndbox><xmin>{x0}</xmin><ymin>{y0}</ymin>"
+            f"<xmax>{x1}</xmax><ymax>{y1}</ymax></bndbox></object>"
+            for x0, y0, x1, y1, c in boxes
+        )
+        (root / "Annotations" / f"{Path(name).stem}.xml").write_text(
+            f"<annotation><folder>VOC2012</folder><filename>{name}</filename>"
+            f"<source><database>The VOC2012 Database</database></source><size><width>{W}"
+            f"</width><height>{H}</height><depth>3</depth></size><segmented>0</segmented>"
+            f"{objects}</annotation>"
+        )
+    out = tmp_path / "out.tfrecord"
+    done = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "convert", str(root / "Annotations"), "-o", str(out)]
+        + ["--layout", "odapi"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "lies outside VOC2012" not in done.stderr  # c.jpg is skipped for its box alone
+    _check_rows([out])
+    # an image outside the dataset's root is still refused
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "d.jpg").write_bytes(_jpeg(9))
+    (root / "Annotations" / "d.xml").write_text(
+        f"<annotation><filename>../../elsewhere/d.jpg</filename><size><width>{W}</width>"
+        f"<height>{H}</height><depth>3</depth></size></annotation>"
+    )
+    again = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "convert", str(root / "Annotations"), "-o", str(out)]
+        + ["--layout", "odapi", "--overwrite"],
+        capture_output=True,
+        text=True,
+    )
+    assert again.returncode == 0 and "d.jpg: lies outside" in again.stderr

@@ -148,13 +148,16 @@ def list_source(
     """The listing of ``path`` by what it is: a COCO JSON, a CSV of boxes, a folder of
     Pascal VOC XML, a CSV of labels, a flat folder (``flat``) or class folders. Raises
     :class:`~.convert_sources.SourceError` when it is none of them. Files that a CSV or
-    an annotation names must lie in the source's folder or in ``images`` (the others are
-    skipped, with the reason), unless ``allow_outside``."""
+    an annotation names must lie in the dataset's root as its format defines it, or in
+    ``images`` (the others are skipped, with the reason), unless ``allow_outside``: the
+    folder of a CSV or a COCO JSON, a source folder, and for Pascal VOC the folder above
+    ``Annotations`` (which holds ``JPEGImages``)."""
     from . import convert_detection as detection
     from . import convert_sources as sources
 
     kind = None if flat else detection.detect_kind(path)
-    roots = [path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))]
+    root = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+    roots = [detection.voc_root(root) if kind == "voc" else root]
     roots += [images] if images else []
 
     def confined(listing: Listing) -> Listing:

@@ -97,6 +97,13 @@ def _image_beside(xml_path: Path, name: str, images: str | None) -> str:
     return str(xml_path.parent / name)
 
 
+def voc_root(folder: str) -> str:
+    """The root of a Pascal VOC dataset whose annotations are ``folder``: the folder
+    above it when it is VOC's ``Annotations`` (beside ``JPEGImages``), else itself."""
+    path = Path(folder)
+    return str(path.parent) if path.name == "Annotations" else folder
+
+
 def voc_folder(
     root: str, label_map: Mapping[str, int] | None = None, images: str | None = None
 ) -> Listing:
