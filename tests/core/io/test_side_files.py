@@ -51,3 +51,31 @@ def test_a_fifo_named_as_a_side_file_is_refused_at_once(tmp_path, option, name):
     )
     assert done.returncode == 2 and "FIFO" in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("option", "what"),
+    [("--schema", "schema"), ("--predictions", "results file")],
+)
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('{"a": ' + "9" * 4400 + "}", "Exceeds the limit (4300 digits)"),
+        ("[1, 2", "is not JSON: Expecting ',' delimiter at line 1"),
+        ("[" * 100_000 + "]" * 100_000, "nests too deeply"),
+        ("\xff\xfe", None),
+    ],
+)
+def test_a_json_side_file_that_is_no_json_is_one_line(tmp_path, option, what, text, why):
+    """Whatever a hand-made or hostile JSON file holds, it is one line and exit 2."""
+    from tests.program import program
+    from tests.tf_oracle import tf_write
+
+    data = tf_write(tmp_path / "data.tfrecord", [b""])
+    side = tmp_path / "side.json"
+    side.write_bytes(text.encode("latin-1") if why is None else text.encode())
+    done = program("check", option, str(side), str(data))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert f"the {what} {side}" in line
+    assert why is None or why in line

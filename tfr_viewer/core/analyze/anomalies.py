@@ -16,7 +16,6 @@ category).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -82,16 +81,12 @@ MAX_COUNT = (1 << 63) - 1  # a value count past this is no count of a real recor
 def load(path: str) -> dict[str, Any]:
     """A schema written by :func:`save`, checked field by field; raises
     :class:`SchemaError` (one line: the file, the feature and what is wrong) otherwise."""
-    from ..io.side_files import SideFileError, read_side_file
+    from ..io.side_files import SideFileError, read_json_side_file
 
     try:
-        schema = json.loads(read_side_file(path, "schema").decode("utf-8"))
+        schema = read_json_side_file(path, "schema")
     except SideFileError as exc:
         raise SchemaError(str(exc)) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SchemaError(f"cannot read the schema {path}: {exc}") from None
-    except RecursionError:
-        raise SchemaError(f"cannot read the schema {path}: it nests too deeply") from None
     if not isinstance(schema, dict) or schema.get("format") != FORMAT:
         raise SchemaError(
             f"{path} is not a tfr-viewer schema; write one with "

@@ -18,7 +18,6 @@ which matched.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -172,14 +171,12 @@ def _walk_depth(value: Any, depth: int = 0) -> None:
 def coco_results(path: str) -> ById:
     """The predictions of a COCO results file; PredictionError names the first entry
     that is not a result (and its position)."""
-    from ..io.side_files import SideFileError, read_side_file
+    from ..io.side_files import SideFileError, read_json_side_file
 
     try:
-        data = json.loads(read_side_file(path, "results file", MAX_RESULTS_BYTES))
+        data = read_json_side_file(path, "results file", MAX_RESULTS_BYTES)
     except SideFileError as exc:
         raise PredictionError(str(exc)) from None
-    except (ValueError, RecursionError):
-        raise PredictionError(f"{path} is not JSON") from None
     if isinstance(data, dict) and isinstance(data.get("annotations"), list):
         data = data["annotations"]  # a COCO file of annotations with scores
     if not isinstance(data, list):

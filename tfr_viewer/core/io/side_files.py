@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Any
 
 from .paths import not_a_regular_file
 
@@ -48,3 +49,25 @@ def read_side_file(path: str, what: str, limit: int = MAX_SIDE_FILE) -> bytes:
     if len(data) > limit:
         raise SideFileError(f"the {what} {path} grew past {limit:,} bytes while it was read")
     return data
+
+
+def read_json_side_file(path: str, what: str, limit: int = MAX_SIDE_FILE) -> Any:
+    """The JSON document of the ``what`` at ``path`` (see :func:`read_side_file`);
+    SideFileError, naming the file and why, for anything a hand-made or hostile file can
+    hold that is no JSON: bad UTF-8, bad syntax, nesting too deep, an integer of more
+    digits than Python converts."""
+    import json
+
+    data = read_side_file(path, what, limit)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SideFileError(f"the {what} {path} is not UTF-8 text ({exc.reason})") from None
+    except RecursionError:
+        raise SideFileError(f"the {what} {path} is not JSON: it nests too deeply") from None
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise SideFileError(f"the {what} {path} is not JSON: {exc.msg} at {where}") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        reason = str(exc).split(";")[0].split(":")[0]
+        raise SideFileError(f"the {what} {path} cannot be read: {reason}") from None

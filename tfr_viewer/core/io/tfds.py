@@ -10,13 +10,12 @@ records ``shardLengths`` promises, so that a shard cut short or missing can be n
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .side_files import SideFileError, read_side_file
+from .side_files import SideFileError, read_json_side_file, read_side_file
 from .tfds_catalog import INFO
 
 FEATURES = "features.json"
@@ -93,8 +92,8 @@ def _class_labels(node: Any, path: tuple[str, ...] = ()) -> Iterable[tuple[str, 
 
 def _json(path: str, what: str) -> Any:
     try:
-        return json.loads(read_side_file(path, what, 16 << 20))
-    except (SideFileError, ValueError, RecursionError):
+        return read_json_side_file(path, what, 16 << 20)
+    except SideFileError:
         return None
 
 

@@ -131,6 +131,8 @@ def parse_values(text: str, kind: str, key: str) -> list[Any]:
                 items = json.loads(text)
             except json.JSONDecodeError as exc:
                 raise EditError(f"{key}: not a list of texts ({exc.msg})") from None
+            except (ValueError, RecursionError):  # a number past Python's digits, a deep list
+                raise EditError(f"{key}: not a list of texts") from None
             return [str(v).encode() for v in items]
         return [text.encode()]
     tokens = [t.strip() for t in text.strip("[]").split(",") if t.strip()]
