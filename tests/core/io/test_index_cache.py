@@ -175,3 +175,22 @@ def test_a_write_killed_half_way_leaves_nothing_for_long(tmp_path, cache):
     _index(path)
     assert not stale.exists() and living.exists()
     assert len(list(cache.glob("*" + index_cache.SUFFIX))) == 1
+
+
+def test_an_entry_that_claims_too_few_records_is_not_believed(tmp_path, cache):
+    """A well-formed entry of the file's identity that describes only its first ten
+    frames (its scan said to have reached the end): count reads the file again."""
+    from tests.program import program
+    from tests.tf_oracle import tf_read
+
+    big, small = tmp_path / "big.tfrecord", tmp_path / "small.tfrecord"
+    write_records(big, [b"%05d" % i for i in range(9000)])
+    write_records(small, [b"%05d" % i for i in range(10)])  # the same first ten frames
+    with Dataset([str(small)]) as ds:
+        ds.index(verify=False)
+        forged = ds.files[0].index
+        forged.position = os.path.getsize(big)  # "the scan reached the end"
+        assert index_cache.store(str(big), forged, os.path.getsize(big)) is not None
+    done = program("count", str(big), env={"TFR_VIEWER_CACHE_DIR": str(cache)})
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == len(tf_read(big)) == 9000

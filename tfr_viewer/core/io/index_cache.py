@@ -190,7 +190,8 @@ def load(path: str, verified: bool) -> tuple[FileIndex, int | None] | None:
         status[payload_verdict] = RecordStatus.UNVERIFIED
         stream_size = meta.get("stream_size")
         position = int(meta["position"])
-        if not _fits(path, ident, stream_size, position, offsets, lengths, status):  # type: ignore[arg-type]
+        fits = _fits(path, ident, stream_size, position, offsets, lengths, status, regions)  # type: ignore[arg-type]
+        if not fits:
             return None
         chunk = IndexChunk(0, offsets, lengths, status, regions, position, meta["stream_error"])
         index = FileIndex()
@@ -213,15 +214,23 @@ def _fits(
     offsets: np.ndarray,
     lengths: np.ndarray,
     status: np.ndarray,
+    regions: tuple[GarbageRegion, ...] = (),
 ) -> bool:
     """Whether an entry can describe ``path``: the scan reached the end of the stream,
-    every whole frame lies inside it, and, for a local uncompressed file, a sample of
-    headers read now give the entry's lengths with a good length CRC."""
+    every whole frame lies inside it, its frames and skipped regions reach the end of
+    the stream (an entry of ten records does not describe a file of nine thousand),
+    and, for a local uncompressed file, a sample of headers read now give the entry's
+    lengths with a good length CRC."""
     if stream_size is None or position != stream_size:
         return False
     whole = status != RecordStatus.TRUNCATED
     ends = offsets[whole] + np.uint64(FRAME_OVERHEAD) + lengths[whole]
     if len(ends) and int(ends.max()) > stream_size:
+        return False
+    reach = max([int(ends.max()) if len(ends) else 0] + [g.offset + g.size for g in regions])
+    if not whole.all():
+        reach = stream_size  # a frame cut by the end of the stream runs to it
+    if reach != stream_size:
         return False
     if "path" not in ident or stream_size != ident["size"] or not len(offsets):
         return True  # compressed or remote: the CRC of each read settles the rest
