@@ -178,3 +178,34 @@ def test_any_fsspec_protocol_works(remote_root, no_cache):
             local.index()
             assert far.read(2999) == local.read(2999)
     memory.rm("/bucket", recursive=True)
+
+
+def test_a_remote_scan_that_found_a_problem_is_not_cached(
+    remote_root, server, tmp_path, monkeypatch
+):
+    """A lying server keeps one ETag while the object changes: a scan that met damage
+    mid-way is not kept, so the object repaired under the same tag reads whole."""
+    from tests.program import program
+    from tfr_viewer.core.io import remote, write_records
+
+    monkeypatch.setenv("TFR_VIEWER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TFR_VIEWER_CACHE_MIN_BYTES", "0")
+    monkeypatch.delenv("TFR_VIEWER_NO_CACHE", raising=False)
+    good = remote_root / "changing.tfrecord"
+    write_records(good, [b"%04d" % i for i in range(200)])
+    whole = good.read_bytes()
+    damaged = bytearray(whole)
+    damaged[len(whole) // 2 + 7] ^= 0xFF  # inside a frame half-way: garbage from there
+    server.faults.fixed_etag = '"same"'
+    try:
+        good.write_bytes(bytes(damaged))
+        remote._STATS.clear()
+        first = program("count", server.url("changing.tfrecord"))
+        assert first.returncode == 1 and int(first.stdout) < 200
+        good.write_bytes(whole)  # repaired, under the same ETag
+        again = program("count", server.url("changing.tfrecord"))
+        assert (again.returncode, int(again.stdout)) == (0, 200), again.stderr
+    finally:
+        server.faults.fixed_etag = None
+        good.unlink()
+        remote._STATS.clear()

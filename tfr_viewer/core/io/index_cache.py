@@ -256,11 +256,16 @@ def store(
 ) -> Path | None:
     """Save a complete index of ``path``; returns the entry, or None when not cached
     (off, too small, the file changed since ``before`` — its identity when the scan
-    began — or the cache folder cannot be written: caching is best effort)."""
+    began — or the cache folder cannot be written: caching is best effort). A remote
+    object whose scan found a problem is not cached: its version tag says nothing of
+    what a server sent while it changed, or cut short, and the next look reads it
+    again."""
     if not enabled() or not index.complete:
         return None
     ident = identity(path)
     if ident is None or not worth_keeping(ident) or (before is not None and ident != before):
+        return None
+    if "url" in ident and index.problem_count():
         return None
     meta = {
         "identity": ident,
