@@ -194,3 +194,38 @@ def test_settled_blocks_are_sent_as_a_few_messages_that_cover_every_record(tmp_p
         with Dataset([path]) as local:
             local.index(verify=True)
             assert _statuses(sent, 30) == local.files[0].index.statuses().tolist()
+
+
+def test_a_child_whose_parent_went_away_ends_quietly(tmp_path):
+    """The window closes while a child job sends: the child ends with no traceback."""
+    import subprocess
+    import sys
+    import textwrap
+
+    from tfr_viewer.core.io import write_records
+
+    data = tmp_path / "many.tfrecord"
+    write_records(data, [b"x" * 100] * 200_000)
+    script = textwrap.dedent(
+        f"""
+        import functools, multiprocessing, sys
+        from tfr_viewer.core.tasks import index_task, run_child
+
+        if __name__ == "__main__":
+            ctx = multiprocessing.get_context("spawn")
+            parent, child = ctx.Pipe(duplex=True)
+            job = functools.partial(index_task, paths=[{str(data)!r}], seek_dir={str(tmp_path)!r})
+            process = ctx.Process(target=run_child, args=(job, child))
+            process.start()
+            child.close()
+            parent.recv()  # the job has begun sending
+            parent.close()  # the window goes away
+            process.join(60)
+            sys.exit(process.exitcode)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr

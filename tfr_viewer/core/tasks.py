@@ -32,6 +32,16 @@ from .task_messages import (
 )
 
 
+def run_child(job: Callable[[Connection], None], conn: Connection) -> None:
+    """The entry of every child job: ``job(conn)``. A parent that has gone (the window
+    closed while the job worked) ends the child quietly: its pipe broke, and there is
+    nobody left to tell."""
+    try:
+        job(conn)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        pass
+
+
 def _progress(conn: Connection) -> Callable[[int, int], None]:
     """A core progress callback that sends :class:`Progress`."""
     return lambda done, total: conn.send(Progress(done, total))

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 
 from ..core.task_messages import Failed
+from ..core.tasks import run_child
 
 
 class SignalGate:
@@ -46,7 +47,7 @@ class ProcessTask(QObject):
         super().__init__(parent)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=True)
-        self._process = ctx.Process(target=target, args=(child,), daemon=True)
+        self._process = ctx.Process(target=run_child, args=(target, child), daemon=True)
         self._child = child
         self._payload = payload
         self._thread = threading.Thread(target=self._read, daemon=True, name="tfr-task-reader")

@@ -9,7 +9,7 @@ import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
-from ..core.tasks import standby_task
+from ..core.tasks import run_child, standby_task
 
 _standby: tuple[BaseProcess, Connection] | None = None  # a child waiting for a job
 _standby_lock = threading.Lock()
@@ -22,7 +22,7 @@ def prestart() -> None:
         if _standby is None:
             ctx = multiprocessing.get_context("spawn")
             conn, child = ctx.Pipe(duplex=True)
-            process = ctx.Process(target=standby_task, args=(child,), daemon=True)
+            process = ctx.Process(target=run_child, args=(standby_task, child), daemon=True)
             process.start()
             child.close()
             _standby = (process, conn)
