@@ -167,3 +167,19 @@ def test_show_prints_an_event_as_json_and_as_text(events_file):
 )
 def test_bytes_that_only_start_like_an_event_are_not_one(data):
     assert decode(data).decoder != "event"
+
+
+def test_an_image_summary_gives_its_pictures(tmp_path):
+    """tf.summary.image's pictures (a TensorFlow 2 ``images`` tensor: width, height, then
+    the PNGs) come out of the record whole, as TensorFlow decodes them."""
+    from tests.summary_files import write_summaries
+    from tests.tf_oracle import tf
+    from tfr_viewer import open as tfv_open
+
+    path = write_summaries(tmp_path / "logs")
+    view = tfv_open(str(path))
+    pictures = [a for record in view for a in record.images()]
+    assert [a.key for a in pictures] == ["samples", "samples"]
+    for picture in pictures:
+        assert tuple(tf().io.decode_png(picture.data).shape) == (16, 12, 3)
+    view.close()
