@@ -43,6 +43,44 @@ def test_a_protobuf_file_gets_one_note_and_passes(tmp_path, lengths):
     assert [f["kind"] for f in findings] == ["checks_not_applicable"]
 
 
+SCENARIO = """
+syntax = "proto3";
+package driving;
+message State {
+  double center_x = 1;
+  double center_y = 2;
+  bool valid = 3;
+}
+message Track {
+  int32 id = 1;
+  repeated State states = 2;
+}
+message Scenario {
+  string scenario_id = 5;
+  repeated double timestamps_seconds = 1;
+  repeated Track tracks = 2;
+}
+"""
+
+
+def test_driving_scenarios_get_one_note_and_pass(tmp_path):
+    module = compile_proto(SCENARIO)
+    payloads = []
+    for n in range(6):
+        scenario = module.Scenario(
+            scenario_id=f"s{n}", timestamps_seconds=[0.1 * t for t in range(5)]
+        )
+        for i in range(3):
+            track = scenario.tracks.add(id=i)
+            for t in range(5):
+                track.states.add(center_x=1.5 * t, center_y=-2.0 * i, valid=t % 2 == 0)
+        payloads.append(scenario.SerializeToString())
+    path = tf_write(tmp_path / "scenarios.tfrecord", payloads)
+    code, findings = _findings(str(path))
+    assert code == 0
+    assert [f["kind"] for f in findings] == ["checks_not_applicable"]
+
+
 def test_empty_examples_are_still_empty_records_and_events_among_examples_are_named(tmp_path):
     t = tf()
     full = t.train.Example(
