@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from google.protobuf.message import DecodeError
-
 from ...text import plural
 from .. import proto
-from .features import features_data, has_unknown, printable_keys
+from .features import features_data, printable_keys, strict
 from .types import ExampleListPayload
 
 if TYPE_CHECKING:
@@ -29,14 +27,8 @@ TYPE = "elwc"
 def parse_strict(data: bytes) -> Any | None:
     """The parsed message when ``data`` is strictly an ELWC with at least one Example
     and printable keys; None otherwise."""
-    if not data:
-        return None
-    msg = proto.ExampleListWithContext()
-    try:
-        msg.ParseFromString(data)
-    except DecodeError:
-        return None
-    if has_unknown(msg) or not msg.examples:
+    msg = strict(proto.ExampleListWithContext, data)
+    if msg is None or not msg.examples:
         return None
     maps = [e.features.feature for e in msg.examples] + [msg.context.features.feature]
     return msg if printable_keys(*maps) else None

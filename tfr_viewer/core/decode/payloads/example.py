@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from google.protobuf.message import DecodeError
-
 from .. import proto
 from ..tf_example import CODE, NO_FEATURES, OK, TFReading, read_example, verdict
-from .features import features_data, has_unknown, printable_keys
+from .features import features_data, printable_keys, strict
 from .types import ExamplePayload, Features
 
 if TYPE_CHECKING:
@@ -26,16 +24,8 @@ NAME = "example"
 
 def parse_strict(data: bytes) -> object | None:
     """The parsed Example message, or None if ``data`` is not strictly an Example."""
-    if not data:
-        return None
-    msg = proto.Example()
-    try:
-        msg.ParseFromString(data)
-    except DecodeError:
-        return None
-    if has_unknown(msg) or not msg.HasField("features"):
-        return None
-    return msg
+    msg = strict(proto.Example, data)
+    return msg if msg is not None and msg.HasField("features") else None
 
 
 def holds_nothing(data: bytes) -> bool:

@@ -15,6 +15,22 @@ from .types import FeatureData, Features
 _LIST_FIELDS = {"bytes_list": "bytes", "float_list": "float", "int64_list": "int64"}
 
 
+def strict(message: Any, data: bytes) -> Any | None:
+    """``data`` parsed as a ``message`` (a class of :mod:`..proto`) when it is one to the
+    letter: not empty, valid wire format, and no field the message does not define;
+    None otherwise."""
+    from google.protobuf.message import DecodeError
+
+    if not data:
+        return None
+    msg = message()
+    try:
+        msg.ParseFromString(data)
+    except DecodeError:
+        return None
+    return None if has_unknown(msg) else msg
+
+
 def has_unknown(msg: Any) -> bool:
     """True when ``msg`` or any message inside it carries unknown fields. Those are
     dropped from ``msg`` on the way (the caller refuses such a message anyway).

@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from google.protobuf.message import DecodeError
-
 from ...text import plural
 from .. import proto
-from .features import feature_data, features_data, has_unknown, printable_keys
+from .features import feature_data, features_data, printable_keys, strict
 from .types import SequenceExamplePayload
 
 if TYPE_CHECKING:
@@ -24,16 +22,8 @@ NAME = "sequence_example"
 
 
 def parse_strict(data: bytes) -> object | None:
-    if not data:
-        return None
-    msg = proto.SequenceExample()
-    try:
-        msg.ParseFromString(data)
-    except DecodeError:
-        return None
-    if has_unknown(msg) or not msg.HasField("feature_lists"):
-        return None
-    return msg
+    msg = strict(proto.SequenceExample, data)
+    return msg if msg is not None and msg.HasField("feature_lists") else None
 
 
 def bid(data: bytes) -> int:

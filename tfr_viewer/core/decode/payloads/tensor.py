@@ -11,10 +11,8 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from google.protobuf.message import DecodeError
-
 from .. import proto
-from .features import has_unknown
+from .features import strict
 from .types import TensorPayload
 
 if TYPE_CHECKING:
@@ -75,14 +73,8 @@ def _shape(msg: Any) -> tuple[int, ...] | None:
 
 def parse_strict(data: bytes) -> tuple[Any, tuple[int, ...]] | None:
     """``(message, shape)`` when ``data`` is a self-consistent TensorProto, else None."""
-    if not data:
-        return None
-    msg = proto.TensorProto()
-    try:
-        msg.ParseFromString(data)
-    except DecodeError:
-        return None
-    if has_unknown(msg) or msg.dtype not in DTYPES:
+    msg = strict(proto.TensorProto, data)
+    if msg is None or msg.dtype not in DTYPES:
         return None
     shape = _shape(msg)
     if shape is None:
