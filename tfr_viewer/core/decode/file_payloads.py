@@ -3,7 +3,8 @@
 One message type is read as one type in a file: a FASTQ-like protobuf whose records
 happen to be printable text, or an Example that also parses as a tensor, is read as the
 file's type (:func:`~.payloads.choose_for_many` over records spread over the file); a
-record is read otherwise only when the file's decoder cannot read it at all. The choice
+record is read otherwise only when the file's decoder cannot read it at all, or when
+its bytes name their type alone (:func:`~.payloads.certain`). The choice
 is kept on the file (``DatasetFile.payload_decoder``) with the number of records it was
 made on, and made again once the file has more records to look at.
 """
@@ -35,14 +36,13 @@ def _samples(ds: Dataset, file_number: int) -> list[bytes]:
     count = len(f.index)
     source = f.source
     plain = not is_url(f.path) and (source is None or source.compression.value == "none")
-    lengths = f.index.lengths(0, min(count, SAMPLE)).astype(np.int64)
     if plain and count > SAMPLE:
         local = np.unique(np.linspace(0, count - 1, SAMPLE).astype(np.int64))
         lengths = np.array([f.index.length(int(i)) for i in local], dtype=np.int64)
         local = local[: _within_budget(lengths)]
         records = ds.undamaged(local + ds.start_of(file_number))
         return [ds.read(int(i)) for i in records]
-    n = _within_budget(lengths)
+    n = _within_budget(f.index.lengths(0, min(count, SAMPLE)).astype(np.int64))
     block = read_block(
         f.open(), f.index.offsets(0, n), f.index.lengths(0, n), f.index.statuses(0, n)
     )
@@ -72,13 +72,3 @@ def decode_record(ds: Dataset, index: int, payload: bytes | None = None) -> Deco
     number, _ = ds.locate(index)
     data = ds.read(index) if payload is None else payload
     return decode(data, within=file_decoder(ds, number))
-
-
-def dataset_decoders(ds: Dataset) -> dict[str, int]:
-    """How many files have each payload type (files without a record left out)."""
-    out: dict[str, int] = {}
-    for number, f in enumerate(ds.files):
-        if len(f.index):
-            name = file_decoder(ds, number)
-            out[name] = out.get(name, 0) + 1
-    return out

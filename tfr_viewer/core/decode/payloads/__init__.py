@@ -50,43 +50,43 @@ DECODERS: tuple[Decoder, ...] = (
 )
 
 
+def _bid(decoder: Decoder, data: bytes) -> int:
+    """``decoder``'s bid for ``data``; a bid that fails is no bid (hostile bytes)."""
+    try:
+        return decoder.bid(data)
+    except Exception:  # noqa: BLE001 - hostile bytes: a failing bid is no bid
+        return 0
+
+
 def bids(data: bytes) -> dict[str, int]:
-    """Every decoder's bid for ``data`` (a failing bid counts as 0)."""
-    out = {}
-    for decoder in DECODERS:
-        try:
-            out[decoder.NAME] = decoder.bid(data)
-        except Exception:  # noqa: BLE001 - hostile bytes: a failing bid is no bid
-            out[decoder.NAME] = 0
-    return out
+    """Every decoder's bid for ``data``, in the order of :data:`DECODERS`."""
+    return {decoder.NAME: _bid(decoder, data) for decoder in DECODERS}
 
 
 CERTAIN = 90  # a bid this high names a payload's type whatever its file holds
 
 
-def _best(data: bytes) -> tuple[Decoder, int]:
+def _highest(offers: dict[str, int]) -> Decoder:
+    """The highest bidder of ``offers`` (earlier in DECODERS wins a tie; the bytes
+    decoder when nobody bids)."""
     best: Decoder = hexdump
     best_bid = 0
     for decoder in DECODERS:
-        try:
-            offer = decoder.bid(data)
-        except Exception:  # noqa: BLE001 - hostile bytes: a failing bid is no bid
-            continue
-        if offer > best_bid:
-            best, best_bid = decoder, offer
-    return best, best_bid
+        if offers[decoder.NAME] > best_bid:
+            best, best_bid = decoder, offers[decoder.NAME]
+    return best
 
 
 def choose(data: bytes) -> Decoder:
     """The decoder with the highest bid (earlier in DECODERS wins a tie); a decoder
     whose bid fails is passed over."""
-    return _best(data)[0]
+    return _highest(bids(data))
 
 
 def certain(data: bytes) -> bool:
     """Whether the bytes name their type alone (a bid of :data:`CERTAIN` or more): a
     file's type then does not change how they are read."""
-    return _best(data)[1] >= CERTAIN
+    return max(bids(data).values()) >= CERTAIN
 
 
 def choose_for_many(samples: list[bytes]) -> str:
@@ -122,8 +122,9 @@ def decode(data: bytes, decoder: str | None = None, within: str | None = None) -
     if decoder is not None:
         chosen = by_name(decoder)
     else:
-        chosen, offer = _best(data)
-        if within is not None and offer < CERTAIN and _reads(by_name(within), data):
+        offers = bids(data)
+        chosen = _highest(offers)
+        if within is not None and offers[chosen.NAME] < CERTAIN and offers.get(within, 0) > 0:
             chosen = by_name(within)
     try:
         return Decoded(chosen.decode(data), chosen.NAME)
@@ -131,13 +132,6 @@ def decode(data: bytes, decoder: str | None = None, within: str | None = None) -
         if decoder is None and within is not None and chosen.NAME == within:
             return decode(data)  # the file's decoder could not: the best bidder may
         return Decoded(BytesPayload(bytes(data)), hexdump.NAME, chosen.NAME, str(exc))
-
-
-def _reads(decoder: Decoder, data: bytes) -> bool:
-    try:
-        return decoder.bid(data) > 0
-    except Exception:  # noqa: BLE001 - hostile bytes: a failing bid is no bid
-        return False
 
 
 def by_name(name: str) -> Decoder:
