@@ -228,3 +228,16 @@ def test_sorting_a_million_rows_never_stalls(qtbot, window, big_file, tmp_path):
     first = [window.model.record_at(r) for r in range(3)]
     assert [(i * 7919) % 1000 for i in first] == [0, 0, 0]
     assert min(worst) < 50, f"the event loop stalled for {worst} ms while sorting by label"
+
+
+def test_the_title_counts_whole_records_as_tensorflow_reads_them(qtbot, window, tmp_path):
+    """A file cut inside its last frame: the title counts the records TensorFlow reads."""
+    from tests.core.io.test_cut_streams import _tf_read_until_error
+    from tests.tf_oracle import tf_write
+
+    whole = tf_write(tmp_path / "whole.tfrecord", [b"x" * 129] * 180).read_bytes()
+    cut = tmp_path / "cut.tfrecord"
+    cut.write_bytes(whole[:-60])
+    theirs = len(_tf_read_until_error(cut, "none"))
+    open_and_wait(qtbot, window, [cut])
+    assert f"— {theirs} records —" in window.windowTitle() and theirs == 179
