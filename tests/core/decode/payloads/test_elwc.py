@@ -36,6 +36,13 @@ def _example(**values):
     return t.train.Example(features=t.train.Features(feature=feature)).SerializeToString()
 
 
+def test_a_context_without_items_is_an_elwc_too():
+    data = _elwc(0)
+    assert choose(data).NAME == "elwc"
+    payload = decode(data).payload
+    assert payload.examples == () and payload.context["query_id"].items() == [7]
+
+
 def _elwc(items: int, context: bool = True) -> bytes:
     module = compile_proto(ELWC)
     msg = module.ExampleListWithContext(

@@ -25,10 +25,11 @@ TYPE = "elwc"
 
 
 def parse_strict(data: bytes) -> Any | None:
-    """The parsed message when ``data`` is strictly an ELWC with at least one Example
-    and printable keys; None otherwise."""
+    """The parsed message when ``data`` is strictly an ELWC with printable keys and at
+    least one Example, or a context with features (a query with no items yet); None
+    otherwise."""
     msg = strict(proto.ExampleListWithContext, data)
-    if msg is None or not msg.examples:
+    if msg is None or not (msg.examples or msg.context.features.feature):
         return None
     maps = [e.features.feature for e in msg.examples] + [msg.context.features.feature]
     return msg if printable_keys(*maps) else None
