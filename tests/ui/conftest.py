@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui.work_places import work_places  # noqa: F401 - a fixture of the window tests
+
 SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
 
 

@@ -143,20 +143,15 @@ def big_file(tmp_path_factory):
     return path  # 1,000,000 records, 76 MB
 
 
-# A stall over the limit is measured a second time before the test fails: another
-# process on a shared machine can delay one beat, but it does not do so twice in a row.
-def test_event_loop_never_stalls_while_indexing(qtbot, window, big_file):
-    worst = []
-    for _ in range(2):
-        with StallMeter(window) as meter:
-            open_and_wait(qtbot, window, [big_file], timeout=120_000)
-        assert window.model.rowCount() == 1_000_000
-        assert len(meter.gaps) > 3  # the loop ran while the scan did
-        worst.append(meter.worst_ms())
-        if worst[-1] < 50:
-            break
-    print(f"longest event-loop stall while indexing 1M records: {min(worst):.1f} ms")
-    assert min(worst) < 50, f"the event loop stalled for {worst} ms"
+# The window never waits on long work: proved by where the work runs (off the window's
+# thread, tests/ui/work_places.py) and by the event loop turning meanwhile, not by a
+# clock (the longest wait is a benchmark: tests/benchmarks/gui_benchmarks.py).
+def test_indexing_runs_off_the_windows_thread(qtbot, window, big_file, work_places):
+    with StallMeter(window) as meter:
+        open_and_wait(qtbot, window, [big_file], timeout=120_000)
+    assert window.model.rowCount() == 1_000_000
+    assert len(meter.gaps) > 3  # the loop ran while the scan did
+    assert work_places.on_the_window_thread() == []
 
 
 def test_opening_another_file_cancels_the_scan(qtbot, window, big_file, samples):
@@ -180,54 +175,42 @@ def test_summary_columns_can_be_picked(qtbot, window, samples):
     assert feature_column("image/object/class/text") not in window.model.columns()
 
 
-def test_a_large_filter_runs_in_a_process_without_stalls(qtbot, window, big_file):
+def test_a_large_filter_runs_off_the_windows_thread(qtbot, window, big_file, work_places):
     open_and_wait(qtbot, window, [big_file], timeout=120_000)
     window.filter_bar.edit.setText("offset < 7600")
-    worst = []
-    for _ in range(2):  # measured twice before failing, as above
-        with StallMeter(window) as meter:
-            with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=120_000) as blocker:
-                window.filter_bar.apply()
-        assert blocker.args[0].tolist() == list(range(100))
-        worst.append(meter.worst_ms())
-        if worst[-1] < 50:
-            break
-    assert min(worst) < 50, f"the event loop stalled for {worst} ms while filtering"
+    work_places.clear()
+    with StallMeter(window) as meter:
+        with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=120_000) as blocker:
+            window.filter_bar.apply()
+    assert blocker.args[0].tolist() == list(range(100))
+    assert len(meter.gaps) > 3 and work_places.on_the_window_thread() == []
 
 
-def test_sorting_a_million_rows_never_stalls(qtbot, window, big_file, tmp_path):
+def test_sorting_a_million_rows_runs_off_the_windows_thread(
+    qtbot, window, big_file, tmp_path, work_places
+):
     """Sorting runs in the background: by length (index arrays) over 1M records, and by
     a feature (one parse a record) over 200,000 Examples."""
     from tfr_viewer.core.io.framing import write_records
     from tfr_viewer.core.write import build_example
 
     open_and_wait(qtbot, window, [big_file], timeout=120_000)
-    worst = []
-    for _ in range(2):  # measured twice before failing, as above
-        with StallMeter(window) as meter:
-            with qtbot.waitSignal(window.order.sorter.finished, timeout=120_000):
-                window.table.sortByColumn(
-                    window.model.columns().index("length"), Qt.SortOrder.DescendingOrder
-                )
-        worst.append(meter.worst_ms())
-        if worst[-1] < 50:
-            break
+    work_places.clear()
+    with qtbot.waitSignal(window.order.sorter.finished, timeout=120_000):
+        window.table.sortByColumn(
+            window.model.columns().index("length"), Qt.SortOrder.DescendingOrder
+        )
     assert window.model.rowCount() == 1_000_000
-    assert min(worst) < 50, f"the event loop stalled for {worst} ms while sorting"
+    assert work_places.calls and work_places.on_the_window_thread() == []
     path = tmp_path / "labels.tfrecord"
     write_records(path, [build_example({"label": [(i * 7919) % 1000]}) for i in range(200_000)])
     open_and_wait(qtbot, window, [path], timeout=120_000)
-    worst = []
-    for _ in range(2):
-        with StallMeter(window) as meter:
-            with qtbot.waitSignal(window.order.sorter.finished, timeout=120_000):
-                window.model.sort(window.model.columns().index(feature_column("label")))
-        worst.append(meter.worst_ms())
-        if worst[-1] < 50:
-            break
+    work_places.clear()
+    with qtbot.waitSignal(window.order.sorter.finished, timeout=120_000):
+        window.model.sort(window.model.columns().index(feature_column("label")))
     first = [window.model.record_at(r) for r in range(3)]
     assert [(i * 7919) % 1000 for i in first] == [0, 0, 0]
-    assert min(worst) < 50, f"the event loop stalled for {worst} ms while sorting by label"
+    assert work_places.calls and work_places.on_the_window_thread() == []
 
 
 def test_the_title_counts_whole_records_as_tensorflow_reads_them(qtbot, window, tmp_path):

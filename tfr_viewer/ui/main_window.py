@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QDragEnterEvent,
@@ -52,6 +52,7 @@ from .prediction_actions import PredictionActions
 from .recent import RecentFiles
 from .record_view import RecordTableView
 from .remote_actions import RemoteActions
+from .screen_fit import bring_in, fit_to_screen
 from .session import Session
 from .standby import prestart
 from .status_widgets import StatusWidgets
@@ -123,10 +124,10 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self._update_title()
         prestart()  # a child process ready to index the first file
         geometry = self.settings.value("geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        if geometry is not None and self.restoreGeometry(geometry):
+            bring_in(self)  # remembered on a larger screen
         else:
-            self.resize(1280, 800)
+            fit_to_screen(self, QSize(1280, 800))
         state = self.settings.value("window-state")  # the docks as the user left them
         if state is not None:
             self.restoreState(state)
