@@ -18,6 +18,7 @@ _API = {
     "Statistics",
     "Comparison",
     "UserError",
+    "DamagedRecordWarning",
 }
 
 

@@ -224,3 +224,19 @@ def test_the_title_counts_whole_records_as_tensorflow_reads_them(qtbot, window, 
     theirs = len(_tf_read_until_error(cut, "none"))
     open_and_wait(qtbot, window, [cut])
     assert f"— {theirs} records —" in window.windowTitle() and theirs == 179
+
+
+def test_a_damaged_record_says_so_above_the_tree_and_the_picture(qtbot, window, tmp_path):
+    from tests.damaged_frames import examples_with_a_bad_payload
+
+    open_and_wait(qtbot, window, [examples_with_a_bad_payload(tmp_path)])
+    with qtbot.waitSignal(window.record_shown):
+        window.select_record(1)
+    first = window.tree_model.node(window.tree_model.index(0, 0))
+    assert first.name == "⚠ damaged" and "bad_data_crc" in first.value
+    banner = window.preview.images.damage
+    assert banner.isVisible() and "this record is damaged (bad_data_crc)" in banner.text()
+    with qtbot.waitSignal(window.record_shown):
+        window.select_record(2)
+    assert window.preview.images.damage.isHidden()
+    assert window.tree_model.node(window.tree_model.index(0, 0)).name != "⚠ damaged"

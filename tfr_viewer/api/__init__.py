@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from ..core.user_error import UserError
 from .dataset import DatasetView, open
-from .records import Record
+from .records import DamagedRecordWarning, Record
 from .results import Comparison, Findings, Problems, Statistics
 
 __all__ = [
     "Comparison",
+    "DamagedRecordWarning",
     "DatasetView",
     "Findings",
     "Problems",

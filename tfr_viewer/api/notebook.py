@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..core.decode import ImageError, annotated_thumbnail, box_caption
+from ..core.io import STATUS_HELP
 from ..core.report.page import png_url
 from ..core.text import plural
 
@@ -29,7 +30,9 @@ class Record(Protocol):  # what is shown of a record (api.records.Record)
     @property
     def type(self) -> str: ...
     @property
-    def features(self) -> dict[str, Any]: ...
+    def values(self) -> dict[str, Any]: ...
+    @property
+    def damaged(self) -> bool: ...
     def images(self) -> list[Any]: ...
 
 
@@ -101,8 +104,13 @@ def record_html(record: Record) -> str:
     )
     rows = "".join(
         f"<tr><td>{html.escape(key)}</td><td>{html.escape(value_text(values))}</td></tr>"
-        for key, values in sorted(record.features.items())
+        for key, values in sorted(record.values.items())
     )
+    if record.damaged:  # said before anything of it is shown
+        head += (
+            f'<div class="bad">this record is damaged ({status}): '
+            f"{html.escape(STATUS_HELP.get(record.status, ''))}</div>"
+        )
     boxes = ""
     try:
         found = record.images()
@@ -124,7 +132,7 @@ def view_html(view: View) -> str:
     shown = min(len(view), PAGE)
     for index in view.records[:shown].tolist():
         record = view.record(int(index))
-        features = sorted(record.features.items())[:4]
+        features = sorted(record.values.items())[:4]
         said = "<br>".join(
             f"{html.escape(key)}: {html.escape(value_text(values))}" for key, values in features
         )

@@ -15,22 +15,48 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
 
+class DamagedRecordWarning(UserWarning):
+    """The features of a record whose bytes failed a CRC were read: they may be wrong."""
+
+
 @dataclass(frozen=True)
 class Record:
-    """Record ``index`` of a dataset (global across its shards). ``features`` maps each
-    key of an Example (or a SequenceExample's context) to a numpy array (``int64``,
-    ``float32``) or a list of ``bytes``; it is empty for other payloads. ``payload`` is
-    the record's bytes."""
+    """Record ``index`` of a dataset (global across its shards). ``status`` is ``ok``,
+    or how the record is damaged (``bad_data_crc``, ``bad_length_crc``, ``truncated``;
+    see ``verify``). ``features`` maps each key of an Example (or a SequenceExample's
+    context) to a numpy array (``int64``, ``float32``) or a list of ``bytes``; it is
+    empty for other payloads, and reading it from a damaged record warns
+    (:class:`DamagedRecordWarning`): its values may be wrong. ``payload`` is the
+    record's bytes (what there is of them)."""
 
     index: int
     file: str
     offset: int
     length: int
-    status: str  # "ok", or how it is damaged (see ``verify``)
-    type: str  # example, sequence_example, event, tensor, protobuf, text or bytes
-    features: dict[str, Any] = field(repr=False)
+    status: str
+    type: str  # example, elwc, sequence_example, event, tensor, protobuf, text or bytes
+    values: dict[str, Any] = field(repr=False)
     payload: bytes = field(repr=False)
     decoder: str | None = field(default=None, repr=False)  # the type of its file's records
+
+    @property
+    def damaged(self) -> bool:
+        return self.status not in ("ok", "unverified")
+
+    @property
+    def features(self) -> dict[str, Any]:
+        """The record's features; a :class:`DamagedRecordWarning` first when the record
+        is damaged."""
+        if self.damaged:
+            import warnings
+
+            warnings.warn(
+                f"record {self.index} of {self.file} is damaged ({self.status}): its "
+                "features may be wrong",
+                DamagedRecordWarning,
+                stacklevel=2,
+            )
+        return self.values
 
     def image(self, key: str | None = None) -> Image:
         """The record's picture (the first, or the one under ``key``) as a Pillow image;

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from ..core.decode.file_payloads import file_decoder
 from ..core.decode.payloads import decode
-from ..core.io import Dataset, PathError, Problem, SourceError
+from ..core.io import Dataset, PathError, Problem, SourceError, damage_text
 from ..core.io.paths import TfdsChoice
 from ..core.io.remote import is_url
 from ..core.text import plural
@@ -408,7 +408,9 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             return
         # the same record again (an edit, an undo): its open nodes and selection stay
         kept = TreeState.of(self.tree) if record == self._tree_record else None
-        self.tree_model.set_decoded(decoded)
+        ref = self.dataset.ref(record)
+        damage = damage_text(ref.status.kind) if ref.status.damaged else None
+        self.tree_model.set_decoded(decoded, damage)
         self._tree_record = record
         if kept is None:
             self.tree.expandToDepth(1)
@@ -416,9 +418,8 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             kept.restore(self.tree)
         self.tree.resizeColumnToContents(0)
         self.preview.images.keep_selection = kept is not None  # its selected box too
-        self.preview.show_record(decoded, raw)
+        self.preview.show_record(decoded, raw, damage)
         self.preview.images.keep_selection = False
-        ref = self.dataset.ref(record)
         status = "deleted" if self.edit_actions.is_deleted(record) else ref.status.kind
         self._described = (
             f"record {record}: {os.path.basename(ref.file)} byte {ref.offset:,}, "

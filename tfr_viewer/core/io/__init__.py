@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
     from .records import GarbageRegion as GarbageRegion
     from .records import Problem as Problem
     from .records import RecordStatus as RecordStatus
+    from .records import damage_text as damage_text
     from .records import record_words as record_words
     from .sources import CompressedSource as CompressedSource
     from .sources import Source as Source
@@ -43,6 +44,7 @@ _WHERE = {
     "PathError": "paths",
     "expand": "paths",
     "STATUS_HELP": "records",
+    "damage_text": "records",
     "Cancelled": "records",
     "CancelToken": "records",
     "GarbageRegion": "records",

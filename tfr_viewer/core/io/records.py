@@ -50,6 +50,11 @@ STATUS_HELP = {
 }
 
 
+def damage_text(kind: str) -> str:
+    """What a damaged record's status means for what is shown of it, in one line."""
+    return f"this record is damaged ({kind}): {STATUS_HELP.get(kind, '')}"
+
+
 @dataclass(frozen=True)
 class GarbageRegion:
     """Bytes of the uncompressed stream that belong to no record.

@@ -91,11 +91,14 @@ class FeatureTreeModel(QAbstractItemModel):
         # class names by key where the dataset's folder gives them (TFDS ClassLabel files)
         self.class_names: dict[str, list[str]] = {}
 
-    def set_decoded(self, decoded: Decoded | None) -> None:
-        """Show a decoded payload. Nodes are built before the model resets, so a failure
-        leaves the model consistent and shows the error in the tree instead."""
+    def set_decoded(self, decoded: Decoded | None, damage: str | None = None) -> None:
+        """Show a decoded payload; ``damage`` (what is wrong with a damaged record) is
+        its first node, before anything of it. Nodes are built before the model resets,
+        so a failure leaves the model consistent and shows the error in the tree."""
         try:
             nodes = payload_nodes(decoded) if decoded is not None else []
+            if damage is not None:
+                nodes.insert(0, Node("⚠ damaged", "", "", damage))
             if self.class_names:
                 for node in nodes:
                     named(node, self.class_names)

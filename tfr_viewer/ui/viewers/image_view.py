@@ -119,6 +119,11 @@ class ImageViewer(QWidget):
         bar.addWidget(one)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        self.damage = QLabel(self)  # what is wrong with a damaged record, above all else
+        self.damage.setWordWrap(True)
+        self.damage.setStyleSheet("background: #b42318; color: white; padding: 4px;")
+        self.damage.hide()
+        layout.addWidget(self.damage)
         layout.addLayout(bar)
         self.prediction_bar = PredictionBar(self)
         self.prediction_bar.hide()  # shown for a record with predictions
@@ -207,6 +212,11 @@ class ImageViewer(QWidget):
         out (a label error with no labelled box: the object the labels lack)."""
         self.highlighted_prediction = prediction
         self._show_current()
+
+    def set_damage(self, text: str | None) -> None:
+        """Say above the picture that the record is damaged (None: it is not)."""
+        self.damage.setText(text or "")
+        self.damage.setVisible(text is not None)
 
     def set_annotations(self, annotations: list[ImageAnnotation]) -> None:
         self._annotations = annotations

@@ -60,10 +60,12 @@ class PreviewPane(QTabWidget):
     def text(self) -> TextViewer:
         return cast(TextViewer, self.viewers["text"])
 
-    def show_record(self, decoded: Decoded | None, raw: bytes) -> None:
+    def show_record(self, decoded: Decoded | None, raw: bytes, damage: str | None = None) -> None:
         """Show a decoded record; ``decoded`` None shows only ``raw`` in the hex view and
-        clears every other tab (nothing of an earlier record stays)."""
+        clears every other tab (nothing of an earlier record stays). ``damage`` says what
+        is wrong with a damaged record, above its picture."""
         self.hex.set_data(raw)
+        self.images.set_damage(damage)
         if decoded is None:
             self._nothing()
             self.ready.emit()
