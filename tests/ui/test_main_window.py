@@ -240,3 +240,30 @@ def test_a_damaged_record_says_so_above_the_tree_and_the_picture(qtbot, window, 
         window.select_record(2)
     assert window.preview.images.damage.isHidden()
     assert window.tree_model.node(window.tree_model.index(0, 0)).name != "⚠ damaged"
+
+
+def test_the_class_column_is_shown_when_some_pictures_have_no_boxes(qtbot, window, tmp_path):
+    """Background pictures (no boxes) among detection records: the classes are still the
+    table's first summary column."""
+    from tfr_viewer.core.io import write_records
+    from tfr_viewer.core.write import build_example
+
+    names = [b"cat", b"dog", b"bird"]
+    payloads = []
+    for i in range(30):
+        boxes = [] if i % 4 == 0 else [names[i % 3], names[(i + 1) % 3]][: 1 + i % 2]
+        payloads.append(
+            build_example(
+                {
+                    "image/height": 60,
+                    "image/width": 80,
+                    "image/object/class/text": boxes,
+                    "image/object/bbox/xmin": [0.1] * len(boxes),
+                },
+                {"image/object/class/text": "bytes", "image/object/bbox/xmin": "float"},
+            )
+        )
+    path = tmp_path / "background.tfrecord"
+    write_records(path, payloads)
+    open_and_wait(qtbot, window, [path])
+    assert window.model.columns()[4] == feature_column("image/object/class/text")

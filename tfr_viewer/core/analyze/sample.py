@@ -45,25 +45,35 @@ MAX_LISTED = 12  # a list of more values per record is no summary
 
 
 def choose_summary_keys(sample: list[dict], keys: list[str], limit: int = 3) -> list[str]:
-    """Up to ``limit`` keys worth a table column: present in every sampled record, a
-    few short values each (a box list's class texts, a label), never the same in every
-    record (a constant ``image/height`` says nothing about a row); class texts first,
-    then labels and classes, then the rest in the sample's order. A model's prediction
-    lists come last: they describe the model, not the record."""
+    """Up to ``limit`` keys worth a table column: a few short values in most sampled
+    records (a box list's class texts, a label; a record without boxes, a background
+    picture, may hold none), never the same in every record (a constant
+    ``image/height`` says nothing about a row); class texts first, then labels and
+    classes, then the rest in the sample's order. A model's prediction lists come last:
+    they describe the model, not the record."""
     if not sample:
         return []
 
     def short(fd: FeatureData) -> bool:
         values = fd.items()
-        if not 0 < len(values) <= MAX_LISTED:
+        if len(values) > MAX_LISTED:
             return False
         return fd.kind != "bytes" or all(len(v) <= 64 for v in values)
 
-    def varies(key: str) -> bool:
-        first = sample[0][key].items()
-        return len(sample) == 1 or any(f[key].items() != first for f in sample[1:])
+    def held(key: str) -> int:
+        return sum(1 for f in sample if key in f and len(f[key]))
 
-    fitting = [k for k in keys if all(k in f and short(f[k]) for f in sample)]
+    def varies(key: str) -> bool:
+        first = sample[0][key].items() if key in sample[0] else []
+        return len(sample) == 1 or any(
+            (f[key].items() if key in f else []) != first for f in sample[1:]
+        )
+
+    fitting = [
+        k
+        for k in keys
+        if all(short(f[k]) for f in sample if k in f) and 2 * held(k) > len(sample)
+    ]
     useful = [k for k in fitting if varies(k)] or fitting
     texts = [k for k in useful if _CLASS_TEXT.search(k)]
     labels = [k for k in useful if k not in texts and _PREFERRED.search(k)]
