@@ -138,6 +138,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.table = RecordTableView(self.settings, self)
         self.gallery = Gallery(self)
         self.gallery.record_activated.connect(self.select_record)
+        self.gallery.drive(self.table)
         self.left_tabs = QTabWidget(self)
         self.left_tabs.addTab(self.table, "Records")
         self.left_tabs.addTab(self.gallery, "Gallery")

@@ -94,3 +94,36 @@ def test_the_gallery_columns_share_its_width(qtbot, window, samples):
         width, cell = gallery.viewport().width(), gallery.gridSize().width()
         columns = width // cell
         assert columns >= 1 and width - columns * cell < columns + 1, (size, width, cell)
+
+
+def test_the_gallery_drives_the_panes_and_del_acts_on_what_is_highlighted(qtbot, window, samples):
+    """Click a tile, move with the keys: the panes and the status bar follow; Del
+    deletes the highlighted record (and Shift+arrows widen what Del takes)."""
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.menus.action("view.gallery").trigger()  # Ctrl+2
+    gallery = window.gallery
+    qtbot.waitUntil(gallery.isVisible)
+    index = gallery.thumbs.index(19)
+    gallery.scrollTo(index)
+    with qtbot.waitSignal(window.record_shown):
+        qtbot.mouseClick(
+            gallery.viewport(), Qt.MouseButton.LeftButton, pos=gallery.visualRect(index).center()
+        )
+    assert window.current == 19
+    gallery.setFocus()
+    with qtbot.waitSignal(window.record_shown):
+        qtbot.keyClick(gallery, Qt.Key.Key_Right)
+    assert window.current == 20 and gallery.currentIndex().row() == 20
+    assert window.statusBar().currentMessage().startswith("record 20:")
+    qtbot.keyClick(gallery, Qt.Key.Key_Delete)
+    edits = window.edit_actions.editor
+    assert edits is not None
+    assert window.edit_actions.is_deleted(20) and not window.edit_actions.is_deleted(19)
+    assert gallery.currentIndex().row() == 20  # the highlight stays where it was
+    with qtbot.waitSignal(window.record_shown):
+        qtbot.keyClick(gallery, Qt.Key.Key_Right)
+    qtbot.keyClick(gallery, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
+    assert sorted(window.edit_actions.selected_records()) == [21, 22]
+    qtbot.keyClick(gallery, Qt.Key.Key_Delete)
+    assert window.edit_actions.is_deleted(21) and window.edit_actions.is_deleted(22)
+    assert not window.edit_actions.is_deleted(23)

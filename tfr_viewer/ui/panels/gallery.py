@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import (
     QAbstractListModel,
+    QItemSelection,
+    QItemSelectionModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -20,7 +22,7 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QColor, QIcon, QPixmap, QResizeEvent
-from PySide6.QtWidgets import QListView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from ...core.decode import (
     ImageAnnotation,
@@ -227,8 +229,22 @@ def _placeholder() -> QIcon:
     return _PLACEHOLDER
 
 
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted ``rows`` as ``(first, last)`` runs of consecutive rows."""
+    out: list[tuple[int, int]] = []
+    for row in rows:
+        if out and row == out[-1][1] + 1:
+            out[-1] = (out[-1][0], row)
+        else:
+            out.append((row, row))
+    return out
+
+
 class Gallery(QListView):
-    """Double-click (or Enter) opens the record."""
+    """The records as tiles, a browser of them: the current tile is the window's record
+    (click, arrows, Home/End, Page keys) and the tiles selected (Shift, Ctrl) are the
+    table's selected rows (:meth:`drive`), so that Del, C and B act on what is
+    highlighted. Double-click (or Enter) opens the record too."""
 
     record_activated = Signal(int)
 
@@ -242,9 +258,12 @@ class Gallery(QListView):
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setUniformItemSizes(True)
         self.setMovement(QListView.Movement.Static)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.thumbs = ThumbnailModel(self)
         self.setModel(self.thumbs)
         self._followed: int | None = None  # the window's selected record
+        self._table: QAbstractItemView | None = None  # whose rows the tiles are
+        self._following = False  # set while the selection is handed between the two
         # a reset (new rows, hidden classes, layout keys) clears the selection: select again
         self.thumbs.modelReset.connect(lambda: self.follow(self._followed))
         self.activated.connect(
@@ -269,12 +288,44 @@ class Gallery(QListView):
     def set_keymap(self, keymap: KeyMap) -> None:
         self.thumbs.set_keymap(keymap)
 
+    def drive(self, table: QAbstractItemView) -> None:
+        """Make the current tile the table's current row (so the window shows its
+        record) and the selected tiles its selected rows: the tiles are the table's
+        rows, in its order."""
+        self._table = table
+        selection = self.selectionModel()
+        selection.currentChanged.connect(lambda *_: self._to_table())
+        selection.selectionChanged.connect(lambda *_: self._to_table())
+
+    def _to_table(self) -> None:
+        table = self._table
+        model = table.model() if table is not None else None
+        if self._following or table is None or model is None or not self.isVisible():
+            return
+        rows = sorted({i.row() for i in self.selectionModel().selectedIndexes()})
+        picked = QItemSelection()
+        last = model.columnCount() - 1
+        for first, end in _runs(rows):
+            picked.select(model.index(first, 0), model.index(end, last))
+        current = self.currentIndex()
+        self._following = True
+        try:
+            flags = QItemSelectionModel.SelectionFlag
+            if current.isValid():
+                table.selectionModel().setCurrentIndex(
+                    model.index(current.row(), 0), flags.NoUpdate
+                )
+                table.scrollTo(model.index(current.row(), 0))
+            table.selectionModel().select(picked, flags.ClearAndSelect | flags.Rows)
+        finally:
+            self._following = False
+
     def follow(self, record: int | None) -> None:
         """Select and show the tile of ``record`` (the window's selection); None or a
         record not shown clears the selection. Only while the gallery is on screen (a
         grid of a million tiles is laid out when it is shown, not on every selection)."""
         self._followed = record
-        if not self.isVisible():
+        if not self.isVisible() or self._following:
             return
         records = self.thumbs.records
         row = records.position_of(record) if records is not None and record is not None else None
@@ -282,7 +333,12 @@ class Gallery(QListView):
             self.clearSelection()
             return
         index = self.thumbs.index(row)
-        self.setCurrentIndex(index)
+        if self.currentIndex() != index:  # (the tiles picked with it stay picked)
+            self._following = True
+            try:
+                self.setCurrentIndex(index)
+            finally:
+                self._following = False
         self.scrollTo(index)
 
     def refresh(self) -> None:
