@@ -256,11 +256,14 @@ class EditActions(QObject):
         corners: dict[str, float] | None,
         keymap: KeyMap,
         known: list[Class] | None = None,
+        current: Class | None = None,
     ) -> bool:
         """A box of the shown record changed in the picture: ``"move"`` to ``corners``
         (the record's convention), ``"delete"``, ``"class"`` (asked for, from ``known``
-        classes or typed) or ``"add"`` at ``corners`` (its class asked for); every list
-        of its layout in step (:mod:`..core.write.box_edits`), as one undoable edit."""
+        classes or typed, the box's ``current`` class chosen at first: never another
+        one a reflexive Enter would take) or ``"add"`` at ``corners`` (its class asked
+        for); every list of its layout in step (:mod:`..core.write.box_edits`), as one
+        undoable edit."""
         record = self.window.current
         if record is None:
             return False
@@ -286,7 +289,12 @@ class EditActions(QObject):
             )
         assert kind in ("class", "add")
         title = f"Class of {where}" if kind == "class" else f"New box in record {record}"
-        chosen = choose_class(self.window.as_widget(), title, known or [])
+        chosen = choose_class(
+            self.window.as_widget(),
+            title,
+            [*(known or []), *([current] if current else [])],
+            current if kind == "class" else None,
+        )
         if chosen is None:
             return False
         label, text = chosen

@@ -196,7 +196,12 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         images = self.preview.images
         images.picker.edit_requested.connect(
             lambda kind, box, corners: self.edit_actions.edit_box(
-                kind, box, corners, images.keymap, self.analysis.known_classes()
+                kind,
+                box,
+                corners,
+                images.keymap,
+                self.analysis.known_classes(),
+                images.box_class(box),
             )
         )
         self.pending.record_activated.connect(self.select_record)

@@ -183,17 +183,26 @@ def test_c_changes_a_class_and_b_draws_a_new_box(qtbot, window, samples, monkeyp
     qtbot.waitUntil(lambda: len(viewer.picker.boxes) == 3, timeout=5000)
     offered: list[list[str]] = []
 
+    chosen_at: list[int] = []
+
     def answer(reply):
         def get_item(parent, title, label, items, current, editable):
             offered.append(list(items))
+            chosen_at.append(current)
             return reply, True
 
         monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
 
+    triangle = next(i for i, b in enumerate(viewer.picker.boxes) if b.text == "triangle")
+    _click_box(qtbot, viewer, triangle)
+    answer("3 triangle")  # Enter on what is offered first: the box's own class
+    qtbot.keyClick(viewer.view, Qt.Key.Key_C)
+    assert offered[-1][chosen_at[-1]] == "3 triangle"  # not the lowest id, 1 circle
     _click_box(qtbot, viewer, 1)  # the circle
     answer("3 triangle")
     qtbot.keyClick(viewer.view, Qt.Key.Key_C)
     assert offered[-1] == ["1 circle", "3 triangle"]  # the classes the boxes show
+    assert offered[-1][chosen_at[-1]] == "1 circle"
     t = tf()
     spec = {"image/object/class/label": t.io.VarLenFeature(t.int64)}
 

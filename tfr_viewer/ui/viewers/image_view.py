@@ -213,6 +213,13 @@ class ImageViewer(QWidget):
         self.highlighted_prediction = prediction
         self._show_current()
 
+    def box_class(self, number: int) -> tuple[int | None, str | None] | None:
+        """The class (id, text) of box ``number`` of the picture shown, if it has one."""
+        boxes = self.picker.boxes
+        if not 0 <= number < len(boxes):
+            return None
+        return boxes[number].label, boxes[number].text
+
     def set_damage(self, text: str | None) -> None:
         """Say above the picture that the record is damaged (None: it is not)."""
         self.damage.setText(text or "")
