@@ -33,6 +33,7 @@ class AnalysisActions:
         self.jobs: dict[str, AnalysisJob] = {}
         self.waiting: set[str] = set()  # asked for before the index was complete
         self.stats: dict[str, Any] | None = None
+        self.sampled_classes: list[tuple[int | None, str | None]] = []  # of the first records
         docks = w.docks
         self.findings = cast(FindingsPanel, docks.widget("findings"))
         self.findings.run_requested.connect(lambda: self.request("check"))
@@ -89,12 +90,17 @@ class AnalysisActions:
         ]
 
     def known_classes(self) -> list[tuple[int | None, str | None]]:
-        """The classes of the boxes this dataset is known to have: from its statistics
-        when they were computed, and from the picture's boxes."""
+        """Every class this dataset is known to have: its label map (opened, or found
+        beside the data), its TensorFlow Datasets names, its statistics when they were
+        computed, the classes of the records sampled when it opened, and the picture's
+        boxes."""
+        images = self.w.preview.images
+        known: list[tuple[int | None, str | None]] = list(images.class_names.items())
         stats = self.stats or {}
         found = stats.get("object_classes") or stats.get("classes") or {}
-        known = [(c["id"], c["text"]) for c in found.get("classes", [])]
-        known += [(b.label, b.text) for b in self.w.preview.images.picker.boxes]
+        known += [(c["id"], c["text"]) for c in found.get("classes", [])]
+        known += self.sampled_classes
+        known += [(b.label, b.text) for b in images.picker.boxes]
         return known
 
     # -- jobs --------------------------------------------------------------------
@@ -210,6 +216,7 @@ class AnalysisActions:
             self.cancel(job)
         self.waiting.clear()
         self.stats = None
+        self.sampled_classes = []
         self.w.preview.images.class_names = {}
         self.findings.clear()
         if self.stats_panel is not None:

@@ -42,6 +42,7 @@ from .edit_actions import EditActions
 from .filter_bar import FilterBar
 from .html_reports import HtmlReports
 from .indexer import Indexer
+from .label_maps import LabelMaps
 from .layout_keys import LayoutKeys
 from .models.feature_tree import FeatureTreeModel, Node, region_nodes
 from .models.record_table import RecordTableModel
@@ -101,6 +102,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.analysis = AnalysisActions(self)
         self.layout_keys = LayoutKeys(self)
         self.predictions = PredictionActions(self)
+        self.label_maps = LabelMaps(self)
         self.html_reports = HtmlReports(self)
         self.action_table = [
             *window_actions(self),
@@ -112,6 +114,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             *self.analysis.actions(),
             *self.layout_keys.actions(),
             *self.predictions.actions(),
+            *self.label_maps.actions(),
             *self.html_reports.actions(),
         ]
         self.menus = build_menus(self.menuBar(), self, self.action_table)

@@ -11,12 +11,14 @@ from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton
 
 from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sample_features
+from ..core.analyze.sample import sample_classes
 from ..core.io import Compression, Dataset
 from ..core.text import plural
 from .indexer import IndexProgress, IndexState
 from .status_widgets import show_problem_count, show_warnings
 
 if TYPE_CHECKING:
+    from .analysis_actions import AnalysisActions
     from .filter_bar import FilterBar
     from .indexer import Indexer
     from .models.record_table import RecordTableModel
@@ -31,6 +33,7 @@ class WindowIndexing:
     of the attributes declared here)."""
 
     session: Session
+    analysis: AnalysisActions
     table: RecordTableView
     gallery: Gallery
     filter_bar: FilterBar
@@ -141,6 +144,7 @@ class WindowIndexing:
         if ds is not self.dataset or self.model is None:
             return
         keys = feature_keys(sample)
+        self.analysis.sampled_classes = sample_classes(sample)
         self.table.known_keys = keys
         self.filter_bar.set_keys(keys, feature_kinds(sample))
         self.model.set_summary_keys(choose_summary_keys(sample, keys))

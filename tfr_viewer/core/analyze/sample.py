@@ -23,6 +23,21 @@ def sample_features(ds: Dataset, n: int = SAMPLE) -> list[dict]:
     return out
 
 
+def sample_classes(sample: list[dict]) -> list[tuple[int | None, str | None]]:
+    """The classes (id, text) the boxes and pictures of a sample hold, each once, by id."""
+    from ..decode.layouts import recognise
+
+    seen: dict[tuple[int | None, str | None], None] = {}
+    for features in sample:
+        for ann in recognise(features):
+            for box in ann.boxes:
+                seen[(box.label, box.text)] = None
+            if ann.label is not None or ann.label_text:
+                seen[(ann.label, ann.label_text)] = None
+    seen.pop((None, None), None)
+    return sorted(seen, key=lambda c: (c[0] is None, c[0] or 0, c[1] or ""))
+
+
 def feature_kinds(sample: list[dict]) -> dict[str, str]:
     """The kind (``bytes``, ``float``, ``int64``) each key has most often in a sample."""
     seen: dict[str, Counter[str]] = {}
