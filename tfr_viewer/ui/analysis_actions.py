@@ -39,6 +39,7 @@ class AnalysisActions:
         self.findings.run_requested.connect(lambda: self.request("check"))
         self.findings.cancel_requested.connect(lambda: self.cancel("check"))
         self.findings.finding_activated.connect(self.open_finding)
+        w.session.edited.connect(self.findings.model.mark_edited)  # perhaps fixed now
         self.findings_dock = docks.dock("findings")
         self.classes = cast(ClassesPanel, docks.widget("classes"))
         self.classes.filter_requested.connect(self.apply_filter)

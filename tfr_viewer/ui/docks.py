@@ -51,7 +51,19 @@ class Docks:
                 )
             else:
                 self.widget(panel.id)
+            if panel.area == "bottom":
+                dock.visibilityChanged.connect(
+                    lambda shown, id=panel.id: self._tall_enough(id) if shown else None
+                )
         self._place()
+
+    def _tall_enough(self, id: str) -> None:
+        """A dock below the records, shown: at least as tall as its panel asks (the
+        Findings panel: ten rows), the records and the picture keeping their minimum."""
+        dock = self._docks[id]
+        wanted = self.widget(id).sizeHint().height()
+        if dock.height() < wanted:
+            self._window.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
 
     def _place(self) -> None:
         """Every dock at its side, the docks of a side tabbed together."""

@@ -195,3 +195,37 @@ def test_a_box_fixed_in_the_picture_is_gone_when_the_checks_run_again(qtbot, win
     # record as edited; every other finding stays as it was
     assert ("image_without_boxes", 7) in after
     assert after - {("image_without_boxes", 7)} == before - {("box_out_of_range", 7)}
+
+
+def test_notes_fold_away_and_an_edited_records_findings_show_as_perhaps_fixed(
+    qtbot, window, faulty
+):
+    """The notes (info) are folded away as on the command line, a toggle shows them;
+    the panel opens tall enough for ten rows; a finding of a record edited since the
+    checks ran is greyed until they run again."""
+    path, _planted = faulty
+    panel = _checked(qtbot, window, path)
+    findings = panel.model.findings
+    notes = [f for f in findings if f["severity"] == "info"]
+    assert notes, "the planted faults include notes"
+    shown = panel.shown_findings()
+    assert all(f["severity"] != "info" for f in shown)
+    assert len(shown) == len(findings) - len(notes)
+    assert f"({len(notes)} note" in panel.count.text() and "folded away" in panel.count.text()
+    panel.notes.click()  # the toggle, as a user clicks it
+    assert len(panel.shown_findings()) == len(findings)
+    panel.notes.click()
+    table = panel.table
+    qtbot.waitUntil(lambda: table.isVisible())
+    assert table.viewport().height() >= 10 * table.verticalHeader().defaultSectionSize()
+
+    row = next(i for i, f in enumerate(findings) if f["kind"] == "box_out_of_range")
+    record = findings[row]["record"]
+    window.select_record(record)
+    window.edit_actions.delete(restore=False)  # an edit of that record
+    assert panel.model.is_edited(row)
+    assert "edited since" in panel.model.data(
+        panel.model.index(row, 0), Qt.ItemDataRole.ToolTipRole
+    )
+    window.analysis.run_checks()  # the checks run again: nothing greyed
+    qtbot.waitUntil(lambda: not panel.model.edited, timeout=60_000)

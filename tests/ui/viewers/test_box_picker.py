@@ -201,7 +201,7 @@ def test_c_changes_a_class_and_b_draws_a_new_box(qtbot, window, samples, monkeyp
     _click_box(qtbot, viewer, 1)  # the circle
     answer("3 triangle")
     qtbot.keyClick(viewer.view, Qt.Key.Key_C)
-    assert offered[-1] == ["1 circle", "3 triangle"]  # the classes the boxes show
+    assert offered[-1] == ["1 circle", "2 square", "3 triangle"]  # every class it knows
     assert offered[-1][chosen_at[-1]] == "1 circle"
     t = tf()
     spec = {"image/object/class/label": t.io.VarLenFeature(t.int64)}

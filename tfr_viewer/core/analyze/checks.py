@@ -180,8 +180,8 @@ class _Pass:
         places.append((record, self.ordinal, key))  # copies are reported once all are known
         self.ordinal += 1
         for side, stored_key, real in (
-            ("height", roles.height, info.height),
-            ("width", roles.width, info.width),
+            ("high", roles.height, info.height),
+            ("wide", roles.width, info.width),
         ):
             stored = self._scalar(columns, stored_key, r)
             if isinstance(stored, (int, float, np.number)) and float(stored) != real:

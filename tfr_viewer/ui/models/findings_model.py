@@ -13,7 +13,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from ...core.analyze.findings import SEVERITIES
 
@@ -26,16 +26,30 @@ _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 class FindingsModel(QAbstractTableModel):
     """Rows are findings as plain dicts (``severity kind record file offset feature box
-    message hint``)."""
+    message hint``). A finding of a record edited since the checks ran is shown greyed,
+    as perhaps fixed, until they run again."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.findings: list[dict[str, Any]] = []
+        self.edited: set[int] = set()  # records edited since the findings were made
 
     def set_findings(self, findings: list[dict[str, Any]]) -> None:
         self.beginResetModel()
         self.findings = list(findings)
+        self.edited = set()
         self.endResetModel()
+
+    def mark_edited(self, records: list[int]) -> None:
+        """Records edited (or reverted) since the checks ran: their findings may be
+        fixed; the checks say again when they run."""
+        self.edited |= set(records)
+        if self.findings:
+            last = self.index(len(self.findings) - 1, len(COLUMNS) - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
+
+    def is_edited(self, row: int) -> bool:
+        return self.findings[row].get("record") in self.edited
 
     def finding(self, row: int) -> dict[str, Any]:
         return self.findings[row]
@@ -66,12 +80,20 @@ class FindingsModel(QAbstractTableModel):
             if name in ("record", "offset"):
                 return -1 if value is None else int(value)
             return "" if value is None else str(value)
+        edited = f.get("record") in self.edited
         if role == Qt.ItemDataRole.ToolTipRole:
             where = f"{f.get('file') or ''}"
-            return f"{f['message']}\n\nWhat to do: {f['hint']}\n\n{where}".strip()
+            since = "\n\nThe record was edited since: run the checks again." if edited else ""
+            return f"{f['message']}\n\nWhat to do: {f['hint']}\n\n{where}".strip() + since
         if role == Qt.ItemDataRole.BackgroundRole:
-            colour = _COLOURS.get(f["severity"])
+            colour = None if edited else _COLOURS.get(f["severity"])
             return QBrush(colour) if colour is not None else None
+        if role == Qt.ItemDataRole.ForegroundRole and edited:
+            return QBrush(QColor(140, 140, 140))
+        if role == Qt.ItemDataRole.FontRole and edited:
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
         if role == Qt.ItemDataRole.TextAlignmentRole and name in ("record", "offset"):
             return _RIGHT
         return None
@@ -86,13 +108,19 @@ class FindingsModel(QAbstractTableModel):
 
 
 class FindingsFilter(QSortFilterProxyModel):
-    """Shows the findings of one severity (or all) and one kind (or all)."""
+    """Shows the findings of one severity (or all) and one kind (or all); notes (info)
+    only when asked for (``notes``) or chosen as the severity, as the command line
+    hides them unless ``--fail-on info`` or ``--verbose``."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
         self.severity: str | None = None
         self.kind: str | None = None
+        self.notes = False
+
+    def set_notes(self, shown: bool) -> None:
+        self._change(lambda: setattr(self, "notes", shown))
 
     def set_severity(self, severity: str | None) -> None:
         self._change(lambda: setattr(self, "severity", severity))
@@ -115,6 +143,8 @@ class FindingsFilter(QSortFilterProxyModel):
         if not isinstance(model, FindingsModel) or not 0 <= row < len(model.findings):
             return False
         f = model.finding(row)
+        if f["severity"] == "info" and not self.notes and self.severity != "info":
+            return False
         return (self.severity is None or f["severity"] == self.severity) and (
             self.kind is None or f["kind"] == self.kind
         )

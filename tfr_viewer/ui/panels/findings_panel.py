@@ -8,9 +8,10 @@ import os
 from collections import Counter
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QHeaderView,
@@ -66,12 +67,18 @@ class FindingsPanel(QWidget):
         self.severity.currentIndexChanged.connect(self._severity_chosen)
         self.kind = QComboBox(self)
         self.kind.currentIndexChanged.connect(self._kind_chosen)
+        self.notes = QCheckBox("Notes", self)
+        self.notes.setToolTip(
+            "Show the notes (info) too; they are folded away, as on the command line"
+        )
+        self.notes.toggled.connect(self._notes_toggled)
         self.export_button = QPushButton("Export JSON…", self)
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self.export_dialog)
         row = self.strip.row
         row.insertWidget(1, self.severity)
         row.insertWidget(2, self.kind)
+        row.insertWidget(3, self.notes)
         row.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -130,6 +137,10 @@ class FindingsPanel(QWidget):
         self.proxy.set_severity(self.severity.currentData())
         self._update_count()
 
+    def _notes_toggled(self, shown: bool) -> None:
+        self.proxy.set_notes(shown)
+        self._update_count()
+
     def _kind_chosen(self, _index: int) -> None:
         self.proxy.set_kind(self.kind.currentData())
         self._update_count()
@@ -142,7 +153,23 @@ class FindingsPanel(QWidget):
             self.count.setText(f"no findings in {plural(records, 'record')}")
             return
         of = f"{shown:,} of " if shown != total else ""
-        self.count.setText(f"{of}{plural(total, 'finding')} in {plural(records, 'record')}")
+        notes = sum(1 for f in self.model.findings if f["severity"] == "info")
+        folded = (
+            f" ({plural(notes, 'note')} folded away)"
+            if notes and not self.notes.isChecked() and self.severity.currentData() != "info"
+            else ""
+        )
+        self.count.setText(f"{of}{plural(total, 'finding')} in {plural(records, 'record')}{folded}")
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        """Tall enough for ten rows of findings, under its buttons and the header."""
+        hint = super().sizeHint()
+        rows = 10 * self.table.verticalHeader().defaultSectionSize()
+        header = self.table.horizontalHeader().sizeHint().height()
+        strip = self.strip.row.sizeHint().height()
+        scroll = self.table.horizontalScrollBar().sizeHint().height()
+        frames = 2 * self.table.frameWidth() + 32  # the panel's margins and the dock's title
+        return QSize(hint.width(), max(hint.height(), rows + header + strip + scroll + frames))
 
     # -- actions -----------------------------------------------------------------
     def _activated(self, index) -> None:  # noqa: ANN001
