@@ -62,6 +62,7 @@ def test_every_planted_fault_is_reported_at_its_record(datasets):
     by_kind = {f.kind: f for f in findings}
     assert by_kind["box_out_of_range"].box == 0
     assert "100" in by_kind["image_size_mismatch"].message
+    assert "pixels high" in by_kind["image_size_mismatch"].message  # not "pixels height"
     assert "record 0" in by_kind["duplicate_image"].message
 
 
