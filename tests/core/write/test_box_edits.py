@@ -202,7 +202,7 @@ def test_pending_edits_say_what_happened_to_which_box():
 
     before = _example(ODAPI)
     moved = move_box(before, 2, {"ymin": 0.3})
-    assert describe_change(before, moved) == "box 2: moved"
+    assert describe_change(before, moved) == "box 2: ymin 0.35 → 0.3"  # what moved, how far
     assert describe_change(before, delete_box(before, 1)) == "box 1 (square): deleted"
     added = add_box(before, {"xmin": 0.7, "ymin": 0.1, "xmax": 0.9, "ymax": 0.3}, 5, "cat")
     assert describe_change(before, added) == "box 3: added, cat"
@@ -220,4 +220,4 @@ def test_a_deletion_beside_a_move_names_the_box_that_went():
 
     before = _example(ODAPI)
     after = delete_box(move_box(before, 0, {"xmin": 0.12}), 1)
-    assert describe_change(before, after) == "box 1 (square): deleted; box 0: moved"
+    assert describe_change(before, after) == "box 1 (square): deleted; box 0: xmin 0.1 → 0.12"

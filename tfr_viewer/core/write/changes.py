@@ -36,7 +36,7 @@ def _same(a: FeatureData, b: FeatureData) -> bool:
     return bool(np.array_equal(np.asarray(a.values), np.asarray(b.values), equal_nan=True))
 
 
-Boxes = list[tuple[tuple[float, ...], tuple[str, str]]]
+Boxes = list[tuple[tuple[tuple[str, float], ...], tuple[str, str]]]  # corners, class
 
 
 def _boxes(payload: bytes) -> tuple[BoxLists, Boxes] | None:
@@ -55,7 +55,7 @@ def _boxes(payload: bytes) -> tuple[BoxLists, Boxes] | None:
         corners = corners_of(payload, i)
         text = texts[i].decode("utf-8", "replace") if i < len(texts) else ""
         label = str(labels[i]) if i < len(labels) else ""
-        out.append((tuple(corners[c] for c in sorted(corners)), (text, label)))
+        out.append((tuple((c, corners[c]) for c in sorted(corners)), (text, label)))
     return lists, out
 
 
@@ -64,7 +64,7 @@ def _class_words(cls: tuple[str, str]) -> str:
 
 
 def _box_words(before: bytes, after: bytes) -> tuple[list[str], set[str]]:
-    """``box 2: moved``, ``box 3 (dog): deleted``, ``box 4: added, cat``: what a box
+    """``box 2: xmax 0.41 → 0.52``, ``box 3 (dog): deleted``, ``box 4: added, cat``: what a box
     edit did, and the keys it accounts for (the lists of the boxes)."""
     old, new = _boxes(before), _boxes(after)
     if old is None or new is None:
@@ -96,7 +96,12 @@ def _box_words(before: bytes, after: bytes) -> tuple[list[str], set[str]]:
     for i, j in pairs:
         was, now = a[i], b[j]
         if was[0] != now[0]:
-            words.append(f"box {j}: moved")
+            moved = ", ".join(
+                f"{side} {float_text(old)} → {float_text(new)}"
+                for (side, old), (_, new) in zip(was[0], now[0], strict=True)
+                if old != new
+            )
+            words.append(f"box {j}: {moved}")
         if was[1] != now[1]:
             words.append(f"box {j}: {_class_words(was[1]) or '?'} → {_class_words(now[1]) or '?'}")
     if len(b) == len(a) + 1:
@@ -110,7 +115,7 @@ def _box_words(before: bytes, after: bytes) -> tuple[list[str], set[str]]:
 
 
 def describe_change(before: bytes, after: bytes | None, deleted: bool = False) -> str:
-    """``box 2: moved; label: [3] → [9]; added note; removed image/format`` or
+    """``box 2: xmax 0.41 → 0.52; label: [3] → [9]; added note; removed image/format`` or
     ``deleted``: box edits in words of boxes, other changes by key."""
     if after is None:
         return "deleted" if deleted else "unchanged"
