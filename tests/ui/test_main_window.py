@@ -267,3 +267,15 @@ def test_the_class_column_is_shown_when_some_pictures_have_no_boxes(qtbot, windo
     write_records(path, payloads)
     open_and_wait(qtbot, window, [path])
     assert window.model.columns()[4] == feature_column("image/object/class/text")
+
+
+def test_a_compressed_records_offset_is_said_to_be_uncompressed(qtbot, window, tmp_path):
+    from tests.tf_oracle import tf_write
+
+    path = tf_write(tmp_path / "small.tfrecord.gz", [b"x" * 50] * 5, "gzip")
+    open_and_wait(qtbot, window, [path])
+    with qtbot.waitSignal(window.record_shown):
+        window.select_record(2)
+    assert "uncompressed byte 132" in window.statusBar().currentMessage()
+    tip = window.model.data(window.model.index(2, 0), Qt.ItemDataRole.ToolTipRole)
+    assert "uncompressed byte 132" in tip

@@ -431,7 +431,8 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.preview.images.keep_selection = False
         status = "deleted" if self.edit_actions.is_deleted(record) else ref.status.kind
         self._described = (
-            f"record {record}: {os.path.basename(ref.file)} byte {ref.offset:,}, "
+            f"record {record}: {os.path.basename(ref.file)} "
+            f"{self.dataset.at_byte(ref.file_number, ref.offset)}, "
             f"{ref.length:,} bytes, {decoded.payload.type}, {status}"
         )
         self.statusBar().showMessage(self._described)

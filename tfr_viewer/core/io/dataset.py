@@ -24,7 +24,7 @@ import numpy as np
 from . import index_cache
 from .dataset_warnings import DatasetWarning
 from .file_index import FileIndex
-from .framing import FOOTER_SIZE, HEADER_SIZE, masked_crc
+from .framing import FOOTER_SIZE, HEADER_SIZE, Compression, masked_crc
 from .header_scan import hops_far
 from .index import IndexChunk
 from .paths import expand, shard_warnings
@@ -256,6 +256,13 @@ class Dataset:
         if not self._starts:
             return 0
         return self._starts[-1] + len(self.files[len(self._starts) - 1].index)
+
+    def at_byte(self, file_number: int, offset: int) -> str:
+        """``byte 1,490``, or ``uncompressed byte 1,490`` in a compressed file: an
+        offset said with the stream it counts in."""
+        source = self.files[file_number].source
+        compressed = source is not None and source.compression is not Compression.NONE
+        return f"{'uncompressed byte' if compressed else 'byte'} {offset:,}"
 
     def whole_records(self) -> int:
         """The records of the dataset: its entries less the fragments

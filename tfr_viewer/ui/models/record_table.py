@@ -364,7 +364,7 @@ class RecordTableModel(QAbstractTableModel):
             kind = "deleted" if deleted else ref.status.kind
             several = len(self.dataset.files) > 1
             name = record_words(ref.index, ref.local, ref.file, several)
-            where = f"{ref.file}\n{name}, byte {ref.offset:,}"
+            where = f"{ref.file}\n{name}, {self.dataset.at_byte(ref.file_number, ref.offset)}"
             return f"{STATUS_HELP.get(kind, '')}\n\n{where}" if column == "status" else where
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("#", "offset", "length"):
             return _RIGHT
