@@ -10,6 +10,9 @@ _F32 = struct.Struct("<f")
 _U32 = struct.Struct("<I")
 
 
+EMPTY = "(empty)"  # what the window shows for a list without values, whatever its kind
+
+
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     """``1 problem``, ``2 problems``, ``1,234 records`` (thousands separated)."""
     word = noun if count == 1 else (plural_form or noun + "s")

@@ -46,4 +46,6 @@ def bytes_preview(v: bytes) -> tuple[str, str]:
         return (text if len(text) <= 200 else text[:200] + "…"), what
     if what in ("tensor", "example"):
         return f"<serialized {what}, {len(v):,} bytes>", what
+    if not v:
+        return "<0 bytes>", what
     return f"<{len(v):,} bytes: {v[:16].hex(' ')}{'…' if len(v) > 16 else ''}>", what

@@ -153,3 +153,21 @@ def test_a_key_that_is_not_utf8_is_read_as_tensorflow_reads_it():
     out = payload_json(decoded)
     assert decoded.decoder == "example" and out["features"]["label"]["values"] == [7]
     assert "\\xff\\xfeab" in out["features"] and "not valid UTF-8" in out["note"]
+
+
+def test_an_empty_list_reads_the_same_in_the_window_whatever_its_kind():
+    """An empty bytes, float or int64 list is "(empty)" in the tree; an empty bytes value
+    is "<0 bytes>" (not a hex dump of nothing)."""
+    import numpy as np
+
+    from tfr_viewer.core.decode.payloads.outlines import feature_outline
+    from tfr_viewer.core.decode.payloads.types import FeatureData
+    from tfr_viewer.core.text import EMPTY
+
+    empties = [
+        FeatureData("bytes", []),
+        FeatureData("float", np.array([], dtype=np.float32)),
+        FeatureData("int64", np.array([], dtype=np.int64)),
+    ]
+    assert [feature_outline("k", fd, "k", 0).value for fd in empties] == [EMPTY] * 3
+    assert feature_outline("k", FeatureData("bytes", [b""]), "k", 0).value == "<0 bytes>"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...text import float_text, plural
+from ...text import EMPTY, float_text, plural
 from ..outline import MAX_CHILDREN, MAX_NESTING, Outline, bytes_preview
 from .types import Decoded, FeatureData
 
@@ -24,7 +24,7 @@ def feature_outline(name: str, fd: FeatureData, key: str, depth: int) -> Outline
     node = Outline(name, fd.kind, str(count), key=key)
     if fd.kind == "bytes":
         previews = [bytes_preview(v) for v in values[:MAX_CHILDREN]]
-        node.value = previews[0][0] if count == 1 else f"[{count} values]"
+        node.value = previews[0][0] if count == 1 else f"[{count} values]" if count else EMPTY
         node.copy = "\n".join(
             v.decode("utf-8", "replace") if p[1] == "text" else v.hex()
             for v, p in zip(values, previews, strict=False)
@@ -46,7 +46,7 @@ def feature_outline(name: str, fd: FeatureData, key: str, depth: int) -> Outline
         texts = [_scalar_text(v, fd.kind) for v in items]
         node.copy = ", ".join(texts)
         shown = ", ".join(texts[:20]) + (f", … ({count} values)" if count > 20 else "")
-        node.value = f"[{shown}]" if count != 1 else texts[0]
+        node.value = texts[0] if count == 1 else f"[{shown}]" if count else EMPTY
         if count > 1:
             for i, text in enumerate(texts[:MAX_CHILDREN]):
                 node.add(Outline(f"[{i}]", fd.kind, "", text, key=key, copy=text))
