@@ -172,3 +172,13 @@ def test_numbers_with_a_shape_key_are_a_picture_of_that_shape():
     assert "the shape from 'image/shape'" in picture.notes[0]
     # numbers under a key that names no picture, and with no shape, stay numbers
     assert recognise(features({"embedding": [0.5] * 784})) == []
+
+
+def test_a_detection_record_without_boxes_keeps_its_layout():
+    """A background picture of an Object Detection API set: empty box lists, its
+    layout all the same (not "generic")."""
+    corners = {f"image/object/bbox/{c}": [] for c in ("xmin", "ymin", "xmax", "ymax")}
+    (picture,) = recognise(
+        features({"image/encoded": png(), **corners}, dict.fromkeys(corners, "float"))
+    )
+    assert picture.boxes == () and picture.layout == "odapi"

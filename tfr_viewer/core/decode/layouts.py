@@ -319,9 +319,9 @@ def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnn
         if shape is not None:
             layout = "raw"
         elif box_layout == "tfds" or key == "image":
-            layout = "tfds" if boxes or key == "image" else "generic"
-        elif boxes:
-            layout = "odapi"
+            layout = "tfds"  # its box list may be empty: a picture without objects
+        elif boxes or box_layout:
+            layout = "odapi"  # (the lists of a picture without boxes are empty)
         elif key.endswith("image_raw"):
             layout = "tutorial"
         else:
