@@ -132,6 +132,7 @@ def test_every_menu_action_runs_from_the_menu(qtbot, window, samples, answers):
     # Open Recent's items open what they name (the last one opened is first)
     recent = [a for n, a in all_actions(window) if "Open Recent ›" in n]
     assert recent and recent[0].text().startswith("shapes_odapi.tfrecord")
+    assert recent[0].text().endswith("samples")  # where it is: names alone look alike
     with qtbot.waitSignal(window.index_finished, timeout=30_000):
         recent[0].trigger()
     assert window.dataset.files[0].path.endswith("shapes_odapi.tfrecord")

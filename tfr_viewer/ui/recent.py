@@ -17,6 +17,18 @@ MAX_RECENT = 10
 _SEPARATOR = "\n"
 
 
+def _folder_text(path: str, most: int = 48) -> str:
+    """The folder that holds ``path``, the home folder written ``~``, its middle cut
+    when long."""
+    folder = os.path.dirname(os.path.abspath(path.rstrip(os.sep)))
+    home = os.path.expanduser("~")
+    if folder == home or folder.startswith(home + os.sep):
+        folder = "~" + folder[len(home) :]
+    if len(folder) > most:
+        folder = f"{folder[: most // 3]}…{folder[-(most - most // 3 - 1) :]}"
+    return folder
+
+
 def _split(entry: str) -> list[str]:
     """The paths of an entry (entries saved before URLs were kept used os.pathsep)."""
     if _SEPARATOR in entry or is_url(entry):
@@ -58,8 +70,9 @@ class RecentFiles:
         self._menu.setEnabled(bool(self.entries()))
 
     def _action_for(self, entry: str, paths: list[str]) -> QAction:
-        """``name`` for a file, ``name/`` with a folder icon for a folder (shard sets are
-        often opened as folders), ``(+N)`` for several paths, disabled when gone."""
+        """``name — ~/where/it/is`` for a file (two ``train.tfrecord`` of two folders are
+        told apart), ``name/`` with a folder icon for a folder (shard sets are often
+        opened as folders), ``(+N)`` for several paths, disabled when gone."""
         first = paths[0]
         remote = is_url(first)
         folder = not remote and os.path.isdir(first)
@@ -67,7 +80,8 @@ class RecentFiles:
         if remote:  # the URL says where: gs://bucket/…/name
             name = first if len(first) <= 60 else f"{first[:24]}…{first[-32:]}"
         more = f" (+{len(paths) - 1})" if len(paths) > 1 else ""
-        action = QAction(name + ("/" if folder else "") + more, self._menu)
+        where = "" if remote else f"  —  {_folder_text(first)}"
+        action = QAction(name + ("/" if folder else "") + more + where, self._menu)
         if folder:
             action.setIcon(QApplication.style().standardIcon(QStyle.StandardPixmap.SP_DirIcon))
         exists = all(
