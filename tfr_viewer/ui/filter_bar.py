@@ -255,6 +255,7 @@ class FilterBar(QWidget):
         if not text or self.dataset is None:
             self.count.clear()
             self._applied = None
+            self.message.emit("")  # nothing to warn of: an earlier warning goes
             self.rows_changed.emit(None)
             return
         user = self.edit.text()

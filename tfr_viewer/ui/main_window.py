@@ -182,7 +182,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
         self.filter_bar.rows_changed.connect(lambda rows: self.order.show_rows(rows))
-        self.filter_bar.message.connect(lambda m: self.statusBar().showMessage(m, 15000))
+        self.filter_bar.message.connect(self._filter_said)
         self.order = TableOrder(self)
         self.navigator = Navigator(self)
         bar = StatusWidgets(self.statusBar())
@@ -437,6 +437,14 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         )
         self.statusBar().showMessage(self._described)
         self.record_shown.emit(record)
+
+    def _filter_said(self, text: str) -> None:
+        """A filter's warning or error, for a while; nothing (the filter was cleared):
+        what the status bar says of the record shown, again."""
+        if text:
+            self.statusBar().showMessage(text, 15000)
+        else:
+            self.statusBar().showMessage(self._described)
 
     def _tab_changed(self, index: int) -> None:
         if index == 1:

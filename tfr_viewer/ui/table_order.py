@@ -49,7 +49,8 @@ class TableOrder(QObject):
 
     def show_rows(self, rows: np.ndarray | None) -> None:
         """Show the filter's records (None: all); a sort is dropped, the selection kept
-        when it is still shown, and the panes cleared when it is not."""
+        when it is still shown, else the first match shown (the panes cleared when
+        nothing matches)."""
         w = self.window
         if w.model is None:
             return
@@ -61,6 +62,8 @@ class TableOrder(QObject):
         w.refresh_views()
         if not self._reselect(keep, region):
             w.clear_panes()
+            if w.model.rowCount():
+                w.select_row(0)
 
     def sort(self, column: str, descending: bool) -> None:
         """Sort the shown records by ``column`` in the background ("#" ascending is the
