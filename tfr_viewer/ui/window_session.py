@@ -70,7 +70,11 @@ class WindowSession:
         self.tree_model.class_names = model.class_names
         # the names of the boxes' classes: a ClassLabel under a sequence (objects/label)
         nested = [names for key, names in model.class_names.items() if "/" in key]
+        top = [names for key, names in model.class_names.items() if "/" not in key]
         self.preview.images.class_names = dict(enumerate(nested[0])) if nested else {}
+        self.gallery.thumbs.set_class_names(
+            dict(enumerate(top[0])) if top else {}, self.preview.images.class_names
+        )
         show_warnings(self.warnings_button, dataset.warnings)
 
     def _closed(self) -> None:

@@ -127,3 +127,19 @@ def test_the_gallery_drives_the_panes_and_del_acts_on_what_is_highlighted(qtbot,
     qtbot.keyClick(gallery, Qt.Key.Key_Delete)
     assert window.edit_actions.is_deleted(21) and window.edit_actions.is_deleted(22)
     assert not window.edit_actions.is_deleted(23)
+
+
+def test_tfds_captions_name_the_classes_as_the_tree_does(qtbot, window):
+    """A TFDS folder's ClassLabel names: the tiles say them, not "class 2"."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "data" / "tfds" / "shapes" / "1.0.0"
+    names = (folder / "label.labels.txt").read_text().split()
+    open_and_wait(qtbot, window, [folder])
+    window.menus.action("view.gallery").trigger()
+    model = window.gallery.thumbs
+    model.data(model.index(0), Qt.ItemDataRole.DecorationRole)
+    _wait_thumb(qtbot, window, 0)
+    caption = model.data(model.index(0), Qt.ItemDataRole.DisplayRole)
+    assert any(f"{name} (" in caption for name in names), caption
+    assert "class " not in caption

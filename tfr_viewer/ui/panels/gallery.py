@@ -46,15 +46,34 @@ class _Signals(QObject):
     done = Signal(int, int, object)  # generation, record, RGBA array or error text
 
 
-def tile_caption(ann: ImageAnnotation) -> str:
-    """The image's label (text and id), else the classes of its boxes."""
-    caption = box_caption(ann.label, ann.label_text)
+Classes = tuple[tuple[int | None, str | None], tuple[tuple[int | None, str | None], ...]]
+
+
+def tile_classes(ann: ImageAnnotation) -> Classes:
+    """The image's class (id, text), and its boxes' classes, for its caption."""
+    return (ann.label, ann.label_text), tuple((b.label, b.text) for b in ann.boxes)
+
+
+def tile_caption(
+    classes: Classes, labels: dict[int, str] | None = None, boxes: dict[int, str] | None = None
+) -> str:
+    """The image's label (text and id), else the classes of its boxes; an id without a
+    text named by ``labels`` (the image's) or ``boxes`` (the boxes') when the dataset
+    names its classes (a TFDS ClassLabel, a label map)."""
+
+    def named(cls: tuple[int | None, str | None], names: dict[int, str] | None) -> str:
+        label, text = cls
+        if not text and label is not None and names:
+            text = names.get(label)
+        return box_caption(label, text)
+
+    image, box_classes = classes
+    caption = named(image, labels)
     if caption:
         return caption
-    classes = dict.fromkeys(box_caption(b.label, b.text) for b in ann.boxes)
-    shown = [c for c in classes if c][:2]
-    more = " …" if len(classes) > 2 else ""
-    return ", ".join(shown) + more
+    shown = [c for c in dict.fromkeys(named(b, boxes) for b in box_classes) if c]
+    more = " …" if len(shown) > 2 else ""
+    return ", ".join(shown[:2]) + more
 
 
 class ThumbJob(QRunnable):
@@ -78,11 +97,11 @@ class ThumbJob(QRunnable):
         self.keymap = keymap  # the layout's keys named by hand
 
     def run(self) -> None:
-        caption = ""
+        classes: Classes | None = None
         try:
             payload = decode_record(self.dataset, self.record).payload
             anns = payload_images(payload, self.keymap)
-            caption = tile_caption(anns[0]) if anns else ""
+            classes = tile_classes(anns[0]) if anns else None
             if anns and self.hidden:
                 kept = tuple(b for b in anns[0].boxes if not is_hidden(b, self.hidden))
                 anns[0] = replace(anns[0], boxes=kept)
@@ -90,7 +109,7 @@ class ThumbJob(QRunnable):
         except (ImageError, Exception) as exc:  # a thumbnail must never crash the pool
             result = f"cannot decode: {exc}"
         try:
-            self.signals.done.emit(self.generation, self.record, (result, caption))
+            self.signals.done.emit(self.generation, self.record, (result, classes))
         except RuntimeError:
             pass  # the gallery went away meanwhile
 
@@ -103,7 +122,8 @@ class ThumbnailModel(QAbstractListModel):
         self.dataset: Dataset | None = None
         self.records: Any = None  # the record table model (row -> record)
         self._cache: OrderedDict[int, QIcon | str] = OrderedDict()
-        self._captions: dict[int, str] = {}
+        self._captions: dict[int, Classes | None] = {}  # what each tile's caption names
+        self.names: tuple[dict[int, str], dict[int, str]] = ({}, {})  # images', boxes' classes
         self._pending: set[int] = set()
         self._generation = 0
         self.hidden: frozenset[tuple[int | None, str | None]] = frozenset()
@@ -134,6 +154,15 @@ class ThumbnailModel(QAbstractListModel):
         """Draw no boxes of these classes: every thumbnail is made again."""
         self._redraw(lambda: setattr(self, "hidden", frozenset(hidden)))
 
+    def set_class_names(self, labels: dict[int, str], boxes: dict[int, str]) -> None:
+        """Name the class ids of the captions: the images' (``labels``) and the boxes'
+        (``boxes``), as the dataset names them."""
+        self.names = (labels, boxes)
+        if self.rowCount():
+            self.dataChanged.emit(
+                self.index(0), self.index(self.rowCount() - 1), [Qt.ItemDataRole.DisplayRole]
+            )
+
     def set_keymap(self, keymap: KeyMap) -> None:
         """Read images and boxes under ``keymap``: every thumbnail is made again."""
         self._redraw(lambda: setattr(self, "keymap", keymap))
@@ -161,7 +190,8 @@ class ThumbnailModel(QAbstractListModel):
             return None
         record = self.record_at(index.row())
         if role == Qt.ItemDataRole.DisplayRole:
-            caption = self._captions.get(record, "")
+            classes = self._captions.get(record)
+            caption = tile_caption(classes, *self.names) if classes else ""
             badge = self._badge(record)
             return f"{badge}{record}" + (f"  {caption}" if caption else "")
         if role == Qt.ItemDataRole.DecorationRole:
@@ -197,8 +227,8 @@ class ThumbnailModel(QAbstractListModel):
     def _done(self, generation: int, record: int, done: Any) -> None:
         if generation != self._generation:
             return
-        result, caption = done
-        self._captions[record] = caption
+        result, classes = done
+        self._captions[record] = classes
         if len(self._captions) > CACHE:
             self._captions.pop(next(iter(self._captions)))
         self._pending.discard(record)
