@@ -44,5 +44,9 @@ def test_export_chooses_the_filtered_rows_and_writes_beside_the_folder(
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
     assert _labels(out) == [1] * ones  # TensorFlow reads the filtered records back
+    qtbot.waitUntil(lambda: dialog.task is None, timeout=10_000)
+    assert dialog.status.text().startswith(f"{ones} record")  # the run's result line
+    dialog.compression.setCurrentText("gzip")  # another setting: that line is not its
+    assert dialog.status.text() == ""
     open_and_wait(qtbot, window, [folder])  # the folder again: still one shard
     assert len(window.dataset.files) == 1

@@ -152,7 +152,13 @@ class ExportDialog(QDialog):
             self.split.textChanged,
             self.scope_group.idClicked,
         ):
-            signal.connect(self.update_preview)
+            signal.connect(self._settings_changed)
+        self.update_preview()
+
+    def _settings_changed(self) -> None:
+        """A setting changed: the last run's result line is about other settings."""
+        if self.task is None:
+            self.status.clear()
         self.update_preview()
 
     def _browse(self) -> None:
