@@ -150,3 +150,31 @@ def test_two_real_processes(qtbot, name, tmp_path):
     finally:
         first.terminate()
         first.wait(30)
+
+
+def test_a_live_copys_socket_is_never_taken_over(qtbot, served, name):
+    """A second server on the name of a running copy (slow to answer a hand-off, say)
+    does not listen: the first keeps serving."""
+    second = InstanceServer(Windows().open_request, name=name)
+    assert not second.listen()
+    proc = launch(name, "open", str(ODAPI))  # a launch still reaches the first copy
+    code, err = finish(qtbot, proc)
+    assert code == 0 and f"(process {os.getpid()})" in err, err
+    qtbot.waitUntil(lambda: served.windows and served.windows[0].dataset is not None)
+
+
+def test_each_user_and_display_has_a_copy_of_its_own(monkeypatch, tmp_path):
+    from tfr_viewer.ui.instance import NAME_ENV, server_name
+
+    monkeypatch.delenv(NAME_ENV, raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("DISPLAY", ":1")
+    first = server_name()
+    monkeypatch.setenv("DISPLAY", ":2")
+    second = server_name()
+    assert first != second
+    assert first.startswith(str(tmp_path))  # in the user's private runtime folder
+    monkeypatch.setenv("USER", "somebody-else")  # a name the environment says: not used
+    monkeypatch.setenv("LOGNAME", "somebody-else")
+    assert server_name() == second and str(os.getuid()) in second

@@ -1,4 +1,7 @@
-"""One running app per user: a second launch hands its paths to the first over a local socket.
+"""One running app per user and display: a second launch hands its paths to the first
+over a local socket. The socket is named by the user's id and the display (or session),
+in the user's private runtime folder where there is one: another login, or a launch on
+another display, has a copy of its own; a live copy's socket is never taken over.
 
 Protocol: the new process connects to the server named by :func:`server_name`, sends one
 JSON line ``{"paths": [...], "select": N | null}`` and reads one JSON line back,
@@ -36,15 +39,39 @@ class Reply:
 
 
 def server_name() -> str:
-    """The socket name for this user (or ``$TFR_VIEWER_INSTANCE``)."""
+    """The socket of this user on this display (or ``$TFR_VIEWER_INSTANCE``): a path in
+    ``$XDG_RUNTIME_DIR`` (private to the user) when it exists, else a name."""
     name = os.environ.get(NAME_ENV)
-    if not name:
+    if name:
+        return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    if hasattr(os, "getuid"):
+        user = str(os.getuid())  # not a name the environment could make up
+    else:
         try:
             user = getpass.getuser()
         except (KeyError, OSError):
-            user = str(os.getuid()) if hasattr(os, "getuid") else "user"
-        name = f"tfr-viewer-{user}"
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+            user = "user"
+    display = (
+        os.environ.get("WAYLAND_DISPLAY")
+        or os.environ.get("DISPLAY")
+        or os.environ.get("XDG_SESSION_ID")
+        or "console"
+    )
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", f"tfr-viewer-{user}-{display}")
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return os.path.join(runtime, name)
+    return name
+
+
+def alive(name: str, wait_ms: int = 2000) -> bool:
+    """Whether a running copy listens on ``name`` (busy or not: it accepts a connection)."""
+    socket = QLocalSocket()
+    socket.connectToServer(name)
+    found = socket.waitForConnected(wait_ms)
+    if found:
+        socket.abort()
+    return found
 
 
 def absolute(spec: str) -> str:
@@ -89,8 +116,13 @@ class InstanceServer(QObject):
         self.server.newConnection.connect(self._accept)
 
     def listen(self) -> bool:
-        """Start serving. A socket file left by a crashed instance is removed first; call
-        only after :func:`hand_off` found no live instance."""
+        """Start serving; False when another copy serves the name (alive though slow to
+        answer a hand-off: its socket is never taken over). A socket file left by a
+        crashed copy is removed first. (Qt makes a socket with access options in a
+        folder of its own and moves it onto the name, replacing whatever is there: a live
+        copy is asked first.)"""
+        if alive(self.name):
+            return False
         if self.server.listen(self.name):
             return True
         QLocalServer.removeServer(self.name)
