@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from ..core.analyze.label_checks import PredictionCheck
+from ..core.analyze.label_errors import triage_weight
 from ..core.analyze.predictions import DetectionKeys, InRecords
 from .actions import Action, Entry
 from .analysis_job import AnalysisJob
@@ -44,16 +45,20 @@ class PredictionHost(Protocol):
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
     def as_widget(self) -> QWidget: ...
     def show_error(self, title: str, text: str) -> None: ...
+    def select_record(self, record: int) -> bool: ...
 
 
 def suspicion(findings: list[dict[str, Any]]) -> dict[int, float]:
-    """Each record's strongest evidence against its labels (the findings' ranks)."""
+    """Each record's strongest evidence against its labels: a wrong class or a wrong box
+    above an object nobody labelled, above a labelled object the model did not see,
+    then by rank (:func:`~..core.analyze.label_errors.triage_weight`)."""
     out: dict[int, float] = {}
     for f in findings:
         evidence = f.get("evidence")
         if evidence and f.get("record") is not None:
             record = int(f["record"])
-            out[record] = max(out.get(record, 0.0), float(evidence.get("rank", 0.0)))
+            weight = triage_weight(str(f.get("kind")), float(evidence.get("rank", 0.0)))
+            out[record] = max(out.get(record, 0.0), weight)
     return out
 
 
@@ -217,3 +222,5 @@ class PredictionActions:
         strength = np.array([ranks.get(int(r), -1.0) for r in records])
         order = records[np.argsort(-strength, kind="stable")]
         self.w.order.show_order(order, "the strongest evidence against the labels first")
+        if len(order):
+            self.w.select_record(int(order[0]))  # the top of the triage, not the old row

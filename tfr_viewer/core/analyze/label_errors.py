@@ -27,6 +27,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# How strongly each kind of evidence speaks against the labels, for a triage: a box of
+# the wrong class or in the wrong place first, then an object nobody labelled, then a
+# labelled object the model did not see (its evidence is the model's silence alone)
+TIERS = {"label_class": 2, "label_location": 2, "label_missed": 1, "label_spurious": 0}
+
+
+def triage_weight(kind: str, rank: float) -> float:
+    """A finding's place in a triage: its kind's tier first, its rank within the tier."""
+    return TIERS.get(kind, 0) + min(max(rank, 0.0), 1.0)
+
 Corners = tuple[float, float, float, float]
 
 
