@@ -28,9 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.decode.file_payloads import file_decoder
-from ..core.decode.payloads import decode
-from ..core.io import Dataset, PathError, Problem, SourceError, damage_text
+from ..core.io import Dataset, PathError, Problem, SourceError
 from ..core.io.paths import TfdsChoice
 from ..core.io.remote import is_url
 from ..core.text import plural
@@ -44,13 +42,14 @@ from .html_reports import HtmlReports
 from .indexer import Indexer
 from .label_maps import LabelMaps
 from .layout_keys import LayoutKeys
-from .models.feature_tree import FeatureTreeModel, Node, region_nodes
+from .models.feature_tree import FeatureTreeModel, Node
 from .models.record_table import RecordTableModel
 from .navigation import Navigator
 from .panels.gallery import Gallery
 from .panels.pending_edits import PendingEdits
 from .prediction_actions import PredictionActions
 from .recent import RecentFiles
+from .record_panes import RecordPanes
 from .record_view import RecordTableView
 from .remote_actions import RemoteActions
 from .screen_fit import bring_in, fit_to_screen
@@ -58,7 +57,6 @@ from .session import Session
 from .standby import prestart
 from .status_widgets import StatusWidgets
 from .table_order import TableOrder
-from .tree_state import TreeState
 from .viewers.preview import PreviewPane
 from .window_indexing import WindowIndexing
 from .window_menus import window_actions
@@ -67,7 +65,6 @@ from .window_session import WindowSession
 if TYPE_CHECKING:
     from .dialogs.convert_dialog import ConvertDialog
 
-REGION_PREVIEW = 1 << 20  # bytes of a damaged region shown in the hex view
 MIN_RECORDS_WIDTH = 380  # the filter bar and the table
 MIN_PREVIEW_WIDTH = 320  # the tree and the picture
 
@@ -87,8 +84,6 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.session = Session(self)
         self._size_warned = False
         self._started = 0.0
-        self._described = ""  # the status bar's text about the record shown
-        self._tree_record: int | None = None  # the record the feature tree shows
         self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.errors_to_stderr = False  # on for --screenshot: no box waits for an answer
         self.setAcceptDrops(True)
@@ -104,6 +99,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.predictions = PredictionActions(self)
         self.label_maps = LabelMaps(self)
         self.html_reports = HtmlReports(self)
+        self.panes = RecordPanes(self)  # what is shown of the selection
         self.action_table = [
             *window_actions(self),
             *self.remote.actions(),
@@ -182,9 +178,9 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
         self.filter_bar.rows_changed.connect(lambda rows: self.order.show_rows(rows))
-        self.filter_bar.message.connect(self._filter_said)
+        self.filter_bar.message.connect(lambda text: self.panes.filter_said(text))
         self.order = TableOrder(self)
-        self.navigator = Navigator(self)
+        self.navigator: Navigator = Navigator(self)
         bar = StatusWidgets(self.statusBar())
         self.counts, self.problems_button = bar.counts, bar.problems
         self.warnings_button = bar.warnings
@@ -286,14 +282,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
     def clear_panes(self) -> None:
         """Nothing selected: the tree, the previews and the status bar show nothing of a
         record."""
-        if self.current is not None or self.current_region is not None:
-            self.session.select(None)
-        if self._described and self.statusBar().currentMessage() == self._described:
-            self.statusBar().clearMessage()
-        self._described = ""
-        self.tree_model.set_decoded(None)
-        self._tree_record = None
-        self.preview.show_record(None, b"")
+        self.panes.clear()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         if event.mimeData().hasUrls():
@@ -361,90 +350,10 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             self.show_region(region)
 
     def show_region(self, region: Problem) -> None:
-        """A damaged region: what it is in the tree, its bytes in the hex view."""
-        ds = self.dataset
-        if ds is None:
-            return
-        self.session.select(None, region)
-        self._tree_record = None
-        number = next(i for i, f in enumerate(ds.files) if f.path == region.file)
-        try:
-            size = region.size or REGION_PREVIEW
-            data = ds.files[number].open().read_at(region.offset, min(size, REGION_PREVIEW))
-        except (SourceError, OSError) as exc:
-            data = b""
-            self.statusBar().showMessage(f"cannot read the region: {exc}", 15000)
-        self.tree_model.set_nodes(region_nodes(region))
-        self.tree.resizeColumnToContents(0)
-        self.preview.show_record(None, data)
-        self.statusBar().showMessage(region.without_hint(), 30000)
+        self.panes.show_region(region)
 
     def show_record(self, record: int) -> None:
-        if self.dataset is None:
-            return
-        self.session.select(record)
-        dataset = self.dataset
-        # the payload, and its file's type (decided on records of the file: read with it)
-        read = lambda: (  # noqa: E731
-            self.edit_actions.payload(record),
-            file_decoder(dataset, dataset.locate(record)[0]),
-        )
-        if self.remote.off_thread(read, lambda got, exc: self._show_payload(record, got, exc)):
-            return  # a remote record: shown when it arrives
-        got: tuple[bytes, str | None]
-        try:
-            got, error = read(), None
-        except (SourceError, OSError, IndexError) as exc:
-            got, error = (b"", None), exc
-        self._show_payload(record, got, error)
-
-    def _show_payload(
-        self, record: int, got: tuple[bytes, str | None], error: BaseException | None
-    ) -> None:
-        """Show a record read as ``got``: its payload and its file's payload type."""
-        if self.dataset is None or self.current != record:
-            return  # another record was chosen while this one was read
-        raw, within = got if got is not None else (b"", None)
-        try:
-            if error is not None:
-                raise error
-            decoded = decode(raw, within=within)
-        except (SourceError, OSError, IndexError) as exc:
-            self.tree_model.set_decoded(None)
-            self.preview.show_record(None, b"")
-            self.statusBar().showMessage(f"record {record}: {exc}", 15000)
-            self.record_shown.emit(record)
-            return
-        # the same record again (an edit, an undo): its open nodes and selection stay
-        kept = TreeState.of(self.tree) if record == self._tree_record else None
-        ref = self.dataset.ref(record)
-        damage = damage_text(ref.status.kind) if ref.status.damaged else None
-        self.tree_model.set_decoded(decoded, damage)
-        self._tree_record = record
-        if kept is None:
-            self.tree.expandToDepth(1)
-        else:
-            kept.restore(self.tree)
-        self.tree.resizeColumnToContents(0)
-        self.preview.images.keep_selection = kept is not None  # its selected box too
-        self.preview.show_record(decoded, raw, damage)
-        self.preview.images.keep_selection = False
-        status = "deleted" if self.edit_actions.is_deleted(record) else ref.status.kind
-        self._described = (
-            f"record {record}: {os.path.basename(ref.file)} "
-            f"{self.dataset.at_byte(ref.file_number, ref.offset)}, "
-            f"{ref.length:,} bytes, {decoded.payload.type}, {status}"
-        )
-        self.statusBar().showMessage(self._described)
-        self.record_shown.emit(record)
-
-    def _filter_said(self, text: str) -> None:
-        """A filter's warning or error, for a while; nothing (the filter was cleared):
-        what the status bar says of the record shown, again."""
-        if text:
-            self.statusBar().showMessage(text, 15000)
-        else:
-            self.statusBar().showMessage(self._described)
+        self.panes.show_record(record)
 
     def _tab_changed(self, index: int) -> None:
         if index == 1:

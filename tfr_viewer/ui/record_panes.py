@@ -1,0 +1,164 @@
+"""What the window shows of the selection: a record's tree, its previews and its line
+in the status bar, or a damaged region's facts and bytes, or nothing. A record is read
+with its file's payload type (off the window's thread for a remote file) and decoded
+when it arrives, if it is still the one chosen."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtWidgets import QStatusBar, QTreeView
+
+from ..core.decode.file_payloads import file_decoder
+from ..core.decode.payloads import decode
+from ..core.io import Dataset, Problem, SourceError, damage_text
+from .models.feature_tree import FeatureTreeModel, region_nodes
+from .tree_state import TreeState
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    from .edit_actions import EditActions
+    from .remote_actions import RemoteActions
+    from .session import Session
+    from .viewers.preview import PreviewPane
+
+REGION_PREVIEW = 1 << 20  # bytes of a damaged region shown in the hex view
+
+
+class PanesHost(Protocol):
+    """What the panes need of the window."""
+
+    @property
+    def session(self) -> Session: ...
+    @property
+    def dataset(self) -> Dataset | None: ...
+    @property
+    def current(self) -> int | None: ...
+    @property
+    def current_region(self) -> Problem | None: ...
+    @property
+    def tree(self) -> QTreeView: ...
+    @property
+    def tree_model(self) -> FeatureTreeModel: ...
+    @property
+    def preview(self) -> PreviewPane: ...
+    @property
+    def edit_actions(self) -> EditActions: ...
+    @property
+    def remote(self) -> RemoteActions: ...
+    @property
+    def record_shown(self) -> SignalInstance: ...
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802
+
+
+class RecordPanes:
+    """Fills the tree, the previews and the status bar for what is selected."""
+
+    def __init__(self, w: PanesHost) -> None:
+        self.w = w
+        self.described = ""  # the status bar's text about the record shown
+        self.tree_record: int | None = None  # the record the feature tree shows
+
+    def clear(self) -> None:
+        """Nothing selected: the tree, the previews and the status bar show nothing of a
+        record."""
+        w = self.w
+        if w.current is not None or w.current_region is not None:
+            w.session.select(None)
+        if self.described and w.statusBar().currentMessage() == self.described:
+            w.statusBar().clearMessage()
+        self.described = ""
+        w.tree_model.set_decoded(None)
+        self.tree_record = None
+        w.preview.show_record(None, b"")
+
+    def show_region(self, region: Problem) -> None:
+        """A damaged region: what it is in the tree, its bytes in the hex view."""
+        w = self.w
+        ds = w.dataset
+        if ds is None:
+            return
+        w.session.select(None, region)
+        self.tree_record = None
+        number = next(i for i, f in enumerate(ds.files) if f.path == region.file)
+        try:
+            size = region.size or REGION_PREVIEW
+            data = ds.files[number].open().read_at(region.offset, min(size, REGION_PREVIEW))
+        except (SourceError, OSError) as exc:
+            data = b""
+            w.statusBar().showMessage(f"cannot read the region: {exc}", 15000)
+        w.tree_model.set_nodes(region_nodes(region))
+        w.tree.resizeColumnToContents(0)
+        w.preview.show_record(None, data)
+        w.statusBar().showMessage(region.without_hint(), 30000)
+
+    def show_record(self, record: int) -> None:
+        w = self.w
+        dataset = w.dataset
+        if dataset is None:
+            return
+        w.session.select(record)
+        # the payload, and its file's type (decided on records of the file: read with it)
+        read = lambda: (  # noqa: E731
+            w.edit_actions.payload(record),
+            file_decoder(dataset, dataset.locate(record)[0]),
+        )
+        if w.remote.off_thread(read, lambda got, exc: self._show_payload(record, got, exc)):
+            return  # a remote record: shown when it arrives
+        got: tuple[bytes, str | None]
+        try:
+            got, error = read(), None
+        except (SourceError, OSError, IndexError) as exc:
+            got, error = (b"", None), exc
+        self._show_payload(record, got, error)
+
+    def _show_payload(
+        self, record: int, got: tuple[bytes, str | None] | None, error: BaseException | None
+    ) -> None:
+        """Show a record read as ``got``: its payload and its file's payload type."""
+        w = self.w
+        if w.dataset is None or w.current != record:
+            return  # another record was chosen while this one was read
+        raw, within = got if got is not None else (b"", None)
+        try:
+            if error is not None:
+                raise error
+            decoded = decode(raw, within=within)
+        except (SourceError, OSError, IndexError) as exc:
+            w.tree_model.set_decoded(None)
+            w.preview.show_record(None, b"")
+            w.statusBar().showMessage(f"record {record}: {exc}", 15000)
+            w.record_shown.emit(record)
+            return
+        # the same record again (an edit, an undo): its open nodes and selection stay
+        kept = TreeState.of(w.tree) if record == self.tree_record else None
+        ref = w.dataset.ref(record)
+        damage = damage_text(ref.status.kind) if ref.status.damaged else None
+        w.tree_model.set_decoded(decoded, damage)
+        self.tree_record = record
+        if kept is None:
+            w.tree.expandToDepth(1)
+        else:
+            kept.restore(w.tree)
+        w.tree.resizeColumnToContents(0)
+        w.preview.images.keep_selection = kept is not None  # its selected box too
+        w.preview.show_record(decoded, raw, damage)
+        w.preview.images.keep_selection = False
+        status = "deleted" if w.edit_actions.is_deleted(record) else ref.status.kind
+        self.described = (
+            f"record {record}: {os.path.basename(ref.file)} "
+            f"{w.dataset.at_byte(ref.file_number, ref.offset)}, "
+            f"{ref.length:,} bytes, {decoded.payload.type}, {status}"
+        )
+        w.statusBar().showMessage(self.described)
+        w.record_shown.emit(record)
+
+    def filter_said(self, text: str) -> None:
+        """A filter's warning or error, for a while; nothing (the filter was cleared):
+        what the status bar says of the record shown, again."""
+        if text:
+            self.w.statusBar().showMessage(text, 15000)
+        else:
+            self.w.statusBar().showMessage(self.described)
