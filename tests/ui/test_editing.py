@@ -238,3 +238,49 @@ def test_a_file_cut_short_while_open_keeps_the_window_and_its_edits(
     window.select_record(1)  # a record still inside the file is shown again
     assert window.current == 1
     assert window.tree_model.rowCount() > 0
+
+
+def test_one_value_of_a_list_is_edited_where_it_is_shown(qtbot, window, tmp_path):
+    """Double-click a value of a list in the tree, type, Enter: that value alone
+    changes (TensorFlow reads the rest as they were); a list's editor shows floats as
+    the tree does (0.1, not 0.10000000149011612)."""
+    from PySide6.QtCore import QModelIndex, Qt
+    from PySide6.QtWidgets import QApplication, QLineEdit
+
+    from tests.tf_oracle import tf
+    from tfr_viewer.core.io import write_records
+    from tfr_viewer.core.write import build_example
+
+    path = tmp_path / "lists.tfrecord"
+    write_records(path, [build_example({"scores": [0.1, 0.2, 0.3], "names": [b"a", b"b"]})])
+    open_and_wait(qtbot, window, [path])
+    window.select_record(0)
+    model, tree = window.tree_model, window.tree
+    row = next(r for r in range(model.rowCount()) if model.data(model.index(r, 0)) == "scores")
+    scores = model.index(row, 0, QModelIndex())
+    tree.expand(scores)
+    value = model.index(1, 3, scores)  # [1]
+    assert model.data(model.index(1, 0, scores)) == "[1]"
+    assert window.edit_actions._current_values("scores") == ("float", "0.1, 0.2, 0.3")
+    tree.scrollTo(value)
+    qtbot.mouseClick(
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(value).center()
+    )
+    qtbot.mouseDClick(
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(value).center()
+    )
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit) and editor.text() == "0.2"
+    editor.selectAll()
+    qtbot.keyClicks(editor, "0.25")
+    tree.commitData(editor)  # what the delegate does on Enter (offscreen, the key is lost)
+    assert window.edit_actions.stack.count() == 1
+    t = tf()
+    parsed = t.io.parse_single_example(
+        window.edit_actions.payload(0),
+        {"scores": t.io.VarLenFeature(t.float32), "names": t.io.VarLenFeature(t.string)},
+    )
+    assert parsed["scores"].values.numpy().tolist() == [
+        t.constant(v, t.float32).numpy() for v in (0.1, 0.25, 0.3)
+    ]
+    assert parsed["names"].values.numpy().tolist() == [b"a", b"b"]

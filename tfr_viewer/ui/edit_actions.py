@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from ..core.decode import decode, features_of
 from ..core.decode.layouts import KeyMap
 from ..core.io import Dataset
+from ..core.text import float_text
 from ..core.write import EditError, describe_change
 from ..core.write import edits as core_edits
 from ..core.write.box_edits import (
@@ -331,6 +332,30 @@ class EditActions(QObject):
         return records or ([w.current] if w.current is not None else [])
 
     # -- actions ---------------------------------------------------------------------
+    def edit_element(self, key: str, element: int, text: str) -> bool:
+        """One value of a feature's list changed in the tree (a double-click on it)."""
+        w = self.window
+        if w.current is None:
+            return False
+        kind, _ = self._current_values(key)
+        typed = self._parse(text, kind, key)
+        if typed is None:
+            return False
+        if len(typed) != 1:
+            self._fail(f"not changed: one value is expected for {key}[{element}]")
+            return False
+        features = features_of(decode(self.payload(w.current)).payload) or {}
+        fd = features.get(key)
+        if fd is None or not 0 <= element < len(fd):
+            return False
+        values = list(fd.items())
+        values[element] = typed[0]
+        return self.apply(
+            f"Set {key}[{element}] of record {w.current}",
+            [w.current],
+            lambda p: core_edits.set_values(p, key, values),
+        )
+
     def edit_value(self, key: str | None = None, text: str | None = None) -> bool:
         w = self.window
         key = key or self._feature_key()
@@ -458,7 +483,9 @@ class EditActions(QObject):
         if fd.kind == "bytes":
             texts = [v.decode("utf-8", "replace") for v in fd.values]
             return "bytes", texts[0] if len(texts) == 1 else json.dumps(texts)
-        return fd.kind, ", ".join(str(v) for v in np.asarray(fd.values).tolist())
+        if fd.kind == "float":  # as the tree shows them: 0.1, not 0.10000000149011612
+            return fd.kind, ", ".join(float_text(v) for v in fd.items())
+        return fd.kind, ", ".join(str(v) for v in fd.items())
 
     def _parse(self, text: str, kind: str, key: str) -> list | None:
         try:

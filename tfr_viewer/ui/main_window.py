@@ -163,6 +163,9 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.tree_model.edit_requested.connect(
             lambda key, text: self.edit_actions.edit_value(key, text)
         )
+        self.tree_model.element_edit_requested.connect(
+            lambda key, element, text: self.edit_actions.edit_element(key, element, text)
+        )
         self.preview = PreviewPane(self)
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(self.tree)

@@ -84,6 +84,7 @@ class FeatureTreeModel(QAbstractItemModel):
     (the value column of a feature is editable; the window validates and applies)."""
 
     edit_requested = Signal(str, str)
+    element_edit_requested = Signal(str, int, str)  # a key, a value's place in it, the text
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -176,11 +177,17 @@ class FeatureTreeModel(QAbstractItemModel):
         return None
 
     def _editable(self, node: Node) -> bool:
-        return (
-            node.kind in ("bytes", "float", "int64")
-            and bool(node.key)
-            and (not node.name.startswith("[") or node.parent is None or not node.parent.key)
-        )
+        """A feature's node (its whole list), or one value of a list (``[i]``)."""
+        return node.kind in ("bytes", "float", "int64") and bool(node.key)
+
+    @staticmethod
+    def _element(node: Node) -> int | None:
+        """The place of a value node (``[3]``) in its feature's list; None for others."""
+        inner = node.name[1:-1]
+        in_list = node.parent is not None and bool(node.parent.key)
+        if in_list and node.name.startswith("[") and node.name.endswith("]") and inner.isdigit():
+            return int(inner)
+        return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         base = super().flags(index)
@@ -194,7 +201,11 @@ class FeatureTreeModel(QAbstractItemModel):
         node = self.node(index)
         if not self._editable(node):
             return False
-        self.edit_requested.emit(node.key, str(value))
+        element = self._element(node)
+        if element is None:
+            self.edit_requested.emit(node.key, str(value))
+        else:
+            self.element_edit_requested.emit(node.key, element, str(value))
         return True
 
     def headerData(  # noqa: N802
