@@ -3,7 +3,8 @@ so that none of them imports the main window."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from PySide6.QtWidgets import QStatusBar, QTableView, QWidget
@@ -19,7 +20,7 @@ from .session import Session
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, SignalInstance
     from PySide6.QtWidgets import (
         QDockWidget,
         QLabel,
@@ -199,3 +200,58 @@ class WindowHost(Protocol):
     def copy_selection(self) -> None: ...
     def copy_from_tree(self, value: bool) -> None: ...
     def about(self) -> None: ...
+
+
+class LabelMapHost(Protocol):
+    """What the label maps need of the window (:mod:`.label_maps`)."""
+
+    @property
+    def session(self) -> Session: ...
+    @property
+    def preview(self) -> PreviewPane: ...
+    @property
+    def settings(self) -> QSettings: ...
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802
+    def as_widget(self) -> QWidget: ...
+    def show_error(self, title: str, text: str) -> None: ...
+
+
+class RecordReads(Protocol):
+    """The edit actions as the panes see them: a record's payload as edited, and
+    whether it is deleted."""
+
+    def payload(self, record: int) -> bytes: ...
+    def is_deleted(self, record: int) -> bool: ...
+
+
+class OffThread(Protocol):
+    """The remote actions as the panes see them: a read of a remote file, off the
+    window's thread (False for a local dataset: the caller reads)."""
+
+    def off_thread(self, fn: Callable[[], Any], then: Callable[[Any, Any], None]) -> bool: ...
+
+
+class PanesHost(Protocol):
+    """What the panes need of the window."""
+
+    @property
+    def session(self) -> Session: ...
+    @property
+    def dataset(self) -> Dataset | None: ...
+    @property
+    def current(self) -> int | None: ...
+    @property
+    def current_region(self) -> Problem | None: ...
+    @property
+    def tree(self) -> QTreeView: ...
+    @property
+    def tree_model(self) -> FeatureTreeModel: ...
+    @property
+    def preview(self) -> PreviewPane: ...
+    @property
+    def edit_actions(self) -> RecordReads: ...
+    @property
+    def remote(self) -> OffThread: ...
+    @property
+    def record_shown(self) -> SignalInstance: ...
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802

@@ -8,32 +8,19 @@ from __future__ import annotations
 
 import glob
 import os
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QFileDialog
 
 from ..core.analyze.label_map import LabelMapError, read_label_map
 from .actions import Action, Entry
 
 if TYPE_CHECKING:
     from ..core.io import Dataset
-    from .session import Session
-    from .viewers.preview import PreviewPane
+    from .host import LabelMapHost
 
 SETTING = "label-maps"  # {first file of a dataset: its label map}
-
-
-class LabelMapHost(Protocol):
-    @property
-    def session(self) -> Session: ...
-    @property
-    def preview(self) -> PreviewPane: ...
-    @property
-    def settings(self) -> QSettings: ...
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802
-    def as_widget(self) -> QWidget: ...
-    def show_error(self, title: str, text: str) -> None: ...
 
 
 def found_beside(dataset: Dataset) -> str | None:

@@ -6,51 +6,18 @@ when it arrives, if it is still the one chosen."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Protocol
-
-from PySide6.QtWidgets import QStatusBar, QTreeView
+from typing import TYPE_CHECKING
 
 from ..core.decode.file_payloads import file_decoder
 from ..core.decode.payloads import decode
-from ..core.io import Dataset, Problem, SourceError, damage_text
-from .models.feature_tree import FeatureTreeModel, region_nodes
+from ..core.io import Problem, SourceError, damage_text
+from .models.feature_tree import region_nodes
 from .tree_state import TreeState
 
 if TYPE_CHECKING:
-    from PySide6.QtCore import SignalInstance
-
-    from .edit_actions import EditActions
-    from .remote_actions import RemoteActions
-    from .session import Session
-    from .viewers.preview import PreviewPane
+    from .host import PanesHost
 
 REGION_PREVIEW = 1 << 20  # bytes of a damaged region shown in the hex view
-
-
-class PanesHost(Protocol):
-    """What the panes need of the window."""
-
-    @property
-    def session(self) -> Session: ...
-    @property
-    def dataset(self) -> Dataset | None: ...
-    @property
-    def current(self) -> int | None: ...
-    @property
-    def current_region(self) -> Problem | None: ...
-    @property
-    def tree(self) -> QTreeView: ...
-    @property
-    def tree_model(self) -> FeatureTreeModel: ...
-    @property
-    def preview(self) -> PreviewPane: ...
-    @property
-    def edit_actions(self) -> EditActions: ...
-    @property
-    def remote(self) -> RemoteActions: ...
-    @property
-    def record_shown(self) -> SignalInstance: ...
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802
 
 
 class RecordPanes:
