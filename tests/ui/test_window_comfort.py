@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
 
 from tests.ui.conftest import open_and_wait
+from tfr_viewer.ui import edit_actions
 
 
 def _filter(qtbot, window, text: str) -> None:
@@ -77,7 +78,7 @@ def test_an_edit_keeps_the_tree_open_as_the_user_left_it(qtbot, window, samples,
     tree.collapse(top("feature_lists"))  # the user folds the steps away
     length = child(child(top("context"), "clip"), "length")
     tree.setCurrentIndex(length)  # and chooses a context value
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("[99]", True)))
+    monkeypatch.setattr(edit_actions, "ask_values", lambda *a, **k: "[99]")
     window.menus.action("edit.value").trigger()  # F2
     assert window.edit_actions.dirty()
     assert "99" in child(child(top("context"), "clip"), "length").siblingAtColumn(3).data()

@@ -29,6 +29,7 @@ from ..core.write.box_edits import (
 )
 from .actions import Action, Entry
 from .dialogs.class_choice import Class, choose_class
+from .dialogs.values_editor import ask_values
 from .editing import Editor
 from .export_actions import ExportActions
 from .host import EditHost
@@ -64,7 +65,7 @@ class EditActions(QObject):
         return [
             Action("edit.undo", "&Undo", "edit", None, Key.Undo, 1, provided=undo),
             Action("edit.redo", "&Redo", "edit", None, Key.Redo, 1, provided=redo),
-            Action("edit.value", "&Edit Value…", "edit", self.edit_value, "F2", 2, record),
+            Action("edit.value", "&Edit Values…", "edit", self.edit_value, "F2", 2, record),
             Action(
                 "edit.set_on_selection",
                 "Set Value on &Selected Records…",
@@ -364,10 +365,8 @@ class EditActions(QObject):
             return False
         node_kind, current = self._current_values(key)
         if text is None:
-            text, ok = QInputDialog.getText(
-                w.as_widget(), "Edit value", f"{key} ({node_kind}):", text=current
-            )
-            if not ok:
+            text = ask_values(w.as_widget(), "Edit values", key, node_kind, current)
+            if text is None:
                 return False
         values = self._parse(text, node_kind, key)
         return values is not None and self.apply(
@@ -384,13 +383,9 @@ class EditActions(QObject):
             return False
         kind, current = self._current_values(key)
         if text is None:
-            text, ok = QInputDialog.getText(
-                self.window.as_widget(),
-                "Set on selected records",
-                f"{key} ({kind}) for {len(records)} records:",
-                text=current,
-            )
-            if not ok:
+            title = f"Set on {len(records)} selected records"
+            text = ask_values(self.window.as_widget(), title, key, kind, current)
+            if text is None:
                 return False
         values = self._parse(text, kind, key)
         return values is not None and self.apply(

@@ -46,6 +46,13 @@ def test_set_values_keeps_kind_and_other_features_exactly():
     assert list(parsed(out)["name"].bytes_list.value) == [b"dog", b"emu"]
 
 
+def test_numbers_are_separated_by_commas_or_line_breaks():
+    assert parse_values("[1, 2,3]", "int64", "k") == [1, 2, 3]
+    assert parse_values("0.5\n0.25,\n 0.125\n", "float", "k") == [0.5, 0.25, 0.125]
+    assert parse_values("-1 -2", "int64", "k") == [-1, -2]
+    assert parse_values("  ", "float", "k") == []
+
+
 def test_wrong_kinds_are_refused_with_a_message():
     with pytest.raises(EditError, match="not a whole number"):
         parse_values("1.5", "int64", "label")

@@ -9,6 +9,7 @@ state of the records it touched, so an undo stack can restore the exact bytes.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -122,8 +123,9 @@ def kind_of(feature: Any) -> str | None:
 
 
 def parse_values(text: str, kind: str, key: str) -> list[Any]:
-    """Values typed by a person: ``3``, ``1, 2, 3``, ``[0.5, 0.25]`` or, for bytes,
-    ``["a", "b"]`` or a single text. Refuses values that do not fit ``kind``."""
+    """Values typed by a person: ``3``, ``1, 2, 3``, ``[0.5, 0.25]``, numbers one a
+    line or, for bytes, ``["a", "b"]`` or a single text. Refuses values that do not fit
+    ``kind``."""
     text = text.strip()
     if kind == "bytes":
         if text.startswith("["):
@@ -135,7 +137,7 @@ def parse_values(text: str, kind: str, key: str) -> list[Any]:
                 raise EditError(f"{key}: not a list of texts") from None
             return [str(v).encode() for v in items]
         return [text.encode()]
-    tokens = [t.strip() for t in text.strip("[]").split(",") if t.strip()]
+    tokens = [t for t in re.split(r"[,\s]+", text.strip("[]")) if t]
     out: list[Any] = []
     for token in tokens:
         if kind == "int64":
