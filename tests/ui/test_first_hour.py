@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFontMetrics, QGuiApplication
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from tests.ui.conftest import open_and_wait
 from tests.ui.test_menus import all_actions
@@ -15,6 +15,7 @@ from tfr_viewer.core.io import STATUS_HELP
 from tfr_viewer.core.io.framing import encode_frame
 from tfr_viewer.core.query.names import feature_column
 from tfr_viewer.core.write import build_example
+from tfr_viewer.ui import file_dialogs
 
 
 def trigger(window, name: str) -> None:
@@ -364,9 +365,7 @@ def test_box_captions_show_class_text_and_id_on_a_readable_label(qtbot, window, 
 def test_export_rows_as_csv_from_the_file_menu(qtbot, window, samples, tmp_path, monkeypatch):
     open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
     out = tmp_path / "rows.csv"
-    monkeypatch.setattr(
-        QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(out), ""))
-    )
+    monkeypatch.setattr(file_dialogs, "save_file", lambda *a, **k: str(out))
     trigger(window, "File › Export Rows as › CSV…")
     task = window.edit_actions.exports.last_task
     with qtbot.waitSignal(task.ended, timeout=30_000):
@@ -378,9 +377,9 @@ def test_export_rows_as_csv_from_the_file_menu(qtbot, window, samples, tmp_path,
 def test_open_dialog_shows_all_files_first(qtbot, window, monkeypatch):
     seen = []
     monkeypatch.setattr(
-        QFileDialog,
-        "getOpenFileNames",
-        staticmethod(lambda parent, caption, folder, filters: seen.append(filters) or ([], "")),
+        file_dialogs,
+        "open_files",
+        lambda parent, caption, folder, filters: seen.append(filters) or [],
     )
     trigger(window, "File › Open…")
     assert seen and seen[0].startswith("All files (*)")

@@ -7,9 +7,10 @@ from __future__ import annotations
 import shutil
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QInputDialog
+from PySide6.QtWidgets import QInputDialog
 
 from tests.ui.conftest import open_and_wait
+from tfr_viewer.ui import file_dialogs
 
 MAP = """item { id: 1 name: 'circle' }
 item { id: 2 name: 'square' }
@@ -61,11 +62,7 @@ def test_a_label_map_opened_from_the_menu_is_remembered(
     elsewhere.mkdir()
     (elsewhere / "classes.pbtxt").write_text(MAP)
     open_and_wait(qtbot, window, [data])
-    monkeypatch.setattr(
-        QFileDialog,
-        "getOpenFileName",
-        staticmethod(lambda *a, **k: (str(elsewhere / "classes.pbtxt"), "")),
-    )
+    monkeypatch.setattr(file_dialogs, "open_file", lambda *a, **k: str(elsewhere / "classes.pbtxt"))
     window.menus.action("analyze.label_map").trigger()
     assert window.label_maps.names[4] == "hexagon"
     window.close_dataset()

@@ -6,9 +6,10 @@ from __future__ import annotations
 import sys
 
 import pytest
-from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QInputDialog, QMessageBox
 
 from tests.ui.conftest import open_and_wait
+from tfr_viewer.ui import file_dialogs
 
 
 class Answers:
@@ -29,15 +30,15 @@ class Answers:
 
         def save_name(parent, caption="", *args, **kwargs):
             self.asked.append(f"save:{caption}")
-            return str(tmp_path / f"out{len(self.asked)}"), ""
+            return str(tmp_path / f"out{len(self.asked)}")
 
         def open_name(parent, caption="", *args, **kwargs):
             self.asked.append(f"open:{caption}")
-            return str(image), ""
+            return str(image)
 
         def open_names(parent, caption="", *args, **kwargs):
             self.asked.append(f"opens:{caption}")
-            return [], ""
+            return []
 
         def folder(parent, caption="", *args, **kwargs):
             self.asked.append(f"folder:{caption}")
@@ -49,10 +50,10 @@ class Answers:
 
         monkeypatch.setattr(QInputDialog, "getText", staticmethod(get_text))
         monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
-        monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
-        monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(open_name))
-        monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(open_names))
-        monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(folder))
+        monkeypatch.setattr(file_dialogs, "save_file", save_name)
+        monkeypatch.setattr(file_dialogs, "open_file", open_name)
+        monkeypatch.setattr(file_dialogs, "open_files", open_names)
+        monkeypatch.setattr(file_dialogs, "folder", folder)
         monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
         monkeypatch.setattr(QMessageBox, "warning", staticmethod(question))
         monkeypatch.setattr(QMessageBox, "information", staticmethod(question))

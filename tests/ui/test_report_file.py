@@ -17,9 +17,9 @@ def _report(tmp_path, *argv: str) -> str:
 
 
 def _trigger(window, monkeypatch, path: str) -> None:
-    from PySide6.QtWidgets import QFileDialog
+    from tfr_viewer.ui import file_dialogs
 
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (path, "JSON (*.json)"))
+    monkeypatch.setattr(file_dialogs, "open_file", lambda *a, **k: path)
     action = next(
         a for a in window.analyze_menu.actions() if a.text().replace("&", "") == "Open Report…"
     )

@@ -11,8 +11,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtWidgets import QFileDialog
-
+from . import file_dialogs
 from .actions import Action, Entry
 from .analysis_job import AnalysisJob
 from .panels.classes_panel import ClassesPanel
@@ -236,9 +235,7 @@ class AnalysisActions:
         bar.apply()
 
     def open_report_dialog(self) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
-        path, _ = QFileDialog.getOpenFileName(
+        path = file_dialogs.open_file(
             self.w.as_widget(),
             "Open a stats or check report",
             self.w.recent.last_dir(),
@@ -340,7 +337,7 @@ class AnalysisActions:
         if w.session.dataset is None:
             w.show_error("Compare", "Open a dataset first: it is compared with another.")
             return
-        paths, _ = QFileDialog.getOpenFileNames(
+        paths = file_dialogs.open_files(
             w.as_widget(),
             "Compare with (choose the files of the other dataset)",
             w.recent.last_dir(),

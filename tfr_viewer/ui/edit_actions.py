@@ -8,7 +8,6 @@ import numpy as np
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
-    QFileDialog,
     QInputDialog,
     QMessageBox,
 )
@@ -27,6 +26,7 @@ from ..core.write.box_edits import (
     move_box,
     set_box_class,
 )
+from . import file_dialogs
 from .actions import Action, Entry
 from .dialogs.class_choice import Class, choose_class
 from .dialogs.values_editor import ask_values
@@ -451,7 +451,7 @@ class EditActions(QObject):
             self._fail("select the image feature in the tree first")
             return False
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self.window.as_widget(), "Replace image with")
+            path = file_dialogs.open_file(self.window.as_widget(), "Replace image with")
             if not path:
                 return False
         with open(path, "rb") as f:

@@ -8,7 +8,6 @@ from functools import partial
 
 import numpy as np
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog
 
 from ..core.task_messages import Done, Failed, Progress
 from ..core.tasks import format_export_task
@@ -16,6 +15,7 @@ from ..core.text import plural
 from ..core.write import ExportError, ExportOptions
 from ..core.write.export import export
 from ..core.write.writers import WRITERS
+from . import file_dialogs
 from .actions import Action, Entry, Submenu
 from .dialogs.export_dialog import ExportDialog
 from .host import EditHost, EditState
@@ -102,11 +102,11 @@ class ExportActions(QObject):
             return None
         if out is None:
             if fmt == "images":
-                out, _ = QFileDialog.getSaveFileName(w.as_widget(), "New folder for the images")
+                out = file_dialogs.save_file(w.as_widget(), "New folder for the images")
             else:
                 ext = next(x.extension for x in WRITERS if x.name == fmt)
-                out, _ = QFileDialog.getSaveFileName(
-                    w.as_widget(), f"Export as {fmt}", filter=f"*{ext}"
+                out = file_dialogs.save_file(
+                    w.as_widget(), f"Export as {fmt}", filters=f"{fmt} (*{ext})"
                 )
             if not out:
                 return None
@@ -141,7 +141,7 @@ class ExportActions(QObject):
         if ds is None:
             return False
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(
+            path = file_dialogs.save_file(
                 w.as_widget(), "Save intact records as", os.path.dirname(ds.files[0].path)
             )
             if not path:

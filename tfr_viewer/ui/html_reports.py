@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Protocol
 
+from . import file_dialogs
 from .actions import Action, Entry
 from .analysis_job import AnalysisJob
 
@@ -105,15 +106,13 @@ class HtmlReports:
         """Where the report goes: asked in a save dialog (or ``target``, in tests)."""
         if not self.ask:
             return self.target
-        from PySide6.QtWidgets import QFileDialog
 
         ds = self.w.session.dataset
         name = os.path.basename(ds.files[0].path) if ds is not None and ds.files else "dataset"
         suggested = os.path.join(self.w.recent.last_dir(), f"{name}-{kind}.html")
-        out, _ = QFileDialog.getSaveFileName(
+        return file_dialogs.save_file(
             self.w.as_widget(), "Save the report", suggested, "HTML (*.html)"
         )
-        return out
 
     def save(self, kind: str) -> None:
         """Write the report of the findings (``check``) or the statistics (``stats``)."""

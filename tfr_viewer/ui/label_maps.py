@@ -11,9 +11,9 @@ import os
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QFileDialog
 
 from ..core.analyze.label_map import LabelMapError, read_label_map
+from . import file_dialogs
 from .actions import Action, Entry
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class LabelMaps:
         ]
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
+        path = file_dialogs.open_file(
             self.w.as_widget(), "Open label map", "", "Label maps (*.pbtxt);;All files (*)"
         )
         if path:

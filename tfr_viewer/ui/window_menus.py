@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication
 
+from . import file_dialogs
 from .actions import Action, Entry, Submenu
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ def open_convert_dialog(w: WindowHost) -> None:
 def open_files_dialog(w: WindowHost) -> None:
     """File › Open…: several files at once; the dialog lists every file, since shards
     are often named without an extension."""
-    paths, _ = QFileDialog.getOpenFileNames(
+    paths = file_dialogs.open_files(
         w.as_widget(),
         "Open TFRecord files",
         w.recent.last_dir(),
@@ -42,9 +43,7 @@ def open_files_dialog(w: WindowHost) -> None:
 
 def open_folder_dialog(w: WindowHost) -> None:
     """File › Open Folder…: a shard set."""
-    folder = QFileDialog.getExistingDirectory(
-        w.as_widget(), "Open a folder of shards", w.recent.last_dir()
-    )
+    folder = file_dialogs.folder(w.as_widget(), "Open a folder of shards", w.recent.last_dir())
     if folder:
         w.open_paths([folder])
 

@@ -60,4 +60,3 @@ def test_a_data_folder_is_listed_by_info_and_named_by_the_others(tmp_path):
     assert count.returncode == 2
     (line,) = count.stderr.strip().splitlines()
     assert "a TensorFlow Datasets folder of 2 datasets" in line and "shapes (1.1.0" in line
-

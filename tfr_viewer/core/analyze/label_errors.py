@@ -37,6 +37,7 @@ def triage_weight(kind: str, rank: float) -> float:
     """A finding's place in a triage: its kind's tier first, its rank within the tier."""
     return TIERS.get(kind, 0) + min(max(rank, 0.0), 1.0)
 
+
 Corners = tuple[float, float, float, float]
 
 

@@ -85,9 +85,7 @@ def choose_summary_keys(sample: list[dict], keys: list[str], limit: int = 3) -> 
         )
 
     fitting = [
-        k
-        for k in keys
-        if all(short(f[k]) for f in sample if k in f) and 2 * held(k) > len(sample)
+        k for k in keys if all(short(f[k]) for f in sample if k in f) and 2 * held(k) > len(sample)
     ]
     useful = [k for k in fitting if varies(k)] or fitting
     texts = [k for k in useful if _CLASS_TEXT.search(k)]

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -38,6 +37,7 @@ from ...core.write import convert_sources as sources
 from ...core.write.convert import ConvertOptions, class_order, list_source
 from ...core.write.convert_encode import Reencode
 from ...core.write.export import planned_names
+from .. import file_dialogs
 from ..process_task import ProcessTask
 
 PREVIEW_FILES = 8
@@ -194,12 +194,12 @@ class ConvertDialog(QDialog):
 
     # -- choosing ------------------------------------------------------------------
     def _choose_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Folder of images", self.start_dir)
+        path = file_dialogs.folder(self, "Folder of images", self.start_dir)
         if path:
             self.set_source(path)
 
     def _choose_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
+        path = file_dialogs.open_file(
             self,
             "CSV, VOC or COCO file",
             self.start_dir,
@@ -209,7 +209,7 @@ class ConvertDialog(QDialog):
             self.set_source(path)
 
     def _choose_output(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "New TFRecord file", self.output.text())
+        path = file_dialogs.save_file(self, "New TFRecord file", self.output.text())
         if path:
             self.output.setText(path)
             self.update_preview()

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -41,6 +40,7 @@ from ...core.write import (
     parse_split,
     plan,
 )
+from .. import file_dialogs
 from ..process_task import ProcessTask
 
 SCOPES = ("all", "selected", "filtered", "edited")
@@ -162,7 +162,7 @@ class ExportDialog(QDialog):
         self.update_preview()
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export to", self.output.text())
+        path = file_dialogs.save_file(self, "Export to", self.output.text())
         if path:
             self.output.setText(path)
 

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.analyze.label_errors import Thresholds
+from .. import file_dialogs
 
 SOURCES = ("features", "results", "dataset")
 
@@ -110,11 +110,11 @@ class PredictionsDialog(QDialog):
 
     def _browse(self) -> None:
         if self.kind() == "results":
-            path, _ = QFileDialog.getOpenFileName(
+            path = file_dialogs.open_file(
                 self, "COCO results file", self.start_dir, "JSON (*.json);;All files (*)"
             )
         else:
-            path = QFileDialog.getExistingDirectory(self, "Dataset folder", self.start_dir)
+            path = file_dialogs.folder(self, "Dataset folder", self.start_dir)
         if path:
             self.path.setText(path)
 

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QHeaderView,
     QPushButton,
     QTableView,
@@ -25,6 +24,7 @@ from ...core import json_text
 from ...core.analyze.findings import SEVERITIES
 from ...core.text import plural
 from ...core.write.output import save_file
+from .. import file_dialogs
 from ..models.findings_model import COLUMNS, FindingsFilter, FindingsModel
 from .task_strip import TaskStrip
 
@@ -187,7 +187,7 @@ class FindingsPanel(QWidget):
 
     def export_dialog(self) -> None:
         start = os.path.join(os.path.expanduser("~"), "findings.json")
-        path, _ = QFileDialog.getSaveFileName(self, "Export findings", start, "JSON (*.json)")
+        path = file_dialogs.save_file(self, "Export findings", start, "JSON (*.json)")
         if not path:
             return
         try:
