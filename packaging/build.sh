@@ -60,8 +60,8 @@ fi
 if [ ${#ONEFILE[@]} -eq 0 ] && [ "$(uname -s)" = Linux ]; then
   LINUX="$DIST/tfr-viewer/linux"
   mkdir -p "$LINUX/icons"
-  cp "$ROOT"/packaging/linux/{install.sh,uninstall.sh,tfr-viewer.desktop,tfr-viewer-mime.xml} \
-    "$LINUX/"
+  cp "$ROOT"/packaging/linux/{install.sh,uninstall.sh} \
+    "$ROOT"/tfr_viewer/desktop/{tfr-viewer.desktop,tfr-viewer-mime.xml} "$LINUX/"
   cp -r "$ROOT/resources/icons/hicolor" "$LINUX/icons/"
 fi
 

@@ -99,7 +99,9 @@ def test_only_the_beam_package_imports_beam():
 # Who may import whom: each layer (by module-name prefix, most specific first) and the
 # layers of tfr_viewer it may import. The shared modules (errors and exit codes,
 # versions, the samples) sit on the core, beside the other layers. ``commands.window``
-# is the one door from the command line into the window (opened lazily, at run time).
+# is the one door from the command line into the window (opened lazily, at run time);
+# ``commands.desktop`` the one into the desktop integration, which borrows the window's
+# icon drawing.
 SHARED = {"tfr_viewer.errors", "tfr_viewer.versions", "tfr_viewer.samples"}
 LAYERS: dict[str, set[str]] = {
     "tfr_viewer.core": {"tfr_viewer.core"},
@@ -112,6 +114,14 @@ LAYERS: dict[str, set[str]] = {
         "tfr_viewer.commands",
         "tfr_viewer.cli_options",
         "tfr_viewer.ui",
+        *SHARED,
+    },
+    "tfr_viewer.desktop": {"tfr_viewer.core", "tfr_viewer.desktop", "tfr_viewer.ui", *SHARED},
+    "tfr_viewer.commands.desktop": {
+        "tfr_viewer.core",
+        "tfr_viewer.commands",
+        "tfr_viewer.cli_options",
+        "tfr_viewer.desktop",
         *SHARED,
     },
     "tfr_viewer.commands": {

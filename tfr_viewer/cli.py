@@ -60,6 +60,10 @@ COMMANDS: dict[str, Command] = {
     "recover": Command("write every intact record of damaged input to OUT", "write"),
     "index": Command("build and cache the index of each file", "indexing"),
     "open": Command("open the desktop window", "window"),
+    "install-desktop": Command(
+        "make .tfrecord files open with this command on a Linux desktop (--uninstall)",
+        "desktop",
+    ),
 }
 
 

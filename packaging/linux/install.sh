@@ -24,11 +24,14 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-# Files shipped with the script: next to it inside a bundle, or in the source tree.
+# Files shipped with the script: next to it inside a bundle, or in the source tree (the
+# desktop entry and the MIME type are the package's own, which install-desktop writes).
 if [ -f "$HERE/tfr-viewer.desktop" ] && [ -d "$HERE/icons/hicolor" ]; then
   ICONS="$HERE/icons/hicolor"
+  SHARED="$HERE"
 else
   ICONS="$HERE/../../resources/icons/hicolor"
+  SHARED="$HERE/../../tfr_viewer/desktop"
 fi
 if [ -z "$BUNDLE" ]; then
   for candidate in "$HERE/.." "$HERE/../../dist/tfr-viewer"; do
@@ -79,10 +82,10 @@ installed+=("$BIN/tfr-viewer")
 # $BIN is not on the desktop session's PATH.
 desktop="$(mktemp)"
 sed -e "s|^Exec=tfr-viewer |Exec=$APP/tfr-viewer |" -e "s|^TryExec=.*|TryExec=$APP/tfr-viewer|" \
-  "$HERE/tfr-viewer.desktop" > "$desktop"
+  "$SHARED/tfr-viewer.desktop" > "$desktop"
 put "$desktop" "$DATA/applications/tfr-viewer.desktop"
 rm -f "$desktop"
-put "$HERE/tfr-viewer-mime.xml" "$DATA/mime/packages/tfr-viewer.xml"
+put "$SHARED/tfr-viewer-mime.xml" "$DATA/mime/packages/tfr-viewer.xml"
 for png in "$ICONS"/*/apps/tfr-viewer.png; do
   size="$(basename "$(dirname "$(dirname "$png")")")"
   put "$png" "$DATA/icons/hicolor/$size/apps/tfr-viewer.png"

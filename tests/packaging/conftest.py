@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGING = ROOT / "packaging"
 LINUX = PACKAGING / "linux"
+DESKTOP_FILES = ROOT / "tfr_viewer" / "desktop"  # the desktop entry and the MIME type
 sys.path.insert(0, str(PACKAGING))
 
 # .ci/run installs the tools and sets this, so a missing tool fails there instead of skipping.

@@ -16,7 +16,7 @@ from bundle_contents import (
     version,
 )
 
-from tests.packaging.conftest import LINUX, PACKAGING
+from tests.packaging.conftest import DESKTOP_FILES, PACKAGING
 from tfr_viewer import __version__
 
 
@@ -76,7 +76,9 @@ def test_macos_types_are_a_valid_plist_for_every_extension():
 
 
 def test_every_extension_is_claimed_on_every_os():
-    globs = re.findall(r'<glob pattern="([^"]+)"', (LINUX / "tfr-viewer-mime.xml").read_text())
+    globs = re.findall(
+        r'<glob pattern="([^"]+)"', (DESKTOP_FILES / "tfr-viewer-mime.xml").read_text()
+    )
     iss = (PACKAGING / "windows" / "tfr-viewer.iss").read_text()
     for ext in EXTENSIONS:
         assert any(fnmatch(f"train.{ext}", g) for g in globs), ext

@@ -33,9 +33,7 @@ def _when_shown(act):
     return seen
 
 
-def test_open_shows_names_and_dates_whole_and_opens_the_choice(
-    qtbot, window, samples, tmp_path
-):
+def test_open_shows_names_and_dates_whole_and_opens_the_choice(qtbot, window, samples, tmp_path):
     name = "train.tfrecord-00000-of-00064"
     shutil.copy(samples / "shapes_odapi.tfrecord", tmp_path / name)
     window.recent.remember([str(tmp_path / name)])  # the dialog starts in its folder

@@ -72,6 +72,27 @@ def image(size: int) -> QImage:
     return img
 
 
+def pngs() -> dict[int, bytes]:
+    """The icon at every size, as PNG files' bytes (for the desktop's icon theme); makes
+    the Qt application this needs when there is none (off-screen: nothing is shown)."""
+    import os
+
+    from PySide6.QtCore import QBuffer, QIODevice
+    from PySide6.QtGui import QGuiApplication
+
+    if QGuiApplication.instance() is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        pngs.app = QGuiApplication([])  # type: ignore[attr-defined]  # kept alive
+    out = {}
+    for size in SIZES:
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not image(size).save(buffer, "PNG"):  # type: ignore[call-overload]  # (str at run time)
+            raise OSError(f"cannot render the {size}×{size} icon")
+        out[size] = bytes(buffer.data().data())
+    return out
+
+
 def icon() -> QIcon:
     """The window icon, at every size the icon files have."""
     result = QIcon()

@@ -55,6 +55,7 @@ from .remote_actions import RemoteActions
 from .screen_fit import bring_in, fit_to_screen
 from .session import Session
 from .standby import prestart
+from .status_bar import StatusBar
 from .status_widgets import StatusWidgets
 from .table_order import TableOrder
 from .viewers.preview import PreviewPane
@@ -184,6 +185,7 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.filter_bar.message.connect(lambda text: self.panes.filter_said(text))
         self.order = TableOrder(self)
         self.navigator: Navigator = Navigator(self)
+        self.setStatusBar(StatusBar(self))
         bar = StatusWidgets(self.statusBar())
         self.counts, self.problems_button = bar.counts, bar.problems
         self.warnings_button = bar.warnings

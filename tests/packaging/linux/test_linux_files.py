@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging.conftest import LINUX, ROOT, need, need_linux
+from tests.packaging.conftest import DESKTOP_FILES, LINUX, ROOT, need, need_linux
 
 SCHEMA = LINUX / "shared-mime-info.xsd"
-MIME = LINUX / "tfr-viewer-mime.xml"
-DESKTOP = LINUX / "tfr-viewer.desktop"
+MIME = DESKTOP_FILES / "tfr-viewer-mime.xml"
+DESKTOP = DESKTOP_FILES / "tfr-viewer.desktop"
 
 
 def run(*args: str, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStyle
 
 from tests.planted_faults import planted_dataset
 from tests.ui.conftest import open_and_wait
@@ -115,6 +116,38 @@ def test_findings_filter_by_severity_and_export(qtbot, window, faulty, tmp_path,
     panel.export(str(out))
     doc = json.loads(out.read_text())
     assert doc["findings"] == shown and doc["counts"]["error"] == len(shown)
+
+
+def test_the_kind_and_severity_choices_are_shown_whole(qtbot, window, faulty):
+    """The choices are filled when the checks end; each is shown whole once chosen,
+    even in a window as narrow as a 1366×768 screen's."""
+    from PySide6.QtGui import QFontMetrics
+
+    window.resize(1366, 740)
+    panel = _checked(qtbot, window, faulty[0])
+    qtbot.waitExposed(panel)
+    for combo in (panel.kind, panel.severity):
+        assert combo.count() > 2
+        metrics = QFontMetrics(combo.font())
+        for i in range(combo.count()):
+            combo.setCurrentIndex(i)
+            text = combo.currentText()
+            room = combo.style().subControlRect(
+                QStyle.ComplexControl.CC_ComboBox,
+                _combo_option(combo),
+                QStyle.SubControl.SC_ComboBoxEditField,
+                combo,
+            )
+            assert metrics.horizontalAdvance(text) <= room.width(), text
+
+
+def _combo_option(combo):
+    from PySide6.QtWidgets import QStyleOptionComboBox
+
+    option = QStyleOptionComboBox()
+    option.initFrom(combo)
+    option.currentText = combo.currentText()
+    return option
 
 
 def test_classes_filter_and_hide_boxes(qtbot, window, samples):

@@ -67,6 +67,8 @@ class FindingsPanel(QWidget):
         self.severity.currentIndexChanged.connect(self._severity_chosen)
         self.kind = QComboBox(self)
         self.kind.currentIndexChanged.connect(self._kind_chosen)
+        for combo in (self.severity, self.kind):  # as wide as the kinds the checks find
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.notes = QCheckBox("Notes", self)
         self.notes.setToolTip(
             "Show the notes (info) too; they are folded away, as on the command line"
@@ -76,6 +78,8 @@ class FindingsPanel(QWidget):
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self.export_dialog)
         row = self.strip.row
+        row.removeWidget(self.count)  # the count has a line of its own, under the choices
+        row.addStretch(1)
         row.insertWidget(1, self.severity)
         row.insertWidget(2, self.kind)
         row.insertWidget(3, self.notes)
@@ -83,6 +87,7 @@ class FindingsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(row)
+        layout.addWidget(self.count)
         layout.addWidget(self.table, 1)
         self.meta: dict[str, Any] = {}
         self.inputs: list[str] = []  # the files the findings are about: never written
@@ -166,7 +171,9 @@ class FindingsPanel(QWidget):
         hint = super().sizeHint()
         rows = 10 * self.table.verticalHeader().defaultSectionSize()
         header = self.table.horizontalHeader().sizeHint().height()
-        strip = self.strip.row.sizeHint().height()
+        strip = self.strip.row.sizeHint().height() + self.count.heightForWidth(
+            max(self.width(), hint.width()) - 8
+        )
         scroll = self.table.horizontalScrollBar().sizeHint().height()
         frames = 2 * self.table.frameWidth() + 32  # the panel's margins and the dock's title
         return QSize(hint.width(), max(hint.height(), rows + header + strip + scroll + frames))

@@ -238,7 +238,8 @@ class StatisticsPanel(QWidget):
                     chart.set_histogram(spec["edges"], spec["counts"])
                 else:
                     chart.set_categories(spec["labels"], spec["counts"])
-                chart.setToolTip("Click a bar to show its records")
+                chart.hint = "Click a bar to show its records"
+                chart.setToolTip(chart.hint)
                 chart.bar_clicked.connect(
                     lambda i, filters=spec["filters"]: self.filter_requested.emit(filters[i])
                 )
