@@ -178,3 +178,60 @@ def test_each_user_and_display_has_a_copy_of_its_own(monkeypatch, tmp_path):
     monkeypatch.setenv("USER", "somebody-else")  # a name the environment says: not used
     monkeypatch.setenv("LOGNAME", "somebody-else")
     assert server_name() == second and str(os.getuid()) in second
+
+
+def test_two_displays_have_a_copy_each_on_real_x_servers(qtbot, tmp_path):
+    """Two X servers of one user: a launch on the second display opens a copy of its
+    own there (never a window in the first display's copy), and a later launch on each
+    display hands its file to that display's copy."""
+    from tests.ui.x11 import xvfb_display
+
+    runtime = tmp_path / "runtime"  # the user's private runtime folder, as a login has
+    runtime.mkdir(mode=0o700)
+
+    def on(display: str, *args: str) -> subprocess.Popen:
+        env = {k: v for k, v in os.environ.items() if k not in ("TFR_VIEWER_INSTANCE",)}
+        env.pop("WAYLAND_DISPLAY", None)
+        env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb", XDG_RUNTIME_DIR=str(runtime))
+        return subprocess.Popen(
+            [sys.executable, "-m", "tfr_viewer", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+
+    def serving(display: str) -> str:
+        uid = os.getuid()
+        return str(runtime / f"tfr-viewer-{uid}-{display.replace(':', '_')}")
+
+    def wait_serving(name: str, proc: subprocess.Popen) -> None:
+        probe = QLocalSocket()
+        deadline = time.monotonic() + 90
+        while True:
+            probe.connectToServer(name)
+            if probe.waitForConnected(200):
+                probe.disconnectFromServer()
+                return
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < deadline, f"nothing serves {name}"
+            time.sleep(0.1)
+
+    with xvfb_display() as one, xvfb_display() as two:
+        assert one != two
+        first = on(one, "open")
+        second = None
+        try:
+            wait_serving(serving(one), first)
+            second = on(two, str(ODAPI))  # the other display: a copy of its own
+            wait_serving(serving(two), second)
+            assert second.poll() is None  # it stays: it is that display's copy
+            for display, owner in ((one, first), (two, second)):
+                code, err = finish(qtbot, on(display, str(SEQUENCES)))
+                assert code == 0 and f"(process {owner.pid})" in err, (display, err)
+            assert first.poll() is None and second.poll() is None
+        finally:
+            for proc in (first, second):
+                if proc is not None and proc.poll() is None:
+                    proc.terminate()
+                    proc.wait(30)

@@ -5,10 +5,12 @@ offscreen platform of the other tests does not. The test runs itself again under
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -49,3 +51,30 @@ def xvfb_run() -> list[str]:
             pytest.fail("xvfb-run is missing (apt: xvfb and the xcb libraries)")
         pytest.skip("xvfb-run is missing")
     return ["xvfb-run", "-a"]
+
+
+@contextlib.contextmanager
+def xvfb_display(size: str = "1366x768x24") -> Iterator[str]:
+    """A fresh Xvfb server of its own for the block: its display name (``:N``, the first
+    free number, as the server itself chose it). Skipped without Xvfb, unless CI says it
+    must be there."""
+    if shutil.which("Xvfb") is None:
+        if REQUIRED:
+            pytest.fail("Xvfb is missing (apt: xvfb)")
+        pytest.skip("Xvfb is missing")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", size, "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    try:
+        with os.fdopen(read) as said:
+            number = said.readline().strip()  # written once the server accepts clients
+        assert number.isdigit(), f"Xvfb did not start (exit {server.poll()})"
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(30)
