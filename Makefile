@@ -1,5 +1,6 @@
 # Set-up and entry points. `make run` opens the app on the bundled sample,
-# `make test` runs the whole suite; both create .venv on first use. Apache Beam pins
+# `make test` runs the whole suite (on every core: a test file's tests run in one worker,
+# which keeps its module's fixtures); both create .venv on first use. Apache Beam pins
 # protobuf below 7 and Pillow below 13, so its tests run in a second environment,
 # .venv-beam, with the [beam] extra.
 PYTHON ?= python3
@@ -38,7 +39,7 @@ run: $(VENV)/.run-installed
 test: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m ruff check tfr_viewer tests packaging
 	$(PY) -m mypy
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 	$(BEAM_PY) -m pytest -p no:cacheprovider tests/beam
 
 lint: $(VENV)/.test-installed

@@ -6,31 +6,16 @@ from __future__ import annotations
 
 import shutil
 
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QTreeView
+from PySide6.QtWidgets import QFileDialog, QLineEdit, QTreeView
 
+from tests.ui.modal import when_shown
 from tests.ui.test_first_hour import trigger
 from tfr_viewer.ui.screen_fit import FRAME
 
 
 def _when_shown(act):
-    seen: list = []
-
-    def look():
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QFileDialog):
-            QTimer.singleShot(20, look)
-            return
-        seen.append(dialog)
-        try:
-            act(dialog)
-        except BaseException as exc:  # closed so that the test reports it, never hangs
-            seen.append(exc)
-            dialog.reject()
-
-    QTimer.singleShot(0, look)
-    return seen
+    return when_shown(QFileDialog, act)
 
 
 def test_open_shows_names_and_dates_whole_and_opens_the_choice(qtbot, window, samples, tmp_path):

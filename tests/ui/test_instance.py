@@ -22,8 +22,13 @@ ODAPI = SAMPLES / "shapes_odapi.tfrecord"
 SEQUENCES = SAMPLES / "sequences.tfrecord"
 
 
-def launch(name: str, *args: str, cwd: str | None = None) -> subprocess.Popen:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TFR_VIEWER_INSTANCE": name}
+def launch(
+    name: str | None, *args: str, cwd: str | None = None, env: dict | None = None
+) -> subprocess.Popen:
+    """``tfr-viewer ARGS`` as a shell starts it: on the instance ``name``, or (None) on
+    the one its environment ``env`` names (a display, a runtime folder)."""
+    if name is not None:
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TFR_VIEWER_INSTANCE": name}
     return subprocess.Popen(
         [sys.executable, "-m", "tfr_viewer", *args],
         stdout=subprocess.PIPE,
@@ -49,6 +54,20 @@ def served(qtbot, name):
     for window in list(windows.windows):
         window.edit_actions.discard_answer = True
     windows.close_all()
+
+
+def wait_serving(name: str, proc: subprocess.Popen, timeout: float = 90) -> None:
+    """Until ``proc`` serves ``name`` (failing when it ends first, or never does)."""
+    probe = QLocalSocket()
+    deadline = time.monotonic() + timeout
+    while True:
+        probe.connectToServer(name)
+        if probe.waitForConnected(200):
+            probe.disconnectFromServer()
+            return
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < deadline, f"nothing serves {name}"
+        time.sleep(0.1)
 
 
 def finish(qtbot, proc: subprocess.Popen, timeout: int = 60_000) -> tuple[int, str]:
@@ -132,16 +151,7 @@ def test_two_real_processes(qtbot, name, tmp_path):
     """The full path: `tfr-viewer` running, then `tfr-viewer FILE` from a shell."""
     first = launch(name, "open")
     try:
-        probe = QLocalSocket()
-        deadline = time.monotonic() + 60
-        while True:
-            probe.connectToServer(name)
-            if probe.waitForConnected(200):
-                probe.disconnectFromServer()
-                break
-            assert first.poll() is None, first.stderr.read()
-            assert time.monotonic() < deadline, "the first process never started serving"
-            time.sleep(0.1)
+        wait_serving(name, first)
         second = launch(name, str(ODAPI))
         code, err = finish(qtbot, second)
         assert code == 0, err
@@ -193,29 +203,11 @@ def test_two_displays_have_a_copy_each_on_real_x_servers(qtbot, tmp_path):
         env = {k: v for k, v in os.environ.items() if k not in ("TFR_VIEWER_INSTANCE",)}
         env.pop("WAYLAND_DISPLAY", None)
         env.update(DISPLAY=display, QT_QPA_PLATFORM="xcb", XDG_RUNTIME_DIR=str(runtime))
-        return subprocess.Popen(
-            [sys.executable, "-m", "tfr_viewer", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
+        return launch(None, *args, env=env)
 
     def serving(display: str) -> str:
         uid = os.getuid()
         return str(runtime / f"tfr-viewer-{uid}-{display.replace(':', '_')}")
-
-    def wait_serving(name: str, proc: subprocess.Popen) -> None:
-        probe = QLocalSocket()
-        deadline = time.monotonic() + 90
-        while True:
-            probe.connectToServer(name)
-            if probe.waitForConnected(200):
-                probe.disconnectFromServer()
-                return
-            assert proc.poll() is None, proc.stderr.read()
-            assert time.monotonic() < deadline, f"nothing serves {name}"
-            time.sleep(0.1)
 
     with xvfb_display() as one, xvfb_display() as two:
         assert one != two

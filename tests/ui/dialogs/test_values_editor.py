@@ -3,11 +3,12 @@ are typed, refuses what cannot be stored, and applies on Ctrl+Enter."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QPushButton
 
 from tests.tf_oracle import tf
 from tests.ui.conftest import open_and_wait
+from tests.ui.modal import when_shown
 
 
 def _open_list(qtbot, window, tmp_path, scores):
@@ -24,26 +25,9 @@ def _open_list(qtbot, window, tmp_path, scores):
 
 
 def _when_shown(qtbot, act):
-    """Run ``act(dialog)`` once the editor is up (it is modal: exec() blocks the test)."""
-    seen = []
+    from tfr_viewer.ui.dialogs.values_editor import ValuesEditor
 
-    def look():
-        from tfr_viewer.ui.dialogs.values_editor import ValuesEditor
-
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, ValuesEditor):
-            QTimer.singleShot(20, look)
-            return
-        seen.append(dialog)
-        try:
-            act(dialog)
-        except BaseException as exc:  # the dialog is closed so the test can report it
-            seen.append(exc)
-            dialog.reject()
-            raise
-
-    QTimer.singleShot(0, look)
-    return seen
+    return when_shown(ValuesEditor, act)
 
 
 def test_f2_edits_a_long_list_in_a_wide_editor(qtbot, window, tmp_path):
