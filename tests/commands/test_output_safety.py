@@ -407,3 +407,60 @@ def test_images_under_keys_with_nul_and_path_parts_are_written_inside_the_folder
     written = [p for p in (tmp_path / "folder").rglob("*") if p.is_file()]
     assert all(out in p.parents for p in written)
     assert sorted(p.read_bytes() for p in written) == sorted(keys.values())
+
+
+LABEL_MAP = 'item { id: 1 name: "cat" }\nitem { id: 2 name: "dog" }\nitem { id: 3 name: "bird" }\n'
+
+
+@pytest.mark.parametrize(
+    ("reads", "report"),
+    [
+        ("predictions_file", "--junit"),
+        ("predictions_file", "--html"),
+        ("predictions_dataset", "--html"),
+        ("label_map", "--junit"),
+        ("schema", "--html"),
+    ],
+)
+def test_a_report_never_replaces_a_file_the_command_read(tmp_path, label_data, reads, report):
+    """``check D --predictions ok.json --junit ok.json --overwrite``: every file a
+    command reads beside its dataset (the model's results, a predictions dataset, the
+    label map, the schema) is one of its inputs, which no report may replace."""
+    import shutil
+
+    data = tmp_path / "plain.tfrecord"
+    shutil.copy(label_data["plain"], data)
+    schema = tmp_path / "schema.json"
+    made = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "schema", "--infer", str(data), "-o", str(schema)],
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr
+    read = {
+        "predictions_file": tmp_path / "results.json",
+        "predictions_dataset": tmp_path / "preds.tfrecord",
+        "label_map": tmp_path / "label_map.pbtxt",
+        "schema": schema,
+    }
+    shutil.copy(label_data["coco"], read["predictions_file"])
+    shutil.copy(label_data["by_sha"], read["predictions_dataset"])
+    read["label_map"].write_text(LABEL_MAP)
+    option = {
+        "predictions_file": ["--predictions", str(read["predictions_file"])],
+        "predictions_dataset": ["--predictions", str(read["predictions_dataset"])],
+        "label_map": ["--label-map", str(read["label_map"])],
+        "schema": ["--schema", str(schema)],
+    }[reads]
+    target = read[reads]
+    before = target.read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-m", "tfr_viewer", "check", str(data), *option]
+        + [report, str(target), "--overwrite"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "refusing to write over a source of this command" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert target.read_bytes() == before

@@ -139,3 +139,36 @@ def test_predictions_from_a_results_file_and_the_evaluation(qtbot, window, label
     qtbot.waitUntil(lambda: bool(errors), timeout=60_000)
     assert "list of results" in errors[0]
     assert window.predictions.kind == "results"  # the good ones are kept
+
+
+def test_a_saved_report_never_replaces_the_results_file_it_used(
+    qtbot, window, label_data, tmp_path, monkeypatch
+):
+    """Predictions read from a results file, then Save Statistics as HTML with that
+    file's name: refused with a message, the model's results kept."""
+    import shutil
+
+    from tfr_viewer.ui import file_dialogs
+
+    results = tmp_path / "results.json"
+    shutil.copy(label_data["coco"], results)
+    before = results.read_bytes()
+    open_and_wait(qtbot, window, [label_data["plain"]])
+    window.menus.action("analyze.predictions").trigger()
+    dialog = window.predictions.last_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    dialog.buttons["results"].setChecked(True)
+    dialog.path.setText(str(results))
+    ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+    qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.predictions.kind == "results", timeout=60_000)
+    window.menus.action("panel.statistics").trigger()
+    qtbot.waitUntil(lambda: window.analysis.stats is not None, timeout=60_000)
+    errors: list[str] = []
+    window.show_error = lambda title, text: errors.append(text)
+    monkeypatch.setattr(file_dialogs, "save_file", lambda *a, **k: str(results))
+    window.menus.refresh()  # as opening the menu does
+    window.menus.action("analyze.save_stats_html").trigger()
+    qtbot.waitUntil(lambda: bool(errors), timeout=60_000)
+    assert "refusing to write over a source of this command" in errors[0]
+    assert results.read_bytes() == before

@@ -32,10 +32,18 @@ from .task_messages import (
 )
 
 
-def run_child(job: Callable[[Connection], None], conn: Connection) -> None:
-    """The entry of every child job: ``job(conn)``. A parent that has gone (the window
-    closed while the job worked) ends the child quietly: its pipe broke, and there is
-    nobody left to tell."""
+def run_child(
+    job: Callable[[Connection], None],
+    conn: Connection,
+    read: frozenset[tuple[int, int]] = frozenset(),
+) -> None:
+    """The entry of every child job: ``job(conn)``, knowing the files its parent has
+    read (``read``: inputs no output of the job may replace). A parent that has gone
+    (the window closed while the job worked) ends the child quietly: its pipe broke,
+    and there is nobody left to tell."""
+    from .io.inputs_read import carry
+
+    carry(read)
     try:
         job(conn)
     except (BrokenPipeError, ConnectionResetError, EOFError):

@@ -6,6 +6,7 @@ strongest evidence against their labels (the table, and the gallery with it)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -147,8 +148,22 @@ class PredictionActions:
             if error:
                 self.w.show_error("Cannot use these predictions", error)
             return
+        self._note_inputs(path)
         self._set(result, kind, path)
         self.w.statusBar().showMessage(f"predictions from {result.source.describe()}", 15000)
+
+    @staticmethod
+    def _note_inputs(path: str) -> None:
+        """The files read in the child: inputs of the window too, which no report or
+        export it writes may replace."""
+        from ..core.io import PathError, expand
+        from ..core.io.inputs_read import note_path
+
+        try:
+            for name in expand([path]) if os.path.isdir(path) else [path]:
+                note_path(name)
+        except (PathError, OSError):
+            note_path(path)
 
     def _set(self, check: PredictionCheck, kind: str, path: str) -> None:
         self.check, self.kind, self.path = check, kind, path

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from ..core.io.inputs_read import read_so_far
 from ..core.task_messages import Failed
 from ..core.tasks import run_child
 
@@ -47,7 +48,8 @@ class ProcessTask(QObject):
         super().__init__(parent)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=True)
-        self._process = ctx.Process(target=run_child, args=(target, child), daemon=True)
+        read = read_so_far()  # the window's inputs are the job's too
+        self._process = ctx.Process(target=run_child, args=(target, child, read), daemon=True)
         self._child = child
         self._payload = payload
         self._thread = threading.Thread(target=self._read, daemon=True, name="tfr-task-reader")

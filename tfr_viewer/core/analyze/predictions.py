@@ -284,6 +284,7 @@ def from_dataset(paths: Sequence[str], keys: DetectionKeys, match: str | None = 
     import numpy as np
 
     from ..io import Dataset, PathError, SourceError
+    from ..io.inputs_read import note_path
     from ..io.payload_block import iter_blocks
     from ..query.extract import extract
 
@@ -294,6 +295,8 @@ def from_dataset(paths: Sequence[str], keys: DetectionKeys, match: str | None = 
     records = 0
     try:
         with Dataset(list(paths)) as ds:
+            for f in ds.files:  # inputs of this process: no report may replace them
+                note_path(f.path)
             ds.index(verify=True)
             everything = np.arange(len(ds), dtype=np.int64)
             for positions, block in iter_blocks(ds, everything, verify=True):

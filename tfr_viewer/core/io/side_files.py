@@ -9,6 +9,7 @@ import os
 import stat
 from typing import Any
 
+from .inputs_read import note_stat
 from .paths import not_a_regular_file
 
 MAX_SIDE_FILE = 64 << 20  # a label map or a schema past this is not one
@@ -34,6 +35,7 @@ def read_side_file(path: str, what: str, limit: int = MAX_SIDE_FILE) -> bytes:
         os.close(fd)
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise SideFileError(f"the {what} {path} is {kind}; name a regular file")
+    note_stat(st)  # an input of this process from now on: no output may replace it
     with os.fdopen(fd, "rb") as f:
         if st.st_size > limit:
             raise SideFileError(

@@ -4,7 +4,9 @@ An :class:`OutputJob` holds every file one piece of work writes. :meth:`~OutputJ
 checks each target before anything is written:
 
 - a target that is one of the inputs is refused, compared by device and inode, so hard
-  links, symlinks, ``..``, bind mounts and case-insensitive names are all caught;
+  links, symlinks, ``..``, bind mounts and case-insensitive names are all caught; the
+  inputs are the files the job names and every file the process has read beside a
+  dataset (a label map, a schema, a model's results: :mod:`..io.inputs_read`);
 - an existing target that is not a regular file (a folder, device, FIFO or socket) is
   refused, with or without ``overwrite``;
 - an existing regular file is replaced only with ``overwrite``;
@@ -65,11 +67,14 @@ def file_id(path: str) -> tuple[int, int] | None:
 
 
 def input_ids(paths: Iterable[str]) -> frozenset[tuple[int, int]]:
-    """The identities of the local files among ``paths`` (URLs and missing files skipped)."""
+    """The identities of the local files among ``paths`` (URLs and missing files
+    skipped), and of every file this process has read beside a dataset
+    (:mod:`..io.inputs_read`): the inputs no output may replace."""
+    from ..io.inputs_read import read_so_far
     from ..io.remote import is_url
 
     found = (file_id(p) for p in paths if not is_url(p))
-    return frozenset(i for i in found if i is not None)
+    return frozenset(i for i in found if i is not None) | read_so_far()
 
 
 def refuse_url(target: str) -> None:
