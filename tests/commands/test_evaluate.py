@@ -25,8 +25,10 @@ def _evaluate(*args: str, env: dict | None = None) -> subprocess.CompletedProces
     )
 
 
-def _direct(path) -> tuple[object, dict[int, object]]:
-    """COCOeval over the records TensorFlow parses: the whole run, and one per class."""
+def _direct(path, detected=None) -> tuple[object, dict[int, object]]:
+    """COCOeval over the records TensorFlow parses: the whole run, and one per class;
+    with ``detected``, only those records' detections are given (the others have
+    none)."""
     from pycocotools.coco import COCO
     from pycocotools.cocoeval import COCOeval
 
@@ -55,6 +57,8 @@ def _direct(path) -> tuple[object, dict[int, object]]:
         for who, out in (("object", gts), ("detection", dts)):
             x0, y0, x1, y1 = (p[f"image/{who}/bbox/{s}"] for s in ("xmin", "ymin", "xmax", "ymax"))
             labels = p["image/object/class/label" if who == "object" else "image/detection/label"]
+            if who == "detection" and detected is not None and n not in detected:
+                continue
             for i in range(len(x0)):
                 box = [
                     float(x0[i]) * w,
@@ -116,6 +120,27 @@ def test_the_metrics_are_those_of_pycocotools(tmp_path):
         "AP@0.5",
     ]
     assert f"{doc['ap']:.3f}" in text.stdout.splitlines()[-2]  # the "all" row
+
+
+def test_images_without_results_count_their_objects_as_missed(tmp_path):
+    """A detector writes nothing for an image where it finds nothing: results for half
+    of the images weigh every image, as COCOeval does."""
+    inside = labelled_dataset(tmp_path / "with.tfrecord", with_predictions=True)
+    plain = labelled_dataset(tmp_path / "plain.tfrecord")
+    results = coco_results(tmp_path / "results.json")
+    kept = [r for r in json.loads(results.read_text()) if r["image_id"] < 512]
+    results.write_text(json.dumps(kept))
+    done = _evaluate(str(plain), "--predictions", str(results), "--json")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    whole, _ = _direct(inside, detected=set(range(12)))
+    assert doc["images"] == doc["records"] == 24
+    assert doc["ap"] == pytest.approx(whole.stats[0], abs=1e-4)
+    assert doc["ap50"] == pytest.approx(whole.stats[1], abs=1e-4)
+    recall = whole.eval["recall"][0, :, 0, 2]
+    assert doc["recall50"] == pytest.approx(float(recall[recall > -1].mean()), abs=1e-4)
+    full = json.loads(_evaluate(str(inside), "--predictions", "features", "--json").stdout)
+    assert doc["recall50"] < full["recall50"]
 
 
 def test_every_source_gives_the_same_metrics(tmp_path):

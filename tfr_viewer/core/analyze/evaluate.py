@@ -92,7 +92,9 @@ def gather(
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Scene]:
     """Every intact record of an indexed ``ds`` that has predictions (and box lists), in
-    record order. The keys' roles come from the first block's survey."""
+    record order; a record a results file or predictions dataset does not name counts
+    with no detections, as COCOeval counts an image without results. The keys' roles
+    come from the first block's survey."""
     from ..decode.detect import image_info
     from ..io.payload_block import iter_blocks
     from ..query.extract import extract
@@ -113,7 +115,7 @@ def gather(
         for r in np.flatnonzero(status == 0).tolist():
             record = int(records[positions[r]])
             size = _size(roles, columns, r, image_info)
-            scene = labels.scene(roles, columns, r, record, size)
+            scene = labels.scene(roles, columns, r, record, size, unnamed_found_nothing=True)
             if scene is not None:
                 out.append(Scene(record, tuple(scene[0]), tuple(scene[1]), size))
         done += block.rows

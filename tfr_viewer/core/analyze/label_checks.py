@@ -125,10 +125,17 @@ class LabelChecks:
         r: int,
         record: int,
         size: tuple[int, int] | None,
+        unnamed_found_nothing: bool = False,
     ) -> tuple[list[Labelled], list[Predicted]] | None:
         """Row ``r``'s labelled boxes and predictions, both as fractions of the image;
-        None when it has no predictions or no usable box lists."""
+        None when it has no predictions or no usable box lists. With
+        ``unnamed_found_nothing``, a record no results entry names had no detections
+        (a detector writes nothing for an image where it finds nothing, and COCOeval
+        counts every labelled image): its objects are all missed."""
+        unnamed = len(self.unpredicted)
         predicted = self._predicted(row_values(columns, self.keys, r), record, size)
+        if predicted is None and unnamed_found_nothing and len(self.unpredicted) > unnamed:
+            predicted = []
         if predicted is None:
             return None
         labelled = _labelled(roles, columns, r, size)
