@@ -11,7 +11,16 @@ from tfr_viewer.core.text import (
     shortest_float32,
     shortest_floats,
     value_text,
+    whole_number,
 )
+
+
+def test_whole_numbers_are_ascii_digits_of_a_bounded_length():
+    assert whole_number("42") == 42 and whole_number(" -7 ") == -7 and whole_number(9) == 9
+    for text in ("²", "\u0663", "4\u0662", "1" * 21, "1e3", "0x10", "", "-", "1.0", None, True):
+        assert whole_number(text) is None, text
+    assert whole_number("1" * 21, digits=21) == int("1" * 21)
+    assert whole_number(10**25) is None
 
 
 def test_plural():

@@ -12,7 +12,7 @@ from ..cli_options import CommandSpec, add_no_cache, add_overwrite, add_paths
 from ..core import json_text
 from ..core.decode.record_json import record_json
 from ..core.json_text import write_json
-from ..core.text import plural
+from ..core.text import plural, whole_number
 from ..errors import UsageError
 from .progress import index_with_progress, print_warnings
 
@@ -45,7 +45,7 @@ def cached_record(index: int, paths: list[str]) -> dict[str, object] | None:
 
 
 def _is_number(word: str) -> bool:
-    return word.lstrip("-").isdigit() and not os.path.exists(word)
+    return whole_number(word) is not None and not os.path.exists(word)
 
 
 def index_and_paths(words: list[str], command: str = "show") -> tuple[int, list[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import struct
 from typing import Any
 
@@ -11,6 +12,22 @@ _U32 = struct.Struct("<I")
 
 
 EMPTY = "(empty)"  # what the window shows for a list without values, whatever its kind
+_WHOLE = re.compile(r"-?[0-9]+", re.ASCII)
+
+
+def whole_number(text: object, digits: int = 20) -> int | None:
+    """The integer ``text`` writes in ASCII digits (an optional ``-`` first), of at most
+    ``digits`` digits; None for anything else. The one reading of a number a file or a
+    user wrote: ``str.isdigit`` and ``int`` also take "²", "٣" and 5,000-digit runs,
+    which ``int`` then refuses or turns into a number no file position can be."""
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        return None
+    if isinstance(text, int):
+        return text if len(str(abs(text))) <= digits else None
+    text = text.strip()
+    if not _WHOLE.fullmatch(text) or len(text.lstrip("-")) > digits:
+        return None
+    return int(text)
 
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:

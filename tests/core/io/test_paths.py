@@ -103,3 +103,12 @@ def test_a_link_loop_and_a_broken_link_are_called_so(tmp_path):
             expand([str(link)])
     with pytest.raises(PathError, match="no such file or folder"):
         expand([str(tmp_path / "missing.tfrecord")])
+
+
+def test_natural_order_of_names_holding_long_or_odd_digit_runs():
+    from tfr_viewer.core.io.paths import natural_key
+
+    names = ["a10", "a2", "a" + "9" * 5000, "a\u0663", "a02", "b1"]
+    ordered = sorted(names, key=natural_key)
+    assert ordered[:3] == ["a2", "a02", "a10"] or ordered[:3] == ["a02", "a2", "a10"]
+    assert ordered.index("a" + "9" * 5000) == 3 and ordered[-1] == "b1"

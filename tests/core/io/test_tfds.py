@@ -90,6 +90,23 @@ def test_shards_that_disagree_with_dataset_info_are_findings(tmp_path):
     assert not [f for f in json.loads(clean.stdout)["findings"] if f["kind"].startswith("tfds_")]
 
 
+@pytest.mark.parametrize("length", ["²", "\u0663", "1" * 5000, "-0", True, None, 1.5])
+@pytest.mark.parametrize("command", ["info", "count", "check"])
+def test_a_shard_length_that_is_no_number_counts_as_none(tmp_path, length, command):
+    """``shardLengths`` as a hostile ``dataset_info.json`` writes them ("²", an
+    Arabic-Indic digit, 5,000 digits): every command reads the records as they are,
+    with no traceback."""
+    copy = tmp_path / "shapes"
+    shutil.copytree(FOLDER, copy)
+    info = json.loads((copy / "dataset_info.json").read_text())
+    info["splits"][0]["shardLengths"] = [length]
+    (copy / "dataset_info.json").write_text(json.dumps(info))
+    done = _run(command, "--json", str(copy))
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr
+    json.loads(done.stdout)
+
+
 def test_array_record_shards_are_named_not_called_damaged():
     import tfr_viewer as tfv
 

@@ -61,6 +61,7 @@ def test_a_misaligned_index_is_named_line_by_line(data, tmp_path):
         "long": [*lines, lines[-1]],
         "garbage": [lines[0], "12 x", *lines[2:]],
         "sizes": [lines[0], f"{lines[1].split()[0]} 99", *lines[2:]],
+        "digits": [lines[0], f"{'9' * 5000} 12", *lines[2:]],
     }
     said = {
         "shifted": ("wrong_offset", 1, "record 0 starts at 0"),
@@ -68,15 +69,22 @@ def test_a_misaligned_index_is_named_line_by_line(data, tmp_path):
         "long": ("extra_lines", 31, "lists 31 records"),
         "garbage": ("unreadable_line", 2, "line 2 is not two whole numbers"),
         "sizes": ("wrong_size", 2, "its frame takes"),
+        "digits": ("unreadable_line", 2, "line 2 is not two whole numbers"),
     }
     for name, content in cases.items():
         bad = tmp_path / f"{name}.idx"
-        bad.write_text("\n".join(content) + "\n")
+        bad.write_text("\n".join(content) + "\n", encoding="utf-8")
         done = _check(bad, path, "--json")
         assert done.returncode == 1, (name, done.stderr)
         first = json.loads(done.stdout)["problems"][0]
         kind, line, words = said[name]
         assert (first["kind"], first["line"]) == (kind, line) and words in first["message"], first
+    for digits in ("\u0661\u0662 \u0663", "12 ²"):  # digits to str.isdigit, not to an index
+        odd = tmp_path / "odd.idx"
+        odd.write_text("\n".join([lines[0], digits, *lines[2:]]) + "\n", encoding="utf-8")
+        done = _check(odd, path)
+        assert done.returncode == 2 and "is not a text index" in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
     text = _check(tmp_path / "shifted.idx", path)
     assert "does not fit" in text.stdout.splitlines()[-1]
     assert "… and 10 more problems" in text.stdout  # 30 wrong lines: 20 named

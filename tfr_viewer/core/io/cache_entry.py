@@ -23,6 +23,7 @@ import zlib
 from pathlib import Path
 
 from ..crc32c import value as crc32c
+from ..text import whole_number
 
 VERSION = 2
 SUFFIX = ".tfrindex"
@@ -111,9 +112,10 @@ def _item_size(dtype: str) -> int | None:
     code = dtype.lstrip("<>|=")
     if code == "?":
         return 1
-    if len(code) < 2 or code[0] not in "biufcSUV" or not code[1:].isdigit():
+    size = whole_number(code[1:], 9) if len(code) >= 2 else None
+    if code[:1] not in set("biufcSUV") or size is None or size < 0:
         return None
-    return int(code[1:]) * (4 if code[0] == "U" else 1)
+    return size * (4 if code[0] == "U" else 1)
 
 
 def parse(data: bytes) -> tuple[dict, list[tuple[str, str, int, int]]] | None:

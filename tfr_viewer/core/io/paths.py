@@ -41,8 +41,10 @@ class PathError(UserError, OSError):
 
 
 def natural_key(path: str) -> list[object]:
-    """Sort key that orders ``a2`` before ``a10``."""
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path)]
+    """Sort key that orders ``a2`` before ``a10`` (runs of ASCII digits by their value,
+    compared as text of equal length, so that no run is too long to convert)."""
+    parts = re.split(r"([0-9]+)", path)
+    return [(len(t.lstrip("0")), t.lstrip("0"), t) if i % 2 else t for i, t in enumerate(parts)]
 
 
 def _is_record_file(path: str) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..text import whole_number
 from .side_files import SideFileError, read_json_side_file, read_side_file
 from .tfds_catalog import INFO
 
@@ -70,8 +71,9 @@ class TfdsInfo:
 
 
 def _number(value: Any) -> int:
-    """TFDS writes 64-bit numbers as JSON strings."""
-    return int(value) if isinstance(value, (int, str)) and str(value).lstrip("-").isdigit() else 0
+    """TFDS writes 64-bit numbers as JSON strings; anything else counts as 0."""
+    number = whole_number(value)
+    return 0 if number is None else number
 
 
 def _class_labels(node: Any, path: tuple[str, ...] = ()) -> Iterable[tuple[str, ...]]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..text import whole_number
 from .framing import FRAME_OVERHEAD
 
 MAX_INDEX_FILE = 1 << 31  # bytes: an index of about 100 million records
@@ -59,14 +60,15 @@ def check_index(text: str, offsets: np.ndarray, lengths: np.ndarray) -> list[Ind
 
     for n, line in enumerate(lines, 1):
         words = line.split()
-        if len(words) != 2 or not all(w.isdigit() for w in words):
+        numbers = [whole_number(w) for w in words]
+        if len(words) != 2 or any(n is None or n < 0 for n in numbers):
             say(
                 IndexProblem(
                     n, "unreadable_line", f"line {n} is not two whole numbers 'offset size'"
                 )
             )
             continue
-        offset, size = int(words[0]), int(words[1])
+        offset, size = int(words[0]), int(words[1])  # ASCII digits, at most 20
         if n > len(offsets):
             continue  # counted below
         want_offset, want_size = int(offsets[n - 1]), int(sizes[n - 1])

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 from PySide6.QtWidgets import QInputDialog, QWidget
 
+from ...core.text import whole_number
+
 Class = tuple[int | None, str | None]  # (class id, class text)
 
 
@@ -24,8 +26,8 @@ def parse_class(text: str, known: Iterable[Class]) -> Class | None:
     if not words:
         return None
     known = list(known)
-    if words[0].lstrip("-").isdigit():
-        label = int(words[0])
+    label = whole_number(words[0])
+    if label is not None:
         named = words[1].strip() if len(words) > 1 else None
         if named is None:
             named = next((t for i, t in known if i == label and t), None)
