@@ -29,6 +29,38 @@ def test_glob_folder_and_spec_resolve_the_same_files(tmp_path):
     assert len(by_folder) == 3
 
 
+def test_a_spec_of_a_hundred_million_shards_costs_what_the_folder_holds(tmp_path):
+    """``info 'od.tfrecord@99999999'``: the shards are found in the folder's listing,
+    never by building 10^8 names; the shards present of that count are taken, in order,
+    and others (another count, odd indexes) are not."""
+    import subprocess
+    import sys
+
+    total = 99_999_999
+    for s in (7, 3):
+        write_records(tmp_path / f"od.tfrecord-{s:05d}-of-{total:05d}", [b"x"])
+    write_records(tmp_path / "od.tfrecord-00001-of-00004", [b"y"])  # another set
+    write_records(tmp_path / f"od.tfrecord-{'9' * 30}-of-{total:05d}", [b"z"])
+    got = expand([str(tmp_path / f"od.tfrecord@{total}")])
+    assert [p.rsplit("/", 1)[1] for p in got] == [
+        f"od.tfrecord-00003-of-{total}",
+        f"od.tfrecord-00007-of-{total}",
+    ]
+    code = (  # under a 2 GB address-space limit
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))\n"
+        "from tfr_viewer.cli import main\n"
+        "sys.exit(main(['count', sys.argv[1]]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "none.tfrecord@99999999")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "no shard of" in done.stderr, done.stderr
+
+
 def test_natural_order_and_no_duplicates(tmp_path):
     for name in ["a10.tfrecord", "a2.tfrecord", "a1.tfrecord"]:
         write_records(tmp_path / name, [b"x"])

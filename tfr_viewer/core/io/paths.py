@@ -15,7 +15,6 @@ import re
 import stat
 from collections import defaultdict
 from collections.abc import Iterable
-from functools import partial
 
 from ..user_error import UserError
 from .dataset_warnings import DatasetWarning
@@ -45,6 +44,20 @@ def natural_key(path: str) -> list[object]:
     compared as text of equal length, so that no run is too long to convert)."""
     parts = re.split(r"([0-9]+)", path)
     return [(len(t.lstrip("0")), t.lstrip("0"), t) if i % 2 else t for i, t in enumerate(parts)]
+
+
+def shards_of(base: str, count: int, names: Iterable[str]) -> list[str]:
+    """Those of ``names`` (a listing of the folder) that are shards of ``base@count``:
+    ``base-00003-of-00064``, in order. Work follows the listing, never ``count``, so
+    ``x@99999999`` costs what the folder holds."""
+    head, tail = f"{base}-", f"-of-{count:05d}"
+    found = []
+    for name in names:
+        if name.startswith(head) and name.endswith(tail):
+            index = name[len(head) : len(name) - len(tail)]
+            if 5 <= len(index) <= 20 and index.isascii() and index.isdigit() and int(index) < count:
+                found.append(name)
+    return sorted(found, key=natural_key)
 
 
 def _is_record_file(path: str) -> bool:
@@ -205,8 +218,13 @@ def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> l
             found = [spec]
         elif m:
             count = int(m["count"])
-            found = [f"{m['base']}-{i:05d}-of-{count:05d}" for i in range(count)]
-            found = [p for p in found if os.path.isfile(p)]
+            folder = os.path.dirname(m["base"]) or "."
+            try:
+                with os.scandir(folder) as entries:
+                    names = [os.path.join(folder, e.name) for e in entries]
+            except OSError:
+                names = []
+            found = [p for p in shards_of(m["base"], count, names) if os.path.isfile(p)]
             if not found:
                 raise PathError(f"{spec}: no shard of {m['base']}-NNNNN-of-{count:05d} exists")
         elif _GLOB_CHARS & set(spec):
@@ -248,8 +266,10 @@ def _expand_url(spec: str) -> list[str]:
     try:
         if m:
             count = int(m["count"])
-            names = [f"{m['base']}-{i:05d}-of-{count:05d}" for i in range(count)]
-            found = [p for p in names if call(spec, "listing", partial(fs.isfile, p))]
+            pattern = f"{glob.escape(m['base'])}-*-of-{count:05d}"
+            listed = call(spec, "listing", lambda: fs.glob(pattern, detail=True))
+            names = [p for p, info in listed.items() if info.get("type") != "directory"]
+            found = shards_of(m["base"], count, names)
             if not found:
                 raise PathError(f"{spec}: no shard of {m['base']}-NNNNN-of-{count:05d} exists")
         elif _is_glob(spec, path):
