@@ -15,6 +15,7 @@ from PySide6.QtCore import QTimer
 from ..core.analyze.label_map import LabelMapError, read_label_map
 from . import file_dialogs
 from .actions import Action, Entry
+from .settings_values import read_text_map
 
 if TYPE_CHECKING:
     from ..core.io import Dataset
@@ -99,10 +100,7 @@ class LabelMaps:
 
     def _kept(self) -> dict[str, str]:
         """The label maps remembered, by the first file of their dataset."""
-        value = self.w.settings.value(SETTING, {})
-        if not isinstance(value, dict):
-            return {}
-        return {str(k): str(v) for k, v in value.items()}
+        return read_text_map(self.w.settings, SETTING)
 
     def _closed(self) -> None:
         self.path, self.names = None, {}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..core.decode import decode, features_of
 from ..core.decode.layouts import KeyMap
 from .actions import Action, Entry
+from .settings_values import read_json_object
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
@@ -41,13 +42,8 @@ class KeysHost(Protocol):
 
 def load(settings: QSettings) -> KeyMap:
     """The remembered keys (none when the setting is missing or not understood)."""
-    try:
-        named = json.loads(str(settings.value(SETTING, "{}")))
-    except ValueError:
-        return KeyMap()
+    named = read_json_object(settings, SETTING)
     known = set(KeyMap().__dataclass_fields__)
-    if not isinstance(named, dict):
-        return KeyMap()
     return KeyMap(**{k: v for k, v in named.items() if k in known and isinstance(v, str) and v})
 
 

@@ -54,6 +54,7 @@ from .record_view import RecordTableView
 from .remote_actions import RemoteActions
 from .screen_fit import bring_in, fit_to_screen
 from .session import Session
+from .settings_values import read_bytes
 from .standby import prestart
 from .status_bar import StatusBar
 from .status_widgets import StatusWidgets
@@ -123,14 +124,14 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self._follow_session()
         self._update_title()
         prestart()  # a child process ready to index the first file
-        geometry = self.settings.value("geometry")
+        geometry = read_bytes(self.settings, "geometry")
         if geometry is not None and self.restoreGeometry(geometry):
             bring_in(self)  # remembered on a larger screen
         else:
             fit_to_screen(self, QSize(1280, 800))
-        state = self.settings.value("window-state")  # the docks as the user left them
-        if state is not None:
-            self.restoreState(state)
+        state = read_bytes(self.settings, "window-state")  # the docks as the user left them
+        if state is not None and not self.restoreState(state):
+            self.settings.remove("window-state")
 
     # -- construction --------------------------------------------------------------
     def _build_widgets(self) -> None:

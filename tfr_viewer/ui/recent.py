@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu, QStyle
 
 from ..core.io.remote import is_url
+from .settings_values import read_texts
 
 MAX_RECENT = 10
 # between the paths of one entry; never in a path, and not in a URL either (os.pathsep
@@ -46,10 +47,7 @@ class RecentFiles:
         self.refresh_menu()
 
     def entries(self) -> list[str]:
-        value = self._settings.value("recent", [])
-        if isinstance(value, str):
-            return [value]
-        return [str(v) for v in value] if isinstance(value, list | tuple) else []
+        return read_texts(self._settings, "recent", MAX_RECENT)
 
     def last_dir(self) -> str:
         """Where file dialogs start: the folder of the last dataset, else here."""

@@ -9,9 +9,11 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView,
 
 from ..core.query.names import column_feature
 from .models.record_table import RecordTableModel
+from .settings_values import read_int
 
 _PADDING = 28  # room for the sort arrow, the status icon and the cell margins
 _MAX_SUMMARY = 320
+_MAX_REMEMBERED = 4000  # pixels: a remembered column wider is not one the user made
 
 
 class RecordTableView(QTableView):
@@ -58,9 +60,9 @@ class RecordTableView(QTableView):
         self._sizing = True
         try:
             for section, name in enumerate(model.columns()):
-                remembered = self.settings.value(f"columns/{name}")
+                remembered = read_int(self.settings, f"columns/{name}", 8, _MAX_REMEMBERED)
                 if remembered is not None:
-                    width = int(remembered)
+                    width = remembered
                 elif column_feature(name) is not None:
                     self.resizeColumnToContents(section)
                     width = min(max(self.columnWidth(section), 60), _MAX_SUMMARY)

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..settings_values import read_texts
+
 MAX_URLS = 15
 _EXTRAS = (("gs://", "gcsfs", "gcs"), ("s3://", "s3fs", "s3"))
 
@@ -73,10 +75,7 @@ class OpenUrlDialog(QDialog):
         layout.addWidget(buttons)
 
     def remembered(self) -> list[str]:
-        value = self._settings.value("recent_urls", [])
-        if isinstance(value, str):
-            return [value]
-        return [str(v) for v in value] if isinstance(value, list | tuple) else []
+        return read_texts(self._settings, "recent_urls")
 
     def urls(self) -> list[str]:
         return split_urls(self.combo.currentText())
