@@ -194,3 +194,32 @@ def test_an_entry_that_claims_too_few_records_is_not_believed(tmp_path, cache):
     done = program("count", str(big), env={"TFR_VIEWER_CACHE_DIR": str(cache)})
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) == len(tf_read(big)) == 9000
+
+
+def test_a_cache_folder_another_user_left_is_passed_by(tmp_path, monkeypatch, cache, capsys):
+    """A cache folder made by an earlier ``sudo tfr-viewer``: this user may not look
+    into it. Every command carries on without the cache (the tests run as any user, so
+    the refusal is made as the system makes it: PermissionError on every look)."""
+    from tfr_viewer.cli import main
+
+    path = tmp_path / "a.tfrecord"
+    write_records(path, [b"x" * 100] * 20)
+    cache.mkdir()
+    real_stat = os.stat
+
+    def refused(target, *args, **kwargs):
+        if str(target).startswith(str(cache)):
+            raise PermissionError(13, "Permission denied", str(target))
+        return real_stat(target, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", refused)
+    for command in (["index", str(path)], ["count", str(path)], ["verify", str(path)]):
+        assert main(command) == 0, command
+        out = capsys.readouterr()
+        assert "Traceback" not in out.err and "Permission" not in out.err, out.err
+    assert "not cached" in main_output(main, ["index", str(path)], capsys)
+
+
+def main_output(main, args, capsys) -> str:
+    assert main(args) == 0
+    return capsys.readouterr().out

@@ -155,7 +155,10 @@ def kept(path: str) -> Path | None:
     """The entry the cache holds for ``path`` as it is now, or None (none, or the cache
     is off). Whether it still fits the file is for :func:`load` to say."""
     entry = entry_for(path) if enabled() else None
-    return entry if entry is not None and entry.exists() else None
+    try:
+        return entry if entry is not None and entry.is_file() else None
+    except OSError:  # a cache folder this user may not look into (left by another)
+        return None
 
 
 def load(path: str, verified: bool) -> tuple[FileIndex, int | None] | None:
