@@ -74,3 +74,35 @@ def test_the_notebook_and_the_check_report_show_the_record(tmp_path):
     assert done.returncode == 1 and "Traceback" not in done.stderr
     html = report.read_text()
     assert "box_inverted" in html and 'alt="record 0"' in html
+
+
+@pytest.mark.parametrize(
+    "corners",
+    [(0.1, 0.1, 3.4e38, 3.4e38), (-3.4e38, -3.4e38, 0.5, 0.5), (3.4e38, 0.2, -3.4e38, 0.8)],
+)
+def test_a_box_to_the_float_limit_is_drawn_as_far_as_the_picture(corners):
+    """A box of 3.4e38 (a float32's limit) is given to Pillow within the picture and a
+    margin: Pillow walks an outline pixel by pixel, so the whole box would be walked."""
+    from PIL import ImageDraw
+
+    from tfr_viewer.core.decode.thumbs import draw_box
+
+    img = Image.new("RGB", (100, 80), (128, 128, 128))
+    draw = ImageDraw.Draw(img)
+    asked: list[tuple[float, ...]] = []
+    for name in ("rectangle", "line"):
+        real = getattr(draw, name)
+
+        def spy(xy, *args, real=real, **kwargs):
+            asked.append(tuple(xy))
+            return real(xy, *args, **kwargs)
+
+        setattr(draw, name, spy)
+    w, h = img.size
+    scaled = (corners[0] * w, corners[1] * h, corners[2] * w, corners[3] * h)
+    draw_box(draw, scaled, "red", 2)
+    assert asked
+    for xy in asked:
+        assert all(-20 <= v <= max(w, h) + 20 for v in xy), xy
+    red = np.asarray(img)[..., 0] == 255
+    assert red.any()  # drawn, as far as the picture goes

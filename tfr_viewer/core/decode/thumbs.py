@@ -71,9 +71,14 @@ def draw_box(
     box without width or height is a line or a point, marked with a small cross; one
     past the picture's edge is drawn as far as the picture goes. Never raises for the
     values of a faulty record: that is the record a user needs to see."""
-    x0, y0, x1, y1 = corners
     if not all(math.isfinite(v) for v in corners):
         return  # nowhere to draw it (the checks name such a box)
+    # Pillow walks an outline pixel by pixel, off the picture too: a box to 3.4e38 is
+    # drawn as far as the picture goes (a little past it, so that no edge shows).
+    wide, high = draw.im.size
+    margin = 2 * width + 8
+    x0, x1 = (min(max(v, -margin), wide + margin) for v in corners[0::2])
+    y0, y1 = (min(max(v, -margin), high + margin) for v in corners[1::2])
     left, right = sorted((x0, x1))
     top, bottom = sorted((y0, y1))
     draw.rectangle((left, top, right, bottom), outline=colour, width=width)
