@@ -178,3 +178,42 @@ def test_what_a_user_gets_wrong_is_an_error_of_theirs(tmp_path):
     with pytest.raises(ValueError):
         ds.filter("label ==")
     assert io.StringIO(repr(ds)).read().startswith("<tfr_viewer dataset: 2 records")
+
+
+def test_side_files_are_taken_by_their_path_as_the_command_line_takes_them(
+    labelled, tmp_path, label_data
+):
+    """``check(label_map=PATH, predictions=PATH)`` reads them as ``check --label-map
+    --predictions`` does: the same findings."""
+    label_map = tmp_path / "label_map.pbtxt"
+    label_map.write_text('item { id: 1 name: "cat" }\nitem { id: 2 name: "dog" }\n')
+    plain, results = label_data["plain"], label_data["coco"]
+    ds = tfv.open(plain)
+    found = ds.check(label_map=str(label_map), predictions=results).to_json()["findings"]
+    cli = _cli(
+        "check", "--json", str(plain), "--label-map", str(label_map), "--predictions", str(results)
+    )
+    assert found == cli["findings"] and any(f["kind"].startswith("label_") for f in found)
+
+
+@pytest.mark.parametrize(
+    ("call", "said"),
+    [
+        (lambda ds, out: ds.export(out, compression="bogus"), "unknown compression 'bogus'"),
+        (lambda ds, out: ds.export(out, compression=3), "compression is one of"),
+        (lambda ds, out: ds.export(out, shards="2"), "shards is a whole number"),
+        (lambda ds, out: ds.export(out, colour="red"), "export() takes no option colour"),
+        (lambda ds, out: ds.check(label_map=3), "label_map is a label map's path"),
+        (lambda ds, out: ds.check(label_map=str(out)), "label map"),
+        (lambda ds, out: ds.check(predictions=42), "predictions is"),
+        (lambda ds, out: ds.check(predictions=str(out)), "missing.json"),
+        (lambda ds, out: ds.check(schema=["x"]), "schema is a schema file's path"),
+        (lambda ds, out: ds.check(speed=2), "check() takes no option speed"),
+        (lambda ds, out: ds.filter("f['a'] == '\ud800'"), "half of a character"),
+    ],
+)
+def test_a_mistake_in_an_option_is_one_user_error(labelled, tmp_path, call, said):
+    ds = tfv.open(labelled)
+    with pytest.raises(tfv.UserError) as exc:
+        call(ds, tmp_path / "missing.json")
+    assert said in str(exc.value)

@@ -145,11 +145,14 @@ class DatasetView:
     def check(self, **options: Any) -> Findings:
         """The findings ``check --json`` gives for this view's records; ``options`` as
         :func:`~tfr_viewer.core.analyze.checks.check_dataset` takes them (``label_map``,
-        ``limits``, ``schema``, ``predictions``)."""
+        ``limits``, ``schema``, ``predictions``), a label map, schema or predictions also
+        by their path (see :mod:`.options`); a mistake is one ``UserError``."""
         from ..core.analyze.check_overlay import Overlay
         from ..core.analyze.checks import check_dataset
+        from .options import check_options
         from .results import Findings
 
+        options = check_options(options)
         overlay = None
         if self._records is not None:
             others = np.setdiff1d(np.arange(len(self.dataset)), self._records)
@@ -171,11 +174,10 @@ class DatasetView:
         ``options`` as :class:`~tfr_viewer.core.write.export.ExportOptions` takes them
         (``compression``, ``shards``, ``shuffle_seed``, ``split``, ``overwrite``).
         Returns the export's summary (its ``files`` and ``records``)."""
-        from ..core.io import Compression
         from ..core.write.export import ExportOptions, export
+        from .options import export_options
 
-        if "compression" in options:
-            options["compression"] = Compression.parse(options["compression"])
+        options = export_options(options)
         inputs = [f.path for f in self.dataset.files]
         return export(self.dataset, self.records, ExportOptions(path, **options), inputs=inputs)
 

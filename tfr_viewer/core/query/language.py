@@ -336,6 +336,14 @@ def compile_filter(text: str, features: frozenset[str] | None = None) -> Filter:
         raise QueryError("the filter is empty")
     if len(source) > MAX_LENGTH:
         raise QueryError(f"the filter is longer than {MAX_LENGTH} characters")
+    odd = next((i for i, c in enumerate(source) if "\ud800" <= c <= "\udfff"), None)
+    if odd is not None:  # half of a character (a surrogate): no text holds one
+        raise QueryError(
+            f"the filter holds U+{ord(source[odd]):04X}, half of a character; type the "
+            "whole character, or \\u escapes inside a quoted text",
+            odd + lead + 1,
+            shown.encode("utf-8", "backslashreplace").decode("utf-8"),
+        )
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
