@@ -162,3 +162,32 @@ def test_a_name_that_is_not_utf8_makes_a_valid_report(tmp_path):
         assert done.returncode == 0, done.stderr
         text = report.read_bytes().decode("utf-8")  # valid UTF-8
         assert "shapes-\ufffd.tfrecord" in text
+
+
+@pytest.mark.parametrize("text", ["$x^2$", "$", "cost $5 and $6", r"$\frac{1}{0$"])
+def test_a_dollar_in_a_class_text_or_a_value_is_plain_text(tmp_path, text):
+    """matplotlib reads "$…$" as a formula (and fails on a broken one): texts from the
+    data go to the charts as written, in stats and compare."""
+    records = [
+        example_of({"image/object/class/text": [text.encode()], "tag": [text.encode()]})
+        for _ in range(4)
+    ]
+    data = tf_write(tmp_path / "dollars.tfrecord", records)
+    for args in (("stats", str(data)), ("compare", str(data), "--against", str(data))):
+        out = tmp_path / f"{args[0]}.html"
+        done = _run(*args, "--html", str(out), "--overwrite")
+        assert done.returncode in (0, 1), done.stderr
+        assert "Traceback" not in done.stderr and out.stat().st_size > 1000
+
+
+def test_a_thousand_features_are_reported_with_charts_for_the_first_hundred(tmp_path):
+    from tfr_viewer.core.report.stats_report import CHARTED
+
+    record = example_of({f"f{i:04d}": [float(i), float(i) + 0.5] for i in range(1000)})
+    data = tf_write(tmp_path / "wide.tfrecord", [record] * 3)
+    out = tmp_path / "stats.html"
+    done = _run("stats", str(data), "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert f"Charts for the first {CHARTED} of 1,000 features" in text
+    assert text.count("<h3>") >= 1000 and text.count("<img") <= 3 * CHARTED + 10

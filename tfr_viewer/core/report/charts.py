@@ -20,6 +20,9 @@ def _pyplot() -> Any:
         import matplotlib
 
         matplotlib.use("Agg")
+        # a text from the data is shown as written: "$x$" is no formula (and "$" alone
+        # no error)
+        matplotlib.rcParams["text.parse_math"] = False
         import matplotlib.pyplot as plt
     except ImportError:
         raise ReportUnavailable(

@@ -34,13 +34,19 @@ def _histogram(found: dict[str, Any] | None, title: str) -> str:
     )
 
 
-def feature_card(key: str, f: dict[str, Any]) -> str:
+CHARTED = 100  # features whose card has charts; the others' cards are their figures
+
+
+def feature_card(key: str, f: dict[str, Any], charted: bool = True) -> str:
     parts = [
         f"<h3>{esc(key)}</h3><div>{esc(f.get('kind', ''))}, in {f.get('present', 0):,} records "
         f"({100 * f.get('presence', 0):.1f}%)</div>"
     ]
     if f.get("numeric"):
         parts.append(_figures(f["numeric"]))
+    if not charted:
+        return '<div class="card">' + "".join(parts) + "</div>"
+    if f.get("numeric"):
         parts.append(_histogram(f["numeric"], "values"))
     parts.append(_histogram(f.get("value_counts"), "values per record"))
     top = (f.get("bytes") or {}).get("top")
@@ -79,7 +85,14 @@ def stats_html(stats: dict[str, Any], title: str = "Statistics") -> str:
         body.append("<h2>Boxes</h2>")
         body.append(_histogram(boxes.get("per_image"), "boxes per image"))
         body.append(_histogram(boxes.get("area"), "box area (fraction of the image)"))
-    body.append("<h2>Features</h2><div class='cards'>")
-    body += [feature_card(key, f) for key, f in stats.get("features", {}).items()]
+    features = stats.get("features", {})
+    body.append("<h2>Features</h2>")
+    if len(features) > CHARTED:  # a chart takes a quarter of a second to draw
+        body.append(
+            f"<p>Charts for the first {CHARTED} of {len(features):,} features; the others "
+            "with their figures (stats --json has all of them).</p>"
+        )
+    body.append("<div class='cards'>")
+    body += [feature_card(k, f, n < CHARTED) for n, (k, f) in enumerate(features.items())]
     body.append("</div>")
     return page(title, "".join(body))
