@@ -192,6 +192,26 @@ def test_lists_that_disagree_are_edited_only_when_the_user_agreed():
     assert _parsed(after, ["image/object/class/text"])["image/object/class/text"] == [b"square"]
 
 
+def test_an_edit_past_a_short_list_is_refused_in_a_line_not_a_crash():
+    """Three boxes, two labels, one ymax short, and the user chose to edit anyway: the
+    box whose values are missing cannot be changed; the message says which list."""
+    bad = dict(
+        ODAPI,
+        **{"image/object/class/label": [1, 2], "image/object/bbox/ymax": [0.45, 0.55]},
+    )
+    record = _example(bad)
+    with pytest.raises(EditError, match=r"image/object/class/label holds 2 values, none for box 2"):
+        set_box_class(record, 2, label=7, misaligned=True)
+    with pytest.raises(EditError, match=r"image/object/bbox/ymax holds 2 values, none for box 2"):
+        move_box(record, 2, {"ymax": 0.9}, misaligned=True)
+    with pytest.raises(EditError, match="image/object/bbox/ymax holds no value for box 2"):
+        corners_of(record, 2)
+    moved = move_box(record, 2, {"xmin": 0.05}, misaligned=True)  # a list that has it
+    assert _parsed(moved, ["image/object/bbox/xmin"])["image/object/bbox/xmin"][2] == (
+        pytest.approx(0.05)
+    )
+
+
 def test_a_record_without_boxes_says_so():
     with pytest.raises(EditError, match="no boxes"):
         delete_box(_example({"label": [1]}), 0)

@@ -141,6 +141,18 @@ def _index(lists: BoxLists, box: int) -> None:
         raise EditError(f"this record has {lists.count} boxes; there is no box {box}")
 
 
+def _set(values: Any, at: int, value: Any, key: str, box: int) -> None:
+    """``values[at] = value``, or an EditError when the list is too short: the record's
+    box lists disagree (the user chose to edit anyway) and box ``box`` has no value in
+    ``key`` to change."""
+    if not 0 <= at < len(values):
+        raise EditError(
+            f"{key} holds {len(values)} values, none for box {box}; make the box lists "
+            "agree first (select the list in the tree, Edit Values…)"
+        )
+    values[at] = value
+
+
 def _serialize(msg: Any) -> bytes:
     return msg.SerializeToString(deterministic=True)
 
@@ -166,11 +178,11 @@ def move_box(
         if lists.layout == "odapi":
             key = lists.corners[corner]
             values = getattr(fmap[key], _LISTS[kind_of(fmap[key]) or "float"]).value
-            values[box] = _stored(fmap[key], value)
+            _set(values, box, _stored(fmap[key], value), key, box)
         else:
             assert lists.bbox is not None
             values = fmap[lists.bbox].float_list.value
-            values[4 * box + _TFDS_ORDER.index(corner)] = float(value)
+            _set(values, 4 * box + _TFDS_ORDER.index(corner), float(value), lists.bbox, box)
     return _serialize(msg)
 
 
@@ -260,11 +272,11 @@ def set_box_class(
     if label is not None:
         if lists.label is None:
             raise EditError("this record keeps no class label per box")
-        fmap[lists.label].int64_list.value[box] = int(label)
+        _set(fmap[lists.label].int64_list.value, box, int(label), lists.label, box)
     if text is not None:
         if lists.text is None:
             raise EditError("this record keeps no class text per box")
-        fmap[lists.text].bytes_list.value[box] = text.encode()
+        _set(fmap[lists.text].bytes_list.value, box, text.encode(), lists.text, box)
     return _serialize(msg)
 
 
@@ -275,9 +287,15 @@ def corners_of(payload: bytes, box: int, keymap: KeyMap | None = None) -> dict[s
     _msg, features = parse_record(payload)
     fmap = features.feature
     if lists.layout == "odapi":
-        return {c: float(_values_of(fmap, k)[box]) for c, k in lists.corners.items()}
+        values = {c: _values_of(fmap, k) for c, k in lists.corners.items()}
+        short = next((lists.corners[c] for c, v in values.items() if box >= len(v)), None)
+        if short is not None:
+            raise EditError(f"{short} holds no value for box {box}; make the box lists agree")
+        return {c: float(v[box]) for c, v in values.items()}
     assert lists.bbox is not None
     row = _values_of(fmap, lists.bbox)[4 * box : 4 * box + 4]
+    if len(row) != 4:
+        raise EditError(f"{lists.bbox} holds no four values for box {box}")
     return dict(zip(_TFDS_ORDER, map(float, row), strict=True))
 
 
