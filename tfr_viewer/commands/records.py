@@ -168,10 +168,7 @@ def tfds_splits(ds: Dataset) -> dict[str, Any] | None:
     held = {os.path.abspath(f.path): len(f.index) for f in ds.files}
     splits = []
     for split in info.splits:
-        shards = [
-            os.path.join(info.folder, info.shard_name(split, i))
-            for i in range(len(split.shard_lengths))
-        ]
+        shards = [p for p, _ in info.shards(split, set(held)) if p]
         splits.append(
             {
                 "name": split.name,

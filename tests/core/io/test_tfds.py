@@ -41,8 +41,10 @@ def test_the_folder_is_read_as_tfds_describes_it():
         "label": (FOLDER / "label.labels.txt").read_text().split(),
         "objects/label": (FOLDER / "objects-label.labels.txt").read_text().split(),
     }
-    for path, (split, length) in info.expected().items():
-        assert os.path.exists(path) and len(tf_read(path)) == length, (path, split)
+    shards = {str(p) for p in FOLDER.glob("shapes-*")}
+    for split in info.splits:
+        for path, length in info.shards(split, shards):
+            assert os.path.exists(path) and len(tf_read(path)) == length, (path, split)
     assert read_info(str(DATA)) is None
 
 
@@ -105,6 +107,51 @@ def test_a_shard_length_that_is_no_number_counts_as_none(tmp_path, length, comma
     assert done.returncode in (0, 1), done.stderr
     assert "Traceback" not in done.stderr
     json.loads(done.stdout)
+
+
+def test_a_description_cannot_lead_out_of_its_folder(tmp_path):
+    """Keys of features.json that are absolute or hold ``..`` name no label file, and a
+    ``filepathTemplate`` of ``../../..`` no shard: nothing outside the folder is read
+    or looked at."""
+    copy = tmp_path / "data" / "shapes"
+    shutil.copytree(FOLDER, copy)
+    outside = tmp_path / "secret-label.labels.txt"
+    outside.write_text("password\nhunter2\n")
+    features = json.loads((copy / "features.json").read_text())
+    top = features["featuresDict"]["features"]
+    top["../../secret-label"] = top.pop("label")
+    (copy / "features.json").write_text(json.dumps(features))
+    info = json.loads((copy / "dataset_info.json").read_text())
+    info["splits"][1]["filepathTemplate"] = "../../{DATASET}-escape-{SHARD_INDEX}"
+    (copy / "dataset_info.json").write_text(json.dumps(info))
+    (tmp_path / "shapes-escape-00000").write_bytes(b"")
+    described = read_info(str(copy))
+    assert described is not None and described.class_names == {
+        "objects/label": (FOLDER / "objects-label.labels.txt").read_text().split()
+    }
+    test = described.splits[1]
+    assert described.shard_path(test, 0) is None
+    for command in ("stats", "check", "info"):
+        done = _run(command, "--json", str(copy))
+        assert done.returncode in (0, 1), done.stderr
+        assert "hunter2" not in done.stdout and "escape" not in done.stdout, command
+
+
+def test_two_million_shards_described_cost_what_the_folder_holds(tmp_path):
+    """dataset_info.json lists 2,000,000 test shards; the folder holds none: one
+    finding names twenty and counts the rest."""
+    copy = tmp_path / "shapes"
+    shutil.copytree(FOLDER, copy)
+    for old in copy.glob("shapes-test.*"):
+        old.unlink()
+    info = json.loads((copy / "dataset_info.json").read_text())
+    info["splits"][1]["shardLengths"] = ["1"] * 2_000_000
+    (copy / "dataset_info.json").write_text(json.dumps(info))
+    done = _run("check", "--json", str(copy))
+    assert done.returncode == 1, done.stderr
+    missing = [f for f in json.loads(done.stdout)["findings"] if f["kind"] == "tfds_shard_missing"]
+    assert len(missing) == 21
+    assert "and 1,999,980 more test shards" in missing[-1]["message"]
 
 
 def test_array_record_shards_are_named_not_called_damaged():

@@ -11,6 +11,8 @@ from ..io import Dataset
 from ..io.tfds import TfdsInfo, info_of
 from .findings import Finding
 
+NAMED = 20  # missing shards named one by one, a split; the rest are counted
+
 
 def tfds_findings(ds: Dataset, info: TfdsInfo | None = None) -> Iterator[Finding]:
     """The shards of ``ds`` (an indexed dataset) that disagree with their TFDS folder's
@@ -18,24 +20,49 @@ def tfds_findings(ds: Dataset, info: TfdsInfo | None = None) -> Iterator[Finding
     info = info or info_of(f.path for f in ds.files)
     if info is None:
         return
-    expected = info.expected()
     opened = {os.path.abspath(f.path): f for f in ds.files}
-    for path, (split, length) in expected.items():
-        f = opened.get(os.path.abspath(path))
-        if f is not None:
-            if f.index.complete and len(f.index) != length:
-                yield Finding(
-                    "tfds_shard_length",
-                    f"dataset_info.json says this {split} shard holds {length:,} records "
-                    f"(shardLengths); it holds {len(f.index):,}",
-                    None,
-                    file=f.path,
-                )
-        elif not os.path.exists(path):
+    try:
+        listed = set(os.listdir(info.folder))
+    except OSError:
+        listed = set()
+    # the shards in the folder (opened or not): the walk of a split's shards ends once
+    # every one of them was seen, so its cost follows the folder, not the description
+    present = set(opened) | {
+        os.path.abspath(os.path.join(info.folder, n))
+        for n in listed
+        if n.startswith(f"{info.name}-")
+    }
+    for split in info.splits:
+        missing = 0
+        for path, length in info.shards(split, present):
+            if not path:  # the rest of the split: none of them in the folder
+                missing += length
+                continue
+            f = opened.get(os.path.abspath(path))
+            if f is not None:
+                if f.index.complete and len(f.index) != length:
+                    yield Finding(
+                        "tfds_shard_length",
+                        f"dataset_info.json says this {split.name} shard holds {length:,} "
+                        f"records (shardLengths); it holds {len(f.index):,}",
+                        None,
+                        file=f.path,
+                    )
+            elif os.path.basename(path) not in listed:
+                missing += 1
+                if missing <= NAMED:
+                    yield Finding(
+                        "tfds_shard_missing",
+                        f"dataset_info.json names this {split.name} shard ({length:,} "
+                        "records), but the folder does not hold it",
+                        None,
+                        file=path,
+                    )
+        if missing > NAMED:
             yield Finding(
                 "tfds_shard_missing",
-                f"dataset_info.json names this {split} shard ({length:,} records), but the "
-                "folder does not hold it",
+                f"… and {missing - NAMED:,} more {split.name} shards that dataset_info.json "
+                "names are not in the folder",
                 None,
-                file=path,
+                file=info.folder,
             )

@@ -11,7 +11,7 @@ records ``shardLengths`` promises, so that a shard cut short or missing can be n
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,13 +61,34 @@ class TfdsInfo:
             out = out.replace("{" + key + "}", value)
         return out
 
-    def expected(self) -> dict[str, tuple[str, int]]:
-        """Every shard's path, with its split and the records it should hold."""
-        out = {}
-        for split in self.splits:
-            for index, length in enumerate(split.shard_lengths):
-                out[os.path.join(self.folder, self.shard_name(split, index))] = (split.name, length)
-        return out
+    def shard_path(self, split: TfdsSplit, index: int) -> str | None:
+        """Where shard ``index`` of ``split`` is: a file of this folder, or None when
+        the description's template names anything else (a path, ``..``)."""
+        name = self.shard_name(split, index)
+        return os.path.join(self.folder, name) if plain_name(name) else None
+
+    def shards(self, split: TfdsSplit, present: set[str]) -> Iterator[tuple[str, int]]:
+        """The shards of ``split`` the description names, as ``(path, length)``, in
+        order, while any path of ``present`` (absolute paths of the folder's opened
+        files) is still to come; then one ``("", n)`` for the ``n`` shards left, none of
+        which is present. So a description of 2,000,000 shards costs what the folder
+        holds."""
+        left = set(present)
+        lengths = split.shard_lengths
+        for index, length in enumerate(lengths):
+            if not left:
+                yield "", len(lengths) - index
+                return
+            path = self.shard_path(split, index)
+            if path is None:
+                continue
+            left.discard(os.path.abspath(path))
+            yield path, length
+
+
+def plain_name(name: str) -> bool:
+    """A file name of the folder itself: no separator, not ``.`` or ``..``."""
+    return bool(name) and name not in (".", "..") and not ({"/", "\\", "\0"} & set(name))
 
 
 def _number(value: Any) -> int:
@@ -122,7 +143,10 @@ def read_info(folder: str) -> TfdsInfo | None:
     names: dict[str, list[str]] = {}
     features = _json(os.path.join(folder, FEATURES), "TFDS features.json")
     for path in _class_labels(features):
-        label_file = os.path.join(folder, "-".join(path) + ".labels.txt")
+        name = "-".join(path) + ".labels.txt"
+        if not plain_name(name):  # a key that would lead out of the folder
+            continue
+        label_file = os.path.join(folder, name)
         try:
             text = read_side_file(label_file, "TFDS label file", 16 << 20).decode("utf-8")
         except (SideFileError, UnicodeDecodeError):
