@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+import numpy as np
+
 from .label_errors import Predicted
 
 MATCH_KEYS = {
@@ -112,10 +114,47 @@ def detections(values: Mapping[str, Sequence[Any]], keys: DetectionKeys) -> list
     out = []
     columns = [s for s in sides if s is not None]
     for x0, y0, x1, y1, label, score in zip(*columns, labels, scores, strict=True):
-        corners = (float(x0), float(y0), float(x1), float(y1))
-        if all(math.isfinite(v) for v in (*corners, float(score))):
-            out.append(Predicted(corners, int(label), float(score)))
+        numbers = [finite(v) for v in (x0, y0, x1, y1, score)]
+        if any(v is None for v in numbers):
+            continue  # a box or score nowhere: no detection to weigh
+        class_id = whole_class(label)
+        if class_id is None:
+            raise PredictionError(
+                f"a detection's class is {label!r}, not a class id (a whole number)"
+            )
+        a, b, c, d, weight = (float(v) for v in numbers if v is not None)
+        out.append(Predicted((a, b, c, d), class_id, weight))
     return out
+
+
+INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def finite(value: Any) -> float | None:
+    """``value`` as a finite float; None for NaN, infinity, an integer past a float's
+    range (JSON may hold ``1`` followed by 400 zeros), text and bytes."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def whole_class(value: Any) -> int | None:
+    """A class id: a whole number within int64 (a float that is one counts: detection
+    labels are often stored as floats); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | np.integer):
+        number = int(value)
+    else:
+        as_float = finite(value)
+        if as_float is None or not as_float.is_integer():
+            return None
+        number = int(as_float)
+    return number if INT64[0] <= number <= INT64[1] else None
 
 
 @dataclass(frozen=True)
@@ -192,24 +231,17 @@ def coco_results(path: str) -> ById:
         )
         if not isinstance(image, (int, str)) or isinstance(image, bool):
             raise PredictionError(f"{where}: image_id is missing or not a number or text")
-        if not isinstance(category, int) or isinstance(category, bool):
+        if not isinstance(category, int) or whole_class(category) is None:
             raise PredictionError(f"{where}: category_id is missing or not a whole number")
-        if (
-            not isinstance(box, list)
-            or len(box) != 4
-            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
-            or not all(math.isfinite(v) for v in box)
-        ):
+        corners = [finite(v) for v in box] if isinstance(box, list) and len(box) == 4 else []
+        if len(corners) != 4 or any(v is None for v in corners):
             raise PredictionError(f"{where}: bbox is not four finite numbers [x, y, width, height]")
-        if (
-            not isinstance(score, (int, float))
-            or isinstance(score, bool)
-            or not math.isfinite(score)
-        ):
+        weight = finite(score)
+        if weight is None:
             raise PredictionError(f"{where}: score is missing or not a finite number")
-        x, y, w, h = (float(v) for v in box)
+        x, y, w, h = (float(v) for v in corners if v is not None)
         by_id.setdefault(str(image).strip(), []).append(
-            Predicted((x, y, x + w, y + h), category, float(score))
+            Predicted((x, y, x + w, y + h), category, weight)
         )
     return ById(path, {k: tuple(v) for k, v in by_id.items()}, pixels=True)
 
@@ -281,8 +313,6 @@ def from_dataset(paths: Sequence[str], keys: DetectionKeys, match: str | None = 
     """The predictions in another dataset's detection lists, by the id ``match`` (or
     the first of :data:`MATCH_KEYS` its records hold). PredictionError when it has no
     predictions, or no id to match them by."""
-    import numpy as np
-
     from ..io import Dataset, PathError, SourceError
     from ..io.inputs_read import note_path
     from ..io.payload_block import iter_blocks
