@@ -139,3 +139,81 @@ def test_a_bad_jobs_is_one_line_and_exit_2(shards, tmp_path, command):
     done = _cli(command, shards[0], *extra, "--jobs", "0")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--jobs 0" in done.stderr
     assert not (tmp_path / "x.tfrecord").exists()
+
+
+def _slow_shards(folder) -> list[str]:
+    """Enough records that the workers are still busy when the test acts."""
+    from tfr_viewer.core.io import write_records
+
+    paths = []
+    for k in range(4):
+        path = folder / f"big-{k:05d}-of-00004"
+        write_records(path, [_example(i) for i in range(60_000)])
+        paths.append(str(path))
+    return paths
+
+
+def _workers(pid: int) -> list[int]:
+    """The pool's processes: children of the command that run the spawned worker."""
+    import time
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    command = f.read()
+            except OSError:
+                continue
+            if parent == pid and b"spawn_main" in command:
+                found.append(int(entry))
+        if len(found) >= 2:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("the workers never started")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", ["killed", "ctrl_c", "sigterm"])
+def test_a_worker_killed_or_ctrl_c_is_one_line(tmp_path, how):
+    """A worker killed by a signal (the OOM killer, say) ends the command with one line
+    and exit 2, not "problems found"; Ctrl+C (SIGINT to the whole process group, as a
+    terminal sends it) ends it with exit 130 and one line, not a traceback a worker."""
+    import signal
+
+    paths = _slow_shards(tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tfr_viewer", "stats", "--json", "--jobs", "2", *paths],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TFR_VIEWER_NO_CACHE": "1"},
+        start_new_session=True,
+    )
+    try:
+        workers = _workers(proc.pid)
+        if how == "killed":
+            os.kill(workers[0], signal.SIGKILL)
+        elif how == "ctrl_c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:  # the command alone, as a supervisor stops it: it ends now, workers too
+            os.kill(proc.pid, signal.SIGTERM)
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    lines = [line for line in err.strip().splitlines() if line.strip()]
+    assert "Traceback" not in err, err
+    if how == "killed":
+        assert proc.returncode == 2 and "a worker process ended" in err, (proc.returncode, err)
+    else:
+        assert proc.returncode in (130, 143), (proc.returncode, err)
+    assert len(lines) <= 2, err  # the line (and the progress line it ends)
+    for pid in workers:  # no worker is left behind
+        assert not os.path.exists(f"/proc/{pid}") or "Z" in open(f"/proc/{pid}/stat").read()

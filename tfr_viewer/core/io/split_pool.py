@@ -5,10 +5,13 @@ leaks into them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any, TypeVar
+
+from ..user_error import UserError
 
 T = TypeVar("T")
 
@@ -18,6 +21,10 @@ Each = Callable[[Callable[[Any], Any], Sequence[Any]], Iterable[Any]]
 a command's splits, tasks or batches, given to a pool of processes here
 (:func:`pool_each`), or to a Beam pipeline (``tfr_viewer.beam.pipeline.beam_each``).
 ``fn`` is a module-level function and the items pickle."""
+
+
+class WorkerLost(UserError):
+    """A worker process of ``--jobs`` ended without finishing its work."""
 
 
 def _weight(item: Any) -> int:
@@ -90,11 +97,15 @@ def map_splits(
     ``progress(done, total)`` counts splits."""
     import multiprocessing  # here: a command that runs no pool does not pay for it
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     jobs = usable_jobs(jobs)
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        futures = {pool.submit(work, batch): batch for batch in batches(refs, 2 * jobs)}
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start)
+    finished = False
+    try:
+        with _interrupts_ignored():  # the workers start (and stay) deaf to Ctrl+C
+            futures = {pool.submit(work, batch): batch for batch in batches(refs, 2 * jobs)}
         done = 0
         try:
             for future in as_completed(futures):
@@ -102,6 +113,53 @@ def map_splits(
                 done += len(futures[future])
                 if progress is not None:
                     progress(done, len(refs))
-        finally:
-            for future in futures:
-                future.cancel()
+        except BrokenProcessPool:
+            raise WorkerLost(
+                "a worker process ended before its work was done (killed by a signal, or "
+                "out of memory); nothing was written: run the command again, or without "
+                "--jobs"
+            ) from None
+        finished = True
+    finally:
+        # a signal, an error or a caller that stopped early: the workers are ended now,
+        # not once their batches end (the whole run, for a big split)
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        if not finished:
+            for process in processes:
+                _end(process)
+        pool.shutdown(wait=finished, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """SIGINT ignored while the workers are started: a process started so keeps it
+    ignored from its first instruction (Python leaves an ignored SIGINT alone), so a
+    Ctrl+C while a worker is still importing cannot print its traceback. The command
+    hears Ctrl+C again once they are started."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _worker_start() -> None:
+    """A worker leaves Ctrl+C to the command, which ends every worker and says so
+    once (each would print its own traceback)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _end(process: Any) -> None:
+    try:
+        if process.is_alive():
+            process.terminate()
+    except (OSError, ValueError, AttributeError):
+        pass
