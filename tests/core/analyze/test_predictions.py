@@ -76,3 +76,22 @@ def test_numbers_are_read_as_floats_and_class_ids_only_when_they_are():
     assert finite(3) == 3.0 and finite(True) is None
     assert whole_class(3.0) == 3 and whole_class(2.5) is None and whole_class(2**63) is None
     assert whole_class(b"3") is None and whole_class(-(2**63)) == -(2**63)
+
+
+@pytest.mark.parametrize("damage", ["flipped", "cut"])
+def test_damaged_predictions_are_refused_not_used_in_part(tmp_path, label_data, damage):
+    """A predictions dataset with a flipped byte or cut short: its lost records would
+    silently be images without detections. One line names the damage; nothing is
+    weighed."""
+    data = bytearray(label_data["by_sha"].read_bytes())
+    if damage == "flipped":
+        data[len(data) // 2] ^= 0x40
+    else:
+        data = data[: len(data) - 100]
+    bad = tmp_path / "preds.tfrecord"
+    bad.write_bytes(bytes(data))
+    for command in ("evaluate", "check"):
+        done = program(command, str(label_data["plain"]), "--predictions", str(bad))
+        assert done.returncode == 2, (command, done.stderr)
+        assert f"the predictions {bad} are damaged" in done.stderr and "record" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1

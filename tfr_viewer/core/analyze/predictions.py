@@ -347,8 +347,17 @@ def from_dataset(paths: Sequence[str], keys: DetectionKeys, match: str | None = 
                         ids = values.get(MATCH_KEYS[name])
                         if ids is not None and len(ids):
                             found[name][id_forms(name, ids[0])[0]] = tuple(predicted)
+            damage = ds.problems()
     except (PathError, SourceError, OSError) as exc:
         raise PredictionError(f"cannot read the predictions: {exc}") from None
+    if damage:  # weighed without them, some images would have lost their detections
+        first = damage[0]
+        raise PredictionError(
+            f"the predictions {origin} are damaged ({len(damage):,} "
+            f"problem{'s' if len(damage) != 1 else ''}; first: {first.file}, record "
+            f"{first.record}, byte {first.offset:,}: {first.kind}); recover them first "
+            "(tfr-viewer recover)"
+        )
     if not records:
         raise PredictionError(f"{origin} holds no predictions ({keys.xmin} and the other lists)")
     chosen = next((n for n in names if len(found[n]) == records), None)
