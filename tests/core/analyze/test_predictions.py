@@ -95,3 +95,39 @@ def test_damaged_predictions_are_refused_not_used_in_part(tmp_path, label_data, 
         assert done.returncode == 2, (command, done.stderr)
         assert f"the predictions {bad} are damaged" in done.stderr and "record" in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_prediction_id_that_names_several_records_is_said(tmp_path):
+    """Four records with one source id: the results for that id are weighed against
+    each of them, and a warning says so, naming them (one process or two)."""
+    from tests.planted_faults import example_of
+
+    records = []
+    for i in range(6):
+        records.append(
+            example_of(
+                {
+                    "image/source_id": [b"7" if i in (1, 2, 4, 5) else str(100 + i).encode()],
+                    "image/width": [100],
+                    "image/height": [100],
+                    **{f"image/object/bbox/{c}": [0.1] for c in ("xmin", "ymin")},
+                    **{f"image/object/bbox/{c}": [0.5] for c in ("xmax", "ymax")},
+                    "image/object/class/label": [1],
+                }
+            )
+        )
+    data = tf_write(tmp_path / "shared.tfrecord", records)
+    results = tmp_path / "results.json"
+    entries = [
+        {"image_id": i, "category_id": 1, "bbox": [10, 10, 40, 40], "score": 0.9}
+        for i in (7, 100, 103)
+    ]
+    results.write_text(json.dumps(entries))
+    for jobs in ("1", "2"):
+        done = program("check", "--json", str(data), "--predictions", str(results), "--jobs", jobs)
+        assert done.returncode == 1, done.stderr
+        shared = [
+            f for f in json.loads(done.stdout)["findings"] if f["kind"] == "predictions_shared_id"
+        ]
+        assert len(shared) == 1 and "'7' names records 1, 2, 4, 5" in shared[0]["message"]
+        assert shared[0]["severity"] == "warning"

@@ -49,6 +49,7 @@ class CheckPart:
     others: OtherPayloads = field(default_factory=OtherPayloads)  # records no Example
     matched: set[str] = field(default_factory=set)  # prediction ids records matched
     unpredicted: list[int] = field(default_factory=list)  # records no prediction names
+    named: dict[str, list[int]] = field(default_factory=dict)  # prediction id -> records
 
 
 @dataclass
@@ -175,6 +176,22 @@ def finish_check(
         said = unmatched_message(source, source.match, matched)
         if said is not None:
             note("predictions_unmatched", said, None)
+        by_id: dict[str, list[int]] = {}
+        for part in parts:
+            for key, records in part.named.items():
+                by_id.setdefault(key, []).extend(records)
+        shared = sorted((sorted(r), k) for k, r in by_id.items() if len(r) > 1)
+        if shared:
+            first, key = shared[0]
+            shown = ", ".join(str(r) for r in first[:NAMED])
+            note(
+                "predictions_shared_id",
+                f"{plural(len(shared), 'prediction id')} of {source.origin} "
+                f"{'names' if len(shared) == 1 else 'each name'} more than one record by "
+                f"{MATCH_KEYS[source.match]}, so the same detections are weighed against "
+                f"each: {key!r} names records {shown}",
+                None,
+            )
         lacking = sorted(r for part in parts for r in part.unpredicted)
         if lacking:
             shown = ", ".join(str(r) for r in lacking[:NAMED])

@@ -313,6 +313,7 @@ class _Pass:
             text_records=dict(self.classes.text_records),
             others=self.others,
             matched=self.labels.matched if self.labels is not None else set(),
+            named=self.labels.named if self.labels is not None else {},
             unpredicted=self.labels.unpredicted if self.labels is not None else [],
         )
 

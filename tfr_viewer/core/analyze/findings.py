@@ -193,6 +193,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "these predictions weigh no record: check that they are of this dataset, and the id "
         "they are matched by (--match source_id, sha256 or filename)",
     ),
+    "predictions_shared_id": (
+        "warning",
+        "records that share an id get the same detections: match by an id that differs "
+        "from record to record (--match sha256 or filename)",
+    ),
     "records_without_predictions": (
         "info",
         "these records' labels are not weighed: give predictions for them, or check the id "

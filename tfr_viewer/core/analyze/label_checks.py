@@ -88,6 +88,7 @@ class LabelChecks:
         self.label_map = dict(label_map or {})
         self.keys = check.keys()  # what each row is read for
         self.matched: set[str] = set()
+        self.named: dict[str, list[int]] = {}  # prediction id -> the records it matched
         self.unpredicted: list[int] = []  # records whose id no prediction names
 
     def add(
@@ -152,6 +153,7 @@ class LabelChecks:
                 self.unpredicted.append(record)
                 return None
             self.matched.add(found[0])
+            self.named.setdefault(found[0], []).append(record)
             return as_fractions(source, found[1], size)
         try:
             return detections(values, source.keys)
