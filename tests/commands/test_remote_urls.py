@@ -147,3 +147,35 @@ def test_a_redirect_loop_or_a_redirect_to_a_local_file_is_one_line(
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert server.url("big.tfrecord") in out.stderr
     assert "hunter2" not in out.stdout + out.stderr
+
+
+def test_side_files_by_url_are_read_as_local_ones(server, remote_root, label_data, tmp_path):
+    """A results file and a label map named by URL are read through the remote layer:
+    the same findings as from local copies; a missing one is one line, exit 2."""
+    import shutil
+    import uuid
+
+    tag = uuid.uuid4().hex[:8]
+    results, label_map = f"results-{tag}.json", f"label_map-{tag}.pbtxt"
+    shutil.copy(label_data["coco"], remote_root / results)
+    (remote_root / label_map).write_text('item { id: 1 name: "cat" }\n')
+    local = tmp_path / "label_map.pbtxt"
+    local.write_text('item { id: 1 name: "cat" }\n')
+    data = str(label_data["plain"])
+    by_url = cli(
+        "check",
+        "--json",
+        data,
+        "--predictions",
+        server.url(results),
+        "--label-map",
+        server.url(label_map),
+    )
+    here = cli(
+        "check", "--json", data, "--predictions", str(label_data["coco"]), "--label-map", str(local)
+    )
+    assert by_url.returncode == here.returncode == 1, by_url.stderr
+    assert json.loads(by_url.stdout)["findings"] == json.loads(here.stdout)["findings"]
+    missing = cli("check", data, "--predictions", server.url(f"none-{tag}.json"))
+    assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in missing.stderr and f"none-{tag}.json" in missing.stderr

@@ -11,6 +11,7 @@ from typing import Any
 
 from .inputs_read import note_stat
 from .paths import not_a_regular_file
+from .remote import is_url
 
 MAX_SIDE_FILE = 64 << 20  # a label map or a schema past this is not one
 
@@ -21,7 +22,11 @@ class SideFileError(ValueError):
 
 def read_side_file(path: str, what: str, limit: int = MAX_SIDE_FILE) -> bytes:
     """The bytes of the ``what`` at ``path`` (``"label map"``); SideFileError when it
-    is missing, unreadable, not a regular file, or larger than ``limit``."""
+    is missing, unreadable, not a regular file, or larger than ``limit``. A URL
+    (``gs://``, ``s3://``, ``https://``) is read through the remote layer, with its
+    deadline and retries."""
+    if is_url(path):
+        return _remote(path, what, limit)
     odd = not_a_regular_file(path)
     if odd is not None:
         raise SideFileError(f"the {what} {path} {odd.split(';')[0]}; name a regular file")
@@ -51,6 +56,22 @@ def read_side_file(path: str, what: str, limit: int = MAX_SIDE_FILE) -> bytes:
     if len(data) > limit:
         raise SideFileError(f"the {what} {path} grew past {limit:,} bytes while it was read")
     return data
+
+
+def _remote(url: str, what: str, limit: int) -> bytes:
+    from .remote import call, filesystem
+
+    fs, where = filesystem(url)
+    info = call(url, f"looking the {what} up", lambda: fs.info(where))
+    size = info.get("size")
+    if isinstance(size, int) and size > limit:
+        raise SideFileError(
+            f"the {what} {url} is {size:,} bytes, more than a {what} can be here ({limit:,})"
+        )
+    data = call(url, f"reading the {what}", lambda: fs.cat_file(where, start=0, end=limit + 1))
+    if len(data) > limit:
+        raise SideFileError(f"the {what} {url} is more than {limit:,} bytes")
+    return bytes(data)
 
 
 def read_json_side_file(path: str, what: str, limit: int = MAX_SIDE_FILE) -> Any:
