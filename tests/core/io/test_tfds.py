@@ -159,10 +159,31 @@ def test_array_record_shards_are_named_not_called_damaged():
 
     for command in ("info", "check", "stats"):
         done = _run(command, str(ARRAY_RECORD))
-        assert done.returncode == 2 and "is an ArrayRecord file" in done.stderr, done.stderr
+        assert done.returncode == 2 and "it is a Riegeli file (ArrayRecord" in done.stderr, (
+            done.stderr
+        )
         assert len(done.stderr.strip().splitlines()) == 1 and "damaged" not in done.stderr
     with pytest.raises(tfv.UserError, match="ArrayRecord"):
         tfv.open(str(ARRAY_RECORD))
+
+
+def test_array_record_is_known_by_its_bytes_not_its_name(tmp_path):
+    """A TFRecord named ``.array_record`` is read (TensorFlow reads it); an ArrayRecord
+    file named ``.tfrecord`` is named for what it is, not called damaged."""
+    shard = next(FOLDER.glob("shapes-train.tfrecord-*"))
+    misnamed = tmp_path / "train.array_record-00000-of-00001"
+    shutil.copy(shard, misnamed)
+    done = _run("count", str(misnamed))
+    assert done.returncode == 0 and done.stdout.split()[0] == str(len(tf_read(shard)))
+    real = next(ARRAY_RECORD.glob("shapes-train.array_record-*"))
+    disguised = tmp_path / "train.tfrecord"
+    shutil.copy(real, disguised)
+    for command in ("count", "verify", "info"):
+        done = _run(command, str(disguised))
+        assert done.returncode == 2 and "it is a Riegeli file (ArrayRecord" in done.stderr, (
+            done.stderr
+        )
+        assert "CRC" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 def test_a_description_that_is_not_one_is_left_alone(tmp_path):

@@ -12,7 +12,11 @@ from collections.abc import Callable
 HEAD = 4096  # bytes looked at for a signature
 WHOLE = 16 << 20  # a file up to this size is also tried as one protobuf message
 
-_RIEGELI = bytes.fromhex("83af70d10d884a3f")  # the hash that starts every Riegeli file
+RIEGELI = bytes.fromhex("83af70d10d884a3f")  # the hash that starts every Riegeli file
+RIEGELI_SAID = (
+    "it is a Riegeli file (ArrayRecord, or another Riegeli writer): read it with the "
+    "`array_record` or `riegeli` package, or have its writer make TFRecord files"
+)
 _RECORDIO = bytes.fromhex("0a23d7ce")  # MXNet's RecordIO magic, little-endian
 
 # (signature at byte 0, what the file is and what to do)
@@ -22,11 +26,7 @@ _SIGNATURES: tuple[tuple[bytes, str], ...] = (
         "it is a Git LFS pointer, and the data was never downloaded: run `git lfs pull` in "
         "its repository, then open the file again",
     ),
-    (
-        _RIEGELI,
-        "it is a Riegeli file (ArrayRecord, or another Riegeli writer): read it with the "
-        "`array_record` or `riegeli` package, or have its writer make TFRecord files",
-    ),
+    (RIEGELI, RIEGELI_SAID),
     (
         _RECORDIO,
         "it is an MXNet RecordIO file: read it with mxnet.recordio, or convert its records "

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 from ..user_error import UserError
 from .dataset_warnings import DatasetWarning
+from .look_alikes import RIEGELI, RIEGELI_SAID
 from .remote import is_url
 from .sniff import looks_like_tfrecord
 from .source_errors import RemoteError
@@ -132,14 +133,23 @@ def not_a_regular_file(path: str) -> str | None:
 
 
 def array_record_message(path: str) -> str | None:
-    """Why ``path`` is not read when it is an ArrayRecord shard (by its name); None
-    otherwise."""
-    name = os.path.basename(path)
-    if ".array_record" in name or name.endswith(".arrayrecord"):
+    """Why ``path`` is not read when it is an ArrayRecord (Riegeli) file: known by its
+    first bytes, whatever its name (a TFRecord named ``.array_record`` is read, an
+    ArrayRecord named ``.tfrecord`` is named); a URL by its name, its bytes being a
+    request away. None otherwise."""
+    if is_url(path):
+        name = os.path.basename(path)
+        riegeli = ".array_record" in name or name.endswith(".arrayrecord")
+    else:
+        try:
+            with open(path, "rb") as f:
+                riegeli = f.read(len(RIEGELI)) == RIEGELI
+        except OSError:
+            riegeli = False
+    if riegeli:
         return (
-            f"{path} is an ArrayRecord file, which tfr-viewer does not read (it reads "
-            "TFRecord files); TFDS writes TFRecord shards when asked: "
-            "download_and_prepare(file_format='tfrecord')"
+            f"{path}: not a TFRecord file: {RIEGELI_SAID} (TFDS writes TFRecord shards "
+            "when asked: download_and_prepare(file_format='tfrecord'))"
         )
     return None
 
