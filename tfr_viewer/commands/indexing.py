@@ -40,11 +40,10 @@ def check_index_file(args: argparse.Namespace) -> int:
         raise UsageError("--check IDX takes the one TFRecord file the index is of")
     try:
         raw = read_side_file(args.check, "index", MAX_INDEX_FILE)
-        text = raw.decode("ascii")
     except SideFileError as exc:
         raise UsageError(str(exc)) from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{args.check} is not a text index ('offset size' lines)") from None
+    if not raw.isascii():  # read line by line below, never copied whole
+        raise UsageError(f"{args.check} is not a text index ('offset size' lines)")
     with Dataset.open(args.paths) as ds:
         if len(ds.files) != 1:
             raise UsageError("--check IDX takes one TFRecord file; this path names several")
@@ -56,7 +55,7 @@ def check_index_file(args: argparse.Namespace) -> int:
                 "readers seek in; decompress it first (tfr-viewer export --compression none)"
             )
         keep = f.index.statuses() == RecordStatus.OK
-        problems = check_index(text, f.index.offsets()[keep], f.index.lengths()[keep])
+        problems = check_index(raw, f.index.offsets()[keep], f.index.lengths()[keep])
         records = int(keep.sum())
     if args.json:
         out = {

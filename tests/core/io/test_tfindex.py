@@ -112,3 +112,28 @@ def test_what_cannot_be_checked_is_one_line(data, tmp_path):
         text=True,
     )
     assert two.returncode == 2 and "one TFRecord file" in two.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_hundred_megabyte_index_is_checked_line_by_line(data, tmp_path):
+    """A 100 MB index (7,000,000 lines) is read line by line: the process never holds
+    it as millions of strings (its peak memory stays within a few copies of the file)."""
+    path, _ = data
+    big = tmp_path / "big.idx"
+    big.write_bytes(b"123456789 1234\n" * 7_000_000)
+    code = (  # VmHWM: the process's own peak (ru_maxrss would count the parent's)
+        "import sys\n"
+        "from tfr_viewer.cli import main\n"
+        "rc = main(['index', '--check', sys.argv[1], sys.argv[2]])\n"
+        "peak = next(l for l in open('/proc/self/status') if l.startswith('VmHWM'))\n"
+        "print(peak.split()[1], rc, file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(big), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    peak_kb, rc = done.stderr.strip().splitlines()[-1].split()
+    assert rc == "1" and "… and " in done.stdout and "more problems" in done.stdout
+    assert int(peak_kb) < 400_000, f"peak {int(peak_kb) / 1024:.0f} MB"

@@ -6,6 +6,7 @@ misaligned index is named line by line instead of failing inside a reader."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,7 +40,27 @@ class IndexProblem:
         return {"line": self.line, "kind": self.kind, "message": self.message}
 
 
-def check_index(text: str, offsets: np.ndarray, lengths: np.ndarray) -> list[IndexProblem]:
+def _lines(text: str | bytes) -> tuple[int, Iterator[str]]:
+    """The number of lines of ``text`` (blank lines at its end left out) and the lines
+    one by one: an index of 100 MB is never held as millions of strings at once."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    end = len(data)
+    while end and data[end - 1] in b" \t\r\n":
+        end -= 1
+    count = data.count(b"\n", 0, end) + 1 if end else 0
+
+    def each() -> Iterator[str]:
+        start = 0
+        while start < end:
+            stop = data.find(b"\n", start, end)
+            stop = end if stop < 0 else stop
+            yield data[start:stop].decode("utf-8", "replace").rstrip("\r")
+            start = stop + 1
+
+    return count, each()
+
+
+def check_index(text: str | bytes, offsets: np.ndarray, lengths: np.ndarray) -> list[IndexProblem]:
     """How ``text`` (an index) disagrees with a file whose intact records start at
     ``offsets`` with payloads of ``lengths``: at most :data:`SHOWN` line problems, then
     one that counts the rest; none when every line is a record, in order, and every
@@ -47,9 +68,7 @@ def check_index(text: str, offsets: np.ndarray, lengths: np.ndarray) -> list[Ind
     sizes = lengths.astype(np.int64) + FRAME_OVERHEAD
     out: list[IndexProblem] = []
     more = 0
-    lines = text.splitlines()
-    while lines and not lines[-1].strip():
-        lines.pop()
+    count, lines = _lines(text)
 
     def say(problem: IndexProblem) -> None:
         nonlocal more
@@ -90,23 +109,22 @@ def check_index(text: str, offsets: np.ndarray, lengths: np.ndarray) -> list[Ind
                     f"{want_size:,} (8 length, 4 CRC, the payload, 4 CRC)",
                 )
             )
-    if len(lines) < len(offsets):
-        first = int(offsets[len(lines)])
+    if count < len(offsets):
+        first = int(offsets[count])
         say(
             IndexProblem(
                 None,
                 "missing_records",
-                f"the index lists {len(lines):,} records; the file holds {len(offsets):,} intact "
-                f"ones: the first missing is record {len(lines)} at byte {first:,}",
+                f"the index lists {count:,} records; the file holds {len(offsets):,} intact "
+                f"ones: the first missing is record {count} at byte {first:,}",
             )
         )
-    elif len(lines) > len(offsets):
+    elif count > len(offsets):
         say(
             IndexProblem(
                 len(offsets) + 1,
                 "extra_lines",
-                f"the index lists {len(lines):,} records; the file holds {len(offsets):,} intact "
-                "ones",
+                f"the index lists {count:,} records; the file holds {len(offsets):,} intact ones",
             )
         )
     if more:
