@@ -145,8 +145,8 @@ def _interrupts_ignored() -> Iterator[None]:
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    finally:  # (None: a handler not set from Python, which cannot be put back)
+        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
 
 
 def _worker_start() -> None:
