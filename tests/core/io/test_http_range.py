@@ -93,7 +93,10 @@ def _replaced_while_read(tmp_path: Path, same_etag: bool) -> tuple:
         def replace() -> None:
             while server.range_requests < 1:
                 time.sleep(0.01)
-            shutil.copy(tmp_path / "v2", tmp_path / "a.tfrecord")
+            # at once, as a bucket replaces an object (a copy in place would be read
+            # half-written: an answer cut short, not a changed object)
+            shutil.copy(tmp_path / "v2", tmp_path / "a.next")
+            os.replace(tmp_path / "a.next", tmp_path / "a.tfrecord")
 
         swap = threading.Thread(target=replace, daemon=True)
         swap.start()
