@@ -1,5 +1,7 @@
 #include "columns.h"
 
+#include "utf8.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,11 +202,23 @@ static int add_step(void *ctx, const FeatureState *fs) {
     return stats_add(sc->table, sc->stats, fs);
 }
 
+/* The table's entry for the key's name (utf8.h: its text, with \x escapes when it is
+ * not UTF-8), so that keys of one name are one key. */
+static int named_get(KeyTable *t, const Span *key, int table, KeyStats **out) {
+    if (utf8_valid(key->p, key->n)) return table_get(t, key->p, key->n, table, out);
+    uint8_t small[256];
+    uint8_t *name = key->n <= sizeof(small) / 4 ? small : malloc(4 * key->n);
+    if (!name) return WIRE_NOMEM;
+    int status = table_get(t, name, utf8_escaped(key->p, key->n, name), table, out);
+    if (name != small) free(name);
+    return status;
+}
+
 static int count_entries(KeyTable *t, const EntryList *list, int table, uint64_t stamp) {
-    for (size_t i = list->n_entries; i-- > 0;) { /* the last entry of a key wins */
+    for (size_t i = list->n_entries; i-- > 0;) { /* the last entry of a name wins */
         const Entry *e = &list->entries[i];
         KeyStats *s;
-        WIRE_TRY(table_get(t, e->key.p, e->key.n, table, &s));
+        WIRE_TRY(named_get(t, &e->key, table, &s));
         if (s->stamp == stamp) continue;
         s->stamp = stamp;
         if (table == 0) {

@@ -1,5 +1,7 @@
 #include "example.h"
 
+#include "utf8.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,48 +40,6 @@ void values_free(Values *v) {
     free(v->floats);
     free(v->spans);
     memset(v, 0, sizeof(*v));
-}
-
-/* -- UTF-8, as strictly as upb checks a proto3 string ---------------------------- */
-static int utf8_valid(const uint8_t *s, size_t n) {
-    size_t i = 0;
-    /* ASCII, the common case, eight bytes at a time */
-    for (; n - i >= 8; i += 8) {
-        uint64_t word;
-        memcpy(&word, s + i, 8);
-        if (word & 0x8080808080808080ULL) break;
-    }
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
-            return 0;
-        }
-        if (n - i < len) return 0;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xC0) != 0x80) return 0;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return 0;
-        i += len;
-    }
-    return 1;
 }
 
 /* -- values ---------------------------------------------------------------------- */
@@ -273,7 +233,6 @@ static int entry_parse(const uint8_t *p, const uint8_t *end, EntryList *out, int
     if (!lists && end - p >= 4 && p[0] == 0x0A && p[1] < 0x80 && p[1] <= end - p - 4) {
         const uint8_t *k = p + 2, *v = p + 2 + p[1];
         if (v[0] == 0x12 && v[1] < 0x80 && v + 2 + v[1] == end) {
-            if (!utf8_valid(k, p[1])) return WIRE_MALFORMED;
             if (!feature_common_ok(v + 2, end)) WIRE_TRY(feature_walk(v + 2, end, NULL, depth + 1));
             Span value = {v + 2, v[1]};
             PUSH(out->values, out->n_values, out->cap_values, value);
@@ -291,7 +250,6 @@ static int entry_parse(const uint8_t *p, const uint8_t *end, EntryList *out, int
         if (wt == WT_EGROUP) return WIRE_MALFORMED;
         if (field == 1 && wt == WT_LEN) {
             WIRE_TRY(wire_len(&p, end, &len));
-            if (!utf8_valid(p, len)) return WIRE_MALFORMED;
             key.p = p;
             key.n = len;
             p += len;
@@ -368,7 +326,7 @@ int record_parse(Record *r, const uint8_t *p, size_t n, int sequence) {
 const Entry *entry_find(const EntryList *list, const uint8_t *key, size_t n) {
     for (size_t i = list->n_entries; i-- > 0;) {
         const Entry *e = &list->entries[i];
-        if (e->key.n == n && (n == 0 || memcmp(e->key.p, key, n) == 0)) return e;
+        if (utf8_named(e->key.p, e->key.n, key, n)) return e;
     }
     return NULL;
 }

@@ -3,7 +3,9 @@
  * A record is parsed once into the map entries that survive (the last entry of a key
  * wins; an entry carrying unknown fields is dropped, as upb drops it). Every Feature
  * under every key is validated, so a payload is malformed exactly when upb would
- * reject it. Values are then read from the surviving entries on demand. */
+ * reject it, except that a key need not be UTF-8: TensorFlow's parser reads such a key,
+ * which upb refuses, and it is named by its text with \x escapes (utf8.h). Values are
+ * then read from the surviving entries on demand. */
 #ifndef TFR_EXAMPLE_H
 #define TFR_EXAMPLE_H
 #include <stddef.h>
@@ -65,7 +67,7 @@ int feature_read(const EntryList *list, const Entry *e, FeatureState *st);
  * `out` is given, were appended to `out`). */
 int feature_list_read(const EntryList *list, const Entry *e,
                       int (*step)(void *ctx, const FeatureState *st), void *ctx, Values *out);
-/* The surviving entry for `key`, or NULL. */
+/* The surviving entry (the last) of the key named `key` (see utf8_named), or NULL. */
 const Entry *entry_find(const EntryList *list, const uint8_t *key, size_t n);
 void values_free(Values *v);
 #endif

@@ -1,5 +1,7 @@
 #include "tf_example.h"
 
+#include "utf8.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,7 +219,8 @@ static uint64_t tf_hash(const uint8_t *p, size_t n) {
     return h;
 }
 
-/* The entries that survive (the last of each key), checked; the earliest failure wins. */
+/* The entries that survive (the last of each key), checked; the earliest failure wins.
+ * A surviving key that is not UTF-8 is read by TensorFlow and refused by protobuf. */
 static int tf_values(TfState *st, int64_t *offset, int *differs) {
     size_t cap = 16;
     while (cap < 2 * st->n) cap *= 2;
@@ -240,6 +243,7 @@ static int tf_values(TfState *st, int64_t *offset, int *differs) {
         }
         if (seen) continue;
         slots[h] = i;
+        if (!utf8_valid(e->key, e->key_n)) *differs = 1;
         int more = 0;
         int got = tf_feature(st, e->start, e->end, &more);
         if (got == TF_NOMEM) {

@@ -231,7 +231,15 @@ def _plant_wire(payloads: list[bytes]) -> dict[tuple[str, int], str | None]:
     payloads[31] += b"\x08\x01"  # a field 1 that is no message: TensorFlow skips it
     key = b"image/filename"  # an entry with a key and no value: TensorFlow refuses it
     payloads[32] = _with_entry(payloads[32], b"\x0a" + bytes([len(key) + 2, 0x0A, len(key)]) + key)
-    return {("example_read_differently", 31): None, ("example_unparseable", 32): None}
+    key = b"image/note\xff"  # a key that is not UTF-8: TensorFlow reads it, protobuf not
+    payloads[33] = _with_entry(
+        payloads[33], b"\x0a\x13\x0a\x0b" + key + b"\x12\x04\x1a\x02\x08\x01"
+    )
+    return {
+        ("example_read_differently", 31): None,
+        ("example_unparseable", 32): None,
+        ("key_not_utf8", 33): "image/note\\xff",
+    }
 
 
 def planted_dataset(path) -> dict[tuple[str, int], str | None]:

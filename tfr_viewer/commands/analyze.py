@@ -10,6 +10,7 @@ from typing import Any
 
 from ..cli_options import CommandSpec, Runs, add_overwrite, add_paths, add_runs
 from ..core import json_text
+from ..core.analyze.key_kinds import kinds_warning
 from ..core.io import Dataset
 from ..core.text import number_text as num
 from ..core.text import plural
@@ -67,6 +68,9 @@ def print_stats(out: dict[str, Any]) -> None:
         print(f"{'key':<{width}}  kind   present  values/rec")
         for key, f in features.items():
             print(_feature_line(key, f, width))
+        for key, f in features.items():
+            if warning := kinds_warning(key, f.get("kinds", {})):
+                print(f"note: {warning}")
     for name in ("classes", "object_classes"):
         if name in out:
             rows = out[name]["classes"]

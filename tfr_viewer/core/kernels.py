@@ -217,7 +217,8 @@ class Discovery:
 
 
 def discover(buf: Any, starts: np.ndarray, lengths: np.ndarray) -> Discovery | None:
-    """The keys of every payload of a block, surveyed in one compiled call."""
+    """The keys of every payload of a block, surveyed in one compiled call (each key by
+    its name, :mod:`.decode.key_text`'s rule, which the compiled core applies)."""
     import numpy as np
 
     fast = _compiled()

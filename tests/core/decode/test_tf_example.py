@@ -4,6 +4,7 @@ compiled core's verdicts against the pure-Python reader's."""
 
 from __future__ import annotations
 
+import codecs
 import random
 
 import numpy as np
@@ -63,21 +64,31 @@ CASES = {
     "a value of no known list": example(entry(b"a", b"\x22\x00")),
     "int64 varints unpacked": example(entry(b"a", ld(0x1A, b"\x08\x05\x08\x06"))),
     "a cut-off bytes value": example(entry(b"a", ld(0x0A, b"\x0a\x09xy"))),
+    "a key that is not UTF-8": example(entry(b"k\xff\xc3", INT5), entry(b"b", FLOAT)),
+    "a surrogate in a key": example(entry(b"\xed\xa0\x80", INT5)),
 }
 
 _DTYPES = {"bytes": "string", "float": "float32", "int64": "int64"}
 
 
-def _tf_values(data: bytes, key: str, kind: str) -> list:
+def _raw(name: str, reading) -> bytes:
+    """The key TensorFlow is asked for, as bytes (a spec's keys are all text or all
+    bytes): a name with \\x escapes of a key that is not UTF-8 as the key's bytes."""
+    if name in reading.bad_keys:
+        return codecs.escape_decode(name.encode("utf-8"))[0]
+    return name.encode("utf-8")
+
+
+def _tf_values(data: bytes, key: bytes, kind: str) -> list:
     t = tf()
     spec = {key: t.io.VarLenFeature(getattr(t, _DTYPES[kind]))}
     return t.io.parse_single_example(data, spec)[key].values.numpy().tolist()
 
 
-def _tf_parses(data: bytes, spec_keys: dict[str, str]) -> bool:
+def _tf_parses(data: bytes, spec_keys: dict) -> bool:
     t = tf()
     spec = {k: t.io.VarLenFeature(getattr(t, _DTYPES[v])) for k, v in spec_keys.items()}
-    spec = spec or {"\x00absent": t.io.VarLenFeature(t.int64)}
+    spec = spec or {b"\x00absent": t.io.VarLenFeature(t.int64)}
     try:
         t.io.parse_single_example(data, spec)
     except (t.errors.InvalidArgumentError, UnicodeDecodeError):
@@ -89,14 +100,16 @@ def _agrees_with_tensorflow(data: bytes) -> None:
     """The reading is TensorFlow's: the values of every feature it reads, and a failure
     exactly when TensorFlow's parser fails, of the feature named."""
     reading = read_example(data)
-    if reading.bad_keys:
-        return  # a spec's keys are text: TensorFlow cannot be asked for these
-    kinds = {k: f.kind for k, f in reading.features.items() if f.kind != "none"}
+    if any("\\" in k and k not in reading.bad_keys for k in reading.features):
+        return  # a text key that looks like an escape: asked for below as itself
+    kinds = {_raw(k, reading): f.kind for k, f in reading.features.items() if f.kind != "none"}
     failure = reading.failure
     if failure is None:
         assert _tf_parses(data, kinds)
-        for key, kind in kinds.items():
-            ours = reading.features[key].items()
+        for name, feature in reading.features.items():
+            if feature.kind == "none":
+                continue
+            key, kind, ours = _raw(name, reading), feature.kind, feature.items()
             assert _tf_values(data, key, kind) == [
                 v if kind != "float" else pytest.approx(v, nan_ok=True) for v in ours
             ], key
@@ -106,12 +119,13 @@ def _agrees_with_tensorflow(data: bytes) -> None:
         assert not _tf_parses(data, {})
         return
     assert failure.code in (KIND, LIST)
-    asked = "int64" if failure.code == KIND else _own_kind(data, failure.feature)
-    assert not _tf_parses(data, {failure.feature: asked})
+    feature = _raw(failure.feature, reading)
+    asked = "int64" if failure.code == KIND else _own_kind(data, feature)
+    assert not _tf_parses(data, {feature: asked})
     assert _tf_parses(data, kinds)  # the others read
 
 
-def _own_kind(data: bytes, key: str) -> str:
+def _own_kind(data: bytes, key: bytes) -> str:
     """The kind TensorFlow gives ``key`` (its value's first byte)."""
     t = tf()
     for kind in ("bytes", "float", "int64"):
@@ -142,6 +156,10 @@ def test_the_readings_that_protobuf_and_tensorflow_disagree_on() -> None:
     assert long_varint.failure.code == LIST
     assert long_varint.failure.offset == CASES["11-byte varint in a list"].index(b"\xff")
     assert "byte" in long_varint.failure.message()
+    bad_key = read_example(CASES["a key that is not UTF-8"])
+    assert bad_key.failure is None and bad_key.bad_keys == ["k\\xff\\xc3"]
+    assert bad_key.features["k\\xff\\xc3"].items() == [5] and bad_key.read_otherwise
+    assert tf_example.verdict(CASES["a key that is not UTF-8"])[0] & DIFFERS
 
 
 def _mutated(count: int, seed: int) -> list[bytes]:

@@ -11,7 +11,7 @@ from tfr_viewer.core.io.payload_block import PayloadBlock
 from tfr_viewer.core.query import extract as ex
 from tfr_viewer.core.query import extract_lists as exl
 
-from .encoding import KEYS, case
+from .encoding import ASKED, case
 
 
 def _same_values(a: np.ndarray, b: np.ndarray) -> bool:
@@ -30,15 +30,15 @@ def mismatches(payloads: list[bytes]) -> tuple[list[str], int]:
     extractor left to upb (those are not compared: upb decides them)."""
     block = PayloadBlock.of(payloads)
     assert fast.native() is not None
-    status, columns = ex._extract_compiled(block, sorted(KEYS))
-    want_status, want = ex._extract_python(block, sorted(KEYS))
+    status, columns = ex._extract_compiled(block, ASKED)
+    want_status, want = ex._extract_python(block, ASKED)
     left = np.flatnonzero(status == ex.ROW_UPB)
     problems = []
     keep = status != ex.ROW_UPB
     if not np.array_equal(status[keep], want_status[keep]):
         for r in np.flatnonzero(keep & (status != want_status)).tolist():
             problems.append(f"row {r}: status {status[r]} but upb {want_status[r]}")
-    for key in sorted(KEYS):
+    for key in ASKED:
         got, exp = columns[key], want[key]
         for name in ("present", "kinds"):
             a, b = getattr(got, name)[keep], getattr(exp, name)[keep]
@@ -60,15 +60,15 @@ def list_mismatches(payloads: list[bytes]) -> list[str]:
     compiled core leaves to upb are decided by upb and not compared)."""
     block = PayloadBlock.of(payloads)
     assert fast.native() is not None
-    status, columns = exl._compiled(block, sorted(KEYS))
+    status, columns = exl._compiled(block, ASKED)
     if (status == ex.ROW_UPB).any():
         return []
-    want_status, want = exl._python(block, sorted(KEYS))
+    want_status, want = exl._python(block, ASKED)
     problems = [
         f"row {r}: sequence status {status[r]} but upb {want_status[r]}"
         for r in np.flatnonzero(status != want_status).tolist()
     ]
-    for key in sorted(KEYS):
+    for key in ASKED:
         got, exp = columns[key], want[key]
         for name in ("present", "steps", "kinds"):
             if not np.array_equal(getattr(got, name), getattr(exp, name)):

@@ -14,8 +14,10 @@ from __future__ import annotations
 import random
 import struct
 
-KEYS = ["a", "label", "score", "", "é", "image/encoded", "x" * 40]
-BAD_KEYS = [b"\xff", b"k\xc3", b"\xed\xa0\x80"]  # not UTF-8: the payload is malformed
+# "\\xff" is also the name of the key b"\xff": a record holding both holds one key
+KEYS = ["a", "label", "score", "", "é", "image/encoded", "x" * 40, "\\xff"]
+BAD_KEYS = [b"\xff", b"k\xc3", b"\xed\xa0\x80"]  # not UTF-8: named with \x escapes
+ASKED = sorted({*KEYS, *(k.decode("utf-8", "backslashreplace") for k in BAD_KEYS)})
 
 
 def varint(value: int) -> bytes:

@@ -60,7 +60,7 @@ TRAPS = {
     "malformed feature under another key": delimited(
         1, _entry(b"a", _ints(1)) + _entry(b"zz", delimited(2, delimited(1, b"abc")))
     ),
-    # UTF-8 is checked on every copy of a repeated key, not only the last
+    # a key that is not UTF-8 is read (TensorFlow's parser reads it), here overwritten
     "bad UTF-8 in an overwritten key": delimited(
         1, delimited(1, delimited(1, b"\xff") + delimited(1, b"a") + delimited(2, _ints(5)))
     ),
@@ -105,6 +105,15 @@ TRAPS = {
     ),
     "non-ASCII key in the usual entry": delimited(1, _entry("é".encode(), _ints(7))),
     "eight-byte ASCII key then a bad byte": delimited(1, _entry(b"abcdefgh\xc3", _ints(7))),
+    "a key that is not UTF-8, then its name as text": delimited(
+        1, _entry(b"\xff", _ints(1)) + _entry(b"\\xff", _ints(2))
+    ),
+    "a key's name as text, then the key": delimited(
+        1, _entry(b"\\xff", _ints(1)) + _entry(b"\xff", _ints(2))
+    ),
+    "a surrogate and an overlong form in a key": delimited(
+        1, _entry(b"\xed\xa0\x80\xc0\xafa\xf4\x90", _ints(3))
+    ),
 }
 
 
@@ -120,15 +129,19 @@ def test_the_traps_decide_what_they_claim():
     from tfr_viewer.core.io.payload_block import PayloadBlock
     from tfr_viewer.core.query.extract import ROW_MALFORMED, extract
 
-    def one(name):
-        status, columns = extract(PayloadBlock.of([TRAPS[name]]), ["a"])
-        return int(status[0]), columns["a"].rag.values.tolist()
+    def one(name, key="a"):
+        status, columns = extract(PayloadBlock.of([TRAPS[name]]), [key])
+        return int(status[0]), columns[key].rag.values.tolist()
 
     assert one("entry with an unknown field") == (0, [1])
     assert one("field number 0")[0] == ROW_MALFORMED
     assert one("field number 0 inside an unknown group") == (0, [1])
     assert one("malformed feature under another key")[0] == ROW_MALFORMED
-    assert one("bad UTF-8 in an overwritten key")[0] == ROW_MALFORMED
+    assert one("bad UTF-8 in an overwritten key") == (0, [5])
     assert one("oneof switch then back") == (0, [3])
     assert one("value split over two fields of the entry") == (0, [1, 2])
+    assert one("a key that is not UTF-8, then its name as text", "\\xff") == (0, [2])
+    assert one("a key's name as text, then the key", "\\xff") == (0, [2])
+    named = "\\xed\\xa0\\x80\\xc0\\xafa\\xf4\\x90"
+    assert one("a surrogate and an overlong form in a key", named) == (0, [3])
     assert one("unpacked floats") == (0, [float(__import__("numpy").float32(0.1)), 0.0])

@@ -26,6 +26,12 @@ KINDS: dict[str, tuple[str, str]] = {
         "TensorFlow's parser and protobuf read this record differently (the values shown "
         "are TensorFlow's); write the record again with one list per feature",
     ),
+    "key_not_utf8": (
+        "warning",
+        "TensorFlow's parser reads the record, but protobuf (tf.train.Example.FromString, "
+        "TFDS) refuses it and a feature spec must name the key as bytes; write the key "
+        "as UTF-8 text",
+    ),
     "empty_shard": ("warning", "remove the file from the shard set, or write it again"),
     "empty_record": ("warning", "drop the record, or check the script that wrote it"),
     "checks_not_applicable": (

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn
 from ..text import plural
+from .key_kinds import kinds_shown
 
 MISSING = 0.10  # a key missing from at most this share of records should be there
 RARE = 0.01  # a count or kind held by at most this share of records is the odd one out
@@ -164,7 +165,7 @@ class KeyChecks:
                 by_kind[kind] += n
         if len(by_kind) > 1:
             main = _most(by_kind)
-            shown = ", ".join(f"{_KIND_NAMES[k]} in {n}" for k, n in sorted(by_kind.items()))
+            shown = kinds_shown({_KIND_NAMES[k]: n for k, n in by_kind.items()})
             for (kind, _count), records in sorted(examples.items()):
                 if kind in _KIND_NAMES and kind != main:
                     for record in records:

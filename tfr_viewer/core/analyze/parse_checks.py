@@ -1,4 +1,5 @@
-"""The records TensorFlow's parser refuses, or reads otherwise than protobuf.
+"""The records TensorFlow's parser refuses, or reads otherwise than protobuf (keys that
+are not UTF-8 among them).
 
 ``check`` asks this of every block of an Example dataset: each record gets TensorFlow's
 verdict (:func:`..decode.tf_example.verdicts`, compiled), and the few that fail or
@@ -20,8 +21,9 @@ Note = Callable[..., None]  # note(kind, message, record, **where)
 
 
 def parse_findings(records: np.ndarray, block: PayloadBlock, note: Note) -> np.ndarray:
-    """Notes ``example_unparseable`` and ``example_read_differently`` findings; returns
-    whether TensorFlow's parser reads each record (the other checks look at those)."""
+    """Notes ``example_unparseable``, ``key_not_utf8`` and ``example_read_differently``
+    findings; returns whether TensorFlow's parser reads each record (the other checks
+    look at those)."""
     codes, _ = tf_example.verdicts(block.buf, block.starts, block.lengths)
     for r in np.flatnonzero(codes & ~np.uint8(tf_example.NO_FEATURES)).tolist():
         _explain(int(records[r]), block.payload(r), note)
@@ -37,6 +39,16 @@ def _explain(record: int, payload: bytes, note: Note) -> None:
             f"TensorFlow's parser fails: {failure.message()}",
             record,
             feature=failure.feature,
+        )
+        return
+    if reading.bad_keys:
+        names = ", ".join(f"'{k}'" for k in reading.bad_keys[:3])
+        more = f" and {len(reading.bad_keys) - 3:,} more" if len(reading.bad_keys) > 3 else ""
+        note(
+            "key_not_utf8",
+            f"feature key {names}{more} is not UTF-8 (shown with \\x escapes)",
+            record,
+            feature=reading.bad_keys[0],
         )
         return
     other = protobuf_reading(payload)

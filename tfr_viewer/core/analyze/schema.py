@@ -219,21 +219,17 @@ def merge_stats(
 
 def add_payload(schema: Schema, payload: bytes) -> None:
     """Count one record's features into ``schema``."""
-    from google.protobuf.message import DecodeError
-
-    from ..decode import proto
+    from ..decode.keyed_read import sequence_example
 
     schema.records += 1
-    seq = proto.SequenceExample()
-    try:
-        seq.ParseFromString(payload)
-    except DecodeError:
+    seq = sequence_example(payload)
+    if seq is None:
         schema.others += 1
         return
-    if seq.HasField("feature_lists") and len(seq.feature_lists.feature_list):
+    has_context, context, lists = seq
+    if len(lists):
         schema.sequence_examples += 1
-        _add_features(schema.features, seq.context.feature)
-        lists = seq.feature_lists.feature_list
+        _add_features(schema.features, context)
         for key in lists:
             for step in lists[key].feature:
                 which = step.WhichOneof("kind")
@@ -241,11 +237,11 @@ def add_payload(schema: Schema, payload: bytes) -> None:
                 stats = schema.sequence.setdefault(key, KeyStats())
                 stats.add(_KIND_OF.get(which) if which else None, count)
         return
-    if not payload or not seq.HasField("context"):
+    if not payload or not has_context:
         schema.others += 1
         return
     schema.examples += 1
-    _add_features(schema.features, seq.context.feature)
+    _add_features(schema.features, context)
 
 
 def infer_schema(

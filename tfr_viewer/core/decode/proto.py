@@ -154,6 +154,27 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
         "BytesKeyedExample",
         [("features", 1, _F.TYPE_MESSAGE, OPT, t + "BytesKeyedFeatures", None)],
     )
+    _message(
+        fdp,
+        "KeyedFeatureList",
+        [
+            ("key", 1, _F.TYPE_BYTES, OPT, None, None),
+            ("value", 2, _F.TYPE_MESSAGE, OPT, t + "FeatureList", None),
+        ],
+    )
+    _message(
+        fdp,
+        "BytesKeyedFeatureLists",
+        [("feature_list", 1, _F.TYPE_MESSAGE, REP, t + "KeyedFeatureList", None)],
+    )
+    _message(
+        fdp,
+        "BytesKeyedSequenceExample",
+        [
+            ("context", 1, _F.TYPE_MESSAGE, OPT, t + "BytesKeyedFeatures", None),
+            ("feature_lists", 2, _F.TYPE_MESSAGE, OPT, t + "BytesKeyedFeatureLists", None),
+        ],
+    )
     return fdp
 
 
@@ -179,6 +200,7 @@ TensorShapeProto = _cls("TensorShapeProto")
 TensorProto = _cls("TensorProto")
 RawMessage = _cls("RawMessage")
 BytesKeyedExample = _cls("BytesKeyedExample")
+BytesKeyedSequenceExample = _cls("BytesKeyedSequenceExample")
 
 
 def backend() -> str:

@@ -13,6 +13,8 @@ same way, so that ``show``, the window and ``check`` report what training will s
   list replace or extend it. A list's values are its first packed run (or its unpacked
   values); a packed float run's odd tail bytes are dropped.
 - Of two entries with one key, the last is read.
+- A key need not be UTF-8 (protobuf refuses such a key): it is named as
+  :mod:`.key_text` says, and the payload counts as read otherwise by protobuf.
 
 :func:`read_example` gives a :class:`TFReading`: the features, and the first place (a
 byte offset inside the payload) where TensorFlow's parser fails, when it fails.
@@ -27,6 +29,7 @@ from struct import unpack_from
 from typing import TYPE_CHECKING, cast
 
 from .. import fast
+from .key_text import is_text, key_text
 from .payloads.types import LAZY_NUMBERS, FeatureData
 
 if TYPE_CHECKING:
@@ -79,7 +82,7 @@ class TFReading:
     @property
     def read_otherwise(self) -> bool:
         """Whether protobuf reads the payload otherwise than TensorFlow."""
-        return bool(self.differs) or self.skipped_features
+        return bool(self.differs) or self.skipped_features or bool(self.bad_keys)
 
 
 def _varint(data: bytes, pos: int, end: int, what: str, code: int = STRUCTURE) -> tuple[int, int]:
@@ -322,12 +325,10 @@ def read_feature(data: bytes, start: int, end: int) -> tuple[FeatureData, bool]:
 
 
 def _text(key: bytes, reading: TFReading) -> str:
-    try:
-        return key.decode("utf-8")
-    except UnicodeDecodeError:
-        text = key.decode("utf-8", "backslashreplace")
+    text = key_text(key)
+    if not is_text(key):
         reading.bad_keys.append(text)
-        return text
+    return text
 
 
 def read_example(data: bytes | memoryview) -> TFReading:

@@ -1,9 +1,11 @@
 """Example -> columns: the values of chosen feature keys for a block of records.
 
 Both paths give identical columns. The compiled core parses the buffer in one call and
-returns flat arrays; the pure-Python path parses each payload with upb. Parsing is
-TensorFlow's lenient view: a SequenceExample's context is seen as its features, and a
-payload that is not an Example (upb rejects it) has none.
+returns flat arrays; the pure-Python path parses each payload with upb
+(:mod:`..decode.keyed_read`). Parsing is TensorFlow's lenient view: a SequenceExample's
+context is seen as its features, a key that is not UTF-8 is read and named as
+:mod:`..decode.key_text` says, and a payload that is not an Example (upb rejects it for
+more than its keys) has none.
 
 A column holds a :class:`~.columns.Rag` of values and a per-row ``present`` flag. Its
 values are int64 when every value is an int64, float64 when they are floats (float32
@@ -203,20 +205,16 @@ def _bytes_and_views(block: PayloadBlock, spans: np.ndarray, views_from: int) ->
 def _extract_python(
     block: PayloadBlock, wanted: list[str]
 ) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
-    from google.protobuf.message import DecodeError
-
-    from ..decode import proto
+    from ..decode.keyed_read import example_features
 
     rows = block.rows
     status = np.zeros(rows, dtype=np.uint8)
-    parse = proto.Example.FromString
     lists: list[tuple[list, list[int], list[bool], list[int], set[int]]] = [
         ([], [0], [], [], set()) for _ in wanted
     ]
     for r in range(rows):
-        try:
-            fmap = parse(block.payload(r)).features.feature
-        except DecodeError:
+        fmap = example_features(block.payload(r))
+        if fmap is None:
             status[r] = ROW_MALFORMED
             fmap = {}
         for key, (values, splits, present, kinds, seen) in zip(wanted, lists, strict=True):

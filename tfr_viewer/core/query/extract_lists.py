@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -79,21 +80,19 @@ def _compiled(
 def _python(
     block: PayloadBlock, wanted: list[str]
 ) -> tuple[np.ndarray, dict[str, FeatureListColumn]]:
-    from google.protobuf.message import DecodeError
-
-    from ..decode import proto
+    from ..decode.keyed_read import sequence_example
 
     status = np.zeros(block.rows, dtype=np.uint8)
-    parse = proto.SequenceExample.FromString
     state: dict[str, tuple[list, list[int], list, list, list[int], set]] = {
         key: ([], [0], [], [], [0], set()) for key in wanted
     }
     for r in range(block.rows):
-        try:
-            lists = parse(block.payload(r)).feature_lists.feature_list
-        except DecodeError:
+        seq = sequence_example(block.payload(r))
+        if seq is None:
             status[r] = ROW_MALFORMED
-            lists = {}
+            lists: Any = {}
+        else:
+            lists = seq[2]
         for key, (values, steps, present, kinds, splits, seen) in state.items():
             present.append(key in lists)
             for feature in lists[key].feature if key in lists else ():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..analyze.key_kinds import kinds_warning
 from ..text import plural
 from . import charts
 from .page import esc, page, table
@@ -42,6 +43,8 @@ def feature_card(key: str, f: dict[str, Any], charted: bool = True) -> str:
         f"<h3>{esc(key)}</h3><div>{esc(f.get('kind', ''))}, in {f.get('present', 0):,} records "
         f"({100 * f.get('presence', 0):.1f}%)</div>"
     ]
+    if warning := kinds_warning(key, f.get("kinds", {})):
+        parts.append(f'<div class="warning">{esc(warning)}</div>')
     if f.get("numeric"):
         parts.append(_figures(f["numeric"]))
     if not charted:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..analyze.key_kinds import kinds_shown
 from ..io import Cancelled, CancelToken, Dataset
 from ..io.payload_block import iter_blocks
 from ..query.extract import extract
@@ -83,7 +84,9 @@ def plan_columns(ds: Dataset, records: np.ndarray) -> dict[str, tuple[str, bool]
     for key, stats in sorted(schema.features.items()):
         if stats.conflict:
             raise ParquetError(
-                f"feature {key!r} has several kinds ({dict(stats.kinds)}); a column has one"
+                f"feature {key!r} has several kinds ({kinds_shown(stats.kinds)}), and a "
+                "column has one (tf.io parsing fails on the records of the other kind: "
+                "`tfr-viewer check` lists them); choose the keys to export without it"
             )
         scalar = stats.present == schema.examples and stats.min_count == stats.max_count == 1
         out[key] = (_ARROW[stats.kind], scalar)
