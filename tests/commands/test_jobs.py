@@ -217,3 +217,56 @@ def test_a_worker_killed_or_ctrl_c_is_one_line(tmp_path, how):
     assert len(lines) <= 2, err  # the line (and the progress line it ends)
     for pid in workers:  # no worker is left behind
         assert not os.path.exists(f"/proc/{pid}") or "Z" in open(f"/proc/{pid}/stat").read()
+
+
+_CUT_AFTER_PLANNING = """
+import os, sys
+from tfr_viewer.core.io import splits
+from tfr_viewer.core.analyze import split_check, stats
+from tfr_viewer.core.write import split_export
+from tfr_viewer.cli import main
+
+victim = sys.argv[1]
+planned = splits.plan_refs
+
+
+def plan_then_cut(ds, **limits):
+    refs = planned(ds, **limits)
+    with open(victim, "r+b") as f:  # another program cuts the shard once jobs are planned
+        f.truncate(os.path.getsize(victim) // 3)
+    return refs
+
+
+for module in (splits, split_check, stats, split_export):
+    module.plan_refs = plan_then_cut
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("command", ["stats", "check", "verify", "export"])
+def test_a_shard_cut_after_the_jobs_were_planned_is_one_line_and_exit_2(tmp_path, command):
+    paths = []
+    for k in range(2):
+        path = tmp_path / f"cut-{k:05d}-of-00002"
+        tf_write(path, [_example(100 * k + i) for i in range(400)])
+        paths.append(str(path))
+    before = [open(p, "rb").read() for p in paths]
+    argv = [command, *paths, "--jobs", "2"]
+    out = tmp_path / "out.tfrecord"
+    if command == "export":
+        argv += ["-o", str(out)]
+    env = {**os.environ, "TFR_VIEWER_NO_CACHE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", _CUT_AFTER_PLANNING, paths[1], *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    lines = [line for line in done.stderr.splitlines() if line.startswith("tfr-viewer")]
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(lines) == 1 and "changed while it was being read" in lines[0], done.stderr
+    assert paths[1] in lines[0]
+    assert open(paths[0], "rb").read() == before[0]  # the other shard is left as it was
+    assert not out.exists() and not list(tmp_path.glob(".*"))  # no output, no temporary

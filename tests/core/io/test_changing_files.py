@@ -43,6 +43,25 @@ def test_a_file_cut_short_while_read_is_an_error_not_a_crash(tmp_path):
                 pass
 
 
+def test_an_index_taken_before_the_file_was_cut_reads_as_changed_not_damaged(tmp_path):
+    """A split (a worker's part of a job) is read by a source opened after the cut, whose
+    size is the cut one: records of the index past that end are a changed file."""
+    from tfr_viewer.core.analyze.stats import split_stats
+    from tfr_viewer.core.io.splits import plan_refs
+
+    path = tmp_path / "cut.tfrecord"
+    write_records(path, [bytes([i % 256]) * 500 for i in range(2000)])
+    with Dataset([str(path)]) as ds:
+        ds.index(verify=False)
+        (ref,) = plan_refs(ds)
+    split = ref.load()
+    os.truncate(path, os.path.getsize(path) // 2)
+    with pytest.raises(FileChanged, match=r"changed while it was being read \(now [\d,]+ bytes"):
+        split_stats(split)
+    with pytest.raises(FileChanged, match=r"\d+ records from byte 0 where 2,000 were planned"):
+        ref.load()
+
+
 def test_the_cli_says_a_file_changed_and_exits_2(tmp_path, hot_path):
     """A file cut after its index was cached: the next command reads past the new end
     (the entry is rejected, so this is a fresh scan that finds a truncated record) and

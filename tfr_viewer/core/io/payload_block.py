@@ -19,6 +19,7 @@ import numpy as np
 from .. import kernels
 from .framing import FRAME_OVERHEAD, HEADER_SIZE
 from .records import RecordStatus
+from .source_errors import FileChanged
 from .sources import Source
 
 if TYPE_CHECKING:
@@ -57,6 +58,16 @@ class PayloadBlock:
         return cls(buf, starts, lengths)
 
 
+def _within(source: Source, offsets: np.ndarray, lengths: np.ndarray) -> None:
+    """:class:`FileChanged` when an intact record of the index lies past the end of the
+    source as it is now: the file was cut after it was indexed (by another process, or
+    by this one's planned jobs), and what is read of it cannot be trusted."""
+    if source.size is None or not len(offsets):
+        return
+    if int((offsets + FRAME_OVERHEAD + lengths).max()) > source.size:
+        raise FileChanged.of(source.path, source.size)
+
+
 def read_block(
     source: Source,
     offsets: np.ndarray,
@@ -66,12 +77,14 @@ def read_block(
     spare: list[np.ndarray] | None = None,
 ) -> PayloadBlock:
     """The payloads of the given frames (stream order) of one open source. Only intact
-    or unverified records are read. ``edited`` maps a row to the payload that replaces
-    what the file holds. ``spare`` holds a buffer to read into when it is large enough
-    (and receives the one used): for callers done with a block before the next."""
+    or unverified records are read; one past the source's end is :class:`FileChanged`.
+    ``edited`` maps a row to the payload that replaces what the file holds. ``spare``
+    holds a buffer to read into when it is large enough (and receives the one used): for
+    callers done with a block before the next."""
     offsets = np.asarray(offsets, dtype=np.int64)
     lengths = np.asarray(lengths, dtype=np.int64)
     readable = (statuses == READABLE[0]) | (statuses == READABLE[1])
+    _within(source, offsets[readable], lengths[readable])
     if edited:
         return _with_edits(source, offsets, lengths, readable, edited)
     starts = np.full(len(offsets), -1, dtype=np.int64)

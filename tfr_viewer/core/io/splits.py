@@ -21,6 +21,7 @@ from .header_scan import header_scan, hops
 from .index import scan
 from .records import RecordStatus
 from .remote_source import open_path
+from .source_errors import FileChanged
 
 if TYPE_CHECKING:
     from .split_pool import Each
@@ -108,10 +109,10 @@ class SplitRef:
                     found += take
                     if found >= self.count:
                         break
-        if found != self.count:
-            raise ValueError(
-                f"{self.path}: {found} records from byte {self.start:,}, not {self.count}: "
-                "the file changed since the job was planned"
+        if found != self.count:  # fewer (or other) records than were planned
+            raise FileChanged.while_read(
+                self.path,
+                f"{found:,} records from byte {self.start:,} where {self.count:,} were planned",
             )
         if not parts:
             empty = np.zeros(0, dtype=np.uint64)
