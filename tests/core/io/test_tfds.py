@@ -154,6 +154,44 @@ def test_two_million_shards_described_cost_what_the_folder_holds(tmp_path):
     assert "and 1,999,980 more test shards" in missing[-1]["message"]
 
 
+def _described(tmp_path, shards: int, template: str | None = None):
+    """The fixture's folder described with a test split of ``shards`` shards (its own
+    test shard is then named for one shard of one), and the folder's paths."""
+    copy = tmp_path / "shapes"
+    shutil.copytree(FOLDER, copy)
+    info = json.loads((copy / "dataset_info.json").read_text())
+    info["splits"][1]["shardLengths"] = ["1"] * shards
+    if template is not None:
+        info["splits"][1]["filepathTemplate"] = template
+    (copy / "dataset_info.json").write_text(json.dumps(info))
+    return read_info(str(copy)), {str(p) for p in copy.iterdir()}
+
+
+def test_the_walk_of_two_million_shards_asks_for_the_names_the_folder_holds(tmp_path, monkeypatch):
+    described, present = _described(tmp_path, 2_000_000)
+    (test,) = [s for s in described.splits if s.name == "test"]
+    last = described.shard_path(test, 1_999_999)
+    open(last, "wb").close()  # the folder holds the last shard alone
+    present.add(last)
+    asked = []
+    real = type(described).shard_name
+    monkeypatch.setattr(
+        type(described),
+        "shard_name",
+        lambda self, split, i: asked.append(i) or real(self, split, i),
+    )
+    walked = list(described.shards(test, present, named=3))
+    named = [described.shard_path(test, i) for i in (0, 1, 2)]
+    assert walked == [*((p, 1) for p in named), ("", 1_999_996), (last, 1)]
+    assert len(asked) < 200  # the names tried are those the folder's numbers give
+
+
+def test_a_template_that_leads_out_names_no_shard(tmp_path):
+    described, present = _described(tmp_path, 2_000_000, "../{DATASET}-{SHARD_INDEX}")
+    (test,) = [s for s in described.splits if s.name == "test"]
+    assert list(described.shards(test, present, named=20)) == [("", 2_000_000)]
+
+
 def test_array_record_shards_are_named_not_called_damaged():
     import tfr_viewer as tfv
 

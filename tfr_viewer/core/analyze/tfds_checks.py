@@ -25,16 +25,12 @@ def tfds_findings(ds: Dataset, info: TfdsInfo | None = None) -> Iterator[Finding
         listed = set(os.listdir(info.folder))
     except OSError:
         listed = set()
-    # the shards in the folder (opened or not): the walk of a split's shards ends once
-    # every one of them was seen, so its cost follows the folder, not the description
-    present = set(opened) | {
-        os.path.abspath(os.path.join(info.folder, n))
-        for n in listed
-        if n.startswith(f"{info.name}-")
-    }
+    # the files in the folder (opened or not): the shards named are those and the first
+    # few missing, so the cost follows the folder, not the description
+    present = set(opened) | {os.path.abspath(os.path.join(info.folder, n)) for n in listed}
     for split in info.splits:
-        missing = 0
-        for path, length in info.shards(split, present):
+        missing = shown = 0
+        for path, length in info.shards(split, present, named=NAMED):
             if not path:  # the rest of the split: none of them in the folder
                 missing += length
                 continue
@@ -50,7 +46,8 @@ def tfds_findings(ds: Dataset, info: TfdsInfo | None = None) -> Iterator[Finding
                     )
             elif os.path.basename(path) not in listed:
                 missing += 1
-                if missing <= NAMED:
+                if shown < NAMED:
+                    shown += 1
                     yield Finding(
                         "tfds_shard_missing",
                         f"dataset_info.json names this {split.name} shard ({length:,} "
@@ -58,11 +55,11 @@ def tfds_findings(ds: Dataset, info: TfdsInfo | None = None) -> Iterator[Finding
                         None,
                         file=path,
                     )
-        if missing > NAMED:
+        if missing > shown:
+            more = f"… and {missing - shown:,} more" if shown else f"{missing:,}"
             yield Finding(
                 "tfds_shard_missing",
-                f"… and {missing - NAMED:,} more {split.name} shards that dataset_info.json "
-                "names are not in the folder",
+                f"{more} {split.name} shards that dataset_info.json names are not in the folder",
                 None,
                 file=info.folder,
             )

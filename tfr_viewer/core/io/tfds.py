@@ -11,9 +11,10 @@ records ``shardLengths`` promises, so that a shard cut short or missing can be n
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..text import whole_number
 from .side_files import SideFileError, read_json_side_file, read_side_file
@@ -67,23 +68,48 @@ class TfdsInfo:
         name = self.shard_name(split, index)
         return os.path.join(self.folder, name) if plain_name(name) else None
 
-    def shards(self, split: TfdsSplit, present: set[str]) -> Iterator[tuple[str, int]]:
-        """The shards of ``split`` the description names, as ``(path, length)``, in
-        order, while any path of ``present`` (absolute paths of the folder's opened
-        files) is still to come; then one ``("", n)`` for the ``n`` shards left, none of
-        which is present. So a description of 2,000,000 shards costs what the folder
-        holds."""
-        left = set(present)
+    def shards(
+        self, split: TfdsSplit, present: set[str], named: int = 0
+    ) -> Iterator[tuple[str, int]]:
+        """The shards of ``split`` the description names, in order, as ``(path,
+        length)``: each one in ``present`` (absolute paths of the folder's files), and of
+        the others the first ``named``; the others as ``("", n)`` for a run of ``n``
+        shards. So a description of 2,000,000 shards costs what the folder holds. A
+        template that leads out of the folder names no shard (the index cannot change
+        that: it is digits)."""
         lengths = split.shard_lengths
-        for index, length in enumerate(lengths):
-            if not left:
-                yield "", len(lengths) - index
-                return
-            path = self.shard_path(split, index)
-            if path is None:
+        if not lengths:
+            return
+        if self.shard_path(split, 0) is None:
+            yield "", len(lengths)
+            return
+        at = 0
+        for index in [*self._present(split, present), len(lengths)]:
+            take = min(named, index - at)
+            for other in range(at, at + take):
+                yield cast(str, self.shard_path(split, other)), lengths[other]
+            named -= take
+            if index - at - take:
+                yield "", index - at - take
+            if index < len(lengths):
+                yield cast(str, self.shard_path(split, index)), lengths[index]
+            at = index + 1
+
+    def _present(self, split: TfdsSplit, present: set[str]) -> list[int]:
+        """The indices of ``split``'s shards that are in ``present``, ascending: a
+        shard's name holds its index in digits, so only those numbers are tried."""
+        folder = os.path.abspath(self.folder)
+        count = len(split.shard_lengths)
+        found = set()
+        for path in present:
+            if os.path.dirname(path) != folder:
                 continue
-            left.discard(os.path.abspath(path))
-            yield path, length
+            name = os.path.basename(path)
+            for digits in re.findall(r"[0-9]{1,18}", name):
+                index = int(digits)
+                if index < count and self.shard_name(split, index) == name:
+                    found.add(index)
+        return sorted(found)
 
 
 def plain_name(name: str) -> bool:
