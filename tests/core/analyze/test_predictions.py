@@ -62,13 +62,31 @@ def test_detections_in_records_with_odd_labels_are_findings(tmp_path):
                 }
             )
         )
+    for side in (float("nan"), float("inf")):  # a box nowhere
+        records.append(
+            example_of(
+                {
+                    **box,
+                    **objects,
+                    "image/detection/bbox/xmin": [side],
+                    "image/object/class/label": [3],
+                    "image/detection/label": [3],
+                    "image/detection/score": [0.9],
+                }
+            )
+        )
     data = tf_write(tmp_path / "odd.tfrecord", records)
     done = program("check", "--json", str(data), "--predictions", "features")
     assert done.returncode in (0, 1), done.stderr
     malformed = [
         f for f in json.loads(done.stdout)["findings"] if f["kind"] == "predictions_malformed"
     ]
-    assert sorted(f["record"] for f in malformed) == [0, 1, 2, 3]
+    assert sorted(f["record"] for f in malformed) == [0, 1, 2, 3, 5, 6]
+    assert "not a finite number (nan, 0.1, 0.5, 0.5, 0.9" in malformed[-2]["message"]
+    # the same records as another dataset's predictions: one line naming the first
+    done = program("evaluate", str(data), "--predictions", str(data))
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert f"{data}, record 0: a detection's class is nan" in done.stderr
 
 
 def test_numbers_are_read_as_floats_and_class_ids_only_when_they_are():

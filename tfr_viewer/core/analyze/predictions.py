@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ..text import value_or_float32_text
 from .label_errors import Predicted
 
 MATCH_KEYS = {
@@ -116,7 +117,14 @@ def detections(values: Mapping[str, Sequence[Any]], keys: DetectionKeys) -> list
     for x0, y0, x1, y1, label, score in zip(*columns, labels, scores, strict=True):
         numbers = [finite(v) for v in (x0, y0, x1, y1, score)]
         if any(v is None for v in numbers):
-            continue  # a box or score nowhere: no detection to weigh
+            shown = ", ".join(
+                value_or_float32_text(v) if isinstance(v, int | float) else repr(v)
+                for v in (x0, y0, x1, y1, score)
+            )
+            raise PredictionError(
+                f"a detection's box or score is not a finite number ({shown}: xmin, ymin, "
+                "xmax, ymax, score)"
+            )
         class_id = whole_class(label)
         if class_id is None:
             raise PredictionError(
