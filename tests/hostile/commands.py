@@ -1,7 +1,9 @@
 """Every command over a corpus of hostile inputs, run in-process through the command
 line's own ``main``: the fuzz generator's damaged frames, payloads, streams, images and
-tensors, and the things a user can name instead of a file (a FIFO, a folder of
-sidecars, an empty file, a name that is not UTF-8, a link loop, text).
+tensors, the things a user can name instead of a file (a FIFO, a folder of sidecars,
+an empty file, a name that is not UTF-8, a link loop, text), and side files and
+datasets that lie (:mod:`.lying_files`): as the dataset, the predictions, the label
+map, the schema and the index.
 
 A run passes when ``main`` returns (no exception escapes: that would be a traceback)
 within its time limit, with an exit code the command may give: 0, 1 only where 1
@@ -23,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tests.fuzz.cases import case
+from tests.hostile.lying_files import lying_inputs
 
 # (argv before the path, exit codes it may give); OUT is replaced by a fresh path
 COMMANDS: tuple[tuple[tuple[str, ...], frozenset[int]], ...] = (
@@ -43,6 +46,10 @@ COMMANDS: tuple[tuple[tuple[str, ...], frozenset[int]], ...] = (
     (("check", "--json", "--predictions", "features"), frozenset({0, 1, 2})),
     (("check", "SAMPLE", "--predictions", "PATH"), frozenset({0, 1, 2})),  # as predictions
     (("evaluate", "--predictions", "features"), frozenset({0, 2})),
+    (("evaluate", "SAMPLE", "--predictions", "PATH"), frozenset({0, 2})),
+    (("check", "SAMPLE", "--label-map", "PATH", "--html", "OUT.html"), frozenset({0, 1, 2})),
+    (("check", "SAMPLE", "--schema", "PATH"), frozenset({0, 1, 2})),
+    (("stats", "--json", "--jobs", "2"), frozenset({0, 2})),
     (("check", "--html", "OUT.html", "--junit", "OUT.xml"), frozenset({0, 1, 2})),
     (("stats", "--html", "OUT.html"), frozenset({0, 2})),
     (("index", "--check", "PATH", "SAMPLE"), frozenset({0, 1, 2})),  # the input as an index
@@ -102,6 +109,7 @@ def special_inputs(folder: Path) -> Iterator[tuple[str, str]]:
     yield "a labels CSV naming a FIFO, ../ and a link loop", str(labels)
     yield "a missing file", str(folder / "missing.tfrecord")
     yield "a folder", str(folder / "sidecars")
+    yield from lying_inputs(folder)
 
 
 def generated_inputs(folder: Path, seed: int, count: int) -> Iterator[tuple[str, str]]:
