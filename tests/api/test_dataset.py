@@ -105,8 +105,9 @@ def test_filters_slices_and_columns(labelled):
         assert row[1] == int(parsed["image/height"])
     table = ds.to_arrow()
     assert table.num_rows == len(ds) and "image/detection/score" in table.column_names
-    with pytest.raises(KeyError, match="no feature"):
+    with pytest.raises(KeyError, match="no record holds a feature 'nope'") as refused:
         ds.to_arrow(["nope"])
+    assert isinstance(refused.value, tfv.UserError)
 
 
 def test_the_analyses_are_the_command_line_s(labelled, tmp_path):

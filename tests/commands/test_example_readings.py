@@ -112,12 +112,14 @@ def test_to_pandas_keeps_the_record_with_tensorflows_values(odd_key, pure) -> No
 
 @pytest.fixture(scope="module")
 def two_kinds(tmp_path_factory) -> str:
-    """A key written as int64 in two records and as float in one, by TensorFlow."""
+    """A key written as int64 in two records and as float in one, by TensorFlow, and a
+    key ``b`` of one kind."""
     t = tf()
     payloads = []
     for kind, value in (("int64_list", 1), ("float_list", 1.5), ("int64_list", 2)):
         ex = t.train.Example()
         getattr(ex.features.feature["a"], kind).value.append(value)
+        ex.features.feature["b"].int64_list.value.append(7 * len(payloads))
         payloads.append(ex.SerializeToString())
     path = str(tmp_path_factory.mktemp("kinds") / "two_kinds.tfrecord")
     tf_write(path, payloads)
@@ -158,3 +160,16 @@ def test_a_key_of_two_kinds_is_told_where_tensorflow_fails(two_kinds, pure) -> N
     )
     assert done.returncode == 1 and done.stderr.startswith("refused: ")
     assert "'a' has several kinds (float in 1, int64 in 2)" in done.stderr
+    script = (
+        "import sys, tfr_viewer as t\nprint(t.open(sys.argv[1]).to_pandas(['b'])['b'].tolist())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, two_kinds], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr  # the other keys are there to take
+    t = tf()
+    theirs = [
+        int(t.io.parse_single_example(r, {"b": t.io.FixedLenFeature([], t.int64)})["b"])
+        for r in t.data.TFRecordDataset(two_kinds)
+    ]
+    assert json.loads(done.stdout) == theirs

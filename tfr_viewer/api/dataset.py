@@ -96,18 +96,13 @@ class DatasetView:
     def to_arrow(self, keys: Sequence[str] | None = None) -> Any:
         """The Examples' features as a ``pyarrow.Table`` (one row a record, a column a
         key: scalars where every record has one value, lists otherwise), through the
-        columnar extractor; ``keys`` chooses the columns. Needs pyarrow."""
+        columnar extractor; ``keys`` chooses the columns (a key no record holds, or of
+        several kinds, is a UserError). Needs pyarrow."""
         from ..core.write.parquet import require_pyarrow, tables
 
         pa = require_pyarrow("to_arrow")
-        _columns, schema, blocks = tables(self.dataset, self.records)
-        table = pa.concat_tables([*blocks, schema.empty_table()])
-        if keys is not None:
-            missing = [k for k in keys if k not in schema.names]
-            if missing:
-                raise KeyError(f"no feature {missing[0]!r}; the keys are {', '.join(schema.names)}")
-            table = table.select(list(keys))
-        return table
+        _columns, schema, blocks = tables(self.dataset, self.records, keys=keys)
+        return pa.concat_tables([*blocks, schema.empty_table()])
 
     def to_pandas(self, keys: Sequence[str] | None = None) -> Any:
         """:meth:`to_arrow` as a pandas DataFrame (needs pyarrow and pandas)."""

@@ -21,7 +21,7 @@ from ..analyze.key_kinds import kinds_shown
 from ..io import Cancelled, CancelToken, Dataset
 from ..io.payload_block import iter_blocks
 from ..query.extract import extract
-from ..user_error import UserError
+from ..user_error import UserError, one_line
 from .output import OutputJob, disk_errors
 
 Progress = Callable[[int, int], None] | None
@@ -30,6 +30,13 @@ _ARROW = {"int64": "int64", "float": "float32", "bytes": "binary"}
 
 class ParquetError(UserError, ValueError):
     """A dataset that cannot be written as Parquet; the message says why and what to do."""
+
+
+class MissingFeature(ParquetError, KeyError):
+    """A column asked for that no record holds (a KeyError too, as a mapping's would be)."""
+
+    def __str__(self) -> str:  # the message as it is, not as KeyError quotes it
+        return one_line(str(self.args[0]) if self.args else "") + self.detail
 
 
 def require_pyarrow(what: str = "Parquet") -> Any:
@@ -64,8 +71,11 @@ def _text_keys(ds: Dataset, records: np.ndarray, keys: list[str]) -> set[str]:
     return text
 
 
-def plan_columns(ds: Dataset, records: np.ndarray) -> dict[str, tuple[str, bool]]:
-    """``{key: (arrow type name, scalar)}`` for the dataset's Example features."""
+def plan_columns(
+    ds: Dataset, records: np.ndarray, keys: Sequence[str] | None = None
+) -> dict[str, tuple[str, bool]]:
+    """``{key: (arrow type name, scalar)}`` for the dataset's Example features (those of
+    ``keys``, in that order, when given: a key no record holds is a ParquetError)."""
     from ..analyze.schema import infer_schema
 
     schema = infer_schema(ds, records)
@@ -80,8 +90,17 @@ def plan_columns(ds: Dataset, records: np.ndarray) -> dict[str, tuple[str, bool]
             "no record is a tf.train.Example with features (tensors or other payloads do "
             "not flatten to columns); `tfr-viewer show` shows what they are"
         )
+    if keys is not None:
+        missing = [k for k in keys if k not in schema.features]
+        if missing:
+            raise MissingFeature(
+                f"no record holds a feature {missing[0]!r}; the keys are "
+                f"{', '.join(sorted(schema.features))}"
+            )
+    chosen = list(dict.fromkeys(keys)) if keys is not None else sorted(schema.features)
     out = {}
-    for key, stats in sorted(schema.features.items()):
+    for key in chosen:
+        stats = schema.features[key]
         if stats.conflict:
             raise ParquetError(
                 f"feature {key!r} has several kinds ({kinds_shown(stats.kinds)}), and a "
@@ -129,13 +148,15 @@ def tables(
     *,
     cancel: CancelToken | None = None,
     progress: Progress = None,
+    keys: Sequence[str] | None = None,
 ) -> tuple[Columns, Any, Iterator[Any]]:
-    """The columns of ``records`` (intact Examples) of an indexed dataset, their Arrow
-    schema, and the rows as Arrow tables block by block, in the order asked for; records
-    that are not Examples are left out. Shared by every Arrow-based format."""
+    """The columns (``keys``, or every feature) of ``records`` (intact Examples) of an
+    indexed dataset, their Arrow schema, and the rows as Arrow tables block by block, in
+    the order asked for; records that are not Examples are left out. Shared by every
+    Arrow-based format."""
     pa = require_pyarrow()
     chosen = np.asarray(records, dtype=np.int64)
-    columns = plan_columns(ds, chosen)
+    columns = plan_columns(ds, chosen, keys)
     keys = list(columns)
     kinds = _types(pa)
     schema = pa.schema(
