@@ -49,7 +49,6 @@ COMMANDS: tuple[tuple[tuple[str, ...], frozenset[int]], ...] = (
     (("evaluate", "SAMPLE", "--predictions", "PATH"), frozenset({0, 2})),
     (("check", "SAMPLE", "--label-map", "PATH", "--html", "OUT.html"), frozenset({0, 1, 2})),
     (("check", "SAMPLE", "--schema", "PATH"), frozenset({0, 1, 2})),
-    (("stats", "--json", "--jobs", "2"), frozenset({0, 2})),
     (("check", "--html", "OUT.html", "--junit", "OUT.xml"), frozenset({0, 1, 2})),
     (("stats", "--html", "OUT.html"), frozenset({0, 2})),
     (("index", "--check", "PATH", "SAMPLE"), frozenset({0, 1, 2})),  # the input as an index
