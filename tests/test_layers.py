@@ -97,7 +97,8 @@ def test_only_the_beam_package_imports_beam():
 
 
 # Who may import whom: each layer (by module-name prefix, most specific first) and the
-# layers of tfr_viewer it may import. The shared modules (errors and exit codes,
+# layers of tfr_viewer it may import. The application layer (``app``) sits on the core,
+# under every front end (commands, window, API, Beam). The shared modules (errors and exit codes,
 # versions, the samples) sit on the core, beside the other layers. ``commands.window``
 # is the one door from the command line into the window (opened lazily, at run time);
 # ``commands.desktop`` the one into the desktop integration, which borrows the window's
@@ -106,11 +107,13 @@ SHARED = {"tfr_viewer.errors", "tfr_viewer.versions", "tfr_viewer.samples"}
 LAYERS: dict[str, set[str]] = {
     "tfr_viewer.core": {"tfr_viewer.core"},
     **{name: {"tfr_viewer.core"} for name in SHARED},
-    "tfr_viewer.beam": {"tfr_viewer.core", "tfr_viewer.beam", *SHARED},
-    "tfr_viewer.api": {"tfr_viewer.core", "tfr_viewer.api", *SHARED},
-    "tfr_viewer.ui": {"tfr_viewer.core", "tfr_viewer.ui", *SHARED},
+    "tfr_viewer.app": {"tfr_viewer.core", "tfr_viewer.app", *SHARED},
+    "tfr_viewer.beam": {"tfr_viewer.core", "tfr_viewer.app", "tfr_viewer.beam", *SHARED},
+    "tfr_viewer.api": {"tfr_viewer.core", "tfr_viewer.app", "tfr_viewer.api", *SHARED},
+    "tfr_viewer.ui": {"tfr_viewer.core", "tfr_viewer.app", "tfr_viewer.ui", *SHARED},
     "tfr_viewer.commands.window": {
         "tfr_viewer.core",
+        "tfr_viewer.app",
         "tfr_viewer.commands",
         "tfr_viewer.cli_options",
         "tfr_viewer.ui",
@@ -119,6 +122,7 @@ LAYERS: dict[str, set[str]] = {
     "tfr_viewer.desktop": {"tfr_viewer.core", "tfr_viewer.desktop", "tfr_viewer.ui", *SHARED},
     "tfr_viewer.commands.desktop": {
         "tfr_viewer.core",
+        "tfr_viewer.app",
         "tfr_viewer.commands",
         "tfr_viewer.cli_options",
         "tfr_viewer.desktop",
@@ -126,6 +130,7 @@ LAYERS: dict[str, set[str]] = {
     },
     "tfr_viewer.commands": {
         "tfr_viewer.core",
+        "tfr_viewer.app",
         "tfr_viewer.commands",
         "tfr_viewer.cli_options",
         "tfr_viewer.beam",

@@ -114,16 +114,10 @@ class DatasetView:
     # -- analyses ------------------------------------------------------------------------
     def verify(self) -> Problems:
         """Every length and payload CRC of the view's files checked: the problems found
-        (damaged records and regions), as ``verify --json`` lists them."""
-        from .results import Problems
+        (damaged records and regions) in ``verify --json``'s report."""
+        from ..app.verify import verify
 
-        for _ in self.dataset.verify():
-            pass
-        shown = set(self.records.tolist()) if self._records is not None else None
-        problems = [
-            p for p in self.dataset.problems() if shown is None or p.region or p.record in shown
-        ]
-        return Problems(problems, len(self))
+        return verify(self.dataset, shown=self._records)
 
     def stats(self) -> Statistics:
         """The statistics ``stats --json`` gives, of this view's records."""

@@ -8,10 +8,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..app.tables import require_pandas
+from ..app.verify import VerifyReport
 from ..core import json_text
 from ..core.analyze.findings import SEVERITIES, Finding
 from ..core.analyze.stats_data import Stats
-from ..core.io import Problem
 
 
 def plain(obj: Any) -> Any:
@@ -20,35 +21,7 @@ def plain(obj: Any) -> Any:
     return json_text.loads(json_text.dumps(obj))
 
 
-def require_pandas() -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module("pandas")
-    except ImportError:
-        raise ImportError("to_pandas needs pandas: pip install 'tfr-viewer[pandas]'") from None
-
-
-@dataclass(frozen=True)
-class Problems:
-    """``verify``'s problems: damaged records and regions."""
-
-    problems: list[Problem]
-    records: int
-
-    def __len__(self) -> int:
-        return len(self.problems)
-
-    def __iter__(self) -> Iterator[Problem]:
-        return iter(self.problems)
-
-    def to_json(self) -> dict[str, Any]:
-        return plain({"records": self.records, "problems": [p.to_json() for p in self.problems]})
-
-    def to_pandas(self) -> Any:
-        columns = ["file", "record", "offset", "kind", "message"]
-        rows = [p.to_json() for p in self.problems]
-        return require_pandas().DataFrame(rows, columns=columns)
+Problems = VerifyReport  # ``verify``'s report, under the name the API has always given it
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 from ..core.analyze.findings import Finding
 from ..core.analyze.stats import Stats
 from ..core.io import Dataset
-from ..core.io.splits import apply_statuses, mark_verified, plan_refs, verify_each
+from ..core.io.splits import apply_statuses, mark_verified, plan_refs
 from ..core.write.convert import ConvertOptions, ConvertSummary, convert_each
 from ..core.write.convert_sources import Listing
 from ..core.write.export import ExportOptions, ExportSummary
@@ -23,9 +23,10 @@ def verify_on_beam(ds: Dataset, runner: str, extra: Sequence[str]) -> None:
     """Check every payload CRC of a header-indexed ``ds`` on ``runner``; afterwards its
     index is verified, exactly as a local verifying scan leaves it."""
     require_beam()
+    from ..app.verify import verify_in_splits
     from .pipeline import beam_each
 
-    verify_each(ds, beam_each(runner, extra))
+    verify_in_splits(ds, beam_each(runner, extra))
 
 
 def stats_on_beam(ds: Dataset, runner: str, extra: Sequence[str]) -> Stats:

@@ -1,10 +1,15 @@
-"""A one-line progress display on stderr for long scans (only when stderr is a terminal)."""
+"""A one-line progress display on stderr for long scans (only when stderr is a terminal),
+and the command line's :class:`~..app.task_state.TaskState`."""
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
+
+from ..app.task_state import Scan, Step, TaskState
 
 if TYPE_CHECKING:
     from ..core.io import Dataset
@@ -85,43 +90,34 @@ class TaskProgress(_Line):
         self._write(f"{self._verb}: {pct:3.0f}% ({done:,} of {total:,} {self._unit})")
 
 
+class CommandLineState(TaskState):
+    """An operation's progress as a line on a terminal's stderr, its warnings on
+    stderr (never cancelled from here: Ctrl+C and signals end the process)."""
+
+    @contextmanager
+    def scanning(self, ds: Dataset, verify: bool) -> Iterator[Scan]:
+        with ScanProgress(ds, "verifying" if verify else "indexing") as progress:
+            yield progress.update
+
+    @contextmanager
+    def phase(self, label: str, total: int, unit: str = "records") -> Iterator[Step]:
+        with TaskProgress(label, total, unit=unit) as progress:
+            yield progress.update
+
+    def warn(self, text: str) -> None:
+        print(f"\nwarning: {text}", file=sys.stderr)
+
+
+COMMAND_LINE = CommandLineState()
+
+
 def index_with_progress(
     ds: Dataset, verify: bool, until: int | None = None, *, other_files: bool = False
 ) -> None:
-    """Index ``ds`` with a progress line; with ``until``, stop as soon as global record
-    ``until`` is known (a header scan of only what is needed). A file that turns out not
-    to be a TFRecord at all is refused (:meth:`Dataset.refuse_other_files`) unless
-    ``other_files`` (the caller reports it itself)."""
-    warned = False
-    with ScanProgress(ds, "verifying" if verify else "indexing") as progress:
-        for number, chunk in ds.scan(verify=verify):
-            progress.update(number, chunk.position)
-            if not warned and (warning := ds.size_warning()) is not None:
-                print(f"\nwarning: {warning}", file=sys.stderr)
-                warned = True
-            if until is not None and len(ds) > until:
-                return
-    if not other_files:
-        ds.refuse_other_files()
+    """:func:`~..app.indexing.index` with a progress line and warnings on stderr."""
+    from ..app.indexing import index
 
-
-def verify_with_progress(ds: Dataset) -> None:
-    """Index ``ds`` checking every CRC, with a progress line: a verifying scan, or a
-    header pass and then parts of the files checked side by side where that is faster
-    (:meth:`~tfr_viewer.core.io.Dataset.verifies_in_parts`); the statuses are the
-    same either way."""
-    if not ds.verifies_in_parts():
-        index_with_progress(ds, verify=True)
-        return
-    from ..core.io.verify import FINISHED
-
-    index_with_progress(ds, verify=False)
-    done = 0
-    with TaskProgress("verifying", len(ds)) as progress:
-        for _number, first, end in ds.verify():
-            if first != FINISHED:
-                done += end - first
-                progress.update(done)
+    index(ds, verify, COMMAND_LINE, until, other_files=other_files)
 
 
 def warn_about_filter(ds: Dataset, text: str) -> None:

@@ -18,10 +18,9 @@ from ..core.text import plural
 from ..errors import EXIT_USAGE, UsageError
 from .jobs import asked_jobs, local_jobs
 from .progress import (
-    TaskProgress,
+    COMMAND_LINE,
     index_with_progress,
     print_warnings,
-    verify_with_progress,
     warn_about_filter,
 )
 
@@ -184,6 +183,8 @@ def tfds_splits(ds: Dataset) -> dict[str, Any] | None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check both CRCs of every record; exit 1 when anything is wrong."""
+    from ..app.verify import VerifyReport, verify
+
     runs = Runs.of(args)
     asked_jobs(runs)
     with _open(args.paths) as ds:
@@ -192,37 +193,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
             index_with_progress(ds, verify=False)
             verify_on_beam(ds, runs.runner, list(runs.pipeline_args))
-        elif (jobs := local_jobs(ds, runs, disk_bound=True)) > 1:
-            from ..core.io.split_pool import pool_each
-            from ..core.io.splits import verify_each
-
-            index_with_progress(ds, verify=False)
-            with TaskProgress("verifying", 0, unit="splits") as progress:
-                verify_each(ds, pool_each(jobs, progress.update))
+            report = VerifyReport.of(ds)
         else:
-            verify_with_progress(ds)
-        problems = ds.problems()
+            report = verify(ds, COMMAND_LINE, local_jobs(ds, runs, disk_bound=True))
         if args.json:
-            out = {
-                "records": len(ds),
-                "problems": [p.to_json() for p in problems],
-                "files": [
-                    {"path": f.path, "records": len(f.index), "problems": f.index.problem_count()}
-                    for f in ds.files
-                ],
-                "warnings": ds.warnings,
-            }
-            if (transfer := ds.transfer()) is not None:
-                out["transfer"] = transfer
-            print(json_text.dumps(out, indent=2))
+            print(json_text.dumps(report.to_json(), indent=2))
         else:
             print_warnings(ds, False)
-            for p in problems:
+            for p in report:
                 print(f"{p.kind}: {p.message}")
-            verdict = "OK" if not problems else plural(len(problems), "problem")
+            verdict = "OK" if not report.failed else plural(len(report), "problem")
             print(f"{plural(len(ds), 'record')} in {plural(len(ds.files), 'file')}: {verdict}")
             _report_transfer(ds)
-        return 1 if problems else 0
+        return 1 if report.failed else 0
 
 
 def _compiled(text: str | None) -> Filter | None:
