@@ -131,22 +131,25 @@ class DatasetView:
             stats = records_stats(self.dataset, self.records)
         return Statistics(named(stats, self.files))
 
-    def check(self, **options: Any) -> Findings:
+    def check(self, fail_on: str = "warning", **options: Any) -> Findings:
         """The findings ``check --json`` gives for this view's records; ``options`` as
-        :func:`~tfr_viewer.core.analyze.checks.check_dataset` takes them (``label_map``,
+        :class:`~tfr_viewer.app.check.CheckOptions` takes them (``label_map``,
         ``limits``, ``schema``, ``predictions``), a label map, schema or predictions also
-        by their path (see :mod:`.options`); a mistake is one ``UserError``."""
+        by their path (see :mod:`.options`); ``fail_on`` as ``--fail-on`` (the report's
+        ``failed``). A mistake is one ``UserError``."""
+        from ..app.check import check
         from ..core.analyze.check_overlay import Overlay
-        from ..core.analyze.checks import check_dataset
-        from .options import check_options
-        from .results import Findings
+        from ..core.analyze.findings import SEVERITIES
+        from .options import OptionError, check_options
 
-        options = check_options(options)
+        if fail_on not in SEVERITIES:
+            raise OptionError(f"fail_on is one of {', '.join(SEVERITIES)}, not {fail_on!r}")
+        chosen = check_options(options)
         overlay = None
         if self._records is not None:
             others = np.setdiff1d(np.arange(len(self.dataset)), self._records)
             overlay = Overlay({}, frozenset(others.tolist()))
-        return Findings(check_dataset(self.dataset, overlay=overlay, **options), len(self))
+        return check(self.dataset, chosen, fail_on=fail_on, overlay=overlay, records=len(self))
 
     def compare(self, other: DatasetView, threshold: float = 0.1) -> Comparison:
         """Drift per feature, keys in one only, images in both: ``compare --json``."""

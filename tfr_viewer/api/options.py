@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.user_error import UserError
+
+if TYPE_CHECKING:
+    from ..app.check import CheckOptions
 
 CHECK_OPTIONS = ("label_map", "limits", "schema", "predictions")
 EXPORT_OPTIONS = ("compression", "shards", "max_shard_bytes", "shuffle_seed", "split", "overwrite")
@@ -33,9 +36,11 @@ def _path(value: Any) -> str | None:
     return os.fspath(value) if isinstance(value, str | os.PathLike) else None
 
 
-def check_options(given: Mapping[str, Any]) -> dict[str, Any]:
+def check_options(given: Mapping[str, Any]) -> CheckOptions:
     """``check``'s options with their files read (see the module)."""
+    from ..app.check import CheckOptions
     from ..core.analyze import anomalies
+    from ..core.analyze.image_quality import Thresholds as Limits
     from ..core.analyze.label_checks import PredictionCheck
     from ..core.analyze.label_errors import Thresholds
     from ..core.analyze.label_map import read_label_map
@@ -54,8 +59,11 @@ def check_options(given: Mapping[str, Any]) -> dict[str, Any]:
     elif schema is not None and not isinstance(schema, dict):
         raise OptionError("schema is a schema file's path (schema --infer writes one)")
     limits = out.get("limits")
-    if limits is not None and not isinstance(limits, Thresholds):
-        raise OptionError("limits is a tfr_viewer Thresholds, or left out")
+    if limits is not None and not isinstance(limits, Limits):
+        raise OptionError(
+            "limits is an image-quality Thresholds (tfr_viewer.core.analyze.image_quality), "
+            "or left out"
+        )
     predictions = out.get("predictions")
     if _path(predictions) is not None:
         try:
@@ -67,7 +75,7 @@ def check_options(given: Mapping[str, Any]) -> dict[str, Any]:
         raise OptionError(
             'predictions is "features", a results file or a predictions dataset\'s path'
         )
-    return out
+    return CheckOptions(**out)
 
 
 def export_options(given: Mapping[str, Any]) -> dict[str, Any]:

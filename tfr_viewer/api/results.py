@@ -4,14 +4,13 @@ optional and imported only then)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..app.check import CheckReport
 from ..app.tables import require_pandas
 from ..app.verify import VerifyReport
 from ..core import json_text
-from ..core.analyze.findings import SEVERITIES, Finding
 from ..core.analyze.stats_data import Stats
 
 
@@ -24,31 +23,7 @@ def plain(obj: Any) -> Any:
 Problems = VerifyReport  # ``verify``'s report, under the name the API has always given it
 
 
-@dataclass(frozen=True)
-class Findings:
-    """``check``'s findings, most severe first."""
-
-    findings: list[Finding]
-    records: int
-
-    def __len__(self) -> int:
-        return len(self.findings)
-
-    def __iter__(self) -> Iterator[Finding]:
-        return iter(self.findings)
-
-    def counts(self) -> dict[str, int]:
-        return {s: sum(f.severity == s for f in self.findings) for s in SEVERITIES}
-
-    def to_json(self) -> dict[str, Any]:
-        findings = [f.to_json() for f in self.findings]
-        return plain({"records": self.records, "findings": findings, "counts": self.counts()})
-
-    def to_pandas(self) -> Any:
-        columns = ["severity", "kind", "record", "file", "offset", "feature", "box", "message"]
-        columns += ["hint", "evidence"]
-        rows = [{"evidence": None, **f.to_json()} for f in self.findings]
-        return require_pandas().DataFrame(rows, columns=columns)
+Findings = CheckReport  # ``check``'s report, under the name the API has always given it
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from ..core.io import Dataset
 
 Scan = Callable[[int, int], None]  # (file number, position reached)
-Step = Callable[[int, int | None], None]  # (done, total when it changed)
+
+
+class Step(Protocol):
+    """A phase's progress: units done (and the total, when it is told as it goes)."""
+
+    def __call__(self, done: int, total: int | None = None, /) -> None: ...
 
 
 class TaskState:

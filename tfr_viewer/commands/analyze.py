@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cli_options import CommandSpec, Runs, add_overwrite, add_paths, add_runs
 from ..core import json_text
@@ -18,7 +18,11 @@ from ..errors import UsageError
 from .check_request import CheckRequest
 from .jobs import asked_jobs, local_jobs
 from .prediction_options import prediction_arguments
-from .progress import TaskProgress, index_with_progress, print_warnings
+from .progress import COMMAND_LINE, TaskProgress, index_with_progress, print_warnings
+
+if TYPE_CHECKING:
+    from ..app.check import CheckReport
+
 from .reports import (
     html_arguments,
     refuse_early,
@@ -183,31 +187,23 @@ def print_findings(findings: list[dict[str, Any]], fail_on: str, verbose: bool) 
         print(f"not shown, below --fail-on {fail_on}: {counts} (--verbose shows them)")
 
 
-def _findings(ds: Dataset, request: CheckRequest) -> list:
-    """Index ``ds`` and check it, here or (``--runner``) on Apache Beam."""
-    from ..core.analyze.checks import check_dataset
-    from ..core.analyze.split_check import check_each
-    from ..core.io.split_pool import pool_each
+def _checked(ds: Dataset, request: CheckRequest) -> CheckReport:
+    """Index ``ds`` and check it: here, on processes, or (``--runner``) on Beam."""
+    from ..app.check import CheckReport, check, settled
 
-    runs, options = request.runs, request.check_options
+    runs = request.runs
     asked_jobs(runs)
     # a header-only index: the payload CRCs are checked as the payloads are read
     index_with_progress(ds, verify=False)
     print_warnings(ds, request.as_json)
-    if options.get("predictions") is not None:  # every split matches by the same id
-        from ..core.analyze.label_checks import settle
-
-        options = options | {"predictions": settle(ds, options["predictions"])}
     if runs.runner:
         from ..beam.commands import check_on_beam
 
-        return check_on_beam(ds, runs.runner, list(runs.pipeline_args), **options)
+        options = settled(ds, request.check_options).keywords()
+        found = check_on_beam(ds, runs.runner, list(runs.pipeline_args), **options)
+        return CheckReport(len(ds), len(ds.files), tuple(found), request.fail_on)
     jobs = local_jobs(ds, runs)
-    if jobs > 1:
-        with TaskProgress("checking", 0, unit="splits") as progress:
-            return check_each(ds, pool_each(jobs, progress.update), **options)
-    with TaskProgress("checking", len(ds)) as progress:
-        return check_dataset(ds, progress=progress.update, **options)
+    return check(ds, request.check_options, COMMAND_LINE, jobs=jobs, fail_on=request.fail_on)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -217,9 +213,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def run_check(request: CheckRequest) -> int:
     """``check`` as ``request`` asks (its arguments checked already)."""
-    import time
-
-    from ..core.analyze.findings import SEVERITIES, at_least
+    from ..core.analyze.findings import SEVERITIES
     from ..core.analyze.junit import junit_xml
     from ..core.report.check_report import check_html
 
@@ -228,40 +222,30 @@ def run_check(request: CheckRequest) -> int:
         inputs = [f.path for f in ds.files]
         # refused before the checks run, and again when written
         refuse_early([request.junit, request.html], inputs, request.overwrite)
-        started = time.perf_counter()
-        found = _findings(ds, request)
-        findings = [f.to_json() for f in found]
+        report = _checked(ds, request)
+        findings = [f.to_json() for f in report]
         if request.junit:
-            seconds = time.perf_counter() - started
-            report = junit_xml(found, fail_on, len(ds), seconds)
-            write_report(request.junit, report, inputs, request.overwrite)
+            xml = junit_xml(list(report), fail_on, report.records, report.seconds)
+            write_report(request.junit, xml, inputs, request.overwrite)
         if request.html:
-            meta = {"records": len(ds), "files": len(ds.files)}
+            meta = {"records": report.records, "files": report.files}
             title = "Data-quality findings: " + _named(ds)
-            text = check_html(findings, meta, ds.read, title, inputs)
-            write_report(request.html, text, inputs, request.overwrite)
-        by_severity = Counter(f["severity"] for f in findings)
-        failed = any(at_least(f["severity"], fail_on) for f in findings)
+            page = check_html(findings, meta, ds.read, title, inputs)
+            write_report(request.html, page, inputs, request.overwrite)
         if request.as_json:
-            out = {
-                "records": len(ds),
-                "files": len(ds.files),
-                "findings": findings,
-                "counts": {s: by_severity.get(s, 0) for s in SEVERITIES},
-                "fail_on": fail_on,
-                "failed": failed,
-            }
-            json_text.dump(out, sys.stdout, indent=2)
+            json_text.dump(report.to_json(), sys.stdout, indent=2)
             sys.stdout.write("\n")
-            return 1 if failed else 0
+            return 1 if report.failed else 0
         print_findings(findings, fail_on, request.verbose)
-        counts = ", ".join(plural(by_severity[s], s) for s in SEVERITIES if by_severity[s])
-        verdict = "FAILED" if failed else "passed"
+        counts = ", ".join(
+            plural(n, s) for s, n in report.counts().items() if n and s in SEVERITIES
+        )
+        verdict = "FAILED" if report.failed else "passed"
         print(
             f"{plural(len(ds), 'record')} in {plural(len(ds.files), 'file')}: "
             f"{counts or 'no findings'}; {verdict} (--fail-on {fail_on})"
         )
-    return 1 if failed else 0
+    return 1 if report.failed else 0
 
 
 def infer_schema_file(args: argparse.Namespace) -> int:

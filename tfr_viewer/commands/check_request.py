@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..app.check import CheckOptions
 from ..cli_options import Runs
 from ..errors import UsageError
 from .prediction_options import prediction_check
@@ -44,7 +45,7 @@ class CheckRequest:
     severity that fails the run, how the findings are printed, where split work runs."""
 
     paths: tuple[str, ...]
-    check_options: dict[str, Any] = field(default_factory=dict)
+    check_options: CheckOptions = field(default_factory=CheckOptions)
     fail_on: str = "warning"
     verbose: bool = False
     as_json: bool = False
@@ -60,10 +61,8 @@ class CheckRequest:
 
         label_map = read_label_map(args.label_map) if args.label_map else None
         schema = anomalies.load(args.schema) if args.schema else None
-        options = {"label_map": label_map, "limits": thresholds(args.quality), "schema": schema}
-        predictions = prediction_check(args)
-        if predictions is not None:
-            options["predictions"] = predictions
+        limits = thresholds(args.quality)
+        options = CheckOptions(label_map, limits, schema, prediction_check(args))
         return cls(
             tuple(args.paths),
             options,
