@@ -4,28 +4,11 @@ planted-fault dataset (every kind of finding at its record) and an empty shard."
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
 import tfr_viewer as tfv
+from tests.app.cli import cli_json
 from tests.planted_faults import planted_dataset
-
-
-def _cli(*args: str) -> tuple[int, dict]:
-    env = {**os.environ, "TFR_VIEWER_NO_CACHE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    assert done.returncode in (0, 1), done.stderr
-    return done.returncode, json.loads(done.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +26,8 @@ def planted(tmp_path_factory):
 def test_the_command_line_and_the_api_give_one_report(planted, fail_on):
     paths, labels = planted
     args = ["check", "--json", "--fail-on", fail_on, "--label-map", labels, *paths]
-    code, cli = _cli(*args)
-    _, jobs = _cli(*args, "--jobs", "2")
+    code, cli = cli_json(*args)
+    _, jobs = cli_json(*args, "--jobs", "2")
     report = tfv.open(paths).check(fail_on=fail_on, label_map=labels)
     assert report.to_json() == cli == jobs
     assert code == (1 if report.failed else 0) and cli["fail_on"] == fail_on

@@ -4,28 +4,11 @@ with a flipped payload byte, a GZIP shard and a cut one."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
 import tfr_viewer as tfv
+from tests.app.cli import cli_json
 from tests.tf_oracle import tf_read, tf_write
-
-
-def _cli(*args: str) -> tuple[int, dict]:
-    env = {**os.environ, "TFR_VIEWER_NO_CACHE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    assert done.returncode in (0, 1), done.stderr
-    return done.returncode, json.loads(done.stdout)
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +30,8 @@ def shards(tmp_path_factory) -> list[str]:
 
 
 def test_the_command_line_and_the_api_give_one_report(shards):
-    code, cli = _cli("verify", "--json", *shards)
-    _, jobs = _cli("verify", "--json", "--jobs", "2", *shards)
+    code, cli = cli_json("verify", "--json", *shards)
+    _, jobs = cli_json("verify", "--json", "--jobs", "2", *shards)
     report = tfv.open(shards).verify()
     assert code == 1 and report.failed
     assert report.to_json() == cli == jobs

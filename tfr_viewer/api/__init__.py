@@ -9,12 +9,13 @@ from __future__ import annotations
 from ..core.user_error import UserError
 from .dataset import DatasetView, open
 from .records import DamagedRecordWarning, Record
-from .results import Comparison, Findings, Problems, Statistics
+from .results import Comparison, Evaluated, Findings, Problems, Statistics
 
 __all__ = [
     "Comparison",
     "DamagedRecordWarning",
     "DatasetView",
+    "Evaluated",
     "Findings",
     "Problems",
     "Record",

@@ -16,7 +16,7 @@ from ..core.io import Dataset
 from .records import Record, read_record
 
 if TYPE_CHECKING:
-    from .results import Comparison, Findings, Problems, Statistics
+    from .results import Comparison, Evaluated, Findings, Problems, Statistics
 
 
 def open(  # noqa: A001 - the API's verb, as in tfv.open(...)
@@ -106,7 +106,7 @@ class DatasetView:
 
     def to_pandas(self, keys: Sequence[str] | None = None) -> Any:
         """:meth:`to_arrow` as a pandas DataFrame (needs pyarrow and pandas)."""
-        from .results import require_pandas
+        from ..app.tables import require_pandas
 
         require_pandas()
         return self.to_arrow(keys).to_pandas()
@@ -121,15 +121,9 @@ class DatasetView:
 
     def stats(self) -> Statistics:
         """The statistics ``stats --json`` gives, of this view's records."""
-        from ..core.analyze.stats import dataset_stats, records_stats
-        from ..core.analyze.stats_data import named
-        from .results import Statistics
+        from ..app.stats import statistics
 
-        if self._records is None:
-            stats = dataset_stats(self.dataset)
-        else:
-            stats = records_stats(self.dataset, self.records)
-        return Statistics(named(stats, self.files))
+        return statistics(self.dataset, shown=self._records)
 
     def check(self, fail_on: str = "warning", **options: Any) -> Findings:
         """The findings ``check --json`` gives for this view's records; ``options`` as
@@ -151,14 +145,32 @@ class DatasetView:
             overlay = Overlay({}, frozenset(others.tolist()))
         return check(self.dataset, chosen, fail_on=fail_on, overlay=overlay, records=len(self))
 
-    def compare(self, other: DatasetView, threshold: float = 0.1) -> Comparison:
+    def compare(
+        self, other: DatasetView, threshold: float = 0.1, allow_leaks: bool = False
+    ) -> Comparison:
         """Drift per feature, keys in one only, images in both: ``compare --json``."""
-        from ..core.analyze.compare import compare
-        from .results import Comparison
+        from ..app.compare import comparison
+        from .options import OptionError
 
         if self._records is not None or other._records is not None:
-            raise ValueError("compare takes whole datasets; open the files of a view on their own")
-        return Comparison(compare(self.dataset, other.dataset, threshold=threshold))
+            raise OptionError("compare takes whole datasets; open the files of a view on their own")
+        if not threshold >= 0:
+            raise OptionError("threshold must be 0 or more")
+        return comparison(self.dataset, other.dataset, threshold=threshold, allow_leaks=allow_leaks)
+
+    def evaluate(self, predictions: Any, label_map: Any = None) -> Evaluated:
+        """A model's ``predictions`` (``"features"``, a results file or a predictions
+        dataset, by path) against the boxes: ``evaluate --json``'s COCO metrics, classes
+        named by ``label_map`` (a path or a mapping) where given. Needs pycocotools."""
+        from ..app.evaluate import evaluation
+        from .options import OptionError, check_options
+
+        if self._records is not None:
+            raise OptionError("evaluate takes a whole dataset; open the files on their own")
+        chosen = check_options({"predictions": predictions, "label_map": label_map})
+        if chosen.predictions is None:
+            raise OptionError('predictions is "features", a results file or a dataset\'s path')
+        return evaluation(self.dataset, chosen.predictions, chosen.label_map)
 
     def export(self, path: str, **options: Any) -> Any:
         """Write the view's records to new files at ``path`` through the output layer

@@ -86,16 +86,15 @@ class Record:
 
     def to_json(self) -> dict[str, Any]:
         """What ``show --json`` prints for the record."""
+        from ..core import json_text
         from ..core.decode.record_json import record_json
         from ..core.io import RecordStatus
-        from .results import plain
 
         status = next(s for s in RecordStatus if s.kind == self.status)
-        return plain(
-            record_json(
-                self.index, self.file, self.offset, self.length, status, self.payload, self.decoder
-            )
+        shown = record_json(
+            self.index, self.file, self.offset, self.length, status, self.payload, self.decoder
         )
+        return json_text.loads(json_text.dumps(shown))  # as the command line's reads back
 
     def _repr_html_(self) -> str:
         from .notebook import record_html

@@ -18,10 +18,11 @@ from ..errors import UsageError
 from .check_request import CheckRequest
 from .jobs import asked_jobs, local_jobs
 from .prediction_options import prediction_arguments
-from .progress import COMMAND_LINE, TaskProgress, index_with_progress, print_warnings
+from .progress import COMMAND_LINE, index_with_progress, print_warnings
 
 if TYPE_CHECKING:
     from ..app.check import CheckReport
+    from ..app.stats import StatsReport
 
 from .reports import (
     html_arguments,
@@ -90,16 +91,10 @@ def print_stats(out: dict[str, Any]) -> None:
         )
 
 
-def _statistics(ds: Dataset, runs: Runs) -> Any:
+def _statistics(ds: Dataset, runs: Runs) -> StatsReport:
     """Index ``ds`` and compute its statistics (classes named as its folder names
-    them), here or (``--runner``) on Apache Beam."""
-    from ..core.analyze.stats_data import named
-
-    return named(_figures(ds, runs), [f.path for f in ds.files])
-
-
-def _figures(ds: Dataset, runs: Runs) -> Any:
-    from ..core.analyze.stats import dataset_stats, pooled_stats
+    them), here, on processes or (``--runner``) on Apache Beam."""
+    from ..app.stats import named_report, statistics
 
     asked_jobs(runs)
     # a header-only index: the payload CRCs are checked as the payloads are read
@@ -108,13 +103,8 @@ def _figures(ds: Dataset, runs: Runs) -> Any:
     if runs.runner:
         from ..beam.commands import stats_on_beam
 
-        return stats_on_beam(ds, runs.runner, list(runs.pipeline_args))
-    jobs = local_jobs(ds, runs)
-    if jobs > 1:
-        with TaskProgress("statistics", 0, unit="splits") as progress:
-            return pooled_stats(ds, jobs, progress.update)
-    with TaskProgress("statistics", len(ds)) as progress:
-        return dataset_stats(ds, progress=progress.update)
+        return named_report(ds, stats_on_beam(ds, runs.runner, list(runs.pipeline_args)))
+    return statistics(ds, COMMAND_LINE, jobs=local_jobs(ds, runs))
 
 
 def _named(ds: Dataset) -> str:
@@ -131,12 +121,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
     with Dataset.open(args.paths) as ds:
         inputs = [f.path for f in ds.files]
         refuse_early([args.html], inputs, args.overwrite)
-        stats = _statistics(ds, Runs.of(args))
-        out = stats.to_json()
+        out = _statistics(ds, Runs.of(args)).to_json()
         if args.html:
             from ..core.report.stats_report import stats_html
 
-            text = stats_html(json_text.loads(json_text.dumps(out)), "Statistics: " + _named(ds))
+            text = stats_html(out, "Statistics: " + _named(ds))
             write_report(args.html, text, inputs, args.overwrite)
         if args.json:
             json_text.dump(out, sys.stdout, indent=2)
@@ -260,7 +249,7 @@ def infer_schema_file(args: argparse.Namespace) -> int:
         inputs = [f.path for f in ds.files]
         # refused before the statistics are computed, and again when written
         check_target(args.output, input_ids(inputs), args.overwrite, role="schema")
-        stats = _statistics(ds, Runs())
+        stats = _statistics(ds, Runs()).stats
     schema = anomalies.infer(stats)
     if not schema["features"]:
         raise UsageError("no record is a tf.train.Example with features: no schema to infer")
@@ -319,7 +308,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """Drift and leakage between two datasets; exit 1 when a feature's drift exceeds
     ``--threshold``, when images are in both (unless ``--allow-leaks``), or when the
     datasets share no feature."""
-    from ..core.analyze.compare import compare
+    from ..app.compare import comparison
 
     if not args.threshold >= 0:
         raise UsageError("--threshold must be 0 or more")
@@ -332,19 +321,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
         index_with_progress(db, verify=True)
         shown = print_warnings(da, args.json)
         print_warnings(db, args.json, shown)
-        with TaskProgress("comparing", len(da) + len(db)) as progress:
-            out = compare(
-                da,
-                db,
-                threshold=args.threshold,
-                allow_leaks=args.allow_leaks,
-                progress=progress.update,
-            )
+        report = comparison(
+            da, db, COMMAND_LINE, threshold=args.threshold, allow_leaks=args.allow_leaks
+        )
+        out = report.to_json()
         if args.html:
             from ..core.report.compare_report import compare_html
 
             title = f"Comparison: {_named(da)} against {_named(db)}"
-            text = compare_html(json_text.loads(json_text.dumps(out)), title)
+            text = compare_html(out, title)
             write_report(args.html, text, inputs, args.overwrite)
     if args.json:
         json_text.dump(out, sys.stdout, indent=2)

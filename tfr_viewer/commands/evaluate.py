@@ -10,9 +10,9 @@ from ..cli_options import CommandSpec, add_paths
 from ..core import json_text
 from ..core.io import Dataset
 from ..core.text import plural
-from ..errors import EXIT_OK, UsageError
+from ..errors import EXIT_OK
 from .prediction_options import prediction_arguments, prediction_check
-from .progress import TaskProgress, index_with_progress, print_warnings
+from .progress import COMMAND_LINE, index_with_progress, print_warnings
 
 
 def _cell(value: float | None) -> str:
@@ -20,7 +20,7 @@ def _cell(value: float | None) -> str:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from ..core.analyze.evaluate import EvaluationUnavailable, evaluate, gather
+    from ..app.evaluate import evaluation
     from ..core.analyze.label_map import read_label_map
 
     check = prediction_check(args)
@@ -28,20 +28,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=False)
         print_warnings(ds, args.json)
-        with TaskProgress("reading labels and predictions", len(ds)) as progress:
-            scenes = gather(ds, check, progress=progress.update)
-        if not scenes:
-            raise UsageError(
-                f"no record of {plural(len(ds), 'record')} has both box lists and predictions "
-                f"({check.source.describe()})"
-            )
-        try:
-            result = evaluate(scenes, names)
-        except (EvaluationUnavailable, ValueError) as exc:
-            raise UsageError(str(exc)) from None
-        records = len(ds)
+        report = evaluation(ds, check, names, COMMAND_LINE)
+    result, records = report.evaluation, report.records
     if args.json:
-        json_text.dump(result.to_json() | {"records": records}, sys.stdout, indent=2)
+        json_text.dump(report.to_json(), sys.stdout, indent=2)
         sys.stdout.write("\n")
         return EXIT_OK
     rows = [("class", "AP", "AP@0.5", "recall@0.5", "boxes", "predictions")]

@@ -1,0 +1,81 @@
+"""``stats``: the statistics of every feature, the classes and the boxes.
+
+:func:`statistics` computes them here or on processes of this machine, of a whole
+dataset or of a view's records, with the class names its folder describes;
+:class:`StatsReport` is what it found, the same for the command line's ``--json``, the
+Python API and the window."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..core.analyze.stats_data import Stats
+from ..core.io import Dataset
+from .indexing import index
+from .tables import require_pandas
+from .task_state import QUIET, TaskState
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@dataclass(frozen=True)
+class StatsReport:
+    """``stats``' figures: every feature, the classes and the boxes (``stats``, the
+    core's mergeable figures)."""
+
+    stats: Stats
+
+    def to_json(self) -> dict[str, Any]:
+        """``stats --json``, as JSON reads it back (floats as written, non-finite ones as
+        their strings)."""
+        from ..core import json_text
+
+        return json_text.loads(json_text.dumps(self.stats.to_json()))
+
+    def to_pandas(self) -> Any:
+        """A row a feature: its kinds, presence and value counts, and the numeric
+        figures of its values where it has numbers."""
+        rows = []
+        for key, f in self.to_json()["features"].items():
+            row: dict[str, Any] = {"feature": key}
+            row.update({k: v for k, v in f.items() if not isinstance(v, (dict, list))})
+            numeric = f.get("numeric") or {}
+            row.update({k: v for k, v in numeric.items() if not isinstance(v, (dict, list))})
+            rows.append(row)
+        return require_pandas().DataFrame(rows)
+
+
+def statistics(
+    ds: Dataset,
+    state: TaskState = QUIET,
+    *,
+    jobs: int = 1,
+    shown: np.ndarray | None = None,
+) -> StatsReport:
+    """The statistics of ``ds`` (of the ``shown`` records, when given): here, or split
+    by split on ``jobs`` processes; a header-only index first, the payload CRCs checked
+    as the payloads are read."""
+    from ..core.analyze.stats import dataset_stats, pooled_stats, records_stats
+    from ..core.analyze.stats_data import named
+
+    index(ds, verify=False, state=state)
+    if shown is not None:
+        with state.phase("statistics", len(shown)) as step:
+            stats = records_stats(ds, shown)
+            step(len(shown))
+    elif jobs > 1:
+        with state.phase("statistics", 0, unit="splits") as step:
+            stats = pooled_stats(ds, jobs, step)
+    else:
+        with state.phase("statistics", len(ds)) as step:
+            stats = dataset_stats(ds, progress=step)
+    return StatsReport(named(stats, [f.path for f in ds.files]))
+
+
+def named_report(ds: Dataset, stats: Stats) -> StatsReport:
+    """The report of figures computed elsewhere (on Beam), with the folder's names."""
+    from ..core.analyze.stats_data import named
+
+    return StatsReport(named(stats, [f.path for f in ds.files]))
