@@ -91,6 +91,27 @@ class CheckReport:
         return require_pandas().DataFrame(rows, columns=columns)
 
 
+@dataclass(frozen=True)
+class CheckRequest:
+    """``check`` as a front end asks it: the options, the severity that fails the run,
+    the processes to use, and the window's pending edits (``edited`` payloads by
+    record, ``deleted`` records), which the records are checked as."""
+
+    options: CheckOptions = field(default_factory=CheckOptions)
+    fail_on: str = "warning"
+    jobs: int = 1
+    edited: Mapping[int, bytes] = field(default_factory=dict)
+    deleted: frozenset[int] = frozenset()
+
+    def run(self, ds: Dataset, state: TaskState = QUIET) -> CheckReport:
+        overlay = None
+        if self.edited or self.deleted:
+            from ..core.analyze.check_overlay import Overlay
+
+            overlay = Overlay(dict(self.edited), frozenset(self.deleted))
+        return check(ds, self.options, state, jobs=self.jobs, fail_on=self.fail_on, overlay=overlay)
+
+
 def check(
     ds: Dataset,
     options: CheckOptions = CheckOptions(),

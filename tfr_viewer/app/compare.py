@@ -41,6 +41,22 @@ class CompareReport:
         return require_pandas().DataFrame(rows)
 
 
+@dataclass(frozen=True)
+class CompareRequest:
+    """``compare`` as a front end asks it: the other dataset's paths, the drift that
+    fails (None: ``compare``'s own) and whether images in both are allowed."""
+
+    against: tuple[str, ...]
+    threshold: float | None = None
+    allow_leaks: bool = False
+
+    def run(self, ds: Dataset, state: TaskState = QUIET) -> CompareReport:
+        with Dataset.open(list(self.against)) as other:
+            return comparison(
+                ds, other, state, threshold=self.threshold, allow_leaks=self.allow_leaks
+            )
+
+
 def comparison(
     da: Dataset,
     db: Dataset,

@@ -45,6 +45,18 @@ class EvaluateReport:
         return require_pandas().DataFrame([c.to_json() for c in self.evaluation.classes])
 
 
+@dataclass(frozen=True)
+class EvaluateRequest:
+    """``evaluate`` as a front end asks it: the predictions (``check``) and the class
+    names (``names``, a label map) where given."""
+
+    check: PredictionCheck
+    names: Mapping[int, str] | None = None
+
+    def run(self, ds: Dataset, state: TaskState = QUIET) -> EvaluateReport:
+        return evaluation(ds, self.check, self.names, state)
+
+
 def evaluation(
     ds: Dataset,
     check: PredictionCheck,

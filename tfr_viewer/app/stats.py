@@ -47,6 +47,16 @@ class StatsReport:
         return require_pandas().DataFrame(rows)
 
 
+@dataclass(frozen=True)
+class StatsRequest:
+    """``stats`` as a front end asks it: the processes to use."""
+
+    jobs: int = 1
+
+    def run(self, ds: Dataset, state: TaskState = QUIET) -> StatsReport:
+        return statistics(ds, state, jobs=self.jobs)
+
+
 def statistics(
     ds: Dataset,
     state: TaskState = QUIET,

@@ -246,47 +246,6 @@ def format_export_task(conn: Connection) -> None:
     _on_dataset(conn, paths, columns, job)
 
 
-def stats_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, options)`` and compute the statistics of the indexed
-    dataset. Messages: ``Progress``, then ``Done(Stats)`` or ``Failed``."""
-    paths, columns, _options = conn.recv()
-
-    def run(ds: Dataset) -> None:
-        from .analyze.stats import dataset_stats
-        from .analyze.stats_data import named
-
-        stats = dataset_stats(ds, progress=_progress(conn))
-        conn.send(Done(named(stats, [f.path for f in ds.files])))
-
-    _on_dataset(conn, paths, columns, run)
-
-
-def check_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, options)`` (options: ``label_map``, ``schema``, a
-    ``predictions`` check, and the
-    window's pending edits: ``edited`` payloads by record, ``deleted`` records) and check
-    the indexed dataset as edited. Messages: ``Progress``, then ``Done(list of Finding)``
-    or ``Failed``."""
-    paths, columns, options = conn.recv()
-
-    def run(ds: Dataset) -> None:
-        from .analyze.check_overlay import Overlay
-        from .analyze.checks import check_dataset
-
-        edited, deleted = options.get("edited") or {}, options.get("deleted") or ()
-        findings = check_dataset(
-            ds,
-            label_map=options.get("label_map"),
-            schema=options.get("schema"),
-            progress=_progress(conn),
-            overlay=Overlay(edited, frozenset(deleted)) if edited or deleted else None,
-            predictions=options.get("predictions"),
-        )
-        conn.send(Done(findings))
-
-    _on_dataset(conn, paths, columns, run)
-
-
 def predictions_task(conn: Connection) -> None:
     """Receive ``(paths, columns, options)`` (options: ``spec`` as ``--predictions``
     takes it, ``keys``, ``match``, ``limits``), read the predictions and choose the id
@@ -302,23 +261,6 @@ def predictions_task(conn: Connection) -> None:
         source = open_source(options["spec"], options["keys"], options.get("match"))
         conn.send(Phase("matching them to the records"))
         conn.send(Done(settle(ds, PredictionCheck(source, options["limits"]))))
-
-    _on_dataset(conn, paths, columns, run)
-
-
-def evaluate_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, options)`` (options: ``predictions``, a settled
-    check) and evaluate them against the indexed dataset's labels. Messages:
-    ``Progress``, then ``Done(Evaluation)`` or ``Failed``."""
-    paths, columns, options = conn.recv()
-
-    def run(ds: Dataset) -> None:
-        from .analyze.evaluate import evaluate, gather
-
-        scenes = gather(ds, options["predictions"], progress=_progress(conn))
-        if not scenes:
-            raise ValueError("no record has both box lists and predictions")
-        conn.send(Done(evaluate(scenes)))
 
     _on_dataset(conn, paths, columns, run)
 
@@ -348,25 +290,6 @@ def report_task(conn: Connection) -> None:
             options["out"], text.encode("utf-8"), inputs=inputs, overwrite=True, role="report"
         )
         conn.send(Done(options["out"]))
-
-    _on_dataset(conn, paths, columns, run)
-
-
-def compare_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, options)`` (options: ``against``, a list of paths,
-    indexed here; ``threshold``) and compare the indexed dataset with it. Messages:
-    ``Phase`` and ``Progress``, then ``Done(the comparison)`` or ``Failed``."""
-    paths, columns, options = conn.recv()
-
-    def run(ds: Dataset) -> None:
-        from .analyze.compare import compare
-
-        with Dataset.open(options["against"]) as other:
-            conn.send(Phase("indexing the other dataset"))
-            other.index(verify=True)
-            conn.send(Phase("comparing"))
-            result = compare(ds, other, threshold=options["threshold"], progress=_progress(conn))
-        conn.send(Done(result))
 
     _on_dataset(conn, paths, columns, run)
 

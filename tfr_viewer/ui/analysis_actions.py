@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, cast
 
+from ..app.check import CheckOptions, CheckRequest
+from ..app.compare import CompareRequest
+from ..app.stats import StatsRequest
 from . import file_dialogs
 from .actions import Action, Entry
 from .analysis_job import AnalysisJob
@@ -138,17 +141,18 @@ class AnalysisActions:
             panel.stopped("Waiting for the index to finish…")
             return
         self.cancel(job)
-        options: dict[str, Any] = {}
-        editor = w.session.editor
-        if job == "check" and editor is not None and editor.edits:
-            # the records as the user has them now: a fixed box's finding goes away
-            options = {
-                "edited": dict(editor.edits.payloads),
-                "deleted": list(editor.edits.deleted_records()),
-            }
-        if job == "check":  # the labels weighed against the window's predictions
-            options["predictions"] = w.predictions.check
-        run = self.jobs[job] = AnalysisJob(w.session.dataset, job, options, parent=w.as_widget())
+        work: StatsRequest | CheckRequest = StatsRequest()
+        if job == "check":
+            # the records as the user has them now (a fixed box's finding goes away),
+            # the labels weighed against the window's predictions
+            editor = w.session.editor
+            edits = editor.edits if editor is not None and editor.edits else None
+            work = CheckRequest(
+                CheckOptions(predictions=w.predictions.check),
+                edited=dict(edits.payloads) if edits else {},
+                deleted=frozenset(edits.deleted_records()) if edits else frozenset(),
+            )
+        run = self.jobs[job] = AnalysisJob(w.session.dataset, work, parent=w.as_widget())
         run.progress.connect(lambda done, total, r=run: self._progress(job, r, done, total))
         run.finished.connect(lambda result, error, r=run: self._finished(job, r, result, error))
         panel.running(0, len(w.session.dataset))
@@ -361,8 +365,7 @@ class AnalysisActions:
         self.cancel("compare")
         run = self.jobs["compare"] = AnalysisJob(
             w.session.dataset,
-            "compare",
-            {"against": list(paths), "threshold": threshold},
+            CompareRequest(tuple(paths), threshold),
             parent=w.as_widget(),
         )
         run.phase.connect(lambda text: dialog.running(0, 1, text))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from ..app.evaluate import EvaluateRequest
 from ..core.analyze.label_checks import PredictionCheck
 from ..core.analyze.label_errors import triage_weight
 from ..core.analyze.predictions import DetectionKeys, InRecords
@@ -197,7 +198,7 @@ class PredictionActions:
         dialog = self.evaluation = EvaluationDialog(
             self.check.source.describe(), self.w.as_widget()
         )
-        job = AnalysisJob(ds, "evaluate", {"predictions": self.check}, parent=dialog)
+        job = AnalysisJob(ds, EvaluateRequest(self.check), parent=dialog)
         job.progress.connect(dialog.running)
         job.finished.connect(dialog.show_result)
         dialog.rejected.connect(job.cancel)
