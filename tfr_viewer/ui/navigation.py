@@ -85,17 +85,19 @@ class Navigator(QObject):
         return w.select_record(record)
 
     def show_problems(self) -> None:
-        """The list of problems: file, record, byte offset, kind, message, what to do."""
+        """The list of problems: file, record, byte offset, kind, message, what to do
+        (``verify``'s report of the dataset as the window indexed it)."""
+        from ..app.verify import VerifyReport
         from .dialogs.problems_dialog import ProblemsDialog
 
         w = self.window
         if w.dataset is None:
             return
-        problems = w.dataset.problems()
-        if not problems:
+        report = VerifyReport.of(w.dataset)
+        if not report.problems:
             w.statusBar().showMessage("no problems found", 10000)
             return
-        self.problems_dialog = ProblemsDialog(problems, self.go_to_problem, w.as_widget())
+        self.problems_dialog = ProblemsDialog(report, self.go_to_problem, w.as_widget())
         self.problems_dialog.open()
 
     def go_to_problem(self, problem: Problem) -> bool:

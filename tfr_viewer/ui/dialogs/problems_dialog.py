@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...app.verify import VerifyReport
 from ...core.io import STATUS_HELP, Problem
 
 COLUMNS = ("file", "record", "byte offset", "kind", "what is wrong", "what to do")
@@ -34,13 +35,16 @@ def split_message(problem: Problem) -> tuple[str, str]:
 
 
 class ProblemsDialog(QDialog):
-    """``go_to(problem)`` is called when a row is activated."""
+    """The problems of ``report`` (``verify``'s); ``go_to(problem)`` is called when a
+    row is activated."""
 
     def __init__(
-        self, problems: list[Problem], go_to: Callable[[Problem], object], parent: QWidget
+        self, report: VerifyReport, go_to: Callable[[Problem], object], parent: QWidget
     ) -> None:
         super().__init__(parent)
+        problems = list(report.problems)
         self.setWindowTitle(f"Problems ({len(problems)})")
+        self.report = report
         self.problems = problems
         self.table = QTableWidget(len(problems), len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(COLUMNS)
