@@ -17,6 +17,7 @@ _API = {
     "Problems",
     "Statistics",
     "Comparison",
+    "Evaluated",
     "UserError",
     "DamagedRecordWarning",
 }
