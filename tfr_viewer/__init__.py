@@ -18,6 +18,7 @@ _API = {
     "Statistics",
     "Comparison",
     "Evaluated",
+    "Info",
     "UserError",
     "DamagedRecordWarning",
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..core.user_error import UserError
 from .dataset import DatasetView, open
 from .records import DamagedRecordWarning, Record
-from .results import Comparison, Evaluated, Findings, Problems, Statistics
+from .results import Comparison, Evaluated, Findings, Info, Problems, Statistics
 
 __all__ = [
     "Comparison",
@@ -17,6 +17,7 @@ __all__ = [
     "DatasetView",
     "Evaluated",
     "Findings",
+    "Info",
     "Problems",
     "Record",
     "Statistics",

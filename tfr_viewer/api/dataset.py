@@ -16,7 +16,7 @@ from ..core.io import Dataset
 from .records import Record, read_record
 
 if TYPE_CHECKING:
-    from .results import Comparison, Evaluated, Findings, Problems, Statistics
+    from .results import Comparison, Evaluated, Findings, Info, Problems, Statistics
 
 
 def open(  # noqa: A001 - the API's verb, as in tfv.open(...)
@@ -112,6 +112,13 @@ class DatasetView:
         return self.to_arrow(keys).to_pandas()
 
     # -- analyses ------------------------------------------------------------------------
+    def info(self) -> Info:
+        """Each file's compression, records, bytes and problems from a header pass, and
+        a TFDS folder's splits: ``info --json``'s report (of the view's files)."""
+        from ..app.info import info
+
+        return info(self.dataset)
+
     def verify(self) -> Problems:
         """Every length and payload CRC of the view's files checked: the problems found
         (damaged records and regions) in ``verify --json``'s report."""

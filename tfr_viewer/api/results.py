@@ -7,13 +7,15 @@ from __future__ import annotations
 from ..app.check import CheckReport
 from ..app.compare import CompareReport
 from ..app.evaluate import EvaluateReport
+from ..app.info import InfoReport
 from ..app.stats import StatsReport
 from ..app.verify import VerifyReport
 
+Info = InfoReport  # info
 Problems = VerifyReport  # verify
 Findings = CheckReport  # check
 Statistics = StatsReport  # stats
 Comparison = CompareReport  # compare
 Evaluated = EvaluateReport  # evaluate
 
-__all__ = ["Comparison", "Evaluated", "Findings", "Problems", "Statistics"]
+__all__ = ["Comparison", "Evaluated", "Findings", "Info", "Problems", "Statistics"]

@@ -48,6 +48,7 @@ def _report_transfer(ds: Dataset) -> None:
 def cmd_info(args: argparse.Namespace) -> int:
     """Per file: compression, records, bytes, problems (header pass; payload CRCs
     unchecked); for a folder of several TensorFlow Datasets datasets, what it holds."""
+    from ..app.info import info
     from ..core.io.paths import TfdsChoice
 
     try:
@@ -55,62 +56,30 @@ def cmd_info(args: argparse.Namespace) -> int:
     except TfdsChoice as choice:
         return _tfds_catalog(choice, args.json)
     with opened as ds:
-        index_with_progress(ds, verify=False, other_files=True)  # named in the table
-        files: list[dict[str, Any]] = []
-        for f in ds.files:
-            src = f.source
-            assert src is not None
-            files.append(
-                {
-                    "path": f.path,
-                    "compression": src.compression.value,
-                    "records": f.index.whole_records(),
-                    "bytes": src.compressed_size,
-                    "uncompressed_bytes": f.index.position,
-                    "problems": f.index.problem_count(),
-                    "empty": len(f.index) == 0,
-                }
-            )
-        total_problems = sum(int(f["problems"]) for f in files)
-        tfds = tfds_splits(ds)
-        invalid = ds.not_tfrecord()
-        for f, entry in zip(ds.files, files, strict=True):
-            reason = next((r for r in invalid if r.startswith(f"{f.path}: ")), None)
-            if reason is not None:
-                entry["error"] = reason
+        report = info(ds, COMMAND_LINE)
+        invalid = report.invalid
         if args.json:
-            out = {
-                "files": files,
-                "records": ds.whole_records(),
-                "problems": total_problems,
-                "bytes": sum(int(f["bytes"]) for f in files),
-                "verified": False,
-                "warnings": ds.warnings,
-            }
-            if (transfer := ds.transfer()) is not None:
-                out["transfer"] = transfer
-            if tfds is not None:
-                out["tfds"] = tfds
-            print(json_text.dumps(out, indent=2))
+            print(json_text.dumps(report.to_json(), indent=2))
         else:
             print_warnings(ds, False, set(invalid))  # those are printed as errors below
             for reason in invalid:
                 print(f"tfr-viewer info: {reason}", file=sys.stderr)
-            width = max(len(str(f["path"])) for f in files)
+            width = max(len(f.path) for f in report.files)
             print(
                 f"{'file':<{width}}  {'compression':>11}  {'records':>10}  "
                 f"{'bytes':>14}  {'problems':>8}"
             )
-            for row in files:
+            for row in report.files:
                 print(
-                    f"{row['path']!s:<{width}}  {row['compression']!s:>11}  {row['records']:>10}  "
-                    f"{row['bytes']:>14}  {row['problems']:>8}"
+                    f"{row.path:<{width}}  {row.compression:>11}  {row.records:>10}  "
+                    f"{row.bytes:>14}  {row.problems:>8}"
                 )
             print(
-                f"total: {plural(ds.whole_records(), 'record')} in {plural(len(files), 'file')}, "
-                f"{plural(total_problems, 'problem')} (header pass; run `verify` to check payloads)"
+                f"total: {plural(report.records, 'record')} in "
+                f"{plural(len(report.files), 'file')}, {plural(report.problems, 'problem')} "
+                "(header pass; run `verify` to check payloads)"
             )
-            if tfds is not None:
+            if (tfds := report.tfds) is not None:
                 print(f"TFDS {tfds['name']} {tfds['version']}:")
                 for split in tfds["splits"]:
                     print(
@@ -152,33 +121,6 @@ def _tfds_catalog(choice: Any, as_json: bool) -> int:
         print(f"  {item['name']}  versions {versions}  splits: {parts or 'none described'}")
     print("name one to open it: tfr-viewer info FOLDER/NAME (its newest version)")
     return 0
-
-
-def tfds_splits(ds: Dataset) -> dict[str, Any] | None:
-    """``info``'s view of a TFDS folder: its splits with the records dataset_info.json
-    promises and those the opened shards hold; None for any other dataset."""
-    import os
-
-    from ..core.io.tfds import info_of
-
-    info = info_of(f.path for f in ds.files)
-    if info is None:
-        return None
-    held = {os.path.abspath(f.path): len(f.index) for f in ds.files}
-    splits = []
-    for split in info.splits:
-        shards = [p for p, _ in info.shards(split, set(held)) if p]
-        splits.append(
-            {
-                "name": split.name,
-                "shards": len(split.shard_lengths),
-                "records": split.records,
-                "records_found": sum(held.get(os.path.abspath(p), 0) for p in shards),
-                "bytes": split.num_bytes,
-            }
-        )
-    names = {key: len(values) for key, values in info.class_names.items()}
-    return {"name": info.name, "version": info.version, "splits": splits, "class_names": names}
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
