@@ -46,15 +46,16 @@ def _tf_column(path: str, key: bytes) -> list[list[int] | None]:
     return out
 
 
-def _cli(pure: bool, *argv: str) -> subprocess.CompletedProcess:
+def _run(pure: bool, *argv: str) -> subprocess.CompletedProcess:
+    """Python with ``argv`` on the compiled or the pure path."""
     env = dict(os.environ, **{ENV: "1" if pure else "0"})
     return subprocess.run(
-        [sys.executable, "-m", "tfr_viewer", *argv],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
+        [sys.executable, *argv], capture_output=True, text=True, timeout=120, env=env
     )
+
+
+def _cli(pure: bool, *argv: str) -> subprocess.CompletedProcess:
+    return _run(pure, "-m", "tfr_viewer", *argv)
 
 
 @pytest.fixture(scope="module")
@@ -100,10 +101,7 @@ def test_to_pandas_keeps_the_record_with_tensorflows_values(odd_key, pure) -> No
         "rows = [{k: listed(v) for k, v in r.items()} for r in frame.to_dict('records')]\n"
         "print(json.dumps(rows))\n"
     )
-    env = dict(os.environ, **{ENV: "1" if pure else "0"})
-    done = subprocess.run(
-        [sys.executable, "-c", script, odd_key], capture_output=True, text=True, env=env
-    )
+    done = _run(pure, "-c", script, odd_key)
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     assert [r[NAME] for r in rows] == _tf_column(odd_key, BAD)
@@ -154,18 +152,13 @@ def test_a_key_of_two_kinds_is_told_where_tensorflow_fails(two_kinds, pure) -> N
         "except t.UserError as exc:\n"
         "    sys.exit(f'refused: {exc}')\n"
     )
-    env = dict(os.environ, **{ENV: "1" if pure else "0"})
-    done = subprocess.run(
-        [sys.executable, "-c", script, two_kinds], capture_output=True, text=True, env=env
-    )
+    done = _run(pure, "-c", script, two_kinds)
     assert done.returncode == 1 and done.stderr.startswith("refused: ")
     assert "'a' has several kinds (float in 1, int64 in 2)" in done.stderr
     script = (
         "import sys, tfr_viewer as t\nprint(t.open(sys.argv[1]).to_pandas(['b'])['b'].tolist())"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script, two_kinds], capture_output=True, text=True, env=env
-    )
+    done = _run(pure, "-c", script, two_kinds)
     assert done.returncode == 0, done.stderr  # the other keys are there to take
     t = tf()
     theirs = [
