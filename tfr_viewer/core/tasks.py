@@ -24,7 +24,6 @@ from .task_messages import (
     Hits,
     Indexed,
     Inflated,
-    Phase,
     Progress,
     SeekPoints,
     Statuses,
@@ -244,54 +243,6 @@ def format_export_task(conn: Connection) -> None:
         conn.send(Done(count))
 
     _on_dataset(conn, paths, columns, job)
-
-
-def predictions_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, options)`` (options: ``spec`` as ``--predictions``
-    takes it, ``keys``, ``match``, ``limits``), read the predictions and choose the id
-    they match the indexed dataset's records by. Messages: ``Phase``, then
-    ``Done(PredictionCheck)`` or ``Failed``."""
-    paths, columns, options = conn.recv()
-
-    def run(ds: Dataset) -> None:
-        from .analyze.label_checks import PredictionCheck, settle
-        from .analyze.predictions import open_source
-
-        conn.send(Phase("reading the predictions"))
-        source = open_source(options["spec"], options["keys"], options.get("match"))
-        conn.send(Phase("matching them to the records"))
-        conn.send(Done(settle(ds, PredictionCheck(source, options["limits"]))))
-
-    _on_dataset(conn, paths, columns, run)
-
-
-def report_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, options)`` (options: ``kind`` check or stats, the
-    ``report`` as its ``--json`` gives it, ``out``, ``title``) and write the HTML report
-    through the output layer (replacing ``out``: the save dialog asked). Messages:
-    ``Done(out)`` or ``Failed``."""
-    paths, columns, options = conn.recv()
-
-    def run(ds: Dataset) -> None:
-        from .write.output import save_file
-
-        if options["kind"] == "check":
-            from .report.check_report import check_html
-
-            meta = {"records": len(ds), "files": len(ds.files)}
-            files = [f.path for f in ds.files]
-            text = check_html(options["report"], meta, ds.read, options["title"], files)
-        else:
-            from .report.stats_report import stats_html
-
-            text = stats_html(options["report"], options["title"])
-        inputs = [f.path for f in ds.files]
-        save_file(
-            options["out"], text.encode("utf-8"), inputs=inputs, overwrite=True, role="report"
-        )
-        conn.send(Done(options["out"]))
-
-    _on_dataset(conn, paths, columns, run)
 
 
 def convert_task(conn: Connection) -> None:

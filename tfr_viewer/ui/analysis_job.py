@@ -1,6 +1,5 @@
-"""A data-QA job in a child process, with progress: an operation of the application
-layer (a request: statistics, checks, evaluation, comparison), or one of the window's
-own jobs by name (reading predictions, writing a report).
+"""A data-QA job in a child process, with progress: a request of the application layer
+(statistics, checks, evaluation, comparison, reading predictions, writing a report).
 
 ``progress(done, total)`` and ``phase(text)`` report as it runs; ``finished(result,
 error)`` fires once: the job's result, or None with the error text (empty when
@@ -11,8 +10,6 @@ and the Python API's, made by the same operation.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from multiprocessing.connection import Connection
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -21,13 +18,7 @@ from ..app.check import CheckReport
 from ..app.jobs import Request, operation_task
 from ..core.io import Dataset
 from ..core.task_messages import Done, Failed, Phase, Progress
-from ..core.tasks import predictions_task, report_task
 from .process_task import ProcessTask
-
-JOBS: dict[str, Callable[[Connection], None]] = {
-    "predictions": predictions_task,
-    "report": report_task,
-}
 
 
 def _as_report(result: Any) -> Any:
@@ -44,21 +35,11 @@ class AnalysisJob(QObject):
     phase = Signal(str)
     finished = Signal(object, str)
 
-    def __init__(
-        self,
-        dataset: Dataset,
-        job: str | Request,
-        options: dict[str, Any] | None = None,
-        parent: QObject | None = None,
-    ) -> None:
-        """``job``: a request of the application layer, or one of :data:`JOBS` (with
-        its ``options``)."""
+    def __init__(self, dataset: Dataset, request: Request, parent: QObject | None = None) -> None:
+        """``request``: what to run on ``dataset`` as the window indexed it."""
         super().__init__(parent)
-        paths, columns = [f.path for f in dataset.files], dataset.columns()
-        if isinstance(job, str):
-            self._task = ProcessTask(JOBS[job], (paths, columns, options or {}), parent=self)
-        else:
-            self._task = ProcessTask(operation_task, (paths, columns, job), parent=self)
+        payload = ([f.path for f in dataset.files], dataset.columns(), request)
+        self._task = ProcessTask(operation_task, payload, parent=self)
         self._task.message.connect(self._on_message)
         self._task.ended.connect(self._on_ended)
         self._done = False

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..app.html_report import HtmlReportRequest
 from . import file_dialogs
 from .actions import Action, Entry
 from .analysis_job import AnalysisJob
@@ -135,8 +136,8 @@ class HtmlReports:
         if not out:
             return
         what = "Data-quality findings" if kind == "check" else "Statistics"
-        options = {"kind": kind, "report": report, "out": out, "title": f"{what}: {name}"}
-        job = self.job = AnalysisJob(ds, "report", options, parent=self.w.as_widget())
+        request = HtmlReportRequest(kind, report, out, f"{what}: {name}")
+        job = self.job = AnalysisJob(ds, request, parent=self.w.as_widget())
         job.finished.connect(lambda result, error: self._saved(job, result, error))
         self.w.statusBar().showMessage(f"writing {out}…")
         job.start()

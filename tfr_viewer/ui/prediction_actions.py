@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from ..app.evaluate import EvaluateRequest
+from ..app.predictions import PredictionsRequest
 from ..core.analyze.label_checks import PredictionCheck
 from ..core.analyze.label_errors import triage_weight
 from ..core.analyze.predictions import DetectionKeys, InRecords
@@ -135,8 +136,8 @@ class PredictionActions:
             return
         if self.job is not None:
             self.job.cancel()
-        options = {"spec": path, "keys": DetectionKeys(), "match": match, "limits": limits}
-        job = self.job = AnalysisJob(ds, "predictions", options, parent=self.w.as_widget())
+        request = PredictionsRequest(path, DetectionKeys(), match, limits)
+        job = self.job = AnalysisJob(ds, request, parent=self.w.as_widget())
         job.phase.connect(lambda text: self.w.statusBar().showMessage(f"predictions: {text}…"))
         job.finished.connect(lambda result, error: self._loaded(job, kind, path, result, error))
         job.start()
