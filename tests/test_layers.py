@@ -1,4 +1,7 @@
-"""Layering: the core and the CLI's file commands never load Qt or TensorFlow."""
+"""Layering as it runs: the core and the CLI's file commands never load Qt or TensorFlow
+(in a fresh interpreter), no two modules import each other, only Beam imports Beam.
+Who may import whom is import-linter's contracts (``[tool.importlinter]`` in
+``pyproject.toml``, run by ``make lint`` and ``make test``)."""
 
 from __future__ import annotations
 
@@ -94,73 +97,3 @@ def test_only_the_beam_package_imports_beam():
         if "apache_beam" in p.read_text() and p.relative_to(root).parts[0] != "beam"
     ]
     assert importing == []
-
-
-# Who may import whom: each layer (by module-name prefix, most specific first) and the
-# layers of tfr_viewer it may import. The application layer (``app``) sits on the core,
-# under every front end (commands, window, API, Beam). The shared modules (errors and exit codes,
-# versions, the samples) sit on the core, beside the other layers. ``commands.window``
-# is the one door from the command line into the window (opened lazily, at run time);
-# ``commands.desktop`` the one into the desktop integration, which borrows the window's
-# icon drawing.
-SHARED = {"tfr_viewer.errors", "tfr_viewer.versions", "tfr_viewer.samples"}
-LAYERS: dict[str, set[str]] = {
-    "tfr_viewer.core": {"tfr_viewer.core"},
-    **{name: {"tfr_viewer.core"} for name in SHARED},
-    "tfr_viewer.app": {"tfr_viewer.core", "tfr_viewer.app", *SHARED},
-    "tfr_viewer.beam": {"tfr_viewer.core", "tfr_viewer.app", "tfr_viewer.beam", *SHARED},
-    "tfr_viewer.api": {"tfr_viewer.core", "tfr_viewer.app", "tfr_viewer.api", *SHARED},
-    "tfr_viewer.ui": {"tfr_viewer.core", "tfr_viewer.app", "tfr_viewer.ui", *SHARED},
-    "tfr_viewer.commands.window": {
-        "tfr_viewer.core",
-        "tfr_viewer.app",
-        "tfr_viewer.commands",
-        "tfr_viewer.cli_options",
-        "tfr_viewer.ui",
-        *SHARED,
-    },
-    "tfr_viewer.desktop": {"tfr_viewer.core", "tfr_viewer.desktop", "tfr_viewer.ui", *SHARED},
-    "tfr_viewer.commands.desktop": {
-        "tfr_viewer.core",
-        "tfr_viewer.app",
-        "tfr_viewer.commands",
-        "tfr_viewer.cli_options",
-        "tfr_viewer.desktop",
-        *SHARED,
-    },
-    "tfr_viewer.commands": {
-        "tfr_viewer.core",
-        "tfr_viewer.app",
-        "tfr_viewer.commands",
-        "tfr_viewer.cli_options",
-        "tfr_viewer.beam",
-        *SHARED,
-    },
-}
-
-
-def _layer(module: str) -> str | None:
-    for prefix in LAYERS:  # most specific first
-        if module == prefix or module.startswith(prefix + "."):
-            return prefix
-    return None
-
-
-def test_every_import_follows_the_layer_rules():
-    """The core imports only itself (never the command line, the window or Beam); Beam
-    the core and the shared modules; the window the same; the commands never the
-    window, except through ``commands.window``."""
-    graph = _import_graph()
-    broken = []
-    for module, targets in sorted(graph.items()):
-        layer = _layer(module)
-        if layer is None:
-            continue
-        allowed = LAYERS[layer]
-        broken += [
-            (module, t)
-            for t in sorted(targets)
-            if not any(t == a or t.startswith(a + ".") for a in allowed) and t != "tfr_viewer"
-        ]
-    assert broken == []
-    assert "tfr_viewer.ui.app" in graph["tfr_viewer.commands.window"]
