@@ -39,7 +39,7 @@ run: $(VENV)/.run-installed
 test: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m ruff check tfr_viewer tests packaging
 	$(PY) -m mypy
-	$(VENV)/bin/lint-imports
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -n auto --dist loadfile
 	$(BEAM_PY) -m pytest -p no:cacheprovider tests/beam
 
@@ -47,7 +47,7 @@ lint: $(VENV)/.test-installed
 	$(PY) -m ruff check tfr_viewer tests packaging
 	$(PY) -m ruff format --check tfr_viewer tests packaging
 	$(PY) -m mypy
-	$(VENV)/bin/lint-imports
+	$(VENV)/bin/lint-imports --no-cache
 
 bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m pip install -q $(EDITABLE) -e '.[bench]'

@@ -78,8 +78,7 @@ def test_large_shards_are_split_and_merged_exactly(remote_root, no_cache):
     from tfr_viewer.beam.commands import check_on_beam, stats_on_beam, verify_on_beam
     from tfr_viewer.core.analyze.checks import check_dataset
     from tfr_viewer.core.analyze.stats import dataset_stats
-    from tfr_viewer.core.io import Dataset
-    from tfr_viewer.core.io import splits as splitting
+    from tfr_viewer.core.io import Dataset, splits as splitting
 
     paths = [str(remote_root / n) for n in NAMES]
     with Dataset(paths) as ds:

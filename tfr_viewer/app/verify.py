@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..core.io import Dataset, Problem
-from .indexing import index
-from .indexing import verify as verify_here
+from .indexing import index, verify as verify_here
 from .tables import require_pandas
 from .task_state import QUIET, TaskState
 

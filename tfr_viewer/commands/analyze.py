@@ -12,8 +12,7 @@ from ..cli_options import CommandSpec, Runs, add_overwrite, add_paths, add_runs
 from ..core import json_text
 from ..core.analyze.key_kinds import kinds_warning
 from ..core.io import Dataset
-from ..core.text import number_text as num
-from ..core.text import plural
+from ..core.text import number_text as num, plural
 from ..errors import UsageError
 from .check_request import CheckRequest
 from .jobs import asked_jobs, local_jobs
@@ -253,7 +252,9 @@ def infer_schema_file(args: argparse.Namespace) -> int:
     schema = anomalies.infer(stats)
     if not schema["features"]:
         raise UsageError("no record is a tf.train.Example with features: no schema to infer")
-    anomalies.save(schema, args.output, inputs, args.overwrite)
+    from ..core.write.schema_file import save_schema
+
+    save_schema(schema, args.output, inputs, args.overwrite)
     print(
         f"wrote {args.output}: {plural(len(schema['features']), 'feature')} from "
         f"{plural(stats.records, 'record')}; check other data with "

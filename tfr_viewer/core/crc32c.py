@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from google_crc32c import extend as _reference_extend
-from google_crc32c import value as _reference_value
+from google_crc32c import extend as _reference_extend, value as _reference_value
 
 from . import fast
 

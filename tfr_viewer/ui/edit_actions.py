@@ -16,8 +16,7 @@ from ..core.decode import decode, features_of
 from ..core.decode.layouts import KeyMap
 from ..core.io import Dataset
 from ..core.text import float_text
-from ..core.write import EditError, describe_change
-from ..core.write import edits as core_edits
+from ..core.write import EditError, describe_change, edits as core_edits
 from ..core.write.box_edits import (
     add_box,
     box_lists,

@@ -8,8 +8,7 @@ import os
 import pytest
 
 from tests.planted_faults import planted_dataset
-from tfr_viewer.core.analyze import stats as stats_module
-from tfr_viewer.core.analyze import stats_cache
+from tfr_viewer.core.analyze import stats as stats_module, stats_cache
 from tfr_viewer.core.analyze.stats import dataset_stats
 from tfr_viewer.core.io.dataset import Dataset
 

@@ -11,8 +11,7 @@ import zlib
 import pytest
 
 from tests.tf_oracle import tf_read, tf_write
-from tfr_viewer.core.io import Compression, Dataset
-from tfr_viewer.core.io import sequential as seq
+from tfr_viewer.core.io import Compression, Dataset, sequential as seq
 from tfr_viewer.core.io.framing import encode_frame
 from tfr_viewer.core.io.sources import open_source
 

@@ -8,6 +8,7 @@ import stat
 
 import pytest
 
+from tfr_viewer.core.io import file_writes
 from tfr_viewer.core.write import output
 from tfr_viewer.core.write.output import (
     TMP_SUFFIX,
@@ -26,7 +27,7 @@ def test_a_symlink_planted_at_the_temporary_name_is_never_followed(tmp_path, mon
     victim.write_bytes(b"precious")
     target = tmp_path / "out" / "x.tfrecord"
     target.parent.mkdir()
-    monkeypatch.setattr(output.secrets, "token_hex", lambda n: "fixed")
+    monkeypatch.setattr(file_writes.secrets, "token_hex", lambda n: "fixed")
     planted = target.parent / f".x.tfrecord.{os.getpid()}.fixed{TMP_SUFFIX}"
     os.symlink(victim, planted)
     with pytest.raises(ExportError, match="temporary"):

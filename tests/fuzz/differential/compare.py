@@ -8,8 +8,7 @@ import numpy as np
 from tfr_viewer.core import fast
 from tfr_viewer.core.analyze.schema import Schema, add_block
 from tfr_viewer.core.io.payload_block import PayloadBlock
-from tfr_viewer.core.query import extract as ex
-from tfr_viewer.core.query import extract_lists as exl
+from tfr_viewer.core.query import extract as ex, extract_lists as exl
 
 from .encoding import ASKED, case
 

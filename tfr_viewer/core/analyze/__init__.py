@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING
 from ..lazy_names import lazy_names
 
 if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
-    from .sample import SAMPLE as SAMPLE
-    from .sample import choose_summary_keys as choose_summary_keys
-    from .sample import feature_keys as feature_keys
-    from .sample import feature_kinds as feature_kinds
-    from .sample import sample_features as sample_features
-    from .schema import infer_schema as infer_schema
-    from .schema import sample_kinds as sample_kinds
+    from .sample import (
+        SAMPLE as SAMPLE,
+        choose_summary_keys as choose_summary_keys,
+        feature_keys as feature_keys,
+        feature_kinds as feature_kinds,
+        sample_features as sample_features,
+    )
+    from .schema import infer_schema as infer_schema, sample_kinds as sample_kinds
 
 _WHERE = {
     "SAMPLE": "sample",

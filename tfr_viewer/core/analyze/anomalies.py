@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from .. import json_text
 from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn
 from ..user_error import UserError
 from .stats import Stats
@@ -62,17 +61,6 @@ def infer(stats: Stats) -> dict[str, Any]:
             entry["domain"] = sorted(texts.counts)
         features[key] = entry
     return {"format": FORMAT, "version": 1, "records": stats.records, "features": features}
-
-
-def save(
-    schema: dict[str, Any], path: str, inputs: list[str] | None = None, overwrite: bool = False
-) -> None:
-    """Write ``schema`` to ``path`` through the output layer (never over one of
-    ``inputs``; an existing file only with ``overwrite``). Raises ExportError."""
-    from ..write.output import save_file
-
-    text = json_text.dumps(schema, indent=2, ensure_ascii=False) + "\n"
-    save_file(path, text.encode("utf-8"), inputs=inputs or [], overwrite=overwrite, role="schema")
 
 
 MAX_COUNT = (1 << 63) - 1  # a value count past this is no count of a real record

@@ -10,47 +10,57 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .detect import IMAGE_FORMATS as IMAGE_FORMATS
-
 # eager: the function ``detect`` must win over the submodule of the same name, which
 # importing it would otherwise bind here (and every decode needs it anyway)
-from .detect import detect as detect
-from .detect import image_format as image_format
-from .detect import image_info as image_info
+from .detect import (
+    IMAGE_FORMATS as IMAGE_FORMATS,
+    detect as detect,
+    image_format as image_format,
+    image_info as image_info,
+)
 
 if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
-    from .image_verdict import MAX_PIXELS as MAX_PIXELS
-    from .image_verdict import QUICK_SIDE as QUICK_SIDE
-    from .image_verdict import ImageVerdict as ImageVerdict
-    from .image_verdict import too_large as too_large
-    from .image_verdict import verdict_of as verdict_of
-    from .images import ImageError as ImageError
-    from .images import array_to_rgba as array_to_rgba
-    from .images import decode_image as decode_image
-    from .images import decode_preview as decode_preview
-    from .images import raw_pixels as raw_pixels
-    from .layouts import ImageAnnotation as ImageAnnotation
-    from .layouts import KeyMap as KeyMap
-    from .layouts import is_hidden as is_hidden
-    from .layouts import recognise as recognise
-    from .payloads import decode as decode
-    from .payloads import payload_images as payload_images
+    from .image_verdict import (
+        MAX_PIXELS as MAX_PIXELS,
+        QUICK_SIDE as QUICK_SIDE,
+        ImageVerdict as ImageVerdict,
+        too_large as too_large,
+        verdict_of as verdict_of,
+    )
+    from .images import (
+        ImageError as ImageError,
+        array_to_rgba as array_to_rgba,
+        decode_image as decode_image,
+        decode_preview as decode_preview,
+        raw_pixels as raw_pixels,
+    )
+    from .layouts import (
+        ImageAnnotation as ImageAnnotation,
+        KeyMap as KeyMap,
+        is_hidden as is_hidden,
+        recognise as recognise,
+    )
+    from .payloads import decode as decode, payload_images as payload_images
     from .payloads.hexdump import hexdump as hexdump
     from .payloads.raw_proto import WIRE_TYPES as WIRE_TYPES
-    from .payloads.types import BytesPayload as BytesPayload
-    from .payloads.types import Decoded as Decoded
-    from .payloads.types import ExamplePayload as ExamplePayload
-    from .payloads.types import FeatureData as FeatureData
-    from .payloads.types import ProtobufPayload as ProtobufPayload
-    from .payloads.types import ProtoField as ProtoField
-    from .payloads.types import SequenceExamplePayload as SequenceExamplePayload
-    from .payloads.types import TensorPayload as TensorPayload
-    from .payloads.types import TextPayload as TextPayload
-    from .payloads.types import features_of as features_of
-    from .thumbs import annotated_thumbnail as annotated_thumbnail
-    from .thumbs import box_caption as box_caption
-    from .thumbs import class_colour as class_colour
-    from .thumbs import readable_on as readable_on
+    from .payloads.types import (
+        BytesPayload as BytesPayload,
+        Decoded as Decoded,
+        ExamplePayload as ExamplePayload,
+        FeatureData as FeatureData,
+        ProtobufPayload as ProtobufPayload,
+        ProtoField as ProtoField,
+        SequenceExamplePayload as SequenceExamplePayload,
+        TensorPayload as TensorPayload,
+        TextPayload as TextPayload,
+        features_of as features_of,
+    )
+    from .thumbs import (
+        annotated_thumbnail as annotated_thumbnail,
+        box_caption as box_caption,
+        class_colour as class_colour,
+        readable_on as readable_on,
+    )
     from .to_json import payload_json as payload_json
 
 _WHERE = {

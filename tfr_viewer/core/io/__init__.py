@@ -12,26 +12,30 @@ from typing import TYPE_CHECKING
 from ..lazy_names import lazy_names
 
 if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
-    from .dataset import Dataset as Dataset
-    from .dataset import RecordRef as RecordRef
-    from .framing import HEADER_SIZE as HEADER_SIZE
-    from .framing import Compression as Compression
-    from .framing import RecordWriter as RecordWriter
-    from .framing import encode_frame as encode_frame
-    from .framing import write_records as write_records
-    from .paths import PathError as PathError
-    from .paths import expand as expand
-    from .records import STATUS_HELP as STATUS_HELP
-    from .records import Cancelled as Cancelled
-    from .records import CancelToken as CancelToken
-    from .records import GarbageRegion as GarbageRegion
-    from .records import Problem as Problem
-    from .records import RecordStatus as RecordStatus
-    from .records import damage_text as damage_text
-    from .records import record_words as record_words
-    from .sources import CompressedSource as CompressedSource
-    from .sources import Source as Source
-    from .sources import SourceError as SourceError
+    from .dataset import Dataset as Dataset, RecordRef as RecordRef
+    from .framing import (
+        HEADER_SIZE as HEADER_SIZE,
+        Compression as Compression,
+        RecordWriter as RecordWriter,
+        encode_frame as encode_frame,
+        write_records as write_records,
+    )
+    from .paths import PathError as PathError, expand as expand
+    from .records import (
+        STATUS_HELP as STATUS_HELP,
+        Cancelled as Cancelled,
+        CancelToken as CancelToken,
+        GarbageRegion as GarbageRegion,
+        Problem as Problem,
+        RecordStatus as RecordStatus,
+        damage_text as damage_text,
+        record_words as record_words,
+    )
+    from .sources import (
+        CompressedSource as CompressedSource,
+        Source as Source,
+        SourceError as SourceError,
+    )
 
 _WHERE = {
     "Dataset": "dataset",

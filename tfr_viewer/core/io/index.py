@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import kernels
-from ..crc32c import extend as _crc_extend
-from ..crc32c import value as _crc
+from ..crc32c import extend as _crc_extend, value as _crc
 from .framing import FOOTER_SIZE, FRAME_OVERHEAD, HEADER_SIZE, decode_header, mask
 from .records import CancelToken, GarbageRegion, RecordStatus
 from .resync import find_next_frame

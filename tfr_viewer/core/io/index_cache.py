@@ -20,8 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..crc32c import extend as crc32c_extend
-from ..crc32c import value as crc32c
+from ..crc32c import extend as crc32c_extend, value as crc32c
 from .cache_entry import (
     EXTRA,
     MAGIC,
@@ -292,7 +291,7 @@ def _write(entry: Path, data: bytes | Iterator[bytes]) -> Path | None:
     """Put an entry in place atomically and keep the cache under its size (and free of
     the temporaries of processes that died while writing); None when the folder cannot
     be written (caching is best effort)."""
-    from ..write.output import clean_stale_temporaries, write_atomic
+    from .file_writes import clean_stale_temporaries, write_atomic
 
     try:
         entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

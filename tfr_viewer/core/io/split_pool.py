@@ -127,7 +127,9 @@ def map_splits(
         if not finished:
             for process in processes:
                 _end(process)
-        pool.shutdown(wait=finished, cancel_futures=True)
+        # waited for even then: the pool's own thread, left running past a worker that
+        # died, would use its closed pipes as the interpreter ends (and print a traceback)
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager

@@ -14,19 +14,19 @@ from typing import TYPE_CHECKING
 from ..lazy_names import lazy_names
 
 if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
-    from .build import build_example as build_example
-    from .build import build_sequence_example as build_sequence_example
+    from .build import (
+        build_example as build_example,
+        build_sequence_example as build_sequence_example,
+    )
     from .changes import describe_change as describe_change
-    from .edits import EditError as EditError
-    from .edits import EditSet as EditSet
-    from .edits import RecordState as RecordState
-    from .export import ExportOptions as ExportOptions
-    from .export import parse_split as parse_split
-    from .export import plan as plan
-    from .output import ExportError as ExportError
-    from .output import OutputJob as OutputJob
-    from .output import clean_stale_temporaries as clean_stale_temporaries
-    from .output import existing_outputs as existing_outputs
+    from .edits import EditError as EditError, EditSet as EditSet, RecordState as RecordState
+    from .export import ExportOptions as ExportOptions, parse_split as parse_split, plan as plan
+    from .output import (
+        ExportError as ExportError,
+        OutputJob as OutputJob,
+        clean_stale_temporaries as clean_stale_temporaries,
+        existing_outputs as existing_outputs,
+    )
 
 _WHERE = {
     "build_example": "build",

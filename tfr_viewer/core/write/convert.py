@@ -152,8 +152,7 @@ def list_source(
     ``images`` (the others are skipped, with the reason), unless ``allow_outside``: the
     folder of a CSV or a COCO JSON, a source folder, and for Pascal VOC the folder above
     ``Annotations`` (which holds ``JPEGImages``)."""
-    from . import convert_detection as detection
-    from . import convert_sources as sources
+    from . import convert_detection as detection, convert_sources as sources
 
     kind = None if flat else detection.detect_kind(path)
     root = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))

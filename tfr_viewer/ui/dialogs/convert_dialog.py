@@ -32,8 +32,7 @@ from ...core.io import Compression
 from ...core.task_messages import Done, Failed, Progress
 from ...core.tasks import convert_task
 from ...core.text import plural
-from ...core.write import ExportOptions, parse_split
-from ...core.write import convert_sources as sources
+from ...core.write import ExportOptions, convert_sources as sources, parse_split
 from ...core.write.convert import ConvertOptions, class_order, list_source
 from ...core.write.convert_encode import Reencode
 from ...core.write.export import planned_names

@@ -18,8 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.write import EditError
-from ...core.write import edits as core_edits
+from ...core.write import EditError, edits as core_edits
 
 WIDTH_SHARE = 0.6  # of the parent window's width
 MIN_WIDTH = 520  # pixels, whatever the parent
