@@ -94,7 +94,7 @@ class Record:
         shown = record_json(
             self.index, self.file, self.offset, self.length, status, self.payload, self.decoder
         )
-        return json_text.loads(json_text.dumps(shown))  # as the command line's reads back
+        return json_text.read_back(shown)  # as the command line's reads back
 
     def _repr_html_(self) -> str:
         from .notebook import record_html

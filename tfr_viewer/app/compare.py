@@ -30,7 +30,7 @@ class CompareReport:
         """``compare --json``, as JSON reads it back."""
         from ..core import json_text
 
-        return json_text.loads(json_text.dumps(self.report))
+        return json_text.read_back(self.report)
 
     def to_pandas(self) -> Any:
         """A row a feature: its drift figures."""

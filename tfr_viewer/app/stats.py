@@ -32,7 +32,7 @@ class StatsReport:
         their strings)."""
         from ..core import json_text
 
-        return json_text.loads(json_text.dumps(self.stats.to_json()))
+        return json_text.read_back(self.stats.to_json())
 
     def to_pandas(self) -> Any:
         """A row a feature: its kinds, presence and value counts, and the numeric

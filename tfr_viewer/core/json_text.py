@@ -180,3 +180,11 @@ def loads(text: str | bytes) -> Any:
         raise ValueError(f"{word} is not JSON")
 
     return json.loads(text, parse_constant=refuse)
+
+
+def read_back(obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` as a reader of the text :func:`dumps` writes gets it: lists for tuples and
+    arrays, floats as written, non-finite floats as their strings. What a report's
+    ``to_json()`` gives, so that it equals the command line's JSON read back."""
+    out: dict[str, Any] = loads(dumps(obj))
+    return out
