@@ -1,15 +1,17 @@
 """How a dataset is indexed for a purpose: the one place of the policy.
 
 ``index`` for a header pass (or a verifying scan), stopping early when a record number
-is all that is needed; ``verify`` for every CRC checked, either in one verifying scan or
-as a header pass followed by the files' parts checked side by side, whichever the
-dataset reads faster (:meth:`~tfr_viewer.core.io.Dataset.verifies_in_parts`), and in
-place for a dataset a header pass indexed already: the statuses are the same either
-way."""
+is all that is needed; ``verifies_in_one_scan`` for a front end that shows rows as they
+come (the window's child, :mod:`.index_jobs`); ``verify`` for every CRC checked, in one
+verifying scan or as a header pass followed by the files' parts checked side by side,
+whichever the dataset reads faster
+(:meth:`~tfr_viewer.core.io.Dataset.verifies_in_parts`), and in place for a dataset a
+header pass indexed already: the statuses are the same either way."""
 
 from __future__ import annotations
 
-from ..core.io import Dataset
+from ..core.io import Dataset, index_cache
+from ..core.io.header_scan import hops_far
 from .task_state import QUIET, TaskState
 
 
@@ -55,3 +57,18 @@ def verify(ds: Dataset, state: TaskState = QUIET) -> None:
             if first != FINISHED:
                 done += end - first
                 step(done, None)
+
+
+def verifies_in_one_scan(ds: Dataset) -> bool:
+    """Whether one verifying scan should index ``ds`` for a front end that shows its
+    rows as they come (the window), rather than a header pass and then the CRCs: its
+    first file holds nothing for a header pass to hop over, and the cache holds no
+    index of it (a cached index gives the rows and the count at once, and a verifying
+    scan never uses one). :func:`verify` asks the other question: the fastest way to
+    every CRC, rows or not."""
+    if not ds.files:
+        return True
+    first = ds.files[0]
+    if hops_far(first.open()):
+        return False
+    return index_cache.kept(first.path) is None

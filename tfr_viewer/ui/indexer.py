@@ -1,6 +1,6 @@
 """Index a dataset without blocking the window: the scan runs in a child process.
 
-The child (:func:`tfr_viewer.core.tasks.index_task`) streams index chunks, then payload
+The child (:func:`tfr_viewer.app.index_jobs.index_task`) streams index chunks, then payload
 statuses. A reader thread here receives them and hands each to the window's thread,
 which applies it to the window's :class:`Dataset` (the dataset changes on that thread
 only, so the table never reads an index while it grows) and emits throttled

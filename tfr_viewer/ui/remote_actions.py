@@ -14,10 +14,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
 
+from ..app.index_jobs import verify_task
 from ..core import task_messages as tm
 from ..core.io import Compression, expand
 from ..core.io.remote import is_url
-from ..core.tasks import verify_task
 from ..core.text import plural
 from .actions import Action, Entry
 from .background import Background, Done

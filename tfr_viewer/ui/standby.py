@@ -9,7 +9,8 @@ import threading
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
-from ..core.tasks import run_child, standby_task
+from ..app.index_jobs import standby_task
+from ..core.tasks import run_child
 
 _standby: tuple[BaseProcess, Connection] | None = None  # a child waiting for a job
 _standby_lock = threading.Lock()
