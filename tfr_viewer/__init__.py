@@ -19,6 +19,7 @@ _API = {
     "Comparison",
     "Evaluated",
     "Info",
+    "SchemaFound",
     "UserError",
     "DamagedRecordWarning",
 }

@@ -9,7 +9,15 @@ from __future__ import annotations
 from ..core.user_error import UserError
 from .dataset import DatasetView, open
 from .records import DamagedRecordWarning, Record
-from .results import Comparison, Evaluated, Findings, Info, Problems, Statistics
+from .results import (
+    Comparison,
+    Evaluated,
+    Findings,
+    Info,
+    Problems,
+    SchemaFound,
+    Statistics,
+)
 
 __all__ = [
     "Comparison",
@@ -20,6 +28,7 @@ __all__ = [
     "Info",
     "Problems",
     "Record",
+    "SchemaFound",
     "Statistics",
     "UserError",
     "open",

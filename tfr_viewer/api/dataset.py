@@ -16,7 +16,15 @@ from ..core.io import Dataset
 from .records import Record, read_record
 
 if TYPE_CHECKING:
-    from .results import Comparison, Evaluated, Findings, Info, Problems, Statistics
+    from .results import (
+        Comparison,
+        Evaluated,
+        Findings,
+        Info,
+        Problems,
+        SchemaFound,
+        Statistics,
+    )
 
 
 def open(  # noqa: A001 - the API's verb, as in tfv.open(...)
@@ -118,6 +126,18 @@ class DatasetView:
         from ..app.info import info
 
         return info(self.dataset)
+
+    def schema(self, sample: int | None = None) -> SchemaFound:
+        """The features of the dataset's Examples with their kinds and value counts:
+        ``schema --json``'s report (``python()`` gives the ``tf.io`` parsing spec), of
+        every record or of ``sample`` records spread over the dataset."""
+        from ..app.schema import schema
+
+        if self._records is not None:
+            from .options import OptionError
+
+            raise OptionError("schema takes a whole dataset; open the files on their own")
+        return schema(self.dataset, sample=sample)
 
     def verify(self) -> Problems:
         """Every length and payload CRC of the view's files checked: the problems found

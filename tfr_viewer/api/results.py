@@ -8,14 +8,16 @@ from ..app.check import CheckReport
 from ..app.compare import CompareReport
 from ..app.evaluate import EvaluateReport
 from ..app.info import InfoReport
+from ..app.schema import SchemaReport
 from ..app.stats import StatsReport
 from ..app.verify import VerifyReport
 
 Info = InfoReport  # info
 Problems = VerifyReport  # verify
+SchemaFound = SchemaReport  # schema
 Findings = CheckReport  # check
 Statistics = StatsReport  # stats
 Comparison = CompareReport  # compare
 Evaluated = EvaluateReport  # evaluate
 
-__all__ = ["Comparison", "Evaluated", "Findings", "Info", "Problems", "Statistics"]
+__all__ = ["Comparison", "Evaluated", "Findings", "Info", "Problems", "SchemaFound", "Statistics"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..cli_options import CommandSpec, add_no_cache, add_overwrite, add_paths
@@ -14,7 +13,7 @@ from ..core.decode.record_json import record_json
 from ..core.json_text import write_json
 from ..core.text import plural, whole_number
 from ..errors import UsageError
-from .progress import index_with_progress, print_warnings
+from .progress import COMMAND_LINE, index_with_progress, print_warnings
 
 if TYPE_CHECKING:
     from ..core.io import Dataset
@@ -121,17 +120,6 @@ def cmd_head(args: argparse.Namespace) -> int:
         return 0
 
 
-def _payload_types(ds: Dataset, limit: int = 200) -> tuple[int, str]:
-    """How many records were looked at (up to ``limit``, spread over the dataset) and
-    their types, ``12 tensor, 3 text``, each read as its file's type."""
-    from ..core.decode.file_payloads import decode_record
-
-    step = max(1, len(ds) // limit)
-    looked = ds.undamaged(range(0, len(ds), step)).tolist()
-    counts = Counter(decode_record(ds, i).payload.type for i in looked)
-    return len(looked), ", ".join(f"{n} {kind}" for kind, n in counts.most_common())
-
-
 def cmd_schema(args: argparse.Namespace) -> int:
     if args.sample is not None and args.sample <= 0:
         raise UsageError("--sample must be 1 or more")
@@ -141,31 +129,16 @@ def cmd_schema(args: argparse.Namespace) -> int:
         return infer_schema_file(args)
     if args.output:
         raise UsageError("-o is for --infer: `schema --infer -o SCHEMA.json PATH...`")
+    from ..app.schema import schema
     from ..core.io import Dataset
 
     with Dataset.open(args.paths) as ds:
-        index_with_progress(ds, verify=False)
-        if not len(ds):
-            raise UsageError(no_record(ds, "there is no schema to infer"))
-        records = None
-        if args.sample is not None and args.sample < len(ds):
-            step = len(ds) / args.sample
-            records = sorted({int(i * step) for i in range(args.sample)})
-        from ..core.analyze import infer_schema  # only this command needs it
-
-        schema = infer_schema(ds, records)
-        if not schema.examples and not schema.sequence_examples:
-            looked, types = _payload_types(ds)
-            raise UsageError(
-                f"no record is a tf.train.Example or SequenceExample, so there is no Example "
-                f"schema; of {plural(looked, 'record')} looked at, the payloads are: "
-                f"{types}. Use `show` or `head` to see them"
-            )
+        report = schema(ds, COMMAND_LINE, args.sample)
         if args.json:
-            print(json_text.dumps(schema.to_json(), indent=2))
+            print(json_text.dumps(report.to_json(), indent=2))
         else:
-            sys.stdout.write(schema.python())
-        for conflict in schema.conflicts():
+            sys.stdout.write(report.python())
+        for conflict in report.conflicts():
             print(f"warning: {conflict}", file=sys.stderr)
         return 0
 
