@@ -25,6 +25,7 @@ from ..core.task_messages import (
     Statuses,
     Transfer,
 )
+from ..core.tasks import on_dataset
 from .indexing import verifies_in_one_scan
 
 
@@ -125,17 +126,14 @@ def verify_task(conn: Connection) -> None:
     payload CRC: ``Statuses`` and ``FileVerified`` as :func:`index_task` sends them,
     ``Transfer`` for remote files, then ``Done(verified=True)`` or ``Failed``."""
     paths, columns = conn.recv()
-    ds = Dataset.from_arrays(paths, columns, verified=False)
-    try:
+
+    def job(ds: Dataset) -> None:
         _send_statuses(conn, ds, lambda: None)
         if (figures := ds.transfer()) is not None:
             conn.send(Transfer(figures))
         conn.send(Done(verified=True))
-    except Exception as exc:  # reported to the parent, which shows it
-        conn.send(Failed.of(exc))
-    finally:
-        ds.close()
-        conn.close()
+
+    on_dataset(conn, paths, columns, job, verified=False)
 
 
 def standby_task(conn: Connection) -> None:

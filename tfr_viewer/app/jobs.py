@@ -14,7 +14,8 @@ from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
 from ..core.io import Dataset
-from ..core.task_messages import Done, Failed, Phase, Progress
+from ..core.task_messages import Done, Phase, Progress
+from ..core.tasks import on_dataset
 from .task_state import Scan, Step, TaskState
 
 
@@ -55,11 +56,4 @@ def operation_task(conn: Connection) -> None:
     rebuilt from the parent's index. Messages: ``Phase`` and ``Progress``, then
     ``Done(report)`` or ``Failed``."""
     paths, columns, request = conn.recv()
-    ds = Dataset.from_arrays(paths, columns)
-    try:
-        conn.send(Done(request.run(ds, PipeState(conn))))
-    except Exception as exc:  # reported to the parent, which shows it
-        conn.send(Failed.of(exc))
-    finally:
-        ds.close()
-        conn.close()
+    on_dataset(conn, paths, columns, lambda ds: conn.send(Done(request.run(ds, PipeState(conn)))))

@@ -43,11 +43,16 @@ def _progress(conn: Connection) -> Callable[[int, int], None]:
     return lambda done, total: conn.send(Progress(done, total))
 
 
-def _on_dataset(
-    conn: Connection, paths: list[str], columns: list[tuple], job: Callable[[Dataset], None]
+def on_dataset(
+    conn: Connection,
+    paths: list[str],
+    columns: list[tuple],
+    job: Callable[[Dataset], None],
+    verified: bool = True,
 ) -> None:
-    """Run ``job`` on a dataset rebuilt from a parent's index; errors become ``Failed``."""
-    ds = Dataset.from_arrays(paths, columns)
+    """Run ``job`` on a dataset rebuilt from a parent's index (``verified``: its
+    statuses are a CRC pass's); errors become ``Failed``; the pipe is closed after."""
+    ds = Dataset.from_arrays(paths, columns, verified=verified)
     try:
         job(ds)
     except Exception as exc:  # reported to the parent, which shows it
@@ -76,7 +81,7 @@ def filter_task(conn: Connection) -> None:
                 conn.send(Hits(hits))
         conn.send(Done())
 
-    _on_dataset(conn, paths, columns, job)
+    on_dataset(conn, paths, columns, job)
 
 
 def export_task(conn: Connection) -> None:
@@ -92,7 +97,7 @@ def export_task(conn: Connection) -> None:
         summary = export(ds, records, options, payloads=payloads, progress=_progress(conn))
         conn.send(Done(summary))
 
-    _on_dataset(conn, paths, columns, job)
+    on_dataset(conn, paths, columns, job)
 
 
 def format_export_task(conn: Connection) -> None:
@@ -108,7 +113,7 @@ def format_export_task(conn: Connection) -> None:
         count = write(fmt, ds, records, out, overwrite=True, read=read, progress=_progress(conn))
         conn.send(Done(count))
 
-    _on_dataset(conn, paths, columns, job)
+    on_dataset(conn, paths, columns, job)
 
 
 def convert_task(conn: Connection) -> None:
