@@ -65,8 +65,10 @@ size_t utf8_escaped(const uint8_t *k, size_t kn, uint8_t *out) {
 }
 
 int utf8_named(const uint8_t *k, size_t kn, const uint8_t *name, size_t n) {
-    if (kn == n && (n == 0 || memcmp(k, name, n) == 0)) return 1;
-    /* otherwise only a key that is not UTF-8 can match, and its name holds escapes */
+    /* a key's name is never shorter than the key, and longer only when the key is not
+     * UTF-8 (each byte outside a character written as four): most keys are told apart
+     * by their lengths alone, as before keys were named */
+    if (kn >= n) return kn == n && (n == 0 || memcmp(k, name, n) == 0);
     if (!memchr(name, '\\', n)) return 0;
     size_t i = 0, j = 0;
     while (i < kn) {
