@@ -178,7 +178,7 @@ def test_a_child_whose_parent_went_away_ends_quietly(tmp_path):
         f"""
         import functools, multiprocessing, sys
         from tfr_viewer.app.index_jobs import index_task
-        from tfr_viewer.core.tasks import run_child
+        from tfr_viewer.app.jobs import run_child
 
         if __name__ == "__main__":
             ctx = multiprocessing.get_context("spawn")

@@ -18,7 +18,7 @@ from pathlib import Path
 from tests.fuzz.cases import case
 from tfr_viewer.core.decode import decode, payload_json
 from tfr_viewer.core.io import Dataset
-from tfr_viewer.core.query import compile_filter, filter_dataset
+from tfr_viewer.core.query import compile_filter, matching
 from tfr_viewer.core.query.names import UnknownFeature, require_features
 from tfr_viewer.core.write import ExportOptions
 from tfr_viewer.core.write.export import export
@@ -57,7 +57,7 @@ def _run_one(data: bytes, folder: str) -> None:
             require_features(ds, FILTER)  # hostile payloads rarely hold the keys
         except UnknownFeature:
             pass  # the user's error, in one line
-        for _ in filter_dataset(ds, FILTER, whole=False):  # the filter runs all the same
+        for _ in matching(ds, FILTER, whole=False):  # the filter runs all the same
             pass
         if len(ds.intact()):
             out = os.path.join(folder, "out.tfrecord")

@@ -18,7 +18,7 @@ import pytest
 HEAVY = (
     ("tfr_viewer.core.io.dataset:Dataset", "scan"),
     ("tfr_viewer.core.io.dataset:Dataset", "verify"),
-    ("tfr_viewer.ui.filter_bar", "filter_dataset"),
+    ("tfr_viewer.app.filtering", "matching"),
     ("tfr_viewer.ui.sorter", "sort_records"),
     ("tfr_viewer.core.io.remote_source:RemoteSource", "readinto_at"),
     ("tfr_viewer.core.io.remote_source:RemoteSource", "read_at"),

@@ -92,10 +92,9 @@ class DatasetView:
     def filter(self, expression: str) -> DatasetView:
         """The records of this view that match ``expression`` (the filter language of
         ``list --filter``); ValueError names a mistake in it."""
-        from ..core.query import compile_filter, filter_dataset
+        from ..app.filtering import FilterRequest
 
-        flt = compile_filter(expression)
-        hits = np.concatenate([np.zeros(0, dtype=np.int64), *filter_dataset(self.dataset, flt)])
+        hits = FilterRequest(expression).run(self.dataset).records
         if self._records is not None:
             hits = self._records[np.isin(self._records, hits)]
         return DatasetView(self.dataset, hits)

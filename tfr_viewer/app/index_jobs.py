@@ -25,8 +25,8 @@ from ..core.task_messages import (
     Statuses,
     Transfer,
 )
-from ..core.tasks import on_dataset
 from .indexing import verifies_in_one_scan
+from .jobs import on_dataset
 
 
 def index_task(conn: Connection, paths: list[str], seek_dir: str, verify: bool = True) -> None:

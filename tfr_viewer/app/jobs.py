@@ -1,21 +1,24 @@
-"""Any operation in a child process: the window's one job runner for the verbs.
+"""Any operation in a child process: the window's one job runner.
 
-:func:`operation_task` is a child's entry (as :mod:`~tfr_viewer.core.tasks`' are): it
-receives ``(paths, columns, request)`` — the dataset as the window indexed it, and a
-request of this layer (anything with ``run(ds, state)``) — runs the request with a
-:class:`PipeState` that sends its progress as :mod:`~tfr_viewer.core.task_messages`,
-and sends ``Done(report)`` or ``Failed``. Cancelling is ending the child."""
+A CPU-bound Python job in a thread would compete with the window's thread for the
+interpreter lock; in a child process it cannot. :func:`run_child` is every child's
+entry. :func:`operation_task` receives ``(paths, columns, request)`` — the dataset as
+the window indexed it, and a request of this layer (anything with ``run(ds, state)``);
+:func:`standalone_task` receives a request that reads no indexed dataset (``run(state)``:
+a conversion of images). Either runs the request with a :class:`PipeState`, which sends
+its progress as :mod:`~tfr_viewer.core.task_messages`, and sends ``Done(report)`` or
+``Failed``. Cancelling is ending the child, which writes only through the output
+layer's temporaries."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
 from ..core.io import Dataset
-from ..core.task_messages import Done, Phase, Progress
-from ..core.tasks import on_dataset
+from ..core.task_messages import Done, Failed, Partial, Phase, Progress
 from .task_state import Scan, Step, TaskState
 
 
@@ -25,9 +28,16 @@ class Request(Protocol):
     def run(self, ds: Dataset, state: TaskState = ...) -> Any: ...
 
 
+class StandaloneRequest(Protocol):
+    """A request that reads no indexed dataset (its inputs are in it)."""
+
+    def run(self, state: TaskState = ...) -> Any: ...
+
+
 class PipeState(TaskState):
     """An operation's progress sent to the parent: a scan and each phase as ``Phase``,
-    a phase's steps as ``Progress``, a warning as a ``Phase`` that says so."""
+    a phase's steps as ``Progress``, a warning as a ``Phase`` that says so, a partial
+    result as ``Partial``."""
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
@@ -50,10 +60,62 @@ class PipeState(TaskState):
     def warn(self, text: str) -> None:
         self._conn.send(Phase(f"warning: {text}"))
 
+    def partial(self, result: object) -> None:
+        self._conn.send(Partial(result))
+
+
+def run_child(
+    job: Callable[[Connection], None],
+    conn: Connection,
+    read: frozenset[tuple[int, int]] = frozenset(),
+) -> None:
+    """The entry of every child job: ``job(conn)``, knowing the files its parent has
+    read (``read``: inputs no output of the job may replace). A parent that has gone
+    (the window closed while the job worked) ends the child quietly: its pipe broke,
+    and there is nobody left to tell."""
+    from ..core.io.inputs_read import carry
+
+    carry(read)
+    try:
+        job(conn)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        pass
+
+
+def on_dataset(
+    conn: Connection,
+    paths: list[str],
+    columns: list[tuple[Any, ...]],
+    job: Callable[[Dataset], None],
+    verified: bool = True,
+) -> None:
+    """Run ``job`` on a dataset rebuilt from a parent's index (``verified``: its
+    statuses are a CRC pass's); errors become ``Failed``; the pipe is closed after."""
+    ds = Dataset.from_arrays(paths, columns, verified=verified)
+    try:
+        job(ds)
+    except Exception as exc:  # reported to the parent, which shows it
+        conn.send(Failed.of(exc))
+    finally:
+        ds.close()
+        conn.close()
+
 
 def operation_task(conn: Connection) -> None:
     """Receive ``(paths, columns, request)`` and run the request on the dataset
-    rebuilt from the parent's index. Messages: ``Phase`` and ``Progress``, then
-    ``Done(report)`` or ``Failed``."""
+    rebuilt from the parent's index. Messages: ``Phase``, ``Progress`` and
+    ``Partial``, then ``Done(report)`` or ``Failed``."""
     paths, columns, request = conn.recv()
     on_dataset(conn, paths, columns, lambda ds: conn.send(Done(request.run(ds, PipeState(conn)))))
+
+
+def standalone_task(conn: Connection) -> None:
+    """Receive a :class:`StandaloneRequest` and run it. Messages as
+    :func:`operation_task`'s."""
+    request = conn.recv()
+    try:
+        conn.send(Done(request.run(PipeState(conn))))
+    except Exception as exc:  # reported to the parent, which shows it
+        conn.send(Failed.of(exc))
+    finally:
+        conn.close()

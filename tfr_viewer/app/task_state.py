@@ -1,9 +1,9 @@
 """What an operation says while it runs, and how it is stopped.
 
 :class:`TaskState` is the channel between an operation and the front end that runs it:
-a scan's position, a phase's progress, a warning, and whether to stop. The base says
-nothing and never stops (the Python API's and a test's); the command line's draws a
-progress line on a terminal and prints warnings on stderr."""
+a scan's position, a phase's progress, a warning, a partial result, and whether to
+stop. The base says nothing and never stops (the Python API's and a test's); the
+command line's draws a progress line on a terminal and prints warnings on stderr."""
 
 from __future__ import annotations
 
@@ -44,6 +44,10 @@ class TaskState:
 
     def warn(self, text: str) -> None:
         """Something the user should know that does not stop the operation."""
+
+    def partial(self, result: object) -> None:
+        """A part of the report, for a front end that shows it before the end (a
+        filter's matches, block by block)."""
 
 
 def _nothing(*_: object) -> None:

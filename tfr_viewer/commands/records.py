@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -13,7 +12,6 @@ import numpy as np
 from ..cli_options import CommandSpec, Runs, add_paths, add_runs
 from ..core import json_text
 from ..core.io import Dataset, RecordStatus
-from ..core.io.index import IndexChunk
 from ..core.text import plural
 from ..errors import EXIT_USAGE, UsageError
 from .jobs import asked_jobs, local_jobs
@@ -25,7 +23,7 @@ from .progress import (
 )
 
 if TYPE_CHECKING:
-    from ..core.query import Filter
+    from ..core.query import Filter, Matched
 
 _KINDS = [s.kind for s in RecordStatus]
 
@@ -159,50 +157,27 @@ def _compiled(text: str | None) -> Filter | None:
     return compile_filter(text)
 
 
-def _matching(ds: Dataset, flt: Filter | None) -> Iterator[tuple[int, str, IndexChunk, np.ndarray]]:
-    """Per chunk of the verifying scan: ``(first global index, file, chunk, positions of
-    the matching records in the chunk)``. A bare record column name in ``flt`` means the
-    feature when the dataset has one by that name, and a key that is a feature of no
-    record is refused: for a filter that reads features, the dataset is indexed first."""
-    if flt is not None and (flt.keys or flt.record_names and not flt.resolved):
-        from ..core.query.names import require_features, resolved
-
-        index_with_progress(ds, verify=True)  # the meaning is the whole dataset's
-        flt = resolved(ds, flt)
-        require_features(ds, flt)
-    from ..core.query import block_of
-
-    for number, chunk in ds.scan(verify=True):
-        base = ds.start_of(number) + chunk.start
-        f = ds.files[number]
-        if flt is None:
-            keep = np.arange(len(chunk))
-        else:
-            block = block_of(
-                flt, f.open(), f.path, base, chunk.offsets, chunk.lengths, chunk.status
-            )
-            keep = np.flatnonzero(flt.mask(block))
-        yield base, f.path, chunk, keep
-
-
 def cmd_list(args: argparse.Namespace) -> int:
     """One line per record, global index across shards, streamed while scanning."""
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
-    flt = _compiled(args.filter)
+    _compiled(args.filter)  # a mistake in it is refused before any read
     with _open(args.paths) as ds:
         shown = print_warnings(ds, args.json)
         if args.filter:
             warn_about_filter(ds, args.filter)
         if args.limit == 0:
             return 0
+        from ..app.filtering import matches
+
         out = sys.stdout
         left = args.limit
-        for base, path, chunk, keep in _matching(ds, flt):
+        for found in matches(ds, args.filter, COMMAND_LINE):
+            keep = found.keep
             if left is not None:
                 keep = keep[:left]
                 left -= len(keep)
-            out.write(_lines(path, base, chunk, keep, args.json))
+            out.write(_lines(ds.files[found.file].path, found, keep, args.json))
             if left == 0:
                 break
         out.flush()
@@ -211,8 +186,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 0
 
 
-def _lines(path: str, base: int, chunk: IndexChunk, keep: np.ndarray, as_json: bool) -> str:
-    """The output lines of the records at positions ``keep`` of one chunk, formatted in
+def _lines(path: str, block: Matched, keep: np.ndarray, as_json: bool) -> str:
+    """The output lines of the records at positions ``keep`` of one block, formatted in
     one pass (the file name is the same for all of them)."""
     if not len(keep):
         return ""
@@ -222,10 +197,10 @@ def _lines(path: str, base: int, chunk: IndexChunk, keep: np.ndarray, as_json: b
     else:
         line = os.path.basename(path).replace("%", "%%").join(["%d\t", "\t%d\t%d\t%s\n"])
     rows = zip(
-        (keep + base).tolist(),
-        chunk.offsets[keep].tolist(),
-        chunk.lengths[keep].tolist(),
-        [_KINDS[s] for s in chunk.status[keep].tolist()],
+        (keep + block.first).tolist(),
+        block.offsets[keep].tolist(),
+        block.lengths[keep].tolist(),
+        [_KINDS[s] for s in block.statuses[keep].tolist()],
         strict=True,
     )
     return "".join([line % row for row in rows])
@@ -242,8 +217,10 @@ def cmd_count(args: argparse.Namespace) -> int:
             index_with_progress(ds, verify=False)
             count = ds.whole_records()
         else:
+            from ..app.filtering import matches
+
             warn_about_filter(ds, args.filter)
-            count = sum(len(keep) for *_, keep in _matching(ds, flt))
+            count = sum(len(found.keep) for found in matches(ds, args.filter, COMMAND_LINE))
         print_warnings(ds, args.json, shown)  # what the scan found (empty files, not TFRecords)
         problems = ds.problems()
         if args.json:

@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 
+from ..app.filtering import matches
 from ..cli_options import (
     CommandSpec,
     add_output_options,
@@ -18,14 +19,14 @@ from ..cli_options import (
 )
 from ..core import json_text
 from ..core.io import Dataset
-from ..core.query import compile_filter, filter_dataset
+from ..core.query import compile_filter, matches_of
 from ..core.text import plural
 from ..core.write import ExportOptions
 from ..core.write.export import export
 from ..errors import EXIT_PROBLEMS
 from .export_request import ExportRequest, compression
 from .jobs import asked_jobs, local_jobs
-from .progress import TaskProgress, index_with_progress, warn_about_filter
+from .progress import COMMAND_LINE, TaskProgress, index_with_progress, warn_about_filter
 
 
 def _report(  # noqa: ANN001
@@ -114,12 +115,7 @@ def run_export(request: ExportRequest) -> int:
         if request.format == "tfrecord" and (jobs := local_jobs(ds, runs)) > 1:
             return _export_by_splits(ds, request, jobs)
         index_with_progress(ds, verify=True)
-        if request.filter:
-            flt = compile_filter(request.filter)
-            parts = list(filter_dataset(ds, flt))
-            records = np.concatenate(parts) if parts else np.zeros(0, np.int64)
-        else:
-            records = np.arange(len(ds), dtype=np.int64)
+        records = matches_of(matches(ds, request.filter, COMMAND_LINE))
         if request.format != "tfrecord":
             return _export_other(ds, records, request)
         summary = export(ds, records, request.output)

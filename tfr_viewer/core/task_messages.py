@@ -1,4 +1,4 @@
-"""The messages a child-process job (:mod:`.tasks`) sends to the window: frozen
+"""The messages a child-process job (:mod:`tfr_viewer.app.jobs`) sends to the window: frozen
 dataclasses of plain data, matched by type on the other side (``match msg: case
 Progress(done, total): ...``).
 
@@ -76,11 +76,10 @@ class Transfer:
 
 @dataclass(frozen=True)
 class Progress:
-    """``done`` of ``total`` (records, or images); ``matches`` for a filter."""
+    """``done`` of ``total`` (records, or images)."""
 
     done: int
     total: int
-    matches: int | None = None
 
 
 @dataclass(frozen=True)
@@ -91,10 +90,11 @@ class Phase:
 
 
 @dataclass(frozen=True)
-class Hits:
-    """Records (global numbers) a filter matched in one block."""
+class Partial:
+    """A part of the job's result, sent before the end (a filter's matches in one
+    block: global record numbers)."""
 
-    records: np.ndarray
+    result: Any
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ from functools import partial
 import numpy as np
 from PySide6.QtCore import QObject
 
+from ..app.jobs import operation_task
+from ..app.writing import FormatExportRequest
 from ..core.task_messages import Done, Failed, Progress
-from ..core.tasks import format_export_task
 from ..core.text import plural
 from ..core.write import ExportError, ExportOptions
 from ..core.write.export import export
@@ -114,10 +115,9 @@ class ExportActions(QObject):
         records = ds.undamaged(self.scopes()["filtered"]).tolist()
         wanted = set(records)
         payloads = {r: p for r, p in self.edits.editor.edits.payloads.items() if r in wanted}
+        request = FormatExportRequest(records, fmt, out, payloads)
         task = ProcessTask(
-            format_export_task,
-            ([f.path for f in ds.files], ds.columns(), records, payloads, fmt, out),
-            parent=self,
+            operation_task, ([f.path for f in ds.files], ds.columns(), request), parent=self
         )
 
         def report(msg: object) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QThread, Signal, Slot
@@ -20,10 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.filtering import FilterRequest
+from ..app.jobs import operation_task
+from ..app.task_state import Step, TaskState
 from ..core.io import CancelToken, Dataset
-from ..core.query import QueryError, compile_filter, filter_dataset, lint_filter
-from ..core.task_messages import Done, Failed, Hits, Progress
-from ..core.tasks import filter_task
+from ..core.query import QueryError, compile_filter, lint_filter
+from ..core.task_messages import Done, Failed, Partial, Progress
 from ..core.text import plural
 from ..core.user_error import UserError
 from .process_task import ProcessTask
@@ -33,6 +36,29 @@ DAMAGED = 'status in ["bad_length_crc", "bad_data_crc", "truncated"]'
 # Above this many records a filter runs in a child process, so that the window keeps
 # the interpreter lock to itself; below it a thread starts faster.
 PROCESS_ABOVE = 100_000
+
+
+class _ThreadState(TaskState):
+    """A filter's progress in a thread: the worker's signal, with the matches so far;
+    stopped by the worker's token."""
+
+    def __init__(self, worker: FilterWorker) -> None:
+        self._worker = worker
+        self._matches = 0
+
+    @property
+    def cancelled(self) -> bool:
+        return self._worker.token.cancelled
+
+    @contextmanager
+    def phase(self, label: str, total: int, unit: str = "records") -> Iterator[Step]:
+        def step(done: int, now: int | None = None, /) -> None:
+            self._worker.progress.emit(done, total if now is None else now, self._matches)
+
+        yield step
+
+    def partial(self, result: object) -> None:
+        self._matches += len(result)  # type: ignore[arg-type]
 
 
 class FilterWorker(QObject):
@@ -49,17 +75,8 @@ class FilterWorker(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            flt = compile_filter(self.text)
-            parts = list(
-                filter_dataset(
-                    self.dataset,
-                    flt,
-                    cancel=self.token,
-                    progress=self.progress.emit,
-                    block=4096,
-                    edited=self.edited,
-                )
-            )
+            request = FilterRequest(self.text, self.edited, block=4096)
+            report = request.run(self.dataset, _ThreadState(self))
         except UserError as exc:  # a mistake in the filter, or a key no record has
             self.finished.emit(None, str(exc))
             return
@@ -69,7 +86,7 @@ class FilterWorker(QObject):
         if self.token.cancelled:
             self.finished.emit(None, "")
             return
-        self.finished.emit(np.concatenate(parts) if parts else np.zeros(0, np.int64), "")
+        self.finished.emit(report.records, "")
 
 
 # The window's shortcuts a line edit would take for itself under some key schemes (X11:
@@ -294,24 +311,23 @@ class FilterBar(QWidget):
         ds = self.dataset
         assert ds is not None
         self._hits, self._error = [], ""
-        payload = ([f.path for f in ds.files], ds.columns(), text, self.edited())
-        task = self._task = ProcessTask(filter_task, payload, parent=self)
+        payload = ([f.path for f in ds.files], ds.columns(), FilterRequest(text, self.edited()))
+        task = self._task = ProcessTask(operation_task, payload, parent=self)
         task.message.connect(lambda m, t=task: self._on_message(m) if t is self._task else None)
         task.ended.connect(lambda t=task: self._on_ended() if t is self._task else None)
         task.start()
 
     def _on_message(self, msg: object) -> None:
         match msg:
-            case Progress(done, total, matches):
-                self._on_progress(done, total, matches or 0)
-            case Hits(records):
+            case Progress(done, total):
+                self._on_progress(done, total, sum(len(h) for h in self._hits))
+            case Partial(records):
                 self._hits.append(records)
             case Failed(_kind, message):
                 self._error = message
-            case Done():
-                rows = np.concatenate(self._hits) if self._hits else np.zeros(0, np.int64)
+            case Done(report):
                 self._task = None
-                self._on_finished(rows, "")
+                self._on_finished(report.records, "")
 
     def _on_ended(self) -> None:
         if self._task is None:

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from ..app.jobs import run_child
 from ..core.io.inputs_read import read_so_far
 from ..core.task_messages import Failed
-from ..core.tasks import run_child
 
 
 class SignalGate:

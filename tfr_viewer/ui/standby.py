@@ -10,7 +10,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 
 from ..app.index_jobs import standby_task
-from ..core.tasks import run_child
+from ..app.jobs import run_child
 
 _standby: tuple[BaseProcess, Connection] | None = None  # a child waiting for a job
 _standby_lock = threading.Lock()

@@ -6,7 +6,7 @@ import resource
 
 from tfr_viewer.core.io import Dataset
 from tfr_viewer.core.io.framing import encode_frame
-from tfr_viewer.core.query import compile_filter, filter_dataset
+from tfr_viewer.core.query import compile_filter, matches_of, matching
 from tfr_viewer.core.write import build_example
 
 
@@ -17,9 +17,9 @@ def test_a_filter_pass_does_not_grow_with_the_records(tmp_path):
     with Dataset([str(path)]) as ds:
         ds.index()
         flt = compile_filter("label == 3")
-        list(filter_dataset(ds, compile_filter("label == 1")))  # warm up the allocator
+        list(matching(ds, compile_filter("label == 1"), verified=False))  # warm up the allocator
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        matches = sum(len(hits) for hits in filter_dataset(ds, flt))
+        matches = sum(len(m.keep) for m in matching(ds, flt, verified=False))
         grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert matches == 100_000
     assert grown_mb < 20, f"the filter pass grew the process by {grown_mb:.0f} MB"
@@ -38,7 +38,7 @@ def test_edited_payloads_are_filtered_and_sorted_instead_of_the_files(tmp_path):
     edited = {1: build_example({"label": 40}), 4: build_example({"label": 50})}
     with Dataset([str(path)]) as ds:
         ds.index(verify=True)
-        hits = np.concatenate(list(filter_dataset(ds, compile_filter("label >= 5"), edited=edited)))
+        hits = matches_of(matching(ds, compile_filter("label >= 5"), edited=edited))
         assert hits.tolist() == [1, 4, 5]
         order = sort_records(ds, np.arange(6), "label", descending=True, edited=edited)
         assert order.tolist() == [4, 1, 5, 3, 2, 0]
@@ -64,7 +64,7 @@ def test_image_sizes_filter_by_their_headers(tmp_path):
         ds.index()
 
         def hits(text: str) -> list[int]:
-            return [int(i) for chunk in filter_dataset(ds, compile_filter(text)) for i in chunk]
+            return matches_of(matching(ds, compile_filter(text), verified=False)).tolist()
 
         assert hits("width(img) > 100") == [1]
         assert hits("height(img) >= 20 and width(img) < 100") == [0, 2]

@@ -3,7 +3,7 @@ filtering a dataset with it."""
 
 from __future__ import annotations
 
-from .filtering import block_of, filter_dataset
+from .filtering import Matched, block_of, matches_of, matching, needs_index
 from .language import Filter, QueryError, compile_filter
 from .lint import lint_filter
 from .sorting import FIELDS, sort_records
@@ -16,5 +16,8 @@ __all__ = [
     "QueryError",
     "block_of",
     "compile_filter",
-    "filter_dataset",
+    "Matched",
+    "matches_of",
+    "matching",
+    "needs_index",
 ]

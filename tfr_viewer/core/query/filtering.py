@@ -8,7 +8,8 @@ features but can still be matched on ``status`` and the other record fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -99,59 +100,94 @@ def block_of(
     return RecordBlock(first_index, path, offsets, lengths, statuses, payloads).want(flt.keys)
 
 
-def filter_dataset(
+@dataclass(frozen=True)
+class Matched:
+    """One block of records of file ``file`` (the first numbered ``first``, with their
+    ``offsets``, ``lengths`` and ``statuses``) and the positions ``keep`` in it of those
+    a filter matched."""
+
+    file: int
+    first: int
+    offsets: np.ndarray
+    lengths: np.ndarray
+    statuses: np.ndarray
+    keep: np.ndarray
+
+    @property
+    def records(self) -> np.ndarray:
+        """The global numbers of the matching records."""
+        return self.keep + self.first
+
+
+def matching(
     ds: Dataset,
-    flt: Filter,
+    flt: Filter | None,
     *,
+    verified: bool = True,
     cancel: CancelToken | None = None,
-    progress: Callable[[int, int, int], None] | None = None,
-    block: int = 1 << 14,
     edited: Mapping[int, bytes] | None = None,
     first: int = 0,
     whole: bool = True,
-) -> Iterator[np.ndarray]:
-    """Yield arrays of matching global record numbers, block by block, over an indexed
-    dataset. ``progress(done, total, matches)`` is called after each block; the
-    generator stops early when ``cancel`` is set. ``edited`` payloads are filtered
-    instead of the file's. ``first`` is the number of the dataset's first record, when
-    it is a part of a larger one (a split). A bare record column name in ``flt`` means
-    the feature when ``ds`` has one by that name (:mod:`.names`); for a part of a larger
-    dataset, give the text that :func:`.names.resolve_names` made over the whole, and
-    ``whole`` False: a key that is no feature of any record is refused
-    (:func:`.names.require_features`) over a whole dataset only."""
+    block: int = 1 << 14,
+) -> Iterator[Matched]:
+    """The one filter driver: per block, the records ``flt`` matches (every record,
+    without a filter). A file indexed already (its CRCs checked, when ``verified``)
+    gives its blocks from its index, without touching ``ds``'s state; the others come
+    from a verifying scan as it goes, so that the first matches are out before the last
+    file is read. ``edited`` payloads are filtered instead of the file's. ``first`` is
+    the number of ``ds``'s first record when it is a part of a larger dataset (a
+    split): give then the text :func:`.names.resolve_names` made over the whole, and
+    ``whole`` False. A bare record column name means the feature when ``ds`` has one by
+    that name (:mod:`.names`), and a key that is no feature of any record is refused
+    (:func:`.names.require_features`, over a whole dataset): both read the index, so a
+    filter that reads features needs ``ds`` indexed first (:func:`needs_index`)."""
     from .names import require_features, resolved
 
-    flt = resolved(ds, flt, cancel)
-    if whole:
-        require_features(ds, flt, cancel, edited)
-    total = len(ds)
-    done = matches = 0
-    for number, f in enumerate(ds.files):
-        count = len(f.index)
-        if not count:
-            continue
-        source = f.open()
-        start = first + ds.start_of(number)
-        for lo in range(0, count, block):
-            if cancel is not None and cancel.cancelled:
-                return
-            hi = min(lo + block, count)
-            rb = block_of(
-                flt,
-                source,
-                f.path,
-                start + lo,
-                f.index.offsets(lo, hi),
-                f.index.lengths(lo, hi),
-                f.index.statuses(lo, hi),
-                edited,
-            )
-            hits = np.flatnonzero(flt.mask(rb)) + start + lo
-            done += hi - lo
-            matches += len(hits)
-            if progress is not None:
-                progress(done, total, matches)
-            yield hits
+    if flt is not None:
+        flt = resolved(ds, flt, cancel)
+        if whole:
+            require_features(ds, flt, cancel, edited)
+    for number, lo, offsets, lengths, statuses in _blocks(ds, verified, cancel, block):
+        if cancel is not None and cancel.cancelled:
+            return
+        f = ds.files[number]
+        start = first + ds.start_of(number) + lo
+        if flt is None:
+            keep = np.arange(len(offsets))
+        else:
+            rb = block_of(flt, f.open(), f.path, start, offsets, lengths, statuses, edited)
+            keep = np.flatnonzero(flt.mask(rb))
+        yield Matched(number, start, offsets, lengths, statuses, keep)
+
+
+def needs_index(flt: Filter | None) -> bool:
+    """Whether ``flt`` means something only over the whole index (it reads features,
+    or a bare name that may be a feature's)."""
+    return flt is not None and bool(flt.keys or flt.record_names and not flt.resolved)
+
+
+def _blocks(
+    ds: Dataset, verified: bool, cancel: CancelToken | None, block: int
+) -> Iterator[tuple[int, int, np.ndarray, np.ndarray, np.ndarray]]:
+    """``(file number, first local number, offsets, lengths, statuses)`` per block."""
+    if all(f.index.complete and (f.index.verified or not verified) for f in ds.files):
+        for number, f in enumerate(ds.files):
+            count = len(f.index)
+            for lo in range(0, count, block):
+                hi = min(lo + block, count)
+                index = f.index
+                offsets, lengths = index.offsets(lo, hi), index.lengths(lo, hi)
+                yield number, lo, offsets, lengths, index.statuses(lo, hi)
+        return
+    for number, chunk in ds.scan(verify=True, cancel=cancel):
+        if len(chunk):
+            yield number, chunk.start, chunk.offsets, chunk.lengths, chunk.status
+
+
+def matches_of(parts: Iterator[Matched]) -> np.ndarray:
+    """The global numbers of every match, in order."""
+    found = [m.records for m in parts]
+    return np.concatenate(found) if found else np.zeros(0, np.int64)
 
 
 def select_ref(
@@ -170,5 +206,5 @@ def select_split(split: Split, base: int, expression: str | None) -> tuple[np.nd
         statuses = ds.files[0].index.statuses()
         if expression is None:
             return statuses, np.arange(base, base + len(ds), dtype=np.int64)
-        parts = list(filter_dataset(ds, compile_filter(expression), first=base, whole=False))
-        return statuses, np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        flt = compile_filter(expression)
+        return statuses, matches_of(matching(ds, flt, first=base, whole=False))

@@ -28,9 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...app.jobs import standalone_task
+from ...app.writing import ConvertRequest
 from ...core.io import Compression
 from ...core.task_messages import Done, Failed, Progress
-from ...core.tasks import convert_task
 from ...core.text import plural
 from ...core.write import ExportOptions, convert_sources as sources, parse_split
 from ...core.write.convert import ConvertOptions, class_order, list_source
@@ -286,7 +287,9 @@ class ConvertDialog(QDialog):
         self.convert_button.setEnabled(False)
         self.progress.setValue(0)
         self.progress.show()
-        task = self._task = ProcessTask(convert_task, (self.listing, options), parent=self)
+        task = self._task = ProcessTask(
+            standalone_task, ConvertRequest(self.listing, options), parent=self
+        )
         task.message.connect(self._on_message)
         task.ended.connect(self._on_ended)
         task.start()

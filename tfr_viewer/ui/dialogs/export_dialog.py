@@ -29,9 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...app.jobs import operation_task
+from ...app.writing import ExportRecordsRequest
 from ...core.io import Compression, Dataset
 from ...core.task_messages import Done, Failed, Progress
-from ...core.tasks import export_task
 from ...core.text import plural
 from ...core.write import (
     ExportOptions,
@@ -224,8 +225,9 @@ class ExportDialog(QDialog):
         self._records = records
         payloads = {int(r): self.payloads[int(r)] for r in records if int(r) in self.payloads}
         ds = self.dataset
-        payload = ([f.path for f in ds.files], ds.columns(), records, options, payloads)
-        self.task = ProcessTask(export_task, payload, parent=self)
+        request = ExportRecordsRequest(records, options, payloads)
+        payload = ([f.path for f in ds.files], ds.columns(), request)
+        self.task = ProcessTask(operation_task, payload, parent=self)
         self.task.message.connect(self._on_message)
         self.task.ended.connect(self._on_ended)
         self.run_button.setEnabled(False)

@@ -1,0 +1,70 @@
+"""The window's writes as requests, run in a child as the window runs them: records
+with an edit written as TFRecord (TensorFlow reads back what was asked), the rows as
+JSON Lines, images converted; a write that cannot be made is one ``Failed``."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+from PIL import Image
+
+from tests.child_jobs import collect
+from tests.tf_oracle import tf_read
+from tfr_viewer.app.jobs import operation_task, standalone_task
+from tfr_viewer.app.writing import ConvertRequest, ExportRecordsRequest, FormatExportRequest
+from tfr_viewer.core.io.dataset import Dataset
+from tfr_viewer.core.io.framing import encode_frame
+from tfr_viewer.core.task_messages import Done, Failed, Progress
+from tfr_viewer.core.write import ExportOptions
+from tfr_viewer.core.write.build import build_example
+from tfr_viewer.core.write.convert import ConvertOptions, list_source
+
+
+def _dataset(tmp_path):
+    path = tmp_path / "in.tfrecord"
+    payloads = [build_example({"label": i}) for i in range(10)]
+    path.write_bytes(b"".join(encode_frame(p) for p in payloads))
+    with Dataset([str(path)]) as ds:
+        ds.index(verify=True)
+        return [str(path)], ds.columns(), payloads
+
+
+def test_chosen_records_with_an_edit_are_what_tensorflow_reads_back(tmp_path):
+    paths, columns, payloads = _dataset(tmp_path)
+    edit = build_example({"label": 99})
+    out = tmp_path / "out.tfrecord"
+    request = ExportRecordsRequest([7, 2, 5], ExportOptions(str(out)), {2: edit})
+    messages = collect(operation_task, (paths, columns, request))
+    assert isinstance(messages[-1], Done) and messages[-1].result.records == 3
+    assert any(isinstance(m, Progress) for m in messages)
+    assert tf_read(out) == [payloads[7], edit, payloads[5]]
+
+
+def test_rows_as_json_lines_and_a_refused_output(tmp_path):
+    paths, columns, _ = _dataset(tmp_path)
+    out = tmp_path / "rows.jsonl"
+    done = collect(operation_task, (paths, columns, FormatExportRequest([1, 3], "jsonl", str(out))))
+    assert isinstance(done[-1], Done) and done[-1].result == 2
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 2 and "label" in json.dumps(rows[1])
+    refused = collect(operation_task, (paths, columns, FormatExportRequest([1], "jsonl", paths[0])))
+    assert isinstance(refused[-1], Failed) and refused[-1].kind == "input"
+    assert tf_read(paths[0])  # the input is whole
+
+
+def test_images_are_converted_in_a_standalone_child(tmp_path):
+    root = tmp_path / "pets"
+    for c, name in enumerate(("cat", "dog")):
+        (root / name).mkdir(parents=True)
+        for i in range(2):
+            pixels = np.random.default_rng(10 * c + i).integers(0, 255, (8, 8, 3), dtype=np.uint8)
+            buffer = io.BytesIO()
+            Image.fromarray(pixels).save(buffer, "PNG")
+            (root / name / f"{i}.png").write_bytes(buffer.getvalue())
+    out = tmp_path / "pets.tfrecord"
+    options = ConvertOptions(ExportOptions(str(out)))
+    messages = collect(standalone_task, ConvertRequest(list_source(str(root)), options))
+    assert isinstance(messages[-1], Done) and messages[-1].result.records == 4
+    assert len(tf_read(out)) == 4
