@@ -16,6 +16,7 @@ from ..cli_options import (
     add_runs,
 )
 from ..core import json_text
+from ..core.decode.layouts.registry import DEFAULT_LAYOUT, names as layout_names
 from ..core.text import plural
 from ..core.write import ExportError
 from ..errors import UsageError
@@ -245,9 +246,7 @@ def convert_arguments(p: argparse.ArgumentParser) -> None:
         "or with --images or --webdataset",
     )
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
-    p.add_argument(
-        "--layout", default="tutorial", choices=["tutorial", "odapi", "tfds"], help="feature keys"
-    )
+    p.add_argument("--layout", default=DEFAULT_LAYOUT, choices=layout_names(), help="feature keys")
     p.add_argument("--flat", action="store_true", help="SRC is a folder of unlabelled images")
     p.add_argument("--file-column", default="filename", metavar="NAME", help="CSV file column")
     p.add_argument("--label-column", default="label", metavar="NAME", help="CSV label column")

@@ -40,5 +40,5 @@ def test_the_picture_and_the_box_editor_leave_predictions_alone(tmp_path):
     (annotation,) = recognise(features_of(decode(payload).payload))
     assert len(annotation.boxes) == 2 and annotation.label is None
     lists = box_lists(payload)
-    assert lists.count == 2 and lists.corners["xmin"] == "image/object/bbox/xmin"
+    assert lists.count == 2 and lists.where.coordinates["xmin"] == "image/object/bbox/xmin"
     assert not any("detection" in k for k in lists.per_box)

@@ -143,7 +143,7 @@ def test_a_tfds_record_keeps_its_bbox_rows_and_order():
         }
     )
     lists = box_lists(record)
-    assert lists.layout == "tfds" and lists.count == 2 and lists.bbox == "objects/bbox"
+    assert lists.layout == "tfds" and lists.count == 2 and lists.coordinates == ("objects/bbox",)
     spec = {
         "objects/bbox": t.io.VarLenFeature(t.float32),
         "objects/label": t.io.VarLenFeature(t.int64),

@@ -25,12 +25,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..decode.layouts import KeyMap, is_prediction_key, key_ending
+from ..decode.layouts import CORNERS, BoxKeys, KeyMap, is_prediction_key, key_ending
+from ..decode.layouts.registry import box_keys, by_name
 from .edits import EditError, kind_of, parse_record
 
 _LISTS = {"bytes": "bytes_list", "float": "float_list", "int64": "int64_list"}
-_CORNERS = ("xmin", "ymin", "xmax", "ymax")
-_TFDS_ORDER = ("ymin", "xmin", "ymax", "xmax")  # a TFDS bbox row
 
 
 class MisalignedBoxes(EditError):
@@ -39,14 +38,11 @@ class MisalignedBoxes(EditError):
 
 @dataclass(frozen=True)
 class BoxLists:
-    """Where the boxes of one record live: ``corners`` maps xmin/ymin/xmax/ymax to
-    their keys (Object Detection API), or ``bbox`` is the key of the TFDS list; the
-    other per-box lists (``label``, ``text`` among them when present), the number of
-    boxes, and whether the lists agree in length."""
+    """Where the boxes of one record live (``where``: their coordinate lists, as their
+    layout keeps them), the other per-box lists (``label``, ``text`` among them when
+    present), the number of boxes, and each list's length in boxes."""
 
-    layout: str  # "odapi" or "tfds"
-    corners: Mapping[str, str]
-    bbox: str | None
+    where: BoxKeys
     per_box: tuple[str, ...]
     label: str | None
     text: str | None
@@ -54,13 +50,18 @@ class BoxLists:
     lengths: Mapping[str, int]
 
     @property
+    def layout(self) -> str:
+        """The name of the layout the boxes follow."""
+        return self.where.layout
+
+    @property
+    def coordinates(self) -> tuple[str, ...]:
+        """The keys of the boxes' coordinates."""
+        return tuple(self.where.coordinates.values())
+
+    @property
     def aligned(self) -> bool:
         return all(n == self.count for n in self.lengths.values())
-
-
-def _prefix(key: str, levels: int) -> str:
-    parts = key.split("/")
-    return "/".join(parts[:-levels]) + "/" if len(parts) > levels else ""
 
 
 def _values_of(fmap: Any, key: str) -> list[Any]:
@@ -68,9 +69,15 @@ def _values_of(fmap: Any, key: str) -> list[Any]:
     return list(getattr(fmap[key], _LISTS[kind]).value) if kind else []
 
 
+def _list(fmap: Any, key: str) -> Any:
+    """The repeated field of feature ``key`` (a float list when it holds nothing)."""
+    return getattr(fmap[key], _LISTS[kind_of(fmap[key]) or "float"]).value
+
+
 def box_lists(payload: bytes, keymap: KeyMap | None = None) -> BoxLists:
-    """The box lists of ``payload`` (an Example, or a SequenceExample's context);
-    EditError when it has none."""
+    """The box lists of ``payload`` (an Example, or a SequenceExample's context), as
+    the first layout of the registry that finds boxes keeps them; EditError when it has
+    none."""
     _msg, features = parse_record(payload)
     fmap = features.feature
     keys = list(fmap)
@@ -78,31 +85,16 @@ def box_lists(payload: bytes, keymap: KeyMap | None = None) -> BoxLists:
     floats = [
         k for k in keys if kind_of(fmap[k]) in ("float", "int64") and not is_prediction_key(k)
     ]
-    corners = {c: getattr(km, c) or key_ending(floats, c) for c in _CORNERS}
-    lengths: dict[str, int] = {}
-    if all(corners.values()):
-        found = {c: k for c, k in corners.items() if k is not None}
-        prefix = _prefix(found["xmin"], 2)  # image/object/bbox/xmin -> image/object/
-        layout, bbox = "odapi", None
-        for key in found.values():
-            lengths[key] = len(_values_of(fmap, key))
-        count = lengths[found["xmin"]]
-        coordinate_keys = set(found.values())
-    else:
-        bbox = km.bbox or key_ending(floats, "bbox", "bboxes", "boxes")
-        if bbox is None:
-            raise EditError("this record has no boxes (no xmin/ymin/xmax/ymax or bbox lists)")
-        found = {}
-        prefix = _prefix(bbox, 1)  # objects/bbox -> objects/
-        layout = "tfds"
-        flat = len(_values_of(fmap, bbox))
-        lengths[bbox] = flat // 4 if flat % 4 == 0 else -1
-        count = max(lengths[bbox], 0)
-        coordinate_keys = {bbox}
+    where = box_keys(floats, km)
+    if where is None:
+        raise EditError("this record has no boxes (no xmin/ymin/xmax/ymax or bbox lists)")
+    lengths = by_name(where.layout).lengths(where, lambda k: len(_values_of(fmap, k)))
+    count = max(lengths[next(iter(where.coordinates.values()))], 0)
+    prefix = where.prefix
     # every other list under the boxes' prefix is kept in step (an image-level key such
     # as image/height is outside it); boxes at the top level (no prefix) keep in step
     # the class lists named by hand, or else those of the boxes' length
-    others = [k for k in keys if k not in coordinate_keys]
+    others = [k for k in keys if k not in set(where.coordinates.values())]
     if prefix:
         per_box = [k for k in others if k.startswith(prefix)]
     else:
@@ -116,7 +108,7 @@ def box_lists(payload: bytes, keymap: KeyMap | None = None) -> BoxLists:
     text = km.text or key_ending(
         texts, "class/text", "label_text", "class_name", "text", "name", "names"
     )
-    return BoxLists(layout, found, bbox, tuple(per_box), label, text, count, lengths)
+    return BoxLists(where, tuple(per_box), label, text, count, lengths)
 
 
 def misalignment(lists: BoxLists) -> str | None:
@@ -172,17 +164,12 @@ def move_box(
     _index(lists, box)
     msg, features = parse_record(payload)
     fmap = features.feature
+    layout = by_name(lists.layout)
     for corner, value in corners.items():
-        if corner not in _CORNERS:
+        if corner not in CORNERS:
             raise EditError(f"{corner!r} is not a corner of a box")
-        if lists.layout == "odapi":
-            key = lists.corners[corner]
-            values = getattr(fmap[key], _LISTS[kind_of(fmap[key]) or "float"]).value
-            _set(values, box, _stored(fmap[key], value), key, box)
-        else:
-            assert lists.bbox is not None
-            values = fmap[lists.bbox].float_list.value
-            _set(values, 4 * box + _TFDS_ORDER.index(corner), float(value), lists.bbox, box)
+        key, at = layout.slot(lists.where, corner, box)
+        _set(_list(fmap, key), at, _stored(fmap[key], value), key, box)
     return _serialize(msg)
 
 
@@ -200,12 +187,13 @@ def delete_box(
     _index(lists, box)
     msg, features = parse_record(payload)
     fmap = features.feature
-    for key in (*lists.corners.values(), *lists.per_box):
-        values = getattr(fmap[key], _LISTS[kind_of(fmap[key]) or "float"]).value
-        if box < len(values):
-            del values[box]
-    if lists.bbox is not None:
-        del fmap[lists.bbox].float_list.value[4 * box : 4 * box + 4]
+    layout = by_name(lists.layout)
+    places = sorted((layout.slot(lists.where, c, box) for c in CORNERS), reverse=True)
+    places += [(key, box) for key in lists.per_box]
+    for key, at in places:  # a list's later positions first
+        values = _list(fmap, key)
+        if at < len(values):
+            del values[at]
     return _serialize(msg)
 
 
@@ -222,7 +210,7 @@ def add_box(
     """Append a box with ``corners`` (all four), its class ``label`` and ``text``, and
     ``extra`` values of other per-box lists; every list the caller says nothing of gets
     a value of its kind (0, 0.0, or empty bytes)."""
-    if set(corners) != set(_CORNERS):
+    if set(corners) != set(CORNERS):
         raise EditError("a new box needs xmin, ymin, xmax and ymax")
     lists = box_lists(payload, keymap)
     _checked(lists, misaligned)
@@ -233,13 +221,8 @@ def add_box(
         given[lists.label] = label
     if lists.text is not None and text is not None:
         given[lists.text] = text.encode() if isinstance(text, str) else text
-    if lists.layout == "odapi":
-        for corner, key in lists.corners.items():
-            values = getattr(fmap[key], _LISTS[kind_of(fmap[key]) or "float"]).value
-            values.append(_stored(fmap[key], corners[corner]))
-    else:
-        assert lists.bbox is not None
-        fmap[lists.bbox].float_list.value.extend(float(corners[c]) for c in _TFDS_ORDER)
+    for key, corner in by_name(lists.layout).new_row(lists.where, corners):
+        _list(fmap, key).append(_stored(fmap[key], corner))
     for key in lists.per_box:
         kind = kind_of(fmap[key]) or "float"
         values = getattr(fmap[key], _LISTS[kind]).value
@@ -286,17 +269,15 @@ def corners_of(payload: bytes, box: int, keymap: KeyMap | None = None) -> dict[s
     _index(lists, box)
     _msg, features = parse_record(payload)
     fmap = features.feature
-    if lists.layout == "odapi":
-        values = {c: _values_of(fmap, k) for c, k in lists.corners.items()}
-        short = next((lists.corners[c] for c, v in values.items() if box >= len(v)), None)
-        if short is not None:
-            raise EditError(f"{short} holds no value for box {box}; make the box lists agree")
-        return {c: float(v[box]) for c, v in values.items()}
-    assert lists.bbox is not None
-    row = _values_of(fmap, lists.bbox)[4 * box : 4 * box + 4]
-    if len(row) != 4:
-        raise EditError(f"{lists.bbox} holds no four values for box {box}")
-    return dict(zip(_TFDS_ORDER, map(float, row), strict=True))
+    layout = by_name(lists.layout)
+    out = {}
+    for corner in CORNERS:
+        key, at = layout.slot(lists.where, corner, box)
+        values = _values_of(fmap, key)
+        if at >= len(values):
+            raise EditError(f"{key} holds no value for box {box}; make the box lists agree")
+        out[corner] = float(values[at])
+    return out
 
 
 __all__: Sequence[str] = (

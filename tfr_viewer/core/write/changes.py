@@ -71,8 +71,7 @@ def _box_words(before: bytes, after: bytes) -> tuple[list[str], set[str]]:
         return [], set()
     lists, a = old
     b = new[1]
-    corners = {*lists.corners.values(), *([lists.bbox] if lists.bbox else [])}
-    keys = corners | set(lists.per_box)  # an added or deleted box changes every list
+    keys = set(lists.coordinates) | set(lists.per_box)  # an added or deleted box changes every list
     words: list[str] = []
     pairs: list[tuple[int, int]]  # (box before, box after) of the boxes in both
     if len(b) == len(a) - 1:  # one deleted: the one whose removal leaves most in place
@@ -111,7 +110,7 @@ def _box_words(before: bytes, after: bytes) -> tuple[list[str], set[str]]:
         return words, keys
     # the other per-box lists (difficult, area, …) are said by key when they change
     classes = {k for k in (lists.label, lists.text) if k}
-    return words, (corners | classes) if words else set()
+    return words, (set(lists.coordinates) | classes) if words else set()
 
 
 def describe_change(before: bytes, after: bytes | None, deleted: bool = False) -> str:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..analyze.label_map import label_map_text, name_line
+from ..decode.layouts import by_name
+from ..decode.layouts.registry import DEFAULT_LAYOUT
 from ..io import CancelToken, Dataset
 from ..io.remote import is_url
 from . import bucket_output
@@ -48,11 +50,12 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class ConvertOptions:
-    """``layout`` is tutorial, odapi or tfds; ``renames`` maps a layout key to the key
-    written instead; ``output`` says where and how (as for export)."""
+    """``layout`` names a layout of the registry (tutorial, odapi, tfds); ``renames``
+    maps a layout key to the key written instead; ``output`` says where and how (as
+    for export)."""
 
     output: ExportOptions
-    layout: str = "tutorial"
+    layout: str = DEFAULT_LAYOUT
     renames: Mapping[str, str] = field(default_factory=dict)
     reencode: Reencode | None = None  # None: the original bytes
     label_files: bool = True
@@ -73,9 +76,7 @@ class ConvertSummary:
 
 
 def _check_renames(layout: str, renames: Mapping[str, str], boxes: bool) -> None:
-    if boxes and layout == "tutorial":
-        raise ValueError("the tutorial layout has no boxes: use --layout odapi or --layout tfds")
-    known = keys_of(layout, boxes)
+    known = keys_of(layout, boxes)  # ValueError: a layout not written, or without boxes
     unknown = [k for k in renames if k not in known]
     if unknown:
         raise ValueError(
@@ -85,6 +86,14 @@ def _check_renames(layout: str, renames: Mapping[str, str], boxes: bool) -> None
     targets = [renames.get(k, k) for k in known]
     if len(set(targets)) != len(targets):
         raise ValueError("two keys would be renamed to the same name")
+
+
+def class_shift(layout: str, classes: Mapping[int, str]) -> int:
+    """What is added to the listing's class ids so that they start where the layout's
+    convention starts them (the Object Detection API's at 1, keeping 0 for the
+    background), when they start at 0."""
+    first = by_name(layout).FIRST_CLASS
+    return first if classes and min(classes) == 0 else 0
 
 
 LABEL_FILES = ("label_map.pbtxt", "labels.txt")
@@ -203,7 +212,7 @@ def prepare(listing: Listing, options: ConvertOptions) -> tuple[StageOptions, di
     folder, and say how batches are to be staged; also the classes as written."""
     detection = any(item.boxes for item in listing.items) or listing.kind in DETECTION
     _check_renames(options.layout, options.renames, detection)
-    shift = 1 if options.layout == "odapi" and min(listing.classes, default=1) == 0 else 0
+    shift = class_shift(options.layout, listing.classes)
     classes = {i + shift: name for i, name in listing.classes.items()}
     _check_early(listing, options, classes)
     folder = folder_of(options.output.out)

@@ -30,11 +30,12 @@ from PySide6.QtWidgets import (
 
 from ...app.jobs import standalone_task
 from ...app.writing import ConvertRequest
+from ...core.decode.layouts.registry import DEFAULT_LAYOUT, names as layout_names
 from ...core.io import Compression
 from ...core.task_messages import Done, Failed, Progress
 from ...core.text import plural
 from ...core.write import ExportOptions, convert_sources as sources, parse_split
-from ...core.write.convert import ConvertOptions, class_order, list_source
+from ...core.write.convert import ConvertOptions, class_order, class_shift, list_source
 from ...core.write.convert_encode import Reencode
 from ...core.write.export import planned_names
 from .. import file_dialogs
@@ -66,7 +67,7 @@ def describe(listing: sources.Listing, names: list[str], layout: str = "tutorial
                 per_class.update(b[4] for b in item.boxes)
             elif item.label is not None:
                 per_class[item.label] += 1
-        shift = 1 if layout == "odapi" and min(listing.classes) == 0 else 0
+        shift = class_shift(layout, listing.classes)
         lines.append(f"{plural(len(listing.classes), 'class', 'classes')}:")
         for i, name in sorted(listing.classes.items()):
             lines.append(f"  {i + shift}  {name}: {per_class.get(i, 0):,}")
@@ -106,7 +107,8 @@ class ConvertDialog(QDialog):
         self.file_column = QLineEdit("filename", self)
         self.label_column = QLineEdit("label", self)
         self.layout_choice = QComboBox(self)
-        self.layout_choice.addItems(["tutorial", "odapi", "tfds"])
+        self.layout_choice.addItems(list(layout_names()))
+        self.layout_choice.setCurrentText(DEFAULT_LAYOUT)
         self.output = QLineEdit(self)
         browse = QPushButton("Browse…", self)
         browse.clicked.connect(self._choose_output)

@@ -13,7 +13,7 @@ from tfr_viewer.core.decode.payloads import decode
 from tfr_viewer.core.io.dataset import Dataset
 from tfr_viewer.core.write.build import build_example
 
-SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
+SAMPLES = Path(__file__).resolve().parents[4] / "resources" / "samples"
 
 
 def png(w=8, h=6, mode="RGB") -> bytes:

@@ -1,110 +1,21 @@
-"""Recognise dataset conventions and turn features into annotations for image views.
+"""Recognise a record's pictures and turn its features into annotations for image views.
 
 Recognition is by shape first and name second: an image is any bytes value whose magic
-number says so; boxes are four float lists of equal length whose keys end in
-xmin/ymin/xmax/ymax (Object Detection API), or one float list of 4·N values whose key
-ends in ``bbox`` (TFDS, ``[ymin, xmin, ymax, xmax]``); a raw pixel buffer is a bytes
-value of exactly height·width·depth bytes. A :class:`KeyMap` overrides any guess.
+number says so; boxes are where a layout of the registry (:mod:`.registry`) finds whole
+boxes among the record's numeric lists, the first that does; a raw pixel buffer is a
+bytes value of exactly height·width·depth bytes. A :class:`KeyMap` overrides any guess.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import replace
 
 import numpy as np
 
-from .detect import image_format
-from .payloads.types import FeatureData, Features
-
-
-@dataclass(frozen=True)
-class Box:
-    """A box in normalised coordinates (0..1) unless ``normalized`` is False."""
-
-    xmin: float
-    ymin: float
-    xmax: float
-    ymax: float
-    label: int | None = None
-    text: str | None = None
-
-
-HiddenClasses = set[tuple[int | None, str | None]]  # (class id, class text) pairs
-
-
-def is_hidden(box: Box, hidden: HiddenClasses) -> bool:
-    """Whether ``box`` is of a class the user chose to hide (its id and text)."""
-    return (box.label, box.text) in hidden
-
-
-@dataclass(frozen=True)
-class KeyMap:
-    """Hand-made key mapping; None fields are guessed. A key the record lacks is
-    guessed too (:meth:`present_in`): keys set for one dataset leave another's alone."""
-
-    image: str | None = None
-    xmin: str | None = None
-    ymin: str | None = None
-    xmax: str | None = None
-    ymax: str | None = None
-    bbox: str | None = None  # TFDS-style [ymin, xmin, ymax, xmax] * N
-    label: str | None = None
-    text: str | None = None
-    height: str | None = None
-    width: str | None = None
-    depth: str | None = None
-    mask: str | None = None
-    keypoint_x: str | None = None
-    keypoint_y: str | None = None
-
-    def present_in(self, keys: Collection[str]) -> KeyMap:
-        """This map with the keys that ``keys`` lacks left to be guessed."""
-        named = {f.name: getattr(self, f.name) for f in fields(self)}
-        return KeyMap(**{name: key if key in keys else None for name, key in named.items()})
-
-    def named(self) -> dict[str, str]:
-        """The keys set by hand, by field (``{"xmin": "left"}``)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
-
-
-@dataclass(frozen=True)
-class ImageAnnotation:
-    """One image of a record with what the layout says about it.
-
-    ``data`` is encoded image bytes, or raw pixels when ``raw_shape`` is set
-    (height, width, depth; uint8).
-    """
-
-    key: str
-    index: int
-    layout: str
-    data: bytes
-    raw_shape: tuple[int, int, int] | None = None
-    boxes: tuple[Box, ...] = ()
-    normalized: bool = True
-    masks: tuple[bytes | np.ndarray, ...] = ()
-    keypoints: tuple[tuple[float, float], ...] = ()
-    label: int | None = None
-    label_text: str | None = None
-    notes: tuple[str, ...] = field(default=())
-
-
-def is_prediction_key(key: str) -> bool:
-    """Whether ``key`` holds a model's predictions (the Object Detection API's inference
-    writes ``image/detection/…``), never the labels."""
-    return "detection/" in key and (key.startswith("detection/") or "/detection/" in key)
-
-
-def key_ending(keys: list[str], *suffixes: str) -> str | None:
-    """The shortest key ending in the first suffix that any key ends in, as a whole
-    part after ``/``, ``_`` or ``.`` (``image/object/bbox/xmin`` ends in ``xmin``)."""
-    for suffix in suffixes:
-        hits = [k for k in keys if re.search(rf"(^|[/_.]){re.escape(suffix)}$", k)]
-        if hits:
-            return sorted(hits, key=len)[0]
-    return None
+from ..detect import image_format
+from ..payloads.types import FeatureData, Features
+from . import registry
+from .annotations import Box, ImageAnnotation, KeyMap, Layout, is_prediction_key, key_ending
 
 
 def _floats(features: Features, key: str | None) -> np.ndarray | None:
@@ -127,30 +38,16 @@ def _texts(fd: FeatureData | None) -> list[str]:
     return [v.decode("utf-8", "replace") for v in fd.values]
 
 
-def _boxes(features: Features, km: KeyMap, keys: list[str]) -> tuple[list[Box], str]:
-    names = {c: getattr(km, c) or key_ending(keys, c) for c in ("xmin", "ymin", "xmax", "ymax")}
-    found = {c: _floats(features, k) for c, k in names.items()}
-    cols = {c: v for c, v in found.items() if v is not None}
-    xkey = names["xmin"]
-    if len(cols) == 4 and xkey is not None:
-        n = len(cols["xmin"])
-        if all(len(v) == n for v in cols.values()):
-            prefix = xkey.rsplit("/", 2)[0] if "/" in xkey else ""
-            return [
-                Box(
-                    float(cols["xmin"][i]),
-                    float(cols["ymin"][i]),
-                    float(cols["xmax"][i]),
-                    float(cols["ymax"][i]),
-                )
-                for i in range(n)
-            ], prefix or "odapi"
-    bkey = km.bbox or key_ending(keys, "bbox", "bboxes", "boxes")
-    flat = _floats(features, bkey)
-    if flat is not None and len(flat) % 4 == 0:
-        q = flat.reshape(-1, 4)
-        return [Box(float(b[1]), float(b[0]), float(b[3]), float(b[2])) for b in q], "tfds"
-    return [], ""
+def _boxes(features: Features, km: KeyMap, keys: list[str]) -> tuple[list[Box], Layout | None]:
+    """The boxes of the first layout whose lists hold whole boxes, and that layout."""
+    numeric = [k for k in keys if features[k].kind in ("float", "int64")]
+    for layout in registry.LAYOUTS:
+        where = layout.box_keys(numeric, km)
+        rows = None if where is None else layout.corners(where, lambda k: _floats(features, k))
+        if rows is not None:
+            boxes = [Box(float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1 in rows]
+            return boxes, layout
+    return [], None
 
 
 def _labelled(boxes: list[Box], features: Features, km: KeyMap, keys: list[str]) -> list[Box]:
@@ -318,14 +215,10 @@ def recognise(features: Features, keymap: KeyMap | None = None) -> list[ImageAnn
     for key, i, data, shape in images:
         if shape is not None:
             layout = "raw"
-        elif box_layout == "tfds" or key == "image":
-            layout = "tfds"  # its box list may be empty: a picture without objects
-        elif boxes or box_layout:
-            layout = "odapi"  # (the lists of a picture without boxes are empty)
-        elif key.endswith("image_raw"):
-            layout = "tutorial"
+        elif box_layout is not None:  # its box lists may be empty: a picture without objects
+            layout = box_layout.NAME
         else:
-            layout = "generic"
+            layout = next((x.NAME for x in registry.LAYOUTS if x.names_picture(key)), "generic")
         out.append(
             ImageAnnotation(
                 key,
