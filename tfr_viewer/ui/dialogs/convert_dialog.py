@@ -44,7 +44,7 @@ from ..process_task import ProcessTask
 PREVIEW_FILES = 8
 
 
-def describe(listing: sources.Listing, names: list[str], layout: str = "tutorial") -> str:
+def describe(listing: sources.Listing, names: list[str], layout: str = DEFAULT_LAYOUT) -> str:
     """The preview's text: what the source holds and what will be written (class ids as
     the layout writes them: the Object Detection API's start at 1)."""
     lines = [f"{plural(len(listing.items), 'image')} found ({listing.kind.replace('_', ' ')})"]
