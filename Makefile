@@ -40,6 +40,7 @@ test: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m ruff check tfr_viewer tests packaging
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) tests/tools/import_cycles.py tfr_viewer
 	$(PY) -m pytest -n auto --dist loadfile
 	$(BEAM_PY) -m pytest -p no:cacheprovider tests/beam
 
@@ -48,6 +49,7 @@ lint: $(VENV)/.test-installed
 	$(PY) -m ruff format --check tfr_viewer tests packaging
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) tests/tools/import_cycles.py tfr_viewer
 
 bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m pip install -q $(EDITABLE) -e '.[bench]'

@@ -42,49 +42,28 @@ def test_info_command_does_not_load_qt(tmp_path):
     assert run.stderr.strip().endswith("[] 0"), run.stderr
 
 
-def _import_graph() -> dict[str, set[str]]:
-    """Module -> the tfr_viewer modules it imports anywhere in its text (functions too)."""
-    import ast
-    from pathlib import Path
+def test_no_import_cycles_of_any_length():
+    """Lazy imports and those under TYPE_CHECKING count: no circle closes by them."""
+    from tests.tools.import_cycles import import_circles
 
-    root = Path(tfr_viewer.__file__).parent
-    names = {}
-    for path in root.rglob("*.py"):
-        parts = path.relative_to(root.parent).with_suffix("").parts
-        is_pkg = parts[-1] == "__init__"
-        names[path] = ".".join(parts[:-1] if is_pkg else parts), is_pkg
-    modules = {name for name, _ in names.values()}
-    graph: dict[str, set[str]] = {}
-    for path, (name, is_pkg) in names.items():
-        edges = graph.setdefault(name, set())
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom):
-                base = name.split(".") if is_pkg else name.split(".")[:-1]
-                if node.level:
-                    base = base[: len(base) - node.level + 1]
-                    target = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    target = node.module or ""
-                for alias in node.names:
-                    full = f"{target}.{alias.name}"
-                    edges.add(full if full in modules else target)
-            elif isinstance(node, ast.Import):
-                edges.update(a.name for a in node.names)
-        graph[name] = {e for e in edges if e in modules and e != name}
-    return graph
+    assert import_circles("tfr_viewer") == []
 
 
-def test_no_import_cycles_between_modules():
-    graph = _import_graph()
-    cycles = []
-    for start in graph:
-        for mid in graph[start]:
-            if start in graph.get(mid, ()) and start < mid:
-                cycles.append((start, mid))
-    # a package's __init__ importing its own modules is not a cycle
-    cycles = [(a, b) for a, b in cycles if not (b.startswith(a + ".") or a.startswith(b + "."))]
-    assert cycles == []
-    assert "tfr_viewer.errors" in graph["tfr_viewer.commands.decode"]
+def test_a_circle_closed_by_lazy_and_type_checking_imports_is_found(tmp_path, monkeypatch):
+    from tests.tools.import_cycles import import_circles, main
+
+    package = tmp_path / "planted"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("def f():\n    from . import b\n")
+    (package / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .c import C\n"
+    )
+    (package / "c.py").write_text("from .a import f\nclass C: ...\n")
+    (package / "d.py").write_text("from .a import f\n")  # imports the circle, not in it
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert import_circles("planted") == [["planted.a", "planted.b", "planted.c"]]
+    assert main(["import_cycles", "planted"]) == 1
 
 
 def test_only_the_beam_package_imports_beam():

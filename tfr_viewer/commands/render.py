@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..core.decode.text_form import payload_lines
+from ..core.decode.payloads import payload_lines
 
 
 def render_payload(record: dict[str, Any]) -> Iterator[str]:

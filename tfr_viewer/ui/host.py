@@ -30,10 +30,10 @@ if TYPE_CHECKING:
         QTreeView,
     )
 
+    from ..core.analyze.label_checks import PredictionCheck
     from .dialogs.convert_dialog import ConvertDialog
     from .models.feature_tree import FeatureTreeModel
     from .panels.gallery import Gallery
-    from .prediction_actions import PredictionActions
     from .recent import RecentFiles
     from .record_view import RecordTableView
     from .viewers.preview import PreviewPane
@@ -122,6 +122,13 @@ class PanelLookup(Protocol):
     def dock(self, id: str) -> QDockWidget: ...
 
 
+class PredictionsInUse(Protocol):
+    """The window's predictions, as the checks take them."""
+
+    @property
+    def check(self) -> PredictionCheck: ...
+
+
 class AnalysisHost(Protocol):
     """What the analysis actions need of the window."""
 
@@ -144,7 +151,7 @@ class AnalysisHost(Protocol):
     @property
     def gallery(self) -> Gallery: ...
     @property
-    def predictions(self) -> PredictionActions: ...
+    def predictions(self) -> PredictionsInUse: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
     def as_widget(self) -> QWidget: ...

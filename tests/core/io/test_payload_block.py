@@ -8,7 +8,7 @@ import numpy as np
 from tests.tf_oracle import tf_read, tf_write
 from tfr_viewer.core.io import payload_block
 from tfr_viewer.core.io.dataset import Dataset
-from tfr_viewer.core.io.payload_block import iter_blocks
+from tfr_viewer.core.io.dataset_blocks import iter_blocks
 
 
 def test_blocks_hold_a_bounded_number_of_bytes(tmp_path, monkeypatch):

@@ -27,7 +27,8 @@ from ..decode.detect import ImageInfo, image_info
 from ..decode.payloads.example import holds_nothing
 from ..decode.same_bytes import SameBytes, key_of
 from ..io import CancelToken, Dataset
-from ..io.payload_block import PayloadBlock, iter_blocks
+from ..io.dataset_blocks import iter_blocks
+from ..io.payload_block import PayloadBlock
 from ..io.splits import Split
 from ..query.extract import FeatureColumn, extract
 from .anomalies import SchemaCheck

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..io import CancelToken, Dataset
-from ..io.payload_block import iter_blocks
+from ..io.dataset_blocks import iter_blocks
 from ..query.extract import extract
 from .image_quality import NEAR_BITS, difference_hash, near_pairs
 from .stats import FeatureStats, Stats, dataset_stats

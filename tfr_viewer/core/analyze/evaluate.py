@@ -96,7 +96,7 @@ def gather(
     with no detections, as COCOeval counts an image without results. The keys' roles
     come from the first block's survey."""
     from ..decode.detect import image_info
-    from ..io.payload_block import iter_blocks
+    from ..io.dataset_blocks import iter_blocks
     from ..query.extract import extract
 
     check = settle(ds, check)

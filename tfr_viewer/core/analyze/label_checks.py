@@ -58,7 +58,7 @@ def settle(ds: Dataset, check: PredictionCheck) -> PredictionCheck:
     source = check.source
     if not isinstance(source, ById) or source.match is not None:
         return check
-    from ..io.payload_block import iter_blocks
+    from ..io.dataset_blocks import iter_blocks
     from ..query.extract import extract
 
     ids: dict[str, list[Any]] = {name: [] for name in MATCH_KEYS}

@@ -322,8 +322,8 @@ def from_dataset(paths: Sequence[str], keys: DetectionKeys, match: str | None = 
     the first of :data:`MATCH_KEYS` its records hold). PredictionError when it has no
     predictions, or no id to match them by."""
     from ..io import Dataset, PathError, SourceError
+    from ..io.dataset_blocks import iter_blocks
     from ..io.inputs_read import note_path
-    from ..io.payload_block import iter_blocks
     from ..query.extract import extract
 
     origin = " ".join(paths)

@@ -18,7 +18,8 @@ import numpy as np
 
 from .. import kernels
 from ..io import CancelToken, Dataset
-from ..io.payload_block import PayloadBlock, iter_blocks
+from ..io.dataset_blocks import iter_blocks
+from ..io.payload_block import PayloadBlock
 
 TF_DTYPES = {"bytes": "tf.string", "float": "tf.float32", "int64": "tf.int64"}
 _KIND_NAMES = ("bytes", "float", "int64")

@@ -21,7 +21,8 @@ from ..crc32c import value as crc32c
 from ..decode.detect import image_format
 from ..decode.image_verdict import QUICK_SIDE, verdicts
 from ..io import CancelToken, Dataset
-from ..io.payload_block import PayloadBlock, iter_blocks
+from ..io.dataset_blocks import iter_blocks
+from ..io.payload_block import PayloadBlock
 from ..io.splits import Split, SplitRef, plan_refs
 from ..query.extract import BYTES, FLOAT, INT64, FeatureColumn, extract
 from . import stats_cache

@@ -40,7 +40,11 @@ if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
         is_hidden as is_hidden,
         recognise as recognise,
     )
-    from .payloads import decode as decode, payload_images as payload_images
+    from .payloads import (
+        decode as decode,
+        payload_images as payload_images,
+        payload_json as payload_json,
+    )
     from .payloads.hexdump import hexdump as hexdump
     from .payloads.raw_proto import WIRE_TYPES as WIRE_TYPES
     from .payloads.types import (
@@ -61,7 +65,6 @@ if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
         class_colour as class_colour,
         readable_on as readable_on,
     )
-    from .to_json import payload_json as payload_json
 
 _WHERE = {
     "MAX_PIXELS": "image_verdict",
@@ -96,7 +99,7 @@ _WHERE = {
     "box_caption": "thumbs",
     "class_colour": "thumbs",
     "readable_on": "thumbs",
-    "payload_json": "to_json",
+    "payload_json": "payloads",
 }
 
 __all__ = sorted([*_WHERE, "IMAGE_FORMATS", "detect", "image_format", "image_info"])

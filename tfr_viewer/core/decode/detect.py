@@ -10,8 +10,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from .payloads import example, tensor
-from .payloads.text import looks_like_text
+from .strict_parse import DTYPES, example_message, looks_like_text, tensor_message
 
 IMAGE_FORMATS = ("jpeg", "png", "gif", "bmp", "webp", "tiff")
 _BMP_HEADER_SIZES = {12, 40, 52, 56, 64, 108, 124}
@@ -63,13 +62,13 @@ def image_info(data: bytes | memoryview) -> ImageInfo | None:
 
 
 def _is_tensor(data: bytes) -> bool:
-    parsed = tensor.parse_strict(data)
+    parsed = tensor_message(data)
     if parsed is None:
         return False
     msg, shape = parsed
     if not msg.HasField("tensor_shape"):
         return False
-    field = tensor.DTYPES[msg.dtype][2]
+    field = DTYPES[msg.dtype][2]
     return bool(msg.tensor_content) or len(getattr(msg, field)) > 0 or 0 in shape
 
 
@@ -81,7 +80,7 @@ def detect(data: bytes) -> str:
     if len(data) >= 2:
         if _is_tensor(data):
             return "tensor"
-        if example.parse_strict(data) is not None:
+        if example_message(data) is not None:
             return "example"
     if looks_like_text(data):
         return "text"

@@ -6,6 +6,7 @@ its payloads (``outline(payload, key, depth)``), from the builders of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .detect import IMAGE_FORMATS, detect
@@ -31,6 +32,11 @@ class Outline:
     def add(self, child: Outline) -> Outline:
         self.children.append(child)
         return child
+
+
+Nested = Callable[[bytes, str, int], list[Outline]]
+"""The outline of bytes that are themselves a record (``(bytes, key, depth)``), which the
+registry hands a decoder's ``outline``: a decoder never imports the registry."""
 
 
 def bytes_preview(v: bytes) -> tuple[str, str]:

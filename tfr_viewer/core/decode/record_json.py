@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .payloads import decode
-from .to_json import payload_json
+from .payloads import decode, payload_json
 
 if TYPE_CHECKING:
     from ..io import RecordStatus

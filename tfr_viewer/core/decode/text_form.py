@@ -52,11 +52,3 @@ def features_lines(features: dict[str, Any], indent: str) -> Iterator[str]:
     width = max((len(k) for k in features), default=0)
     for key, feature in features.items():
         yield f"{indent}{key:<{width}}  {feature['kind']:<5}  {values_text(feature)}"
-
-
-def payload_lines(record: dict[str, Any]) -> Iterator[str]:
-    """The lines of a record's payload (``record`` is its ``show --json`` form), as
-    the decoder of its ``type`` writes them."""
-    from .payloads import by_type
-
-    yield from by_type(record["type"]).render(record)

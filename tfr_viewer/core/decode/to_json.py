@@ -14,7 +14,7 @@ from typing import Any
 from ..text import shortest_float32, shortest_floats
 from .detect import IMAGE_FORMATS, detect
 from .image_verdict import QUICK_SIDE, verdict_of
-from .payloads.types import LAZY_NUMBERS, Decoded, FeatureData
+from .payloads.types import LAZY_NUMBERS, FeatureData
 
 
 def bytes_value(data: bytes) -> dict[str, Any]:
@@ -70,17 +70,3 @@ def feature_json(fd: FeatureData, lazy: bool = False) -> dict[str, Any]:
 
 def features_json(features: dict[str, FeatureData], lazy: bool = False) -> dict[str, Any]:
     return {key: feature_json(fd, lazy) for key, fd in features.items()}
-
-
-def payload_json(decoded: Decoded, lazy: bool = False) -> dict[str, Any]:
-    """``{type, ...}`` for one decoded payload, per the contract, as the decoder of its
-    type writes it (``lazy``: numeric feature values as numpy arrays, for streaming
-    with ``write_json``), with ``decoder_error`` when the best decoder failed."""
-    from .payloads import by_type
-
-    p = decoded.payload
-    out: dict[str, Any] = {"type": p.type}
-    out.update(by_type(p.type).to_json(p, lazy))
-    if decoded.failed:
-        out["decoder_error"] = {"decoder": decoded.failed, "message": decoded.error}
-    return out

@@ -8,11 +8,9 @@ records. Column extraction then works on the buffer without a Python object per 
 
 from __future__ import annotations
 
-import itertools
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,9 +19,6 @@ from .framing import FRAME_OVERHEAD, HEADER_SIZE
 from .records import RecordStatus
 from .source_errors import FileChanged
 from .sources import Source
-
-if TYPE_CHECKING:
-    from .dataset import Dataset
 
 READABLE = (RecordStatus.OK, RecordStatus.UNVERIFIED)
 GROUP_BYTES = 64 << 20  # a read spans at most this much, unless one record is larger
@@ -153,21 +148,6 @@ def payload_crcs(block: PayloadBlock, rows: np.ndarray) -> np.ndarray:
     return kernels.payload_crcs(block.buf, starts, block.lengths)[rows]
 
 
-def _checked(
-    ds: Dataset, number: int, records: np.ndarray, statuses: np.ndarray, block: PayloadBlock
-) -> np.ndarray:
-    """Check the payload CRCs of the block's unverified rows, settle their statuses in
-    the file's index, and return which rows are intact."""
-    todo = np.flatnonzero(statuses == RecordStatus.UNVERIFIED)
-    good = (statuses == RecordStatus.OK) | (statuses == RecordStatus.UNVERIFIED)
-    if len(todo):
-        ok = payload_crcs(block, todo)
-        good[todo] = ok
-        settled = np.where(ok, RecordStatus.OK, RecordStatus.BAD_DATA_CRC).astype(np.uint8)
-        ds.files[number].index.set_statuses_at(records[todo] - ds.start_of(number), settled)
-    return good
-
-
 BLOCK_BYTES = 32 << 20  # a block holds at most this many payload bytes (or one record)
 # buffers of finished reusing passes, for the next one: a pass per split would otherwise
 # have the system zero a fresh buffer, page by page, for every split
@@ -176,12 +156,12 @@ _SPARES_MOST = 2
 _SPARES_LOCK = threading.Lock()
 
 
-def _lend_spare() -> list[np.ndarray]:
+def lend_spare() -> list[np.ndarray]:
     with _SPARES_LOCK:
         return [_SPARES.pop()] if _SPARES else []
 
 
-def _return_spare(spare: list[np.ndarray]) -> None:
+def return_spare(spare: list[np.ndarray]) -> None:
     with _SPARES_LOCK:
         if spare and len(_SPARES) < _SPARES_MOST and len(spare[0]) <= 2 * BLOCK_BYTES:
             _SPARES.append(spare[0])
@@ -212,65 +192,3 @@ def block_spans(
         out.append((lo, hi))
         lo = hi
     return out
-
-
-def iter_blocks(
-    ds: Dataset,
-    records: np.ndarray,
-    size: int = 1 << 14,
-    edited: Mapping[int, bytes] | None = None,
-    verify: bool = False,
-    reuse: bool = False,
-) -> Iterator[tuple[np.ndarray, PayloadBlock]]:
-    """The payloads of ``records`` (global numbers, any order) of an indexed dataset, as
-    ``(positions, block)``: row ``i`` of ``block`` is record ``records[positions[i]]``.
-    Each block holds at most ``size`` records of one file (and about
-    :data:`BLOCK_BYTES`), read in stream order.
-    ``edited`` (by global number) replaces what the files hold. With ``verify``, the
-    payload CRCs of unverified records are checked in the bytes just read (one read of
-    the file for both), their statuses settled in the dataset's index, and records found
-    damaged left out of the blocks (``positions`` then skips them). With ``reuse``, one
-    buffer serves every block and then the process's next reusing pass, so a block must
-    not be kept past the next one, nor past the pass."""
-    records = np.asarray(records, dtype=np.int64)
-    if not len(records):
-        return
-    numbers, offsets, lengths, statuses = ds.frame_facts(records)
-    spare: list[np.ndarray] | None = _lend_spare() if reuse else None
-    sources: dict[int, Source] = {}
-
-    def source(number: int) -> Source:
-        if number not in sources:
-            sources[number] = ds.files[number].open()
-        return sources[number]
-
-    groups = [  # (lo, hi): the records of one block in one file
-        (a, b)
-        for lo, hi in block_spans(lengths, size)
-        for a, b in itertools.pairwise(
-            [lo, *(np.flatnonzero(np.diff(numbers[lo:hi])) + 1 + lo).tolist(), hi]
-        )
-    ]
-    try:
-        for k, (a, b) in enumerate(groups):
-            order = np.argsort(offsets[a:b], kind="stable") + a
-            local = None
-            if edited:
-                chosen = records[order].tolist()
-                local = {i: edited[r] for i, r in enumerate(chosen) if r in edited}
-            number = int(numbers[a])
-            block = read_block(
-                source(number), offsets[order], lengths[order], statuses[order], local, spare
-            )
-            if k + 1 < len(groups):  # fetched while this block is worked on
-                na, nb = groups[k + 1]
-                prefetch_frames(source(int(numbers[na])), offsets[na:nb], lengths[na:nb])
-            if verify and not local:
-                good = _checked(ds, number, records[order], statuses[order], block)
-                if not good.all():
-                    order = order[good]
-                    block = PayloadBlock(block.buf, block.starts[good], block.lengths[good])
-            yield order, block
-    finally:
-        if spare is not None:
-            _return_spare(spare)

@@ -17,7 +17,7 @@ import json
 from collections.abc import Collection, Mapping
 
 from ..io import CancelToken, Dataset
-from ..io.payload_block import iter_blocks
+from ..io.dataset_blocks import iter_blocks
 from ..user_error import UserError
 from .extract import extract
 from .language import RECORD_FIELDS, Filter, QueryError, compile_filter

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from ..io import CancelToken, Dataset, RecordStatus
-from ..io.payload_block import iter_blocks
+from ..io.dataset_blocks import iter_blocks
 from .columns import Rag
 from .extract import extract
 from .names import column_feature

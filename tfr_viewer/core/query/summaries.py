@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..io import Dataset
-from ..io.payload_block import iter_blocks
+from ..io.dataset_blocks import iter_blocks
 from ..text import float_text
 from .extract import BYTES, FLOAT, INT64, extract
 

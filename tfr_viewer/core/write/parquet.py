@@ -19,7 +19,7 @@ import numpy as np
 
 from ..analyze.key_kinds import kinds_shown
 from ..io import Cancelled, CancelToken, Dataset
-from ..io.payload_block import iter_blocks
+from ..io.dataset_blocks import iter_blocks
 from ..query.extract import extract
 from ..user_error import UserError, one_line
 from .output import OutputJob, disk_errors

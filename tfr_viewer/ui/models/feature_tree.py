@@ -13,7 +13,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 
 from ...core.decode import Decoded
 from ...core.decode.outline import Outline
-from ...core.decode.payloads.outlines import payload_outline
+from ...core.decode.payloads import payload_outline
 from ...core.io import STATUS_HELP, Problem
 
 Index = QModelIndex | QPersistentModelIndex

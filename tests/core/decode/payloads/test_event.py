@@ -13,10 +13,8 @@ import numpy as np
 import pytest
 
 from tests.tf_oracle import tf
-from tfr_viewer.core.decode.payloads import decode
+from tfr_viewer.core.decode.payloads import decode, payload_json, payload_outline
 from tfr_viewer.core.decode.payloads.event import EventPayload
-from tfr_viewer.core.decode.payloads.outlines import payload_outline
-from tfr_viewer.core.decode.to_json import payload_json
 from tfr_viewer.core.io.dataset import Dataset
 
 

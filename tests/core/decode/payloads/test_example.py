@@ -169,5 +169,9 @@ def test_an_empty_list_reads_the_same_in_the_window_whatever_its_kind():
         FeatureData("float", np.array([], dtype=np.float32)),
         FeatureData("int64", np.array([], dtype=np.int64)),
     ]
-    assert [feature_outline("k", fd, "k", 0).value for fd in empties] == [EMPTY] * 3
-    assert feature_outline("k", FeatureData("bytes", [b""]), "k", 0).value == "<0 bytes>"
+
+    def nested(data, key, depth):  # no value here is a record
+        raise AssertionError("nothing nested")
+
+    assert [feature_outline("k", fd, "k", 0, nested).value for fd in empties] == [EMPTY] * 3
+    assert feature_outline("k", FeatureData("bytes", [b""]), "k", 0, nested).value == "<0 bytes>"

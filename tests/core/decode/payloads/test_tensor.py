@@ -98,8 +98,8 @@ def test_a_dozen_bytes_never_claim_gigabytes():
 
     from tests.hostile.files import tensor_claiming
     from tfr_viewer.core.decode import decode
+    from tfr_viewer.core.decode.payloads import payload_json
     from tfr_viewer.core.decode.payloads.tensor import MAX_EXPANDED
-    from tfr_viewer.core.decode.to_json import payload_json
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     for elements in (2**31, 2**26, MAX_EXPANDED + 1):

@@ -21,7 +21,7 @@ from .types import BytesPayload, Decoded, Payload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
-    from ..outline import Outline
+    from ..outline import Nested, Outline
 
 
 class Decoder(Protocol):
@@ -34,7 +34,7 @@ class Decoder(Protocol):
     def decode(self, data: bytes) -> Any: ...
     def to_json(self, payload: Any, lazy: bool) -> dict[str, Any]: ...
     def render(self, record: dict[str, Any]) -> Iterator[str]: ...
-    def outline(self, payload: Any, key: str, depth: int) -> list[Outline]: ...
+    def outline(self, payload: Any, key: str, depth: int, nested: Nested) -> list[Outline]: ...
     def images(self, payload: Any, keymap: KeyMap | None) -> list[ImageAnnotation]: ...
 
 
@@ -155,3 +155,38 @@ def payload_images(payload: Payload, keymap: KeyMap | None = None) -> list[Image
     layout and ``keymap``, a SequenceExample's frames, a message's nested images), each
     with its whole bytes."""
     return by_type(payload.type).images(payload, keymap)
+
+
+def payload_json(decoded: Decoded, lazy: bool = False) -> dict[str, Any]:
+    """``{type, ...}`` for one decoded payload, per the contract, as the decoder of its
+    type writes it (``lazy``: numeric feature values as numpy arrays, for streaming
+    with ``write_json``), with ``decoder_error`` when the best decoder failed."""
+    p = decoded.payload
+    out: dict[str, Any] = {"type": p.type}
+    out.update(by_type(p.type).to_json(p, lazy))
+    if decoded.failed:
+        out["decoder_error"] = {"decoder": decoded.failed, "message": decoded.error}
+    return out
+
+
+def payload_lines(record: dict[str, Any]) -> Iterator[str]:
+    """The lines of a record's payload (``record`` is its ``show --json`` form), as
+    the decoder of its ``type`` writes them."""
+    yield from by_type(record["type"]).render(record)
+
+
+def payload_outline(decoded: Decoded, key: str = "", depth: int = 0) -> list[Outline]:
+    """The top-level nodes of any decoded payload: its decoder's outline (bytes that
+    are themselves a record outlined the same way), after a note when the best decoder
+    failed and the bytes are shown instead."""
+    from ..outline import Outline
+
+    nodes: list[Outline] = []
+    if decoded.failed:
+        text = f"the {decoded.failed} decoder failed: {decoded.error}; showing bytes"
+        nodes.append(Outline("note", value=text))
+    return nodes + by_type(decoded.payload.type).outline(decoded.payload, key, depth, _nested)
+
+
+def _nested(data: bytes, key: str, depth: int) -> list[Outline]:
+    return payload_outline(decode(data), key, depth)

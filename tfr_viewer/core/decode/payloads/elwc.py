@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from ...text import plural
 from .. import proto
-from .features import features_data, printable_keys, strict
+from ..strict_parse import strict
+from .features import features_data, printable_keys
 from .types import ExampleListPayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
-    from ..outline import Outline
+    from ..outline import Nested, Outline
 
 NAME = "elwc"
 TYPE = "elwc"
@@ -70,17 +71,17 @@ def render(record: dict[str, Any]) -> Iterator[str]:
         yield from features_lines(features, "      ")
 
 
-def outline(p: ExampleListPayload, key: str, depth: int) -> list[Outline]:
+def outline(p: ExampleListPayload, key: str, depth: int, nested: Nested) -> list[Outline]:
     from ..outline import MAX_CHILDREN, Outline
     from .outlines import grouped
 
     context = Outline("context", "", plural(len(p.context), "key"))
-    for node in grouped(p.context, depth):
+    for node in grouped(p.context, depth, nested):
         context.add(node)
     examples = Outline("examples", "", plural(len(p.examples), "example"))
     for i, features in enumerate(p.examples[:MAX_CHILDREN]):
         item = examples.add(Outline(f"[{i}]", "example", plural(len(features), "key")))
-        for node in grouped(features, depth):
+        for node in grouped(features, depth, nested):
             item.add(node)
     return [context, examples]
 

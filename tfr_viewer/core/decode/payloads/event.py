@@ -22,7 +22,7 @@ from ..wire import FIXED32, FIXED64, LENGTH, VARINT, WireError, WireField, read_
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
-    from ..outline import Outline
+    from ..outline import Nested, Outline
     from .types import TensorPayload
 
 NAME = "event"
@@ -248,7 +248,7 @@ def render(record: dict[str, Any]) -> Iterator[str]:
         yield f"  {record['what']}: {record['size']:,} bytes"
 
 
-def outline(p: EventPayload, key: str, depth: int) -> list[Outline]:
+def outline(p: EventPayload, key: str, depth: int, nested: Nested) -> list[Outline]:
     from ...text import plural, value_text
     from ..outline import Outline, bytes_preview
 

@@ -10,22 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .. import proto
+from ..strict_parse import example_message as parse_strict
 from ..tf_example import CODE, NO_FEATURES, OK, TFReading, read_example, verdict
-from .features import features_data, printable_keys, strict
+from .features import features_data, printable_keys
 from .types import ExamplePayload, Features
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
-    from ..outline import Outline
+    from ..outline import Nested, Outline
 
 NAME = "example"
-
-
-def parse_strict(data: bytes) -> object | None:
-    """The parsed Example message, or None if ``data`` is not strictly an Example."""
-    msg = strict(proto.Example, data)
-    return msg if msg is not None and msg.HasField("features") else None
 
 
 def holds_nothing(data: bytes) -> bool:
@@ -117,12 +111,12 @@ def render(record: dict[str, Any]) -> Iterator[str]:
     yield from features_lines(record["features"], "  ")
 
 
-def outline(p: ExamplePayload, key: str, depth: int) -> list[Outline]:
+def outline(p: ExamplePayload, key: str, depth: int, nested: Nested) -> list[Outline]:
     from ..outline import Outline
     from .outlines import grouped
 
     notes = [Outline("note", value=p.note)] if p.note else []
-    return notes + grouped(p.features, depth)
+    return notes + grouped(p.features, depth, nested)
 
 
 def images(p: ExamplePayload, keymap: KeyMap | None) -> list[ImageAnnotation]:

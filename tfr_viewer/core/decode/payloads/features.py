@@ -1,10 +1,5 @@
-"""Convert parsed Features messages to :class:`FeatureData`, strictly.
-
-Protobuf parsing is lenient: fields with an unknown number or a mismatched wire type
-are kept as unknown fields instead of failing. :func:`has_unknown` finds them anywhere
-in a parsed message, so that a payload that is not really an Example is never shown as
-an (empty) one.
-"""
+"""Convert parsed Features messages (read strictly: :mod:`..strict_parse`) to
+:class:`FeatureData`."""
 
 from __future__ import annotations
 
@@ -13,35 +8,6 @@ from typing import Any
 from .types import FeatureData, Features
 
 _LIST_FIELDS = {"bytes_list": "bytes", "float_list": "float", "int64_list": "int64"}
-
-
-def strict(message: Any, data: bytes) -> Any | None:
-    """``data`` parsed as a ``message`` (a class of :mod:`..proto`) when it is one to the
-    letter: not empty, valid wire format, and no field the message does not define;
-    None otherwise."""
-    from google.protobuf.message import DecodeError
-
-    if not data:
-        return None
-    msg = message()
-    try:
-        msg.ParseFromString(data)
-    except DecodeError:
-        return None
-    return None if has_unknown(msg) else msg
-
-
-def has_unknown(msg: Any) -> bool:
-    """True when ``msg`` or any message inside it carries unknown fields. Those are
-    dropped from ``msg`` on the way (the caller refuses such a message anyway).
-
-    The size before and after dropping them differs exactly when there were some; this
-    stays in the runtime's C code (its ``UnknownFieldSet`` crashes the process when a
-    signal such as Ctrl+C arrives while one is built).
-    """
-    size = msg.ByteSize()
-    msg.DiscardUnknownFields()
-    return bool(msg.ByteSize() != size)
 
 
 def feature_data(feature: Any) -> FeatureData:

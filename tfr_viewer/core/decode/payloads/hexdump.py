@@ -10,7 +10,7 @@ from .types import BytesPayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
-    from ..outline import Outline
+    from ..outline import Nested, Outline
 
 NAME = "bytes"
 
@@ -50,7 +50,7 @@ def render(record: dict[str, Any]) -> Iterator[str]:
         yield f"  ... {len(data) - SHOWN_BYTES} more bytes"
 
 
-def outline(p: BytesPayload, key: str, depth: int) -> list[Outline]:
+def outline(p: BytesPayload, key: str, depth: int, nested: Nested) -> list[Outline]:
     from ..outline import Outline, bytes_preview
 
     text, _ = bytes_preview(p.data)

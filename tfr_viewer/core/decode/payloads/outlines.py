@@ -1,24 +1,24 @@
 """The outline builders the payload types share: features grouped by the ``/`` of their
 keys, values with their previews, and bytes that are themselves a serialized Example or
-tensor, shown as nested records (at most :data:`~..outline.MAX_NESTING` deep);
-:func:`payload_outline` gives any decoded payload's outline, as its decoder makes it."""
+tensor, shown as nested records (at most :data:`~..outline.MAX_NESTING` deep) by the
+``nested`` callable the registry hands the decoders (:func:`~. payload_outline`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...text import EMPTY, float_text, plural
-from ..outline import MAX_CHILDREN, MAX_NESTING, Outline, bytes_preview
-from .types import Decoded, FeatureData
+from ..outline import MAX_CHILDREN, MAX_NESTING, Nested, Outline, bytes_preview
+from .types import FeatureData
 
 
 def _scalar_text(v: Any, kind: str) -> str:
     return float_text(v) if kind == "float" else str(v)
 
 
-def feature_outline(name: str, fd: FeatureData, key: str, depth: int) -> Outline:
+def feature_outline(name: str, fd: FeatureData, key: str, depth: int, nested: Nested) -> Outline:
     """A feature's node, its values as children (bytes that are a serialized Example or
-    tensor hold that record's outline)."""
+    tensor hold that record's outline, as ``nested`` makes it)."""
     values = fd.values
     count = len(values)
     node = Outline(name, fd.kind, str(count), key=key)
@@ -35,9 +35,7 @@ def feature_outline(name: str, fd: FeatureData, key: str, depth: int) -> Outline
                 node.add(child)
             target = child if count > 1 else node
             if what in ("example", "tensor") and depth < MAX_NESTING:
-                from . import decode
-
-                for sub in payload_outline(decode(v), key, depth + 1):
+                for sub in nested(v, key, depth + 1):
                     target.add(sub)
     else:
         import numpy as np
@@ -55,7 +53,7 @@ def feature_outline(name: str, fd: FeatureData, key: str, depth: int) -> Outline
     return node
 
 
-def grouped(features: dict[str, FeatureData], depth: int) -> list[Outline]:
+def grouped(features: dict[str, FeatureData], depth: int, nested: Nested) -> list[Outline]:
     """Feature nodes under group nodes made from the ``/``-separated key parts."""
     root = Outline("")
     groups: dict[tuple[str, ...], Outline] = {(): root}
@@ -65,20 +63,8 @@ def grouped(features: dict[str, FeatureData], depth: int) -> list[Outline]:
             path = tuple(parts[:i])
             if path not in groups:
                 groups[path] = groups[path[:-1]].add(Outline(parts[i - 1], key="/".join(path)))
-        groups[tuple(parts[:-1])].add(feature_outline(parts[-1], fd, key, depth))
+        groups[tuple(parts[:-1])].add(feature_outline(parts[-1], fd, key, depth, nested))
     for path, node in groups.items():
         if path:
             node.count = plural(len(node.children), "key")
     return root.children
-
-
-def payload_outline(decoded: Decoded, key: str = "", depth: int = 0) -> list[Outline]:
-    """The top-level nodes of any decoded payload: its decoder's outline, after a note
-    when the best decoder failed and the bytes are shown instead."""
-    from . import by_type
-
-    nodes: list[Outline] = []
-    if decoded.failed:
-        text = f"the {decoded.failed} decoder failed: {decoded.error}; showing bytes"
-        nodes.append(Outline("note", value=text))
-    return nodes + by_type(decoded.payload.type).outline(decoded.payload, key, depth)

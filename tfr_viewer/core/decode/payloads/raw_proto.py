@@ -18,13 +18,13 @@ from google.protobuf.message import DecodeError
 
 from ...text import plural, shortest_float32
 from .. import proto
+from ..strict_parse import looks_like_text
 from ..wire import FIXED32, FIXED64, LENGTH, START_GROUP, WireError, WireField, read_fields
-from .text import looks_like_text
 from .types import ProtobufPayload, ProtoField
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
-    from ..outline import Outline
+    from ..outline import Nested, Outline
 
 NAME = "protobuf"
 MAX_DEPTH = 12
@@ -167,7 +167,7 @@ def render(record: dict[str, Any]) -> Iterator[str]:
     yield from _lines(record["fields"], "  ")
 
 
-def outline(p: ProtobufPayload, key: str, depth: int) -> list[Outline]:
+def outline(p: ProtobufPayload, key: str, depth: int, nested: Nested) -> list[Outline]:
     return _field_nodes(p.fields)
 
 

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from ...text import plural
 from .. import proto
-from .features import feature_data, features_data, printable_keys, strict
+from ..strict_parse import strict
+from .features import feature_data, features_data, printable_keys
 from .types import SequenceExamplePayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
-    from ..outline import Outline
+    from ..outline import Nested, Outline
 
 NAME = "sequence_example"
 
@@ -74,18 +75,18 @@ def render(record: dict[str, Any]) -> Iterator[str]:
             yield f"      [{i}] {step['kind']:<5} {values_text(step)}"
 
 
-def outline(p: SequenceExamplePayload, key: str, depth: int) -> list[Outline]:
+def outline(p: SequenceExamplePayload, key: str, depth: int, nested: Nested) -> list[Outline]:
     from ..outline import MAX_CHILDREN, Outline
     from .outlines import feature_outline, grouped
 
     ctx = Outline("context", "", plural(len(p.context), "key"))
-    for n in grouped(p.context, depth):
+    for n in grouped(p.context, depth, nested):
         ctx.add(n)
     lists = Outline("feature_lists", "", plural(len(p.feature_lists), "key"))
     for k, steps in p.feature_lists.items():
         kn = lists.add(Outline(k, "", plural(len(steps), "step"), key=k))
         for i, step in enumerate(steps[:MAX_CHILDREN]):
-            kn.add(feature_outline(f"[{i}]", step, k, depth))
+            kn.add(feature_outline(f"[{i}]", step, k, depth, nested))
     return [ctx, lists]
 
 

@@ -11,88 +11,22 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .. import proto
-from .features import strict
+from ..strict_parse import DTYPES, tensor_message as parse_strict
 from .types import TensorPayload
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..layouts import ImageAnnotation, KeyMap
-    from ..outline import Outline
+    from ..outline import Nested, Outline
 
 NAME = "tensor"
-MAX_ELEMENTS = 1 << 31
 # A tensor whose stored values must be repeated to fill its shape is expanded only to
 # MAX_EXPANDED elements, or 16 per byte present when that is more: decoding is bounded
 # by the bytes actually there, never by the claimed shape. Larger ones are shown by
 # their stored values.
 MAX_EXPANDED = 1 << 16
 EXPANSION_PER_BYTE = 16
-
-# DataType enum value -> (name, numpy type code of the stored values, typed value field).
-# Codes, not numpy dtypes: checking that a payload is a tensor does not load numpy.
-DTYPES: dict[int, tuple[str, str, str]] = {
-    1: ("float32", "<f4", "float_val"),
-    2: ("float64", "<f8", "double_val"),
-    3: ("int32", "<i4", "int_val"),
-    4: ("uint8", "u1", "int_val"),
-    5: ("int16", "<i2", "int_val"),
-    6: ("int8", "i1", "int_val"),
-    7: ("string", "O", "string_val"),
-    8: ("complex64", "<c8", "scomplex_val"),
-    9: ("int64", "<i8", "int64_val"),
-    10: ("bool", "?", "bool_val"),
-    14: ("bfloat16", "<u2", "half_val"),
-    17: ("uint16", "<u2", "int_val"),
-    18: ("complex128", "<c16", "dcomplex_val"),
-    19: ("float16", "<f2", "half_val"),
-    22: ("uint32", "<u4", "uint32_val"),
-    23: ("uint64", "<u8", "uint64_val"),
-}
-
-
-def _itemsize(code: str) -> int:
-    """Bytes per element of a type code (``<c16``: 16; ``?``: 1; ``O``, never stored
-    as content: 1)."""
-    digits = code.lstrip("<|").lstrip("fiucb?O")
-    return int(digits) if digits else 1
-
-
-def _shape(msg: Any) -> tuple[int, ...] | None:
-    shape = msg.tensor_shape
-    if shape.unknown_rank:
-        return None
-    dims = []
-    for d in shape.dim:
-        if d.size < 0:
-            return None
-        dims.append(int(d.size))
-    return tuple(dims)
-
-
-def parse_strict(data: bytes) -> tuple[Any, tuple[int, ...]] | None:
-    """``(message, shape)`` when ``data`` is a self-consistent TensorProto, else None."""
-    msg = strict(proto.TensorProto, data)
-    if msg is None or msg.dtype not in DTYPES:
-        return None
-    shape = _shape(msg)
-    if shape is None:
-        return None
-    count = math.prod(shape)
-    if count > MAX_ELEMENTS:
-        return None
-    name, code, field = DTYPES[msg.dtype]
-    content = msg.tensor_content
-    if content:
-        if name == "string" or len(content) != count * _itemsize(code):
-            return None
-    else:
-        typed = len(getattr(msg, field))
-        per_element = 2 if name.startswith("complex") else 1
-        if typed > count * per_element:
-            return None
-    return msg, shape
 
 
 def _typed_values(msg: Any, name: str, dtype: Any, field: str, count: int) -> np.ndarray:
@@ -210,7 +144,7 @@ def render(record: dict[str, Any]) -> Iterator[str]:
     yield "  " + (text if len(text) < 2000 else text[:2000] + " ...")
 
 
-def outline(p: TensorPayload, key: str, depth: int) -> list[Outline]:
+def outline(p: TensorPayload, key: str, depth: int, nested: Nested) -> list[Outline]:
     from ...text import dtype_text, value_text
     from ..outline import Outline
 
