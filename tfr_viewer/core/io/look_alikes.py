@@ -70,7 +70,7 @@ def _one_message(data: bytes) -> str | None:
     with a TFRecord writer): the type its bytes read as, when they are a message."""
     from ..decode.payloads import choose, raw_proto
 
-    if not raw_proto.bid(data):
+    if not raw_proto.bid(data).priority:
         return None
     return (
         f"it is one serialized protobuf message ({len(data):,} bytes; it reads as a "

@@ -116,3 +116,43 @@ def test_dataset_records_of_mixed_payloads(tmp_path):
             "tensor",
             "bytes",
         ]
+
+
+def _parses(monkeypatch) -> list[str]:
+    """The message types bytes are strictly read as, one entry a reading."""
+    from tfr_viewer.core.decode import strict_parse
+
+    seen: list[str] = []
+    real = strict_parse.strict
+
+    def counted(message, data):
+        seen.append(message.__name__)
+        return real(message, data)
+
+    monkeypatch.setattr(strict_parse, "strict", counted)
+    return seen
+
+
+def test_each_message_type_is_read_once_and_the_winner_never_again(monkeypatch):
+    """Every decoder bids on the bytes (its reading is the bid's); the winner decodes
+    from its bid's reading, as TensorFlow reads the Example."""
+    seen = _parses(monkeypatch)
+    payload = tf().train.Example.FromString(build_example({"label": 3, "name": b"cat"}))
+    data = payload.SerializeToString()
+    decoded = decode(data)
+    assert decoded.decoder == "example"
+    assert decoded.payload.features["label"].values.tolist() == [3]
+    assert sorted(seen) == sorted(set(seen))  # no type read twice
+    assert seen.count("Example") == 1
+
+
+def test_a_tensor_is_read_once(monkeypatch):
+    seen = _parses(monkeypatch)
+    data = tf().make_tensor_proto([[1.0, 2.0], [3.0, 4.0]]).SerializeToString()
+    decoded = decode(data)
+    assert decoded.decoder == "tensor"
+    assert (
+        decoded.payload.values.tolist()
+        == tf().make_ndarray(tf().make_tensor_proto([[1.0, 2.0], [3.0, 4.0]])).tolist()
+    )
+    assert seen.count("TensorProto") == 1

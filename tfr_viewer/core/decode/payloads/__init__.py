@@ -1,8 +1,10 @@
 """The payload decoder registry.
 
 Each decoder module (a :class:`Decoder`) names itself (``NAME``) and the ``type`` of
-the payloads it makes (``TYPE``), bids for bytes (``bid(data) -> int``, 0: cannot
-decode), decodes them (``decode(data) -> Payload``) and owns every form of its payloads:
+the payloads it makes (``TYPE``), bids for bytes (``bid(data) -> Bid``: a priority,
+0 when it cannot decode them, and what it parsed to judge them), decodes them
+(``decode(data, parsed) -> Payload``, ``parsed`` its winning bid's, so that bytes are
+parsed once as each message) and owns every form of its payloads:
 their JSON (``to_json``), their text lines for ``show`` (``render``, from the JSON),
 their outline for the window's tree (``outline``) and their pictures (``images``, each
 whole: a verdict on a picture is made on all its bytes). :func:`decode` gives the bytes
@@ -17,7 +19,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import elwc, event, example, hexdump, raw_proto, sequence, tensor, text
-from .types import BytesPayload, Decoded, Payload
+from .types import Bid, BytesPayload, Decoded, Payload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
@@ -30,8 +32,8 @@ class Decoder(Protocol):
     NAME: str
     TYPE: str
 
-    def bid(self, data: bytes) -> int: ...
-    def decode(self, data: bytes) -> Any: ...
+    def bid(self, data: bytes) -> Bid: ...
+    def decode(self, data: bytes, parsed: Any = ...) -> Any: ...
     def to_json(self, payload: Any, lazy: bool) -> dict[str, Any]: ...
     def render(self, record: dict[str, Any]) -> Iterator[str]: ...
     def outline(self, payload: Any, key: str, depth: int, nested: Nested) -> list[Outline]: ...
@@ -50,17 +52,26 @@ DECODERS: tuple[Decoder, ...] = (
 )
 
 
-def _bid(decoder: Decoder, data: bytes) -> int:
+NO_BID = Bid(0)
+
+
+def _bid(decoder: Decoder, data: bytes) -> Bid:
     """``decoder``'s bid for ``data``; a bid that fails is no bid (hostile bytes)."""
     try:
         return decoder.bid(data)
     except Exception:  # noqa: BLE001 - hostile bytes: a failing bid is no bid
-        return 0
+        return NO_BID
+
+
+def offers(data: bytes) -> dict[str, Bid]:
+    """Every decoder's bid for ``data``, with what it parsed, in the order of
+    :data:`DECODERS`."""
+    return {decoder.NAME: _bid(decoder, data) for decoder in DECODERS}
 
 
 def bids(data: bytes) -> dict[str, int]:
-    """Every decoder's bid for ``data``, in the order of :data:`DECODERS`."""
-    return {decoder.NAME: _bid(decoder, data) for decoder in DECODERS}
+    """Every decoder's priority for ``data``, in the order of :data:`DECODERS`."""
+    return {name: offer.priority for name, offer in offers(data).items()}
 
 
 CERTAIN = 90  # a bid this high names a payload's type whatever its file holds
@@ -119,15 +130,22 @@ def decode(data: bytes, decoder: str | None = None, within: str | None = None) -
     (:func:`choose_for_many`): unless the bytes name their type alone (:func:`certain`),
     it decodes them whenever it can read them at all, and the best bidder only when it
     cannot (a record that truly differs from its file)."""
+    parsed = None
     if decoder is not None:
         chosen = by_name(decoder)
     else:
-        offers = bids(data)
-        chosen = _highest(offers)
-        if within is not None and offers[chosen.NAME] < CERTAIN and offers.get(within, 0) > 0:
+        offered = offers(data)
+        priorities = {name: offer.priority for name, offer in offered.items()}
+        chosen = _highest(priorities)
+        if (
+            within is not None
+            and priorities[chosen.NAME] < CERTAIN
+            and priorities.get(within, 0) > 0
+        ):
             chosen = by_name(within)
+        parsed = offered[chosen.NAME].parsed
     try:
-        return Decoded(chosen.decode(data), chosen.NAME)
+        return Decoded(chosen.decode(data, parsed), chosen.NAME)
     except Exception as exc:  # any decoder failure falls back to raw bytes
         if decoder is None and within is not None and chosen.NAME == within:
             return decode(data)  # the file's decoder could not: the best bidder may

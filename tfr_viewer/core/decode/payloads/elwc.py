@@ -15,7 +15,7 @@ from ...text import plural
 from .. import proto
 from ..strict_parse import strict
 from .features import features_data, printable_keys
-from .types import ExampleListPayload
+from .types import Bid, ExampleListPayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
@@ -36,12 +36,13 @@ def parse_strict(data: bytes) -> Any | None:
     return msg if printable_keys(*maps) else None
 
 
-def bid(data: bytes) -> int:
-    return 98 if parse_strict(data) is not None else 0
-
-
-def decode(data: bytes) -> ExampleListPayload:
+def bid(data: bytes) -> Bid:
     msg = parse_strict(data)
+    return Bid(98 if msg is not None else 0, msg)
+
+
+def decode(data: bytes, parsed: Any = None) -> ExampleListPayload:
+    msg: Any = parsed if parsed is not None else parse_strict(data)
     if msg is None:
         raise ValueError("not a valid ExampleListWithContext")
     return ExampleListPayload(

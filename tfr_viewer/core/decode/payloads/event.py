@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from ..wire import FIXED32, FIXED64, LENGTH, VARINT, WireError, WireField, read_fields
+from .types import Bid
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
@@ -97,21 +98,21 @@ def _float(bits: int) -> float:
     return float(struct.unpack("<f", bits.to_bytes(4, "little"))[0])
 
 
-def bid(data: bytes) -> int:
+def bid(data: bytes) -> Bid:
     """97 for a message whose fields are an Event's, wall time first."""
     if len(data) < 9 or data[0] != (1 << 3 | FIXED64):
-        return 0
+        return Bid(0)
     try:
         fields = read_fields(data, 64).items
     except WireError:
-        return 0
+        return Bid(0)
     seen = set()
     for number, wire, _ in fields:
         expected = _EVENT.get(number)
         if expected is None or expected[1] != wire or number in seen:
-            return 0
+            return Bid(0)
         seen.add(number)
-    return 97
+    return Bid(97)
 
 
 def _value(fields: list[WireField]) -> SummaryValue:
@@ -147,7 +148,7 @@ def _value(fields: list[WireField]) -> SummaryValue:
     return SummaryValue(tag, "", plugin)
 
 
-def decode(data: bytes) -> EventPayload:
+def decode(data: bytes, parsed: Any = None) -> EventPayload:
     fields = _fields(data)
     wall_time = _double(_first(fields, 1, FIXED64) or 0)
     step = _first(fields, 2, VARINT) or 0

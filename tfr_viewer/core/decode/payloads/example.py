@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..strict_parse import example_message as parse_strict
 from ..tf_example import CODE, NO_FEATURES, OK, TFReading, read_example, verdict
 from .features import features_data, printable_keys
-from .types import ExamplePayload, Features
+from .types import Bid, ExamplePayload, Features
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
@@ -31,17 +31,18 @@ def holds_nothing(data: bytes) -> bool:
     return msg is not None and not msg.features.feature  # type: ignore[attr-defined]
 
 
-def bid(data: bytes) -> int:
+def bid(data: bytes) -> Bid:
     if (msg := parse_strict(data)) is not None:
         # keys that are not printable text come of reading another message (a list of
         # Examples) as one: that reading bids below the message's own
-        return 100 if printable_keys(msg.features.feature) else 95  # type: ignore[attr-defined]
+        keys = msg.features.feature  # type: ignore[attr-defined]
+        return Bid(100 if printable_keys(keys) else 95, msg)
     if not data:
-        return 0
+        return Bid(0)
     # TensorFlow's parser reads it, with at least one feature: below a SequenceExample
     # (which TensorFlow would read as an Example of its context).
     code, _ = verdict(data)
-    return 89 if code & (CODE | NO_FEATURES) == OK else 0
+    return Bid(89 if code & (CODE | NO_FEATURES) == OK else 0)
 
 
 def _note(reading: TFReading) -> str | None:
@@ -69,25 +70,25 @@ def protobuf_reading(data: bytes) -> Features | None:
     return None if msg is None else features_data(msg.features)  # type: ignore[attr-defined]
 
 
-def decode(data: bytes) -> ExamplePayload:
+def decode(data: bytes, parsed: Any = None) -> ExamplePayload:
     """The Example as TensorFlow's parser reads it; one that parser refuses is shown as
-    protobuf reads it, with a note saying where TensorFlow's parser fails."""
+    protobuf reads it, with a note saying where TensorFlow's parser fails. ``parsed``:
+    the message as :func:`bid` read it strictly."""
     code, _ = verdict(data)
-    if code & ~NO_FEATURES == OK:  # TensorFlow and protobuf read it alike: protobuf's values
-        msg = parse_strict(data)
-        if msg is not None:
-            return ExamplePayload(features_data(msg.features))  # type: ignore[attr-defined]
+    msg: Any = parsed if parsed is not None else parse_strict(data)
+    if code & ~NO_FEATURES == OK and msg is not None:
+        # TensorFlow and protobuf read it alike: protobuf's values
+        return ExamplePayload(features_data(msg.features))
     reading = read_example(data)
     if reading.failure is None and reading.features_fields:
         return ExamplePayload(reading.features, _note(reading))
-    msg = parse_strict(data)
     if msg is None or reading.failure is None:
         raise ValueError("not a valid tf.train.Example")
     note = (
         f"tf.io.parse_single_example refuses this record ({reading.failure.message()}); "
         "shown as protobuf reads it"
     )
-    return ExamplePayload(features_data(msg.features), note)  # type: ignore[attr-defined]
+    return ExamplePayload(features_data(msg.features), note)
 
 
 TYPE = "example"

@@ -6,7 +6,7 @@ import base64
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .types import BytesPayload
+from .types import Bid, BytesPayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
@@ -15,11 +15,11 @@ if TYPE_CHECKING:
 NAME = "bytes"
 
 
-def bid(data: bytes) -> int:
-    return 1
+def bid(data: bytes) -> Bid:
+    return Bid(1)
 
 
-def decode(data: bytes) -> BytesPayload:
+def decode(data: bytes, parsed: Any = None) -> BytesPayload:
     return BytesPayload(bytes(data))
 
 

@@ -20,7 +20,7 @@ from ...text import plural, shortest_float32
 from .. import proto
 from ..strict_parse import looks_like_text
 from ..wire import FIXED32, FIXED64, LENGTH, START_GROUP, WireError, WireField, read_fields
-from .types import ProtobufPayload, ProtoField
+from .types import Bid, ProtobufPayload, ProtoField
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
@@ -85,13 +85,20 @@ def _fields(fields: Any, depth: int, budget: _Budget) -> tuple[ProtoField, ...]:
     return tuple(out)
 
 
-def bid(data: bytes) -> int:
-    return 40 if data and _parse(data, _Budget()) is not None else 0
-
-
-def decode(data: bytes) -> ProtobufPayload:
+def bid(data: bytes) -> Bid:
+    if not data:
+        return Bid(0)
     budget = _Budget()
     fields = _parse(data, budget)
+    return Bid(40, (fields, budget)) if fields is not None else Bid(0)
+
+
+def decode(data: bytes, parsed: Any = None) -> ProtobufPayload:
+    if parsed is not None:
+        fields, budget = parsed
+    else:
+        budget = _Budget()
+        fields = _parse(data, budget)
     if fields is None:
         raise ValueError("not a protobuf message")
     return ProtobufPayload(_fields(fields, 0, budget), budget.truncated)

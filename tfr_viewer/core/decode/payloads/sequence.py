@@ -13,7 +13,7 @@ from ...text import plural
 from .. import proto
 from ..strict_parse import strict
 from .features import feature_data, features_data, printable_keys
-from .types import SequenceExamplePayload
+from .types import Bid, SequenceExamplePayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
@@ -27,23 +27,23 @@ def parse_strict(data: bytes) -> object | None:
     return msg if msg is not None and msg.HasField("feature_lists") else None
 
 
-def bid(data: bytes) -> int:
+def bid(data: bytes) -> Bid:
     """90 for a strict SequenceExample; 50 when its keys are not printable text (the
     bytes of another message read as one: an ExampleListWithContext)."""
     msg = parse_strict(data)
     if msg is None:
-        return 0
+        return Bid(0)
     maps = (msg.context.feature, msg.feature_lists.feature_list)  # type: ignore[attr-defined]
-    return 90 if printable_keys(*maps) else 50
+    return Bid(90 if printable_keys(*maps) else 50, msg)
 
 
-def decode(data: bytes) -> SequenceExamplePayload:
-    msg = parse_strict(data)
+def decode(data: bytes, parsed: Any = None) -> SequenceExamplePayload:
+    msg: Any = parsed if parsed is not None else parse_strict(data)
     if msg is None:
         raise ValueError("not a valid tf.train.SequenceExample")
-    lists = msg.feature_lists.feature_list  # type: ignore[attr-defined]
+    lists = msg.feature_lists.feature_list
     return SequenceExamplePayload(
-        features_data(msg.context),  # type: ignore[attr-defined]
+        features_data(msg.context),
         {key: [feature_data(f) for f in lists[key].feature] for key in sorted(lists)},
     )
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..strict_parse import DTYPES, tensor_message as parse_strict
-from .types import TensorPayload
+from .types import Bid, TensorPayload
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,10 +54,10 @@ def _typed_values(msg: Any, name: str, dtype: Any, field: str, count: int) -> np
     return out
 
 
-def decode(data: bytes) -> TensorPayload:
+def decode(data: bytes, parsed: Any = None) -> TensorPayload:
     import numpy as np
 
-    parsed = parse_strict(data)
+    parsed = parsed if parsed is not None else parse_strict(data)
     if parsed is None:
         raise ValueError("not a valid serialized tensor (TensorProto)")
     msg, shape = parsed
@@ -93,8 +93,9 @@ def _widen(name: str, values: np.ndarray, from_content: bool) -> np.ndarray:
     return values
 
 
-def bid(data: bytes) -> int:
-    return 95 if parse_strict(data) is not None else 0
+def bid(data: bytes) -> Bid:
+    parsed = parse_strict(data)
+    return Bid(95 if parsed is not None else 0, parsed)
 
 
 TYPE = "tensor"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..strict_parse import looks_like_text
-from .types import TextPayload
+from .types import Bid, TextPayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
@@ -15,11 +15,11 @@ if TYPE_CHECKING:
 NAME = "text"
 
 
-def bid(data: bytes) -> int:
-    return 60 if looks_like_text(data) else 0
+def bid(data: bytes) -> Bid:
+    return Bid(60 if looks_like_text(data) else 0)
 
 
-def decode(data: bytes) -> TextPayload:
+def decode(data: bytes, parsed: Any = None) -> TextPayload:
     return TextPayload(data.decode("utf-8"))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -168,6 +168,16 @@ def features_of(payload: Payload) -> Features | None:
     if isinstance(payload, SequenceExamplePayload):
         return payload.context
     return None
+
+
+@dataclass(frozen=True)
+class Bid:
+    """A decoder's offer for some bytes: ``priority`` (0: it cannot decode them) and
+    what it parsed to judge them, handed back to its ``decode`` when it wins, so that
+    the winner never parses the bytes again (None: nothing worth keeping)."""
+
+    priority: int
+    parsed: Any = None
 
 
 @dataclass(frozen=True)
