@@ -61,8 +61,18 @@ def test_a_circle_closed_by_lazy_and_type_checking_imports_is_found(tmp_path, mo
     )
     (package / "c.py").write_text("from .a import f\nclass C: ...\n")
     (package / "d.py").write_text("from .a import f\n")  # imports the circle, not in it
+    # a circle closed by the package an import runs first: e.py imports sub.types,
+    # which runs sub/__init__, which imports sub.reader, which imports e
+    (package / "e.py").write_text("from .sub.types import T\n")
+    (package / "sub").mkdir()
+    (package / "sub" / "__init__.py").write_text("from . import reader\n")
+    (package / "sub" / "types.py").write_text("class T: ...\n")
+    (package / "sub" / "reader.py").write_text("from ..e import T\nfrom .types import T as U\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    assert import_circles("planted") == [["planted.a", "planted.b", "planted.c"]]
+    assert import_circles("planted") == [
+        ["planted.a", "planted.b", "planted.c"],
+        ["planted.e", "planted.sub", "planted.sub.reader"],
+    ]
     assert main(["import_cycles", "planted"]) == 1
 
 

@@ -60,3 +60,28 @@ def test_opening_selecting_editing_and_closing_are_announced(qtbot, window, samp
     assert window.session.current is None and window.session.editor is None
     window.close_dataset()  # nothing open: nothing said
     assert heard.kinds().count("closed") == 1
+
+
+def test_a_program_editing_through_the_workspace_is_followed_by_the_window(qtbot, window, samples):
+    """The session is an adapter over a workspace a program can hold: its edit shows in
+    the window and Edit › Undo undoes it; its undo moves the window's undo stack."""
+    from tests.ui.test_editing import _action
+    from tfr_viewer.core.write.edits import set_values
+
+    open_and_wait(qtbot, window, [samples / "classes_tutorial.tfrecord"])
+    workspace = window.session.workspace
+    heard = Heard(window.session)
+    original = window.dataset.read(1)
+    workspace.change("Set label of record 1", [1], lambda p: set_values(p, "label", [42]))
+    assert heard.said == [("edited", [1])]
+    assert window.edit_actions.editor.pending() == [1]
+    assert decode(window.edit_actions.payload(1)).payload.features["label"].values.tolist() == [42]
+    undo = _action(window.edit_menu, "Undo Set label of record 1")
+    assert undo is not None and undo.isEnabled()
+    undo.trigger()
+    assert workspace.payload(1) == original and workspace.history.position == 0
+    assert window.edit_actions.stack.index() == 0
+    workspace.redo()  # a program's redo: the window's stack follows
+    assert window.edit_actions.stack.index() == 1
+    assert window.edit_actions.stack.undoText() == "Set label of record 1"
+    assert heard.kinds() == ["edited", "edited", "edited"]

@@ -54,6 +54,10 @@ class EditActions(QObject):
         session = window.session
         session.opened.connect(self.attach)
         session.closed.connect(lambda: self.attach(None))
+        session.edited.connect(self._changed)
+        session.history_moved.connect(
+            lambda position, added: self.editor.follow(position, added) if self.editor else None
+        )
 
     def actions(self) -> list[Entry]:
         """The Edit menu's editing actions (and, from the export actions, File's)."""
@@ -128,7 +132,7 @@ class EditActions(QObject):
         self.stack.clear()
         self._generation = self._exported = 0
         session = self.window.session
-        editor = Editor(dataset, self.stack, self._changed) if dataset is not None else None
+        editor = Editor(session.workspace, self.stack) if dataset is not None else None
         session.editor = editor
         if editor is not None and session.model is not None:
             edits = editor.edits
@@ -201,7 +205,6 @@ class EditActions(QObject):
 
     def _changed(self, records: list[int]) -> None:
         self._generation += 1
-        self.window.session.edited.emit(records)
         self.refresh_pending()
 
     def refresh_pending(self) -> None:

@@ -1,13 +1,18 @@
-"""What one main window has open: the dataset, its table model, its indexer, the
-selected record or damaged region, and the editor of its pending edits.
+"""The window's Qt adapter over its :class:`~..app.workspace.Workspace`: what one main
+window has open (the dataset, the selected record or damaged region, the pending edits
+and their history, all held by the workspace), and the Qt objects that show it (its
+table model, its indexer, the editor mirroring the history on the undo stack).
 
-The session announces every change of these, and the window's panels and action groups
-follow the announcements instead of being called by the window one by one:
+The session re-announces every event of the workspace as a signal, so that the window's
+panels and action groups follow them instead of being called one by one, whoever made
+the change (the window, or a program holding the workspace):
 
 - ``opened(dataset)``: a dataset replaced nothing or a closed one; ``model`` is set.
 - ``indexed(state)``: its index and verification ended (an ``IndexState``).
 - ``selected(record)``: the record shown, or None (a damaged region, or nothing).
 - ``edited(records)``: edits changed these records (an undo or a redo too).
+- ``history_moved(position, added)``: the edit history has ``position`` steps done;
+  ``added`` when a new step was made.
 - ``closed()``: the dataset was closed: the session holds nothing any more, and the
   dataset's files are released once every subscriber has heard it.
 - ``keys_changed(keymap)``: the layout's keys were named by hand (View › Layout Keys…);
@@ -22,6 +27,17 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from ..app.workspace import (
+    Closed,
+    Edited,
+    Event,
+    HistoryMoved,
+    Indexed,
+    KeysChanged,
+    Opened,
+    Selected,
+    Workspace,
+)
 from ..core.decode.layouts import KeyMap
 
 if TYPE_CHECKING:
@@ -38,57 +54,84 @@ class Session(QObject):
     indexed = Signal(int)  # IndexState
     selected = Signal(object)  # int | None
     edited = Signal(list)  # list[int]
+    history_moved = Signal(int, bool)  # steps done, whether a step was added
     closed = Signal()
     keys_changed = Signal(object)  # KeyMap
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, workspace: Workspace | None = None) -> None:
         super().__init__(parent)
-        self.dataset: Dataset | None = None
+        self.workspace = workspace if workspace is not None else Workspace()
         self.model: RecordTableModel | None = None
         self.indexer: Indexer | None = None
         self.editor: Editor | None = None
-        self.current: int | None = None
-        self.current_region: Problem | None = None
-        self.keymap = KeyMap()  # the layout's keys named by hand (the rest are guessed)
+        self._leave = self.workspace.subscribe(self._relay)
+        self.destroyed.connect(lambda *_: self._leave())
+
+    def _relay(self, event: Event) -> None:
+        match event:
+            case Opened(dataset):
+                self.opened.emit(dataset)
+            case Indexed(state):
+                self.indexed.emit(state)
+            case Selected(record):
+                self.selected.emit(record)
+            case Edited(records):
+                self.edited.emit(list(records))
+            case HistoryMoved(position, _steps, added):
+                self.history_moved.emit(position, added)
+            case KeysChanged(keymap):
+                self.keys_changed.emit(keymap)
+            case Closed():
+                self.closed.emit()
+
+    # -- the workspace's state, read here ----------------------------------------------
+    @property
+    def dataset(self) -> Dataset | None:
+        return self.workspace.dataset
+
+    @property
+    def current(self) -> int | None:
+        return self.workspace.current
+
+    @property
+    def current_region(self) -> Problem | None:
+        return self.workspace.current_region
+
+    @property
+    def keymap(self) -> KeyMap:
+        return self.workspace.keymap
 
     @property
     def is_open(self) -> bool:
-        return self.dataset is not None
+        return self.workspace.is_open
 
     @property
     def has_record(self) -> bool:
         """A record (not a damaged region) is selected."""
-        return self.dataset is not None and self.current is not None
+        return self.workspace.has_record
 
+    # -- changes, through the workspace ------------------------------------------------
     def open(self, dataset: Dataset, model: RecordTableModel) -> None:
         """Hold ``dataset`` shown by ``model``; the previous one must be closed."""
-        assert self.dataset is None, "close the session's dataset first"
-        self.dataset, self.model = dataset, model
-        self.current = self.current_region = None
-        self.opened.emit(dataset)
+        self.model = model
+        self.workspace.open(dataset)
 
     def payload(self, record: int) -> bytes:
         """What ``record`` holds now: its pending edit, or the file's bytes."""
-        assert self.dataset is not None
-        return self.editor.payload(record) if self.editor else self.dataset.read(record)
+        return self.workspace.payload(record)
 
     def set_keymap(self, keymap: KeyMap) -> None:
         """Read the layout under ``keymap`` from now on, and announce it."""
-        self.keymap = keymap
-        self.keys_changed.emit(keymap)
+        self.workspace.set_keymap(keymap)
 
     def select(self, record: int | None, region: Problem | None = None) -> None:
         """``record`` is shown (or ``region``, or nothing when both are None)."""
-        self.current, self.current_region = record, region
-        self.selected.emit(record)
+        self.workspace.select(record, region)
 
     def close(self) -> None:
         """Forget the dataset, announce it, then release its files (the caller has
         stopped its indexer); nothing happens when none is open."""
-        dataset = self.dataset
-        if dataset is None:
+        if self.workspace.dataset is None:
             return
-        self.dataset = self.model = self.indexer = self.editor = None
-        self.current = self.current_region = None
-        self.closed.emit()
-        dataset.close()
+        self.model = self.indexer = self.editor = None
+        self.workspace.close()

@@ -118,7 +118,7 @@ class WindowIndexing:
         try:
             self._after_index()
             self._update_title()
-            self.session.indexed.emit(state)
+            self.session.workspace.indexed(state)
         finally:
             self.index_finished.emit(state)
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tfr_viewer.core.decode import to_json
-from tfr_viewer.core.decode.payloads.types import FeatureData
+from tfr_viewer.core.decode.payload_types import FeatureData
 from tfr_viewer.core.json_text import dumps
 
 

@@ -40,14 +40,7 @@ if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
         is_hidden as is_hidden,
         recognise as recognise,
     )
-    from .payloads import (
-        decode as decode,
-        payload_images as payload_images,
-        payload_json as payload_json,
-    )
-    from .payloads.hexdump import hexdump as hexdump
-    from .payloads.raw_proto import WIRE_TYPES as WIRE_TYPES
-    from .payloads.types import (
+    from .payload_types import (
         BytesPayload as BytesPayload,
         Decoded as Decoded,
         ExamplePayload as ExamplePayload,
@@ -59,6 +52,13 @@ if TYPE_CHECKING:  # what a type checker sees: the names of _WHERE (tested)
         TextPayload as TextPayload,
         features_of as features_of,
     )
+    from .payloads import (
+        decode as decode,
+        payload_images as payload_images,
+        payload_json as payload_json,
+    )
+    from .payloads.hexdump import hexdump as hexdump
+    from .payloads.raw_proto import WIRE_TYPES as WIRE_TYPES
     from .thumbs import (
         annotated_thumbnail as annotated_thumbnail,
         box_caption as box_caption,
@@ -85,16 +85,16 @@ _WHERE = {
     "payload_images": "payloads",
     "hexdump": "payloads.hexdump",
     "WIRE_TYPES": "payloads.raw_proto",
-    "BytesPayload": "payloads.types",
-    "Decoded": "payloads.types",
-    "ExamplePayload": "payloads.types",
-    "FeatureData": "payloads.types",
-    "ProtobufPayload": "payloads.types",
-    "ProtoField": "payloads.types",
-    "SequenceExamplePayload": "payloads.types",
-    "TensorPayload": "payloads.types",
-    "TextPayload": "payloads.types",
-    "features_of": "payloads.types",
+    "BytesPayload": "payload_types",
+    "Decoded": "payload_types",
+    "ExamplePayload": "payload_types",
+    "FeatureData": "payload_types",
+    "ProtobufPayload": "payload_types",
+    "ProtoField": "payload_types",
+    "SequenceExamplePayload": "payload_types",
+    "TensorPayload": "payload_types",
+    "TextPayload": "payload_types",
+    "features_of": "payload_types",
     "annotated_thumbnail": "thumbs",
     "box_caption": "thumbs",
     "class_colour": "thumbs",

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, cast
 
 from .. import fast
 from .key_text import is_text, key_text
-from .payloads.types import LAZY_NUMBERS, FeatureData
+from .payload_types import LAZY_NUMBERS, FeatureData
 
 if TYPE_CHECKING:
     import numpy as np

@@ -14,7 +14,7 @@ from typing import Any
 from ..text import shortest_float32, shortest_floats
 from .detect import IMAGE_FORMATS, detect
 from .image_verdict import QUICK_SIDE, verdict_of
-from .payloads.types import LAZY_NUMBERS, FeatureData
+from .payload_types import LAZY_NUMBERS, FeatureData
 
 
 def bytes_value(data: bytes) -> dict[str, Any]:

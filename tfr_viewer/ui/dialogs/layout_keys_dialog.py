@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.decode.layouts import KeyMap, recognise
-from ...core.decode.payloads.types import Features
+from ...core.decode.payload_types import Features
 from ...core.text import plural
 
 # (KeyMap field, label, the kinds of list it may name)

@@ -103,7 +103,7 @@ def test_masks_keypoints_several_images_and_no_image():
 
 
 def test_a_box_a_little_past_the_image_is_still_in_fractions():
-    from tfr_viewer.core.decode.payloads.types import FeatureData
+    from tfr_viewer.core.decode.payload_types import FeatureData
 
     def floats(*v):
         return FeatureData("float", list(v))

@@ -160,8 +160,8 @@ def test_an_empty_list_reads_the_same_in_the_window_whatever_its_kind():
     is "<0 bytes>" (not a hex dump of nothing)."""
     import numpy as np
 
+    from tfr_viewer.core.decode.payload_types import FeatureData
     from tfr_viewer.core.decode.payloads.outlines import feature_outline
-    from tfr_viewer.core.decode.payloads.types import FeatureData
     from tfr_viewer.core.text import EMPTY
 
     empties = [

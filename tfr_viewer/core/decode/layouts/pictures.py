@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..detect import image_format
-from ..payloads.types import FeatureData, Features
+from ..payload_types import FeatureData, Features
 from . import registry
 from .annotations import Box, ImageAnnotation, KeyMap, Layout, is_prediction_key, key_ending
 

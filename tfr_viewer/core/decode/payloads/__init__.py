@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..payload_types import Bid, BytesPayload, Decoded, Payload
 from . import elwc, event, example, hexdump, raw_proto, sequence, tensor, text
-from .types import Bid, BytesPayload, Decoded, Payload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...text import plural
 from .. import proto
+from ..payload_types import Bid, ExampleListPayload
 from ..strict_parse import strict
 from .features import features_data, printable_keys
-from .types import Bid, ExampleListPayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap

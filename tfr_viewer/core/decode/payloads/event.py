@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from ..payload_types import Bid
 from ..wire import FIXED32, FIXED64, LENGTH, VARINT, WireError, WireField, read_fields
-from .types import Bid
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
     from ..outline import Nested, Outline
-    from .types import TensorPayload
+    from ..payload_types import TensorPayload
 
 NAME = "event"
 TYPE = "event"

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..payload_types import Bid, ExamplePayload, Features
 from ..strict_parse import example_message as parse_strict
 from ..tf_example import CODE, NO_FEATURES, OK, TFReading, read_example, verdict
 from .features import features_data, printable_keys
-from .types import Bid, ExamplePayload, Features
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap

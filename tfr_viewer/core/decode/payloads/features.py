@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .types import FeatureData, Features
+from ..payload_types import FeatureData, Features
 
 _LIST_FIELDS = {"bytes_list": "bytes", "float_list": "float", "int64_list": "int64"}
 

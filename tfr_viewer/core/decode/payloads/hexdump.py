@@ -6,7 +6,7 @@ import base64
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .types import Bid, BytesPayload
+from ..payload_types import Bid, BytesPayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap

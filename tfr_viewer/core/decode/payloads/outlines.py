@@ -9,7 +9,7 @@ from typing import Any
 
 from ...text import EMPTY, float_text, plural
 from ..outline import MAX_CHILDREN, MAX_NESTING, Nested, Outline, bytes_preview
-from .types import FeatureData
+from ..payload_types import FeatureData
 
 
 def _scalar_text(v: Any, kind: str) -> str:

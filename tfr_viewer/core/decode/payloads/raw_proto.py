@@ -18,9 +18,9 @@ from google.protobuf.message import DecodeError
 
 from ...text import plural, shortest_float32
 from .. import proto
+from ..payload_types import Bid, ProtobufPayload, ProtoField
 from ..strict_parse import looks_like_text
 from ..wire import FIXED32, FIXED64, LENGTH, START_GROUP, WireError, WireField, read_fields
-from .types import Bid, ProtobufPayload, ProtoField
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...text import plural
 from .. import proto
+from ..payload_types import Bid, SequenceExamplePayload
 from ..strict_parse import strict
 from .features import feature_data, features_data, printable_keys
-from .types import Bid, SequenceExamplePayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap

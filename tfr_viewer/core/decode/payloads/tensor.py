@@ -11,8 +11,8 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..payload_types import Bid, TensorPayload
 from ..strict_parse import DTYPES, tensor_message as parse_strict
-from .types import Bid, TensorPayload
 
 if TYPE_CHECKING:
     import numpy as np

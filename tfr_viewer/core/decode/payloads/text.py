@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..payload_types import Bid, TextPayload
 from ..strict_parse import looks_like_text
-from .types import Bid, TextPayload
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
