@@ -3,6 +3,10 @@ batch, and a worker's error raised in the caller with its message."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+
 import pytest
 
 from tfr_viewer.core.io.split_pool import batches, map_splits, pool_each
@@ -77,3 +81,27 @@ def test_pool_each_gives_every_items_result_once_and_raises_a_workers_error():
     assert seen[-1] == (25, 25)
     with pytest.raises(ValueError, match="item \\d+ refused"):
         pool_each(2)(_refuse, [1, 2, 3])
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks")
+def test_a_ctrl_c_while_workers_start_is_heard_once_they_are_started():
+    """The workers start deaf to Ctrl+C; a Ctrl+C that comes meanwhile is kept and
+    heard by the command as soon as they are started, never lost (the command would
+    run to its end)."""
+    code = (
+        "import os, signal, subprocess, sys, time\n"
+        "from tfr_viewer.core.io.split_pool import _interrupts_ignored\n"
+        "try:\n"
+        "    with _interrupts_ignored():\n"
+        "        child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(3)'])\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        os.kill(child.pid, signal.SIGINT)\n"
+        "        time.sleep(0.1)\n"
+        "        print('deaf while starting', flush=True)\n"
+        "    time.sleep(30)\n"
+        "    print('never heard')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('heard after', child.wait(), flush=True)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == ["deaf while starting", "heard after 0"], done.stderr

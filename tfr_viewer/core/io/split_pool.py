@@ -137,18 +137,25 @@ def _interrupts_ignored() -> Iterator[None]:
     """SIGINT ignored while the workers are started: a process started so keeps it
     ignored from its first instruction (Python leaves an ignored SIGINT alone), so a
     Ctrl+C while a worker is still importing cannot print its traceback. The command
-    hears Ctrl+C again once they are started."""
+    hears Ctrl+C again once they are started, and hears one that came meanwhile too:
+    SIGINT is also blocked meanwhile, and a blocked signal is kept pending, not
+    discarded, until it is unblocked (after the handler is back)."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    masks = hasattr(signal, "pthread_sigmask")
+    if masks:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:  # (None: a handler not set from Python, which cannot be put back)
         signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
+        if masks:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _worker_start() -> None:
