@@ -82,7 +82,7 @@ def test_each_file_type(qtbot, window, tmp_path, no_uncaught, kind):
         window.select_record(0)
         assert "too large to decode" in window.preview.images.info.text()
     if kind == "hostile":
-        assert window.problems_button.text() == "1 problem"
+        assert window.status.problems_button.text() == "1 problem"
         assert window.model.region_at(0).size == 5000
 
 
@@ -94,7 +94,7 @@ def test_cancel_mid_scan(qtbot, window, tmp_path):
         qtbot.waitUntil(lambda: window.model.rowCount() > 0, timeout=30_000)
         window.cancel_indexing()
     assert blocker.args[0] == IndexState.CANCELLED
-    assert "so far" in window.counts.text()
+    assert "so far" in window.status.counts.text()
     assert 0 < window.model.rowCount() <= 2_000_000
 
 
@@ -119,7 +119,7 @@ def test_a_refused_stream_is_decoded_once_in_the_child(qtbot, window, tmp_path, 
         with qtbot.waitSignal(window.record_shown):
             window.select_record(record) if window.current != record else window.show_record(record)
         assert window.preview.hex.data == bytes([record]) * 300
-    assert window.problems_button.text() == "1 problem"
+    assert window.status.problems_button.text() == "1 problem"
 
 
 def test_what_the_child_leaves_is_read_even_when_the_window_is_busy(

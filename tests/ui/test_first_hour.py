@@ -56,8 +56,8 @@ def test_garbage_has_a_row_only_damaged_shows_it_and_the_count_opens_the_list(
     assert model.rowCount() == 2
     assert model.record_at(0) == 5 and model.region_at(1) is not None
     # the problem count in the status bar opens the list of problems
-    assert window.problems_button.text() == "2 problems"
-    qtbot.mouseClick(window.problems_button, Qt.MouseButton.LeftButton)
+    assert window.status.problems_button.text() == "2 problems"
+    qtbot.mouseClick(window.status.problems_button, Qt.MouseButton.LeftButton)
     dialog = window.navigator.problems_dialog
     assert dialog.isVisible() and dialog.table.rowCount() == 2
     cells = [dialog.table.item(1, c).text() for c in range(6)]
@@ -93,7 +93,7 @@ def test_a_corrupt_gzip_stream_has_a_row(qtbot, window, tmp_path):
     stream = [r for r in regions if r is not None and r.kind == "truncated"]
     assert len(stream) == 1 and "gzip" in stream[0].message
     assert stream[0].offset > 0  # the records before the damage are kept
-    assert window.problems_button.isVisible()
+    assert window.status.problems_button.isVisible()
     status = window.model.columns().index("status")
     row = regions.index(stream[0])
     assert window.model.data(window.model.index(row, status)) == "truncated"

@@ -19,7 +19,7 @@ def test_opens_a_shard_set_and_titles_it(qtbot, window, samples):
     assert "6 files" not in window.windowTitle() and "+5 files" in window.windowTitle()
     assert window.current == 0
     assert window.tree_model.rowCount() > 0
-    assert "80 records" in window.counts.text() and window.problems_button.isHidden()
+    assert "80 records" in window.status.counts.text() and window.status.problems_button.isHidden()
 
 
 def test_selecting_a_record_fills_the_panes(qtbot, window, samples):
@@ -116,10 +116,10 @@ def test_warnings_about_the_files_stay_in_the_status_bar(qtbot, window, samples,
     empty.write_bytes(b"")
     good = samples / "sequences.tfrecord"
     open_and_wait(qtbot, window, [good, notes, empty])
-    button = window.warnings_button
+    button = window.status.warnings_button
     assert not button.isHidden() and button.text() == "2 warnings"
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    box = window.warnings_box
+    box = window.status.warnings_box
     assert box is not None and box.isVisible() and box.text().startswith("2 warnings")
     assert f"{empty}: is empty (0 records)" in box.informativeText()
     assert f"{notes}: not a TFRecord file" in box.informativeText()

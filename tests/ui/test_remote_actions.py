@@ -45,7 +45,7 @@ def test_open_url_from_the_menu_then_verify_in_one_click(qtbot, window, server, 
         assert np.array_equal(ds.files[0].index.statuses(), local.files[0].index.statuses())
         assert len(ds) == len(local)
     assert window.remote.verify_button.isHidden()
-    assert "problem" in window.problems_button.text()
+    assert "problem" in window.status.problems_button.text()
     # the URL is remembered in Open Recent and in the dialog's list
     recent = window.recent_menu.actions()
     assert recent and recent[0].toolTip() == url and recent[0].isEnabled()
@@ -101,7 +101,7 @@ def test_a_server_failing_during_the_scan_offers_retry(qtbot, window, server, mo
         window.open_paths([url], files=[url])
     box = window.remote.retry_box
     assert box is not None and url in box.text()
-    assert window.counts.text() == "indexing failed"
+    assert window.status.counts.text() == "indexing failed"
     server.faults.fail_after = None
     with qtbot.waitSignal(window.index_finished, timeout=60_000):
         box.button(QMessageBox.StandardButton.Retry).click()
@@ -161,8 +161,8 @@ def test_a_slow_server_never_freezes_the_window(qtbot, window, server, monkeypat
 def test_cancel_stops_waiting_for_a_silent_server(qtbot, window, server):
     server.faults.hang = True
     window.remote.open_urls([server.url("big.tfrecord")])
-    assert window.cancel_button.isVisible() and window.remote.looking_up
-    qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
-    assert not window.remote.looking_up and window.cancel_button.isHidden()
-    assert window.progress.isHidden() and window.dataset is None
+    assert window.status.cancel_button.isVisible() and window.remote.looking_up
+    qtbot.mouseClick(window.status.cancel_button, Qt.MouseButton.LeftButton)
+    assert not window.remote.looking_up and window.status.cancel_button.isHidden()
+    assert window.status.progress.isHidden() and window.dataset is None
     assert "cancelled" in window.statusBar().currentMessage()

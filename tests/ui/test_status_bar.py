@@ -20,7 +20,7 @@ def test_a_long_message_ends_before_the_counts(qtbot, window, samples, tmp_path)
     shown = super(type(bar), bar).currentMessage()  # what the bar draws
     assert shown.endswith("…") and whole.startswith(shown[:-1])
     assert bar.fontMetrics().horizontalAdvance(shown) <= bar.room()
-    assert bar.room() < window.counts.geometry().left()
+    assert bar.room() < window.status.counts.geometry().left()
     assert bar.toolTip() == whole
     window.select_record(4)
     assert bar.currentMessage().startswith("record 4: ")

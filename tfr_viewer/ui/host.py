@@ -23,15 +23,13 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QSettings, SignalInstance
     from PySide6.QtWidgets import (
         QDockWidget,
-        QLabel,
-        QProgressBar,
-        QPushButton,
         QTabWidget,
         QTreeView,
     )
 
     from ..core.analyze.label_checks import PredictionCheck
     from .dialogs.convert_dialog import ConvertDialog
+    from .index_status import IndexStatus
     from .models.feature_tree import FeatureTreeModel
     from .panels.gallery import Gallery
     from .recent import RecentFiles
@@ -168,13 +166,7 @@ class RemoteHost(Protocol):
     @property
     def settings(self) -> QSettings: ...
     @property
-    def progress(self) -> QProgressBar: ...
-    @property
-    def cancel_button(self) -> QPushButton: ...
-    @property
-    def problems_button(self) -> QPushButton: ...
-    @property
-    def counts(self) -> QLabel: ...
+    def status(self) -> IndexStatus: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
     def as_widget(self) -> QWidget: ...

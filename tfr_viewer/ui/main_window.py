@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
@@ -13,22 +12,21 @@ from PySide6.QtGui import (
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
-    QGuiApplication,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QSplitter,
     QTabWidget,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
-from ..core.io import Dataset, PathError, Problem, SourceError
+from ..core.analyze import choose_summary_keys, feature_keys, feature_kinds, sample_features
+from ..core.analyze.sample import sample_classes
+from ..core.io import Compression, Dataset, PathError, Problem, SourceError
 from ..core.io.paths import TfdsChoice
 from ..core.io.remote import is_url
 from ..core.text import plural
@@ -37,12 +35,14 @@ from .analysis_actions import AnalysisActions
 from .dialogs.tfds_choice import choose_tfds
 from .docks import Docks
 from .edit_actions import EditActions
+from .feature_tree_view import FeatureTreeView
 from .filter_bar import FilterBar
 from .html_reports import HtmlReports
-from .indexer import Indexer
+from .index_status import IndexStatus
+from .indexer import Indexer, IndexProgress, IndexState
 from .label_maps import LabelMaps
 from .layout_keys import LayoutKeys
-from .models.feature_tree import FeatureTreeModel, Node
+from .models.feature_tree import Node
 from .models.record_table import RecordTableModel
 from .navigation import Navigator
 from .panels.gallery import Gallery
@@ -57,12 +57,9 @@ from .session import Session
 from .settings_values import read_bytes
 from .standby import prestart
 from .status_bar import StatusBar
-from .status_widgets import StatusWidgets
 from .table_order import TableOrder
 from .viewers.preview import PreviewPane
-from .window_indexing import WindowIndexing
 from .window_menus import window_actions
-from .window_session import WindowSession
 
 if TYPE_CHECKING:
     from .dialogs.convert_dialog import ConvertDialog
@@ -71,7 +68,7 @@ MIN_RECORDS_WIDTH = 380  # the filter bar and the table
 MIN_PREVIEW_WIDTH = 320  # the tree and the picture
 
 
-class MainWindow(WindowIndexing, WindowSession, QMainWindow):
+class MainWindow(QMainWindow):
     """``index_finished`` fires when indexing and verification end; ``record_shown`` when
     the previews of the selected record are ready (both used by --screenshot)."""
 
@@ -84,8 +81,6 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         super().__init__()
         self.settings = QSettings("tfr-viewer", "tfr-viewer")
         self.session = Session(self)
-        self._size_warned = False
-        self._started = 0.0
         self.remember_geometry = True  # off for --screenshot, which resizes the window
         self.errors_to_stderr = False  # on for --screenshot: no box waits for an answer
         self.setAcceptDrops(True)
@@ -149,19 +144,8 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         box.setContentsMargins(4, 4, 0, 4)
         box.addWidget(self.filter_bar)
         box.addWidget(self.left_tabs, 1)
-        self.tree_model = FeatureTreeModel(self)
-        self.tree = QTreeView(self)
-        self.tree.setModel(self.tree_model)
-        self.tree.setAlternatingRowColors(True)
-        self.tree.setUniformRowHeights(True)
-        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.tree.customContextMenuRequested.connect(self._tree_menu)
-        # opened nodes widen the key column (box keys read "xmin", never "x…")
-        self.tree.expanded.connect(lambda _index: self.tree.resizeColumnToContents(0))
-        self.tree.setEditTriggers(
-            QAbstractItemView.EditTrigger.DoubleClicked
-            | QAbstractItemView.EditTrigger.EditKeyPressed
-        )
+        self.tree = FeatureTreeView(self)
+        self.tree_model = self.tree.tree_model
         self.tree_model.edit_requested.connect(
             lambda key, text: self.edit_actions.edit_value(key, text)
         )
@@ -187,14 +171,9 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         self.order = TableOrder(self)
         self.navigator: Navigator = Navigator(self)
         self.setStatusBar(StatusBar(self))
-        bar = StatusWidgets(self.statusBar())
-        self.counts, self.problems_button = bar.counts, bar.problems
-        self.warnings_button = bar.warnings
-        self.warnings_box: QMessageBox | None = None
-        self.warnings_button.clicked.connect(lambda: self.show_warnings())
-        self.progress, self.cancel_button = bar.progress, bar.cancel
-        self.problems_button.clicked.connect(lambda: self.navigator.show_problems())
-        self.cancel_button.clicked.connect(self.cancel_indexing)
+        self.status = IndexStatus(self.session, self.statusBar(), self.show_error)
+        self.status.problems_button.clicked.connect(lambda: self.navigator.show_problems())
+        self.status.cancel_button.clicked.connect(self.cancel_indexing)
 
     def _follow_panels(self) -> None:
         self.session.selected.connect(self.gallery.follow)
@@ -255,35 +234,150 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
             model.run_later = self.remote.background.run  # cells never wait on the network
         self.session.open(dataset, model)
         self.recent.remember(specs)
+        self.status.indexing_started()
         # remote files: a header-only scan (Verify CRCs reads them whole, on request)
-        indexer = self.session.indexer = Indexer(dataset, self, verify=not remote)
-        indexer.transferred.connect(
-            lambda figures, ix=indexer: (
-                self.remote.show_transfer(figures) if ix is self.indexer else None
-            )
-        )
-        # Signals of an indexer that was replaced meanwhile are ignored.
-        indexer.progress.connect(
-            lambda at, ix=indexer: self._on_progress(at) if ix is self.indexer else None
-        )
-        indexer.finished.connect(
-            lambda *a, ix=indexer: self._on_finished(*a) if ix is self.indexer else None
-        )
-        self._started = time.monotonic()
-        self._size_warned = False
-        self.progress.setValue(0)
-        self.progress.show()
-        self.cancel_button.show()
-        indexer.start()
+        self.session.start_indexing(verify=not remote)
         self._update_title()
         return True
 
     def close_dataset(self) -> None:
-        """Stop the indexer, then close the session: every pane and panel follows."""
-        if self.indexer is not None:
-            self.indexer.cancel(wait=True)
-            self.session.indexer = None
+        """Close the session (its indexer stopped first): every pane and panel follows."""
         self.session.close()
+
+    def cancel_indexing(self) -> None:
+        """The status bar's Cancel: stops indexing, verifying or a URL lookup."""
+        self.remote.cancel()
+        if self.indexer is not None:
+            self.indexer.cancel(wait=False)
+
+    # -- the session's dataset, as the window's panes follow it ----------------------
+    def _follow_session(self) -> None:
+        session = self.session
+        session.opened.connect(self._opened)
+        session.closed.connect(self._closed)
+        session.edited.connect(self._edited)
+        session.index_progress.connect(self._index_progress)
+        session.index_ended.connect(self._index_ended)
+        session.transferred.connect(self.remote.show_transfer)
+        for signal in (session.opened, session.indexed, session.selected, session.closed):
+            signal.connect(lambda *_: self.menus.refresh())
+
+    def _opened(self, dataset: Dataset) -> None:
+        model = self.session.model
+        assert model is not None
+        self.table.setModel(model)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        model.sort_requested.connect(self.order.sort)
+        self.table.fit_columns()
+        self.filter_bar.set_dataset(dataset)
+        self.gallery.set_dataset(dataset, model)
+        self.tree_model.class_names = model.class_names
+        # the names of the boxes' classes: a ClassLabel under a sequence (objects/label)
+        nested = [names for key, names in model.class_names.items() if "/" in key]
+        top = [names for key, names in model.class_names.items() if "/" not in key]
+        self.preview.images.class_names = dict(enumerate(nested[0])) if nested else {}
+        self.gallery.thumbs.set_class_names(
+            dict(enumerate(top[0])) if top else {}, self.preview.images.class_names
+        )
+
+    def _closed(self) -> None:
+        self.filter_bar.set_dataset(None)
+        self.gallery.set_dataset(None, None)
+        self.order.forget()
+        self.table.known_keys = []
+        self.clear_panes()
+
+    def _edited(self, records: list[int]) -> None:
+        if self.model is not None:
+            self.model.records_changed(records)
+        if self.current in records:
+            self.show_record(self.current)
+        self.update_title()
+
+    def _index_progress(self, at: IndexProgress) -> None:
+        ds, model = self.dataset, self.model
+        assert ds is not None and model is not None
+        model.set_count(at.records)
+        if at.phase == 1:
+            model.statuses_changed()
+        if self.current is None and at.records and not self.table.currentIndex().isValid():
+            # a compressed first file waits for the end of the scan: until the child hands
+            # over its seek points (or its decoded bytes), a read here would decode the
+            # stream on the window's thread
+            source = ds.files[0].source
+            if source is not None and source.compression is Compression.NONE:
+                self.select_record(0)
+        self._update_title()
+
+    def _index_ended(self, state: int, message: str) -> None:
+        ds = self.dataset
+        if ds is None or self.model is None:
+            return
+        self.model.set_count(len(ds))
+        self.model.statuses_changed()
+        if state == IndexState.FAILED:
+            failure = self.indexer.failure if self.indexer is not None else None
+            if not self.remote.indexing_failed(failure):
+                self.show_error("Indexing stopped", message)
+        self.remote.update_verify_button()
+        self.remote.refresh_transfer()
+        try:
+            self._after_index()
+            self._update_title()
+            self.session.workspace.indexed(state)
+        finally:
+            self.index_finished.emit(state)
+
+    def _after_index(self) -> None:
+        ds = self.dataset
+        if ds is None or self.model is None:
+            return
+        if len(ds):
+            sampled = lambda sample, _exc: self._use_sample(ds, sample or [])  # noqa: E731
+            if not self.remote.off_thread(lambda: sample_features(ds), sampled):
+                self._use_sample(ds, sample_features(ds))
+        self.table.fit_columns()  # now that the largest offset and the columns are known
+        if not len(ds):
+            return
+        self.gallery.refresh()
+        if self.current is None and not self.table.currentIndex().isValid():
+            self.select_record(0)
+        elif self.current is not None:
+            self.show_record(self.current)  # its status is settled now
+
+    def _use_sample(self, ds: Dataset, sample: list[dict]) -> None:
+        """Keys for completion and the summary columns, from the first records."""
+        if ds is not self.dataset or self.model is None:
+            return
+        keys = feature_keys(sample)
+        self.analysis.sampled_classes = sample_classes(sample)
+        self.table.known_keys = keys
+        self.filter_bar.set_keys(keys, feature_kinds(sample))
+        self.model.set_summary_keys(choose_summary_keys(sample, keys))
+        self.table.fit_columns()
+
+    # -- the session's state, read-only: the session changes it ----------------------
+    @property
+    def dataset(self) -> Dataset | None:
+        return self.session.dataset
+
+    @property
+    def model(self) -> RecordTableModel | None:
+        return self.session.model
+
+    @property
+    def indexer(self) -> Indexer | None:
+        return self.session.indexer
+
+    @property
+    def current(self) -> int | None:
+        return self.session.current
+
+    @property
+    def current_region(self) -> Problem | None:
+        """The damaged region whose row is selected, if one is."""
+        return self.session.current_region
 
     def clear_panes(self) -> None:
         """Nothing selected: the tree, the previews and the status bar show nothing of a
@@ -367,29 +461,17 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
 
     # -- commands ------------------------------------------------------------------
     def selected_tree_node(self) -> Node | None:
-        index = self.tree.currentIndex()
-        return self.tree_model.node(index) if index.isValid() else None
+        return self.tree.selected_node()
 
     def copy_selection(self) -> None:
         """Ctrl+C: the selected rows as TSV in the table (and gallery), a value in the tree."""
         if self.tree.hasFocus():
-            self.copy_from_tree(value=True)
+            self.tree.copy(value=True)
         else:
             self.table.copy_rows()
 
     def copy_from_tree(self, value: bool) -> None:
-        node = self.selected_tree_node()
-        if node is None:
-            return
-        QGuiApplication.clipboard().setText(
-            node.copy or node.value if value else node.key or node.name
-        )
-
-    def _tree_menu(self, pos) -> None:  # noqa: ANN001
-        menu = QMenu(self)
-        menu.addAction("Copy value", lambda: self.copy_from_tree(value=True))
-        menu.addAction("Copy key", lambda: self.copy_from_tree(value=False))
-        menu.exec(self.tree.viewport().mapToGlobal(pos))
+        self.tree.copy(value)
 
     def refresh_views(self) -> None:
         """The rows changed: the gallery shows the same records."""
@@ -402,15 +484,6 @@ class MainWindow(WindowIndexing, WindowSession, QMainWindow):
         from .dialogs.about_dialog import AboutDialog
 
         AboutDialog(self).exec()
-
-    def show_warnings(self) -> None:
-        """The warnings about the open files, in a box whose text can be copied."""
-        texts = self.warnings_button.toolTip().splitlines()
-        box = self.warnings_box = QMessageBox(QMessageBox.Icon.Warning, "Warnings", "", parent=self)
-        box.setText(f"{plural(len(texts), 'warning')} about the open files:")
-        box.setInformativeText("\n\n".join(texts))
-        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        box.open()
 
     def show_error(self, title: str, text: str) -> None:
         """A message box; one line on stderr instead when nobody can answer a box (no

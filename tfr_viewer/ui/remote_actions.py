@@ -106,9 +106,9 @@ class RemoteActions(QObject):
         self._lookup += 1
         number = self._awaited = self._lookup
         self.w.statusBar().showMessage(f"connecting to {specs[0]}…")
-        self.w.progress.setRange(0, 0)
-        self.w.progress.show()
-        self.w.cancel_button.show()
+        self.w.status.progress.setRange(0, 0)
+        self.w.status.progress.show()
+        self.w.status.cancel_button.show()
 
         def look_up() -> None:
             try:
@@ -132,9 +132,9 @@ class RemoteActions(QObject):
         if number != self._lookup:
             return  # a newer lookup replaced this one
         self._awaited = None
-        self.w.progress.setRange(0, 1000)
-        self.w.progress.hide()
-        self.w.cancel_button.hide()
+        self.w.status.progress.setRange(0, 1000)
+        self.w.status.progress.hide()
+        self.w.status.cancel_button.hide()
         self.w.statusBar().clearMessage()
         if error is not None:
             self.failed("Cannot open the URL", error, lambda: self.open_urls(specs))
@@ -146,9 +146,9 @@ class RemoteActions(QObject):
             return
         self._lookup += 1
         self._awaited = None
-        self.w.progress.setRange(0, 1000)
-        self.w.progress.hide()
-        self.w.cancel_button.hide()
+        self.w.status.progress.setRange(0, 1000)
+        self.w.status.progress.hide()
+        self.w.status.cancel_button.hide()
         self.w.statusBar().showMessage("opening the URL cancelled", 10000)
 
     # -- failures ------------------------------------------------------------------
@@ -258,11 +258,11 @@ class RemoteActions(QObject):
         self._verify_ok = False
         self._settled = 0  # records whose CRC the child has checked
         self.verify_button.hide()
-        w.progress.setRange(0, 1000)
-        w.progress.setValue(0)
-        w.progress.show()
-        w.cancel_button.show()
-        w.counts.setText("verifying payload CRCs…")
+        w.status.progress.setRange(0, 1000)
+        w.status.progress.setValue(0)
+        w.status.progress.show()
+        w.status.cancel_button.show()
+        w.status.counts.setText("verifying payload CRCs…")
         task.start()
 
     def cancel(self) -> None:
@@ -278,9 +278,9 @@ class RemoteActions(QObject):
             case tm.Statuses(number, start, statuses):
                 ds.files[number].index.set_statuses(start, statuses)
                 self._settled += len(statuses)
-                w.progress.setValue(int(1000 * self._settled / max(len(ds), 1)))
+                w.status.progress.setValue(int(1000 * self._settled / max(len(ds), 1)))
                 problems = sum(f.index.problem_count() for f in ds.files)
-                show_problem_count(w.problems_button, problems)
+                show_problem_count(w.status.problems_button, problems)
                 if w.session.model is not None:
                     w.session.model.statuses_changed()
             case tm.FileVerified(number):
@@ -298,13 +298,13 @@ class RemoteActions(QObject):
         w, ds = self.w, self.w.session.dataset
         cancelled = self.task is not None and self.task.cancelled
         self.task = None
-        w.progress.hide()
-        w.cancel_button.hide()
+        w.status.progress.hide()
+        w.status.cancel_button.hide()
         if ds is not None:
             problems = sum(f.index.problem_count() for f in ds.files)
-            show_problem_count(w.problems_button, problems)
+            show_problem_count(w.status.problems_button, problems)
             verdict = "cancelled" if cancelled else plural(problems, "problem")
-            w.counts.setText(f"{plural(len(ds), 'record')} verified: {verdict}")
+            w.status.counts.setText(f"{plural(len(ds), 'record')} verified: {verdict}")
             if w.session.model is not None:
                 w.session.model.statuses_changed()
             if w.session.current is not None:

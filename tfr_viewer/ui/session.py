@@ -13,6 +13,8 @@ the change (the window, or a program holding the workspace):
 - ``edited(records)``: edits changed these records (an undo or a redo too).
 - ``history_moved(position, added)``: the edit history has ``position`` steps done;
   ``added`` when a new step was made.
+- ``index_progress(at)``, ``index_ended(state, message)``, ``transferred(figures)``:
+  the session's indexer (:meth:`start_indexing`) as it runs, and when it stops.
 - ``closed()``: the dataset was closed: the session holds nothing any more, and the
   dataset's files are released once every subscriber has heard it.
 - ``keys_changed(keymap)``: the layout's keys were named by hand (View › Layout Keys…);
@@ -55,6 +57,9 @@ class Session(QObject):
     selected = Signal(object)  # int | None
     edited = Signal(list)  # list[int]
     history_moved = Signal(int, bool)  # steps done, whether a step was added
+    index_progress = Signal(object)  # IndexProgress of the session's indexer
+    index_ended = Signal(int, str)  # IndexState, message: the indexer stopped
+    transferred = Signal(object)  # {bytes, requests, seconds} read from remote files
     closed = Signal()
     keys_changed = Signal(object)  # KeyMap
 
@@ -128,10 +133,34 @@ class Session(QObject):
         """``record`` is shown (or ``region``, or nothing when both are None)."""
         self.workspace.select(record, region)
 
+    def start_indexing(self, verify: bool) -> Indexer:
+        """Index the open dataset (``verify``: its CRCs too) in the window's child: its
+        progress, its end and its remote reads are announced as ``index_progress``,
+        ``index_ended`` and ``transferred`` (an indexer replaced meanwhile says
+        nothing more)."""
+        from .indexer import Indexer
+
+        assert self.dataset is not None, "no dataset is open"
+        indexer = self.indexer = Indexer(self.dataset, self, verify=verify)
+        indexer.progress.connect(
+            lambda at, ix=indexer: self.index_progress.emit(at) if ix is self.indexer else None
+        )
+        indexer.finished.connect(
+            lambda *a, ix=indexer: self.index_ended.emit(*a) if ix is self.indexer else None
+        )
+        indexer.transferred.connect(
+            lambda f, ix=indexer: self.transferred.emit(f) if ix is self.indexer else None
+        )
+        indexer.start()
+        return indexer
+
     def close(self) -> None:
-        """Forget the dataset, announce it, then release its files (the caller has
-        stopped its indexer); nothing happens when none is open."""
+        """Stop the indexer, forget the dataset, announce it, then release its files;
+        nothing happens when none is open."""
+        if self.indexer is not None:
+            self.indexer.cancel(wait=True)
+            self.indexer = None
         if self.workspace.dataset is None:
             return
-        self.model = self.indexer = self.editor = None
+        self.model = self.editor = None
         self.workspace.close()
