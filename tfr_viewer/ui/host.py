@@ -20,7 +20,7 @@ from .session import Session
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from PySide6.QtCore import QSettings, SignalInstance
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import (
         QDockWidget,
         QTabWidget,
@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 
 
 class PanelHost(Protocol):
-    """What a docked panel may use of the window: its session, and selecting."""
+    """What a docked panel (and a part of the window given its own widgets: the label
+    maps, the record panes) may use of the window: its session, selecting, and telling
+    the user."""
 
     @property
     def session(self) -> Session: ...
@@ -46,6 +48,7 @@ class PanelHost(Protocol):
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
     def as_widget(self) -> QWidget: ...
     def select_record(self, record: int) -> bool: ...
+    def show_error(self, title: str, text: str) -> None: ...
 
 
 class EditHost(Protocol):
@@ -201,20 +204,6 @@ class WindowHost(Protocol):
     def about(self) -> None: ...
 
 
-class LabelMapHost(Protocol):
-    """What the label maps need of the window (:mod:`.label_maps`)."""
-
-    @property
-    def session(self) -> Session: ...
-    @property
-    def preview(self) -> PreviewPane: ...
-    @property
-    def settings(self) -> QSettings: ...
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802
-    def as_widget(self) -> QWidget: ...
-    def show_error(self, title: str, text: str) -> None: ...
-
-
 class RecordReads(Protocol):
     """The edit actions as the panes see them: a record's payload as edited, and
     whether it is deleted."""
@@ -228,29 +217,3 @@ class OffThread(Protocol):
     window's thread (False for a local dataset: the caller reads)."""
 
     def off_thread(self, fn: Callable[[], Any], then: Callable[[Any, Any], None]) -> bool: ...
-
-
-class PanesHost(Protocol):
-    """What the panes need of the window."""
-
-    @property
-    def session(self) -> Session: ...
-    @property
-    def dataset(self) -> Dataset | None: ...
-    @property
-    def current(self) -> int | None: ...
-    @property
-    def current_region(self) -> Problem | None: ...
-    @property
-    def tree(self) -> QTreeView: ...
-    @property
-    def tree_model(self) -> FeatureTreeModel: ...
-    @property
-    def preview(self) -> PreviewPane: ...
-    @property
-    def edit_actions(self) -> RecordReads: ...
-    @property
-    def remote(self) -> OffThread: ...
-    @property
-    def record_shown(self) -> SignalInstance: ...
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802

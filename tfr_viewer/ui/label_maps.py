@@ -18,8 +18,11 @@ from .actions import Action, Entry
 from .settings_values import read_text_map
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+
     from ..core.io import Dataset
-    from .host import LabelMapHost
+    from .host import PanelHost
+    from .viewers.preview import PreviewPane
 
 SETTING = "label-maps"  # {first file of a dataset: its label map}
 
@@ -36,8 +39,8 @@ def found_beside(dataset: Dataset) -> str | None:
 class LabelMaps:
     """Opens, remembers and applies the open dataset's label map."""
 
-    def __init__(self, w: LabelMapHost) -> None:
-        self.w = w
+    def __init__(self, w: PanelHost, preview: PreviewPane, settings: QSettings) -> None:
+        self.w, self.preview, self.settings = w, preview, settings
         self.path: str | None = None  # the label map in use
         self.names: dict[int, str] = {}
         w.session.opened.connect(self._opened)
@@ -74,14 +77,14 @@ class LabelMaps:
             self.w.show_error("Cannot read the label map", str(exc))
             return False
         self.path, self.names = path, names
-        images = self.w.preview.images
+        images = self.preview.images
         images.class_names = {**images.class_names, **names}
         images.refresh()
         ds = self.w.session.dataset
         if remember and ds is not None and ds.files:
             kept = self._kept()
             kept[os.path.abspath(ds.files[0].path)] = path
-            self.w.settings.setValue(SETTING, kept)
+            self.settings.setValue(SETTING, kept)
         self.w.statusBar().showMessage(f"label map {path}: {len(names)} classes", 10000)
         return True
 
@@ -100,7 +103,7 @@ class LabelMaps:
 
     def _kept(self) -> dict[str, str]:
         """The label maps remembered, by the first file of their dataset."""
-        return read_text_map(self.w.settings, SETTING)
+        return read_text_map(self.settings, SETTING)
 
     def _closed(self) -> None:
         self.path, self.names = None, {}

@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
     index_finished = Signal(int)
     record_shown = Signal(int)
     order: TableOrder
+    preview: PreviewPane
     convert_dialog: ConvertDialog | None = None  # File › New Dataset from Images…
 
     def __init__(self) -> None:
@@ -94,9 +95,12 @@ class MainWindow(QMainWindow):
         self.analysis = AnalysisActions(self)
         self.layout_keys = LayoutKeys(self)
         self.predictions = PredictionActions(self)
-        self.label_maps = LabelMaps(self)
+        self.label_maps = LabelMaps(self, self.preview, self.settings)
         self.html_reports = HtmlReports(self)
-        self.panes = RecordPanes(self)  # what is shown of the selection
+        # what is shown of the selection
+        self.panes = RecordPanes(
+            self, self.tree, self.preview, self.edit_actions, self.remote, self.record_shown
+        )
         self.action_table = [
             *window_actions(self),
             *self.remote.actions(),

@@ -15,7 +15,11 @@ from .models.feature_tree import region_nodes
 from .tree_state import TreeState
 
 if TYPE_CHECKING:
-    from .host import PanesHost
+    from PySide6.QtCore import SignalInstance
+
+    from .feature_tree_view import FeatureTreeView
+    from .host import OffThread, PanelHost, RecordReads
+    from .viewers.preview import PreviewPane
 
 REGION_PREVIEW = 1 << 20  # bytes of a damaged region shown in the hex view
 
@@ -23,8 +27,20 @@ REGION_PREVIEW = 1 << 20  # bytes of a damaged region shown in the hex view
 class RecordPanes:
     """Fills the tree, the previews and the status bar for what is selected."""
 
-    def __init__(self, w: PanesHost) -> None:
-        self.w = w
+    def __init__(
+        self,
+        w: PanelHost,
+        tree: FeatureTreeView,
+        preview: PreviewPane,
+        reads: RecordReads,
+        remote: OffThread,
+        shown: SignalInstance,
+    ) -> None:
+        """``reads``: a record's payload as edited; ``remote``: reads off the window's
+        thread; ``shown``: emitted with a record once its panes show it."""
+        self.w, self.session = w, w.session
+        self.tree, self.tree_model, self.preview = tree, tree.tree_model, preview
+        self.reads, self.remote, self.shown = reads, remote, shown
         self.described = ""  # the status bar's text about the record shown
         self.tree_record: int | None = None  # the record the feature tree shows
 
@@ -32,22 +48,22 @@ class RecordPanes:
         """Nothing selected: the tree, the previews and the status bar show nothing of a
         record."""
         w = self.w
-        if w.current is not None or w.current_region is not None:
-            w.session.select(None)
+        if self.session.current is not None or self.session.current_region is not None:
+            self.session.select(None)
         if self.described and w.statusBar().currentMessage() == self.described:
             w.statusBar().clearMessage()
         self.described = ""
-        w.tree_model.set_decoded(None)
+        self.tree_model.set_decoded(None)
         self.tree_record = None
-        w.preview.show_record(None, b"")
+        self.preview.show_record(None, b"")
 
     def show_region(self, region: Problem) -> None:
         """A damaged region: what it is in the tree, its bytes in the hex view."""
         w = self.w
-        ds = w.dataset
+        ds = self.session.dataset
         if ds is None:
             return
-        w.session.select(None, region)
+        self.session.select(None, region)
         self.tree_record = None
         number = next(i for i, f in enumerate(ds.files) if f.path == region.file)
         try:
@@ -56,23 +72,22 @@ class RecordPanes:
         except (SourceError, OSError) as exc:
             data = b""
             w.statusBar().showMessage(f"cannot read the region: {exc}", 15000)
-        w.tree_model.set_nodes(region_nodes(region))
-        w.tree.resizeColumnToContents(0)
-        w.preview.show_record(None, data)
+        self.tree_model.set_nodes(region_nodes(region))
+        self.tree.resizeColumnToContents(0)
+        self.preview.show_record(None, data)
         w.statusBar().showMessage(region.without_hint(), 30000)
 
     def show_record(self, record: int) -> None:
-        w = self.w
-        dataset = w.dataset
+        dataset = self.session.dataset
         if dataset is None:
             return
-        w.session.select(record)
+        self.session.select(record)
         # the payload, and its file's type (decided on records of the file: read with it)
         read = lambda: (  # noqa: E731
-            w.edit_actions.payload(record),
+            self.reads.payload(record),
             file_decoder(dataset, dataset.locate(record)[0]),
         )
-        if w.remote.off_thread(read, lambda got, exc: self._show_payload(record, got, exc)):
+        if self.remote.off_thread(read, lambda got, exc: self._show_payload(record, got, exc)):
             return  # a remote record: shown when it arrives
         got: tuple[bytes, str | None]
         try:
@@ -86,7 +101,7 @@ class RecordPanes:
     ) -> None:
         """Show a record read as ``got``: its payload and its file's payload type."""
         w = self.w
-        if w.dataset is None or w.current != record:
+        if self.session.dataset is None or self.session.current != record:
             return  # another record was chosen while this one was read
         raw, within = got if got is not None else (b"", None)
         try:
@@ -94,33 +109,33 @@ class RecordPanes:
                 raise error
             decoded = decode(raw, within=within)
         except (SourceError, OSError, IndexError) as exc:
-            w.tree_model.set_decoded(None)
-            w.preview.show_record(None, b"")
+            self.tree_model.set_decoded(None)
+            self.preview.show_record(None, b"")
             w.statusBar().showMessage(f"record {record}: {exc}", 15000)
-            w.record_shown.emit(record)
+            self.shown.emit(record)
             return
         # the same record again (an edit, an undo): its open nodes and selection stay
-        kept = TreeState.of(w.tree) if record == self.tree_record else None
-        ref = w.dataset.ref(record)
+        kept = TreeState.of(self.tree) if record == self.tree_record else None
+        ref = self.session.dataset.ref(record)
         damage = damage_text(ref.status.kind) if ref.status.damaged else None
-        w.tree_model.set_decoded(decoded, damage)
+        self.tree_model.set_decoded(decoded, damage)
         self.tree_record = record
         if kept is None:
-            w.tree.expandToDepth(1)
+            self.tree.expandToDepth(1)
         else:
-            kept.restore(w.tree)
-        w.tree.resizeColumnToContents(0)
-        w.preview.images.keep_selection = kept is not None  # its selected box too
-        w.preview.show_record(decoded, raw, damage)
-        w.preview.images.keep_selection = False
-        status = "deleted" if w.edit_actions.is_deleted(record) else ref.status.kind
+            kept.restore(self.tree)
+        self.tree.resizeColumnToContents(0)
+        self.preview.images.keep_selection = kept is not None  # its selected box too
+        self.preview.show_record(decoded, raw, damage)
+        self.preview.images.keep_selection = False
+        status = "deleted" if self.reads.is_deleted(record) else ref.status.kind
         self.described = (
             f"record {record}: {os.path.basename(ref.file)} "
-            f"{w.dataset.at_byte(ref.file_number, ref.offset)}, "
+            f"{self.session.dataset.at_byte(ref.file_number, ref.offset)}, "
             f"{ref.length:,} bytes, {decoded.payload.type}, {status}"
         )
         w.statusBar().showMessage(self.described)
-        w.record_shown.emit(record)
+        self.shown.emit(record)
 
     def filter_said(self, text: str) -> None:
         """A filter's warning or error, for a while; nothing (the filter was cleared):
