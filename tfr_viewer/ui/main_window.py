@@ -14,7 +14,6 @@ from PySide6.QtGui import (
     QDropEvent,
 )
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QMainWindow,
     QMessageBox,
@@ -172,7 +171,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
         self.filter_bar.rows_changed.connect(lambda rows: self.order.show_rows(rows))
         self.filter_bar.message.connect(lambda text: self.panes.filter_said(text))
-        self.order = TableOrder(self)
+        self.order = TableOrder(self, self.table, self.filter_bar)
+        self.order.rows_changed.connect(self.refresh_views)
+        self.order.emptied.connect(self.clear_panes)
         self.navigator: Navigator = Navigator(self)
         self.setStatusBar(StatusBar(self))
         self.status = IndexStatus(self.session, self.statusBar(), self.show_error)
@@ -437,10 +438,7 @@ class MainWindow(QMainWindow):
         return self._select(lambda: self.model.row_of_region(region) if self.model else None)
 
     def select_row(self, row: int) -> None:
-        assert self.model is not None
-        index = self.model.index(row, 0)
-        self.table.setCurrentIndex(index)
-        self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self.table.select_row(row)
 
     def _row_changed(self, current, _previous) -> None:  # noqa: ANN001
         if not current.isValid() or self.model is None:

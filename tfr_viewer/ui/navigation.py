@@ -10,14 +10,14 @@ from PySide6.QtWidgets import QInputDialog
 
 from ..core.io import Problem
 from .actions import Action, Entry
-from .host import ViewHost
+from .host import PanelHost
 
 if TYPE_CHECKING:
     from .dialogs.problems_dialog import ProblemsDialog
 
 
 class Navigator(QObject):
-    def __init__(self, window: ViewHost) -> None:
+    def __init__(self, window: PanelHost) -> None:
         super().__init__(window.as_widget())
         self.window = window
         self.problems_dialog: ProblemsDialog | None = None
@@ -42,7 +42,7 @@ class Navigator(QObject):
         ]
 
     def goto_dialog(self) -> None:
-        if self.window.dataset is None:
+        if self.window.session.dataset is None:
             return
         text, ok = QInputDialog.getText(
             self.window.as_widget(),
@@ -56,7 +56,7 @@ class Navigator(QObject):
         """Select a record by number, or the record whose frame holds a byte offset
         (``@N`` or ``0x..``) in the current record's file; say why when it cannot."""
         w = self.window
-        ds = w.dataset
+        ds = w.session.dataset
         if ds is None:
             return False
         try:
@@ -75,9 +75,9 @@ class Navigator(QObject):
 
     def _goto_offset(self, offset: int) -> bool:
         w = self.window
-        ds = w.dataset
+        ds = w.session.dataset
         assert ds is not None
-        number = ds.ref(w.current).file_number if w.current is not None else 0
+        number = ds.ref(w.session.current).file_number if w.session.current is not None else 0
         record = ds.record_at_offset(number, offset) if len(ds) else None
         if record is None:
             w.show_error("Go to", f"no record starts at or before byte {offset:,}")
@@ -91,9 +91,9 @@ class Navigator(QObject):
         from .dialogs.problems_dialog import ProblemsDialog
 
         w = self.window
-        if w.dataset is None:
+        if w.session.dataset is None:
             return
-        report = VerifyReport.of(w.dataset)
+        report = VerifyReport.of(w.session.dataset)
         if not report.problems:
             w.statusBar().showMessage("no problems found", 10000)
             return

@@ -44,6 +44,12 @@ class RecordTableView(QTableView):
         self.setAlternatingRowColors(True)
         self.setSortingEnabled(True)
 
+    def select_row(self, row: int) -> None:
+        """Make ``row`` the current row, scrolled to the middle of the view."""
+        index = self.model().index(row, 0)
+        self.setCurrentIndex(index)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+
     def record_model(self) -> RecordTableModel | None:
         model = self.model()
         return model if isinstance(model, RecordTableModel) else None

@@ -4,20 +4,28 @@ regions when nothing is filtered out) in file order, or sorted in the background
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 
 from ..core.io import Problem
 from .actions import Action, Entry
-from .host import ViewHost
+from .filter_bar import FilterBar
+from .host import PanelHost
+from .record_view import RecordTableView
 from .sorter import Sorter
 
 
 class TableOrder(QObject):
-    """Keeps the selection across changes, and clears the panes when it goes away."""
+    """Keeps the selection across changes of the table's rows (a filter, a sort);
+    ``rows_changed`` when other views of the rows should follow, ``emptied`` when the
+    selection went away with nothing to show instead."""
 
-    def __init__(self, window: ViewHost) -> None:
+    rows_changed = Signal()
+    emptied = Signal()
+
+    def __init__(self, window: PanelHost, table: RecordTableView, filter_bar: FilterBar) -> None:
         super().__init__(window.as_widget())
-        self.window = window
+        self.window, self.table, self.filter_bar = window, table, filter_bar
+        self.session = window.session
         self.filtered: np.ndarray | None = None  # the filter's records (None: all)
         self.sorter = Sorter(self)
         self.sorter.finished.connect(self._sorted)
@@ -37,56 +45,54 @@ class TableOrder(QObject):
         self.filtered = None
 
     def _reselect(self, keep: int | None, region: Problem | None = None) -> bool:
-        w = self.window
-        if w.model is None:
+        if self.session.model is None:
             return False
-        row = w.model.row_of(keep) if keep is not None else None
+        row = self.session.model.row_of(keep) if keep is not None else None
         if row is None and region is not None:
-            row = w.model.row_of_region(region)
+            row = self.session.model.row_of_region(region)
         if row is not None:
-            w.select_row(row)
+            self.table.select_row(row)
         return row is not None
 
     def show_rows(self, rows: np.ndarray | None) -> None:
         """Show the filter's records (None: all); a sort is dropped, the selection kept
         when it is still shown, else the first match shown (the panes cleared when
         nothing matches)."""
-        w = self.window
-        if w.model is None:
+        if self.session.model is None:
             return
-        keep, region = w.current, w.current_region
+        keep, region = self.session.current, self.session.current_region
         self.filtered = rows
         self.sorter.stop()
-        w.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        w.model.set_rows(rows, regions=w.filter_bar.includes_regions())
-        w.refresh_views()
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.session.model.set_rows(rows, regions=self.filter_bar.includes_regions())
+        self.rows_changed.emit()
         if not self._reselect(keep, region):
-            w.clear_panes()
-            if w.model.rowCount():
-                w.select_row(0)
+            self.emptied.emit()
+            if self.session.model.rowCount():
+                self.table.select_row(0)
 
     def sort(self, column: str, descending: bool) -> None:
         """Sort the shown records by ``column`` in the background ("#" ascending is the
         file order)."""
         w = self.window
-        ds = w.dataset
-        if ds is None or w.model is None:
+        ds = self.session.dataset
+        if ds is None or self.session.model is None:
             return
         if column == "#" and not descending:
             self.unsort()
             return
         records = self.filtered if self.filtered is not None else np.arange(len(ds))
         w.statusBar().showMessage(f"sorting by {column}…")
-        self.sorter.start(ds, records, column, descending, w.edited_payloads())
+        self.sorter.start(ds, records, column, descending, self.session.workspace.edits.payloads)
 
     def _sorted(self, order, column: str, descending: bool, error: str) -> None:  # noqa: ANN001
         w = self.window
-        if error or w.model is None:
+        if error or self.session.model is None:
             w.statusBar().showMessage(error, 15000)
             return
-        keep = w.current
-        w.model.set_rows(order, regions=False, sorted_order=True)
-        w.refresh_views()
+        keep = self.session.current
+        self.session.model.set_rows(order, regions=False, sorted_order=True)
+        self.rows_changed.emit()
         way = "descending" if descending else "ascending"
         w.statusBar().showMessage(f"sorted by {column} ({way}); View › Unsorted restores", 10000)
         self._reselect(keep)
@@ -95,23 +101,22 @@ class TableOrder(QObject):
         """Show the records in ``order`` (a sort worked out elsewhere), the selection
         kept; View › Unsorted goes back."""
         w = self.window
-        if w.model is None:
+        if self.session.model is None:
             return
         self.sorter.stop()
-        keep = w.current
-        w.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        w.model.set_rows(order, regions=False, sorted_order=True)
-        w.refresh_views()
+        keep = self.session.current
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.session.model.set_rows(order, regions=False, sorted_order=True)
+        self.rows_changed.emit()
         w.statusBar().showMessage(f"sorted: {description}; View › Unsorted restores", 10000)
         self._reselect(keep)
 
     def unsort(self) -> None:
         """Back to file order (the filter, if any, stays)."""
-        w = self.window
         self.sorter.stop()
-        w.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        if w.model is not None and w.model.is_sorted:
-            keep = w.current
-            w.model.set_rows(self.filtered, regions=w.filter_bar.includes_regions())
-            w.refresh_views()
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        if self.session.model is not None and self.session.model.is_sorted:
+            keep = self.session.current
+            self.session.model.set_rows(self.filtered, regions=self.filter_bar.includes_regions())
+            self.rows_changed.emit()
             self._reselect(keep)
