@@ -20,7 +20,6 @@ from .session import Session
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import (
         QDockWidget,
         QTabWidget,
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 
     from ..core.analyze.label_checks import PredictionCheck
     from .dialogs.convert_dialog import ConvertDialog
-    from .index_status import IndexStatus
     from .models.feature_tree import FeatureTreeModel
     from .panels.gallery import Gallery
     from .recent import RecentFiles
@@ -131,22 +129,6 @@ class AnalysisHost(Protocol):
     def show_error(self, title: str, text: str) -> None: ...
     def select_record(self, record: int) -> bool: ...
     def select_region(self, region: Problem) -> bool: ...
-
-
-class RemoteHost(Protocol):
-    """What the remote-file actions need of the window."""
-
-    @property
-    def session(self) -> Session: ...
-    @property
-    def settings(self) -> QSettings: ...
-    @property
-    def status(self) -> IndexStatus: ...
-
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802
-    def as_widget(self) -> QWidget: ...
-    def open_paths(self, specs: Sequence[str], files: Sequence[str] | None = None) -> bool: ...
-    def show_record(self, record: int) -> None: ...
 
 
 class WindowHost(Protocol):

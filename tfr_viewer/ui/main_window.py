@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
     record_shown = Signal(int)
     order: TableOrder
     preview: PreviewPane
+    status: IndexStatus
     convert_dialog: ConvertDialog | None = None  # File › New Dataset from Images…
 
     def __init__(self) -> None:
@@ -89,7 +90,11 @@ class MainWindow(QMainWindow):
         self.pending = cast(PendingEdits, self.docks.widget("pending-edits"))
         self.pending_dock = self.docks.dock("pending-edits")
         self._follow_panels()
-        self.remote = RemoteActions(self)
+        self.remote = RemoteActions(self, self.status, self.settings)
+        self.remote.open_requested.connect(lambda specs, files: self.open_paths(specs, files))
+        self.remote.verified.connect(  # the record shown says its settled status
+            lambda _ok: self.show_record(self.current) if self.current is not None else None
+        )
         self.edit_actions = EditActions(self)
         self.analysis = AnalysisActions(self)
         self.layout_keys = LayoutKeys(self)

@@ -9,7 +9,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
@@ -21,9 +21,14 @@ from ..core.io.remote import is_url
 from ..core.text import plural
 from .actions import Action, Entry
 from .background import Background, Done
-from .host import RemoteHost
 from .process_task import ProcessTask
 from .status_widgets import show_problem_count
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+
+    from .host import PanelHost
+    from .index_status import IndexStatus
 
 
 def _megabytes(n: float) -> str:
@@ -35,22 +40,25 @@ class RemoteActions(QObject):
 
     looked_up = Signal(object, object, object)  # specs, files or None, error text or None
     verified = Signal(bool)  # a verification ended: True when complete
+    open_requested = Signal(list, object)  # specs, the files they expand to (or None)
 
-    def __init__(self, w: RemoteHost) -> None:
+    def __init__(self, w: PanelHost, status: IndexStatus, settings: QSettings) -> None:
+        """``status``: the status bar's widgets, which a lookup or a verification uses
+        as the indexing does; ``settings``: where the URLs asked for are remembered."""
         super().__init__(w.as_widget())
-        self.w = w
-        status = w.statusBar()
-        self.transfer_label = QLabel(status)
+        self.w, self.status, self.settings = w, status, settings
+        bar = w.statusBar()
+        self.transfer_label = QLabel(bar)
         self.transfer_label.hide()
-        self.verify_button = QPushButton("Verify CRCs", status)
+        self.verify_button = QPushButton("Verify CRCs", bar)
         self.verify_button.setToolTip(
             "The index was built from the frame headers alone. Read every record once "
             "and check its payload CRC (Ctrl+Shift+V)"
         )
         self.verify_button.hide()
         self.verify_button.clicked.connect(lambda: self.verify())
-        status.insertPermanentWidget(0, self.transfer_label)
-        status.addPermanentWidget(self.verify_button)
+        bar.insertPermanentWidget(0, self.transfer_label)
+        bar.addPermanentWidget(self.verify_button)
         self.dialog: Any = None
         self.retry_box: QMessageBox | None = None
         self.task: ProcessTask | None = None
@@ -94,7 +102,7 @@ class RemoteActions(QObject):
         """File › Open URL… (Ctrl+Shift+O)."""
         from .dialogs.open_url_dialog import OpenUrlDialog
 
-        self.dialog = OpenUrlDialog(self.w.settings, self.w.as_widget())
+        self.dialog = OpenUrlDialog(self.settings, self.w.as_widget())
         self.dialog.accepted.connect(lambda: self.open_urls(self.dialog.urls()))
         self.dialog.open()
 
@@ -106,9 +114,9 @@ class RemoteActions(QObject):
         self._lookup += 1
         number = self._awaited = self._lookup
         self.w.statusBar().showMessage(f"connecting to {specs[0]}…")
-        self.w.status.progress.setRange(0, 0)
-        self.w.status.progress.show()
-        self.w.status.cancel_button.show()
+        self.status.progress.setRange(0, 0)
+        self.status.progress.show()
+        self.status.cancel_button.show()
 
         def look_up() -> None:
             try:
@@ -132,23 +140,23 @@ class RemoteActions(QObject):
         if number != self._lookup:
             return  # a newer lookup replaced this one
         self._awaited = None
-        self.w.status.progress.setRange(0, 1000)
-        self.w.status.progress.hide()
-        self.w.status.cancel_button.hide()
+        self.status.progress.setRange(0, 1000)
+        self.status.progress.hide()
+        self.status.cancel_button.hide()
         self.w.statusBar().clearMessage()
         if error is not None:
             self.failed("Cannot open the URL", error, lambda: self.open_urls(specs))
             return
-        self.w.open_paths(specs, files=files)
+        self.open_requested.emit(list(specs), files)
 
     def cancel_lookup(self) -> None:
         if self._awaited is None:
             return
         self._lookup += 1
         self._awaited = None
-        self.w.status.progress.setRange(0, 1000)
-        self.w.status.progress.hide()
-        self.w.status.cancel_button.hide()
+        self.status.progress.setRange(0, 1000)
+        self.status.progress.hide()
+        self.status.cancel_button.hide()
         self.w.statusBar().showMessage("opening the URL cancelled", 10000)
 
     # -- failures ------------------------------------------------------------------
@@ -176,7 +184,7 @@ class RemoteActions(QObject):
         if failure is None or failure.kind != "network":
             return False
         paths = [f.path for f in ds.files]
-        retry = lambda: self.w.open_paths(paths, files=paths)  # noqa: E731
+        retry = lambda: self.open_requested.emit(paths, paths)  # noqa: E731
         self.failed("Reading stopped", failure.message, retry)
         return True
 
@@ -258,11 +266,11 @@ class RemoteActions(QObject):
         self._verify_ok = False
         self._settled = 0  # records whose CRC the child has checked
         self.verify_button.hide()
-        w.status.progress.setRange(0, 1000)
-        w.status.progress.setValue(0)
-        w.status.progress.show()
-        w.status.cancel_button.show()
-        w.status.counts.setText("verifying payload CRCs…")
+        self.status.progress.setRange(0, 1000)
+        self.status.progress.setValue(0)
+        self.status.progress.show()
+        self.status.cancel_button.show()
+        self.status.counts.setText("verifying payload CRCs…")
         task.start()
 
     def cancel(self) -> None:
@@ -278,9 +286,9 @@ class RemoteActions(QObject):
             case tm.Statuses(number, start, statuses):
                 ds.files[number].index.set_statuses(start, statuses)
                 self._settled += len(statuses)
-                w.status.progress.setValue(int(1000 * self._settled / max(len(ds), 1)))
+                self.status.progress.setValue(int(1000 * self._settled / max(len(ds), 1)))
                 problems = sum(f.index.problem_count() for f in ds.files)
-                show_problem_count(w.status.problems_button, problems)
+                show_problem_count(self.status.problems_button, problems)
                 if w.session.model is not None:
                     w.session.model.statuses_changed()
             case tm.FileVerified(number):
@@ -298,16 +306,14 @@ class RemoteActions(QObject):
         w, ds = self.w, self.w.session.dataset
         cancelled = self.task is not None and self.task.cancelled
         self.task = None
-        w.status.progress.hide()
-        w.status.cancel_button.hide()
+        self.status.progress.hide()
+        self.status.cancel_button.hide()
         if ds is not None:
             problems = sum(f.index.problem_count() for f in ds.files)
-            show_problem_count(w.status.problems_button, problems)
+            show_problem_count(self.status.problems_button, problems)
             verdict = "cancelled" if cancelled else plural(problems, "problem")
-            w.status.counts.setText(f"{plural(len(ds), 'record')} verified: {verdict}")
+            self.status.counts.setText(f"{plural(len(ds), 'record')} verified: {verdict}")
             if w.session.model is not None:
                 w.session.model.statuses_changed()
-            if w.session.current is not None:
-                w.show_record(w.session.current)
         self.update_verify_button()
         self.verified.emit(self._verify_ok and not cancelled)
