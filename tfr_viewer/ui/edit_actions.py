@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -31,7 +31,11 @@ from .dialogs.class_choice import Class, choose_class
 from .dialogs.values_editor import ask_values
 from .editing import Editor
 from .export_actions import ExportActions
-from .host import EditHost
+from .feature_tree_view import FeatureTreeView
+from .filter_bar import FilterBar
+from .host import PanelHost
+from .panels.pending_edits import PendingEdits
+from .record_view import RecordTableView
 
 _KINDS = ["int64", "float", "bytes"]
 Key = QKeySequence.StandardKey
@@ -41,9 +45,22 @@ class EditActions(QObject):
     """Edits of the window's records, kept in its session's editor, with one undo
     stack; their actions are in :meth:`actions`."""
 
-    def __init__(self, window: EditHost) -> None:
+    saved = Signal()  # an export applied every pending edit: nothing is unsaved now
+
+    def __init__(
+        self,
+        window: PanelHost,
+        table: RecordTableView,
+        filter_bar: FilterBar,
+        pending: PendingEdits,
+        tree: FeatureTreeView,
+    ) -> None:
+        """``table``: its selected rows are what Set Value on Selected Records sets;
+        ``filter_bar``: filters the edited payloads; ``pending``: lists the edits;
+        ``tree``: its selected node is the feature edited."""
         super().__init__(window.as_widget())
         self.window = window
+        self.table, self.filter_bar, self.pending, self.tree = table, filter_bar, pending, tree
         self.stack = QUndoStack(self)
         # set to answer the unsaved-edits question without asking: True discards, False
         # cancels, "export" opens the export dialog (and cancels)
@@ -137,9 +154,9 @@ class EditActions(QObject):
         if editor is not None and session.model is not None:
             edits = editor.edits
             session.model.edits = edits
-            self.window.filter_bar.edited = lambda: edits.payloads
+            self.filter_bar.edited = lambda: edits.payloads
         if editor is None:
-            self.window.pending.set_edits([], str)
+            self.pending.set_edits([], str)
 
     def payload(self, record: int) -> bytes:
         return self.window.session.payload(record)
@@ -162,7 +179,7 @@ class EditActions(QObject):
         """An export of ``records`` succeeded. The edits count as saved only when it
         applied every pending one: every edited record was written, and, when records
         are deleted, it was a whole-dataset export that left exactly those out."""
-        ds = self.window.dataset
+        ds = self.window.session.dataset
         if self.editor is None or ds is None:
             return
         edits = self.editor.edits
@@ -172,7 +189,7 @@ class EditActions(QObject):
         whole = not deleted or (len(written) == len(ds) - len(deleted) and not written & deleted)
         if pending <= written and whole:
             self._exported = self._generation
-            self.window.update_title()
+            self.saved.emit()
 
     def confirm_discard(self) -> bool:
         """Ask before unsaved edits are dropped: Export…, Discard or Cancel. True when it
@@ -210,10 +227,10 @@ class EditActions(QObject):
     def refresh_pending(self) -> None:
         """The pending-edits list: each edited or deleted record and what changed. Only
         while the list is shown (it decodes records): showing it refreshes it."""
-        if self.editor is not None and not self.window.pending.isVisible():
+        if self.editor is not None and not self.pending.isVisible():
             return
         if self.editor is None:
-            self.window.pending.set_edits([], str)
+            self.pending.set_edits([], str)
             return
         editor = self.editor
         ds = editor.dataset
@@ -228,14 +245,14 @@ class EditActions(QObject):
             except Exception as exc:  # a description must never break the list
                 return f"<{exc}>"
 
-        self.window.pending.set_edits(editor.pending(), describe)
+        self.pending.set_edits(editor.pending(), describe)
 
     def revert(self, records: list[int]) -> int:
         return self.editor.revert(records) if self.editor is not None else 0
 
     # -- helpers ---------------------------------------------------------------------
     def _feature_key(self) -> str | None:
-        node = self.window.selected_tree_node()
+        node = self.tree.selected_node()
         while node is not None and node.name.startswith("["):
             node = node.parent
         return node.key if node is not None and node.kind in _KINDS else None
@@ -268,7 +285,7 @@ class EditActions(QObject):
         one a reflexive Enter would take) or ``"add"`` at ``corners`` (its class asked
         for); every list of its layout in step (:mod:`..core.write.box_edits`), as one
         undoable edit."""
-        record = self.window.current
+        record = self.window.session.current
         if record is None:
             return False
         try:
@@ -328,17 +345,17 @@ class EditActions(QObject):
 
     def selected_records(self) -> list[int]:
         w = self.window
-        rows = sorted({i.row() for i in w.table.selectionModel().selectedRows()})
-        model = w.model
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        model = w.session.model
         found = [] if model is None else [model.record_at(row) for row in rows]
         records = [r for r in found if r is not None]
-        return records or ([w.current] if w.current is not None else [])
+        return records or ([w.session.current] if w.session.current is not None else [])
 
     # -- actions ---------------------------------------------------------------------
     def edit_element(self, key: str, element: int, text: str) -> bool:
         """One value of a feature's list changed in the tree (a double-click on it)."""
         w = self.window
-        if w.current is None:
+        if w.session.current is None:
             return False
         kind, _ = self._current_values(key)
         typed = self._parse(text, kind, key)
@@ -347,22 +364,22 @@ class EditActions(QObject):
         if len(typed) != 1:
             self._fail(f"not changed: one value is expected for {key}[{element}]")
             return False
-        features = features_of(decode(self.payload(w.current)).payload) or {}
+        features = features_of(decode(self.payload(w.session.current)).payload) or {}
         fd = features.get(key)
         if fd is None or not 0 <= element < len(fd):
             return False
         values = list(fd.items())
         values[element] = typed[0]
         return self.apply(
-            f"Set {key}[{element}] of record {w.current}",
-            [w.current],
+            f"Set {key}[{element}] of record {w.session.current}",
+            [w.session.current],
             lambda p: core_edits.set_values(p, key, values),
         )
 
     def edit_value(self, key: str | None = None, text: str | None = None) -> bool:
         w = self.window
         key = key or self._feature_key()
-        if key is None or w.current is None:
+        if key is None or w.session.current is None:
             self._fail("select a feature in the tree first")
             return False
         node_kind, current = self._current_values(key)
@@ -372,8 +389,8 @@ class EditActions(QObject):
                 return False
         values = self._parse(text, node_kind, key)
         return values is not None and self.apply(
-            f"Set {key} of record {w.current}",
-            [w.current],
+            f"Set {key} of record {w.session.current}",
+            [w.session.current],
             lambda p: core_edits.set_values(p, key, values),
         )
 
@@ -400,7 +417,7 @@ class EditActions(QObject):
         self, key: str | None = None, kind: str | None = None, text: str | None = None
     ) -> bool:
         w = self.window
-        if w.current is None:
+        if w.session.current is None:
             return False
         if key is None:
             key, ok = QInputDialog.getText(w.as_widget(), "Add feature", "Key:")
@@ -414,14 +431,14 @@ class EditActions(QObject):
                 return False
         values = self._parse(text or "", kind or "bytes", key)
         return values is not None and self.apply(
-            f"Add {key} to record {w.current}",
-            [w.current],
+            f"Add {key} to record {w.session.current}",
+            [w.session.current],
             lambda p: core_edits.set_values(p, key, values, kind=kind),
         )
 
     def rename_feature(self, new: str | None = None) -> bool:
         key = self._feature_key()
-        if key is None or self.window.current is None:
+        if key is None or self.window.session.current is None:
             self._fail("select a feature in the tree first")
             return False
         if new is None:
@@ -432,24 +449,24 @@ class EditActions(QObject):
                 return False
         return self.apply(
             f"Rename {key} to {new}",
-            [self.window.current],
+            [self.window.session.current],
             lambda p: core_edits.rename_feature(p, key, new),
         )
 
     def remove_feature(self) -> bool:
         key = self._feature_key()
-        if key is None or self.window.current is None:
+        if key is None or self.window.session.current is None:
             self._fail("select a feature in the tree first")
             return False
         return self.apply(
-            f"Remove {key} from record {self.window.current}",
-            [self.window.current],
+            f"Remove {key} from record {self.window.session.current}",
+            [self.window.session.current],
             lambda p: core_edits.remove_feature(p, key),
         )
 
     def replace_image(self, path: str | None = None) -> bool:
         key = self._feature_key()
-        if key is None or self.window.current is None:
+        if key is None or self.window.session.current is None:
             self._fail("select the image feature in the tree first")
             return False
         if path is None:
@@ -459,8 +476,8 @@ class EditActions(QObject):
         with open(path, "rb") as f:
             image = f.read()
         return self.apply(
-            f"Replace {key} of record {self.window.current}",
-            [self.window.current],
+            f"Replace {key} of record {self.window.session.current}",
+            [self.window.session.current],
             lambda p: core_edits.replace_image(p, key, image),
         )
 
@@ -470,7 +487,7 @@ class EditActions(QObject):
         return self.editor.delete(self.selected_records(), restore=restore)
 
     def _current_values(self, key: str) -> tuple[str, str]:
-        current = self.window.current
+        current = self.window.session.current
         if current is None:
             return "", ""
         features = features_of(decode(self.payload(current)).payload) or {}

@@ -19,7 +19,7 @@ from ..core.write.writers import WRITERS
 from . import file_dialogs
 from .actions import Action, Entry, Submenu
 from .dialogs.export_dialog import ExportDialog
-from .host import EditHost, EditState
+from .host import EditState, PanelHost
 from .process_task import ProcessTask
 
 # the formats that write the rows with their edits, besides TFRecord (Export…)
@@ -29,7 +29,7 @@ FORMATS = tuple((w.name, w.title) for w in WRITERS if w.edits and w.name != "tfr
 class ExportActions(QObject):
     """Export…, Export Rows as › and Save Intact Records As… of the File menu."""
 
-    def __init__(self, window: EditHost, edits: EditState) -> None:
+    def __init__(self, window: PanelHost, edits: EditState) -> None:
         super().__init__(window.as_widget())
         self.window = window
         self.edits = edits
@@ -66,11 +66,13 @@ class ExportActions(QObject):
 
     def scopes(self) -> dict[str, np.ndarray]:
         w = self.window
-        ds = w.dataset
+        ds = w.session.dataset
         assert ds is not None and self.edits.editor is not None
         keep = self.edits.editor.edits.kept
         all_rows = keep(list(range(len(ds))))
-        filtered = w.model.shown_records().tolist() if w.model is not None else all_rows
+        filtered = (
+            w.session.model.shown_records().tolist() if w.session.model is not None else all_rows
+        )
         return {
             "all": np.array(all_rows, dtype=np.int64),
             "selected": np.array(keep(self.edits.selected_records()), dtype=np.int64),
@@ -82,13 +84,13 @@ class ExportActions(QObject):
         """File › Export… (Ctrl+E): the rows a filter shows are chosen at first, when a
         filter hides some."""
         w = self.window
-        if w.dataset is None or self.edits.editor is None:
+        if w.session.dataset is None or self.edits.editor is None:
             return None
         scopes = self.scopes()
         shown = len(scopes["filtered"])
         scope = "filtered" if 0 < shown < len(scopes["all"]) else "all"
         dialog = ExportDialog(
-            w.dataset, scopes, self.edits.editor.edits.payloads, w.as_widget(), scope
+            w.session.dataset, scopes, self.edits.editor.edits.payloads, w.as_widget(), scope
         )
         dialog.exported.connect(self.edits.exported)
         dialog.open()
@@ -99,7 +101,7 @@ class ExportActions(QObject):
         """The current (filtered) rows, edits applied, as JSON Lines, CSV or images; runs
         in a child process and reports in the status bar."""
         w = self.window
-        if w.dataset is None or self.edits.editor is None:
+        if w.session.dataset is None or self.edits.editor is None:
             return None
         if out is None:
             if fmt == "images":
@@ -111,7 +113,7 @@ class ExportActions(QObject):
                 )
             if not out:
                 return None
-        ds = w.dataset
+        ds = w.session.dataset
         records = ds.undamaged(self.scopes()["filtered"]).tolist()
         wanted = set(records)
         payloads = {r: p for r, p in self.edits.editor.edits.payloads.items() if r in wanted}
@@ -137,7 +139,7 @@ class ExportActions(QObject):
     def save_intact(self, path: str | None = None) -> bool:
         """Write every intact record to a new file; report what was lost."""
         w = self.window
-        ds = w.dataset
+        ds = w.session.dataset
         if ds is None:
             return False
         if path is None:

@@ -95,7 +95,8 @@ class MainWindow(QMainWindow):
         self.remote.verified.connect(  # the record shown says its settled status
             lambda _ok: self.show_record(self.current) if self.current is not None else None
         )
-        self.edit_actions = EditActions(self)
+        self.edit_actions = EditActions(self, self.table, self.filter_bar, self.pending, self.tree)
+        self.edit_actions.saved.connect(self.update_title)
         self.analysis = AnalysisActions(self)
         self.layout_keys = LayoutKeys(self)
         self.predictions = PredictionActions(self)
