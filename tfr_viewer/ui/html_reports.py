@@ -7,42 +7,32 @@ the output layer."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..app.html_report import HtmlReportRequest
 from . import file_dialogs
 from .actions import Action, Entry
 from .analysis_job import AnalysisJob
+from .recent import last_dir
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QStatusBar, QWidget
+    from PySide6.QtCore import QSettings
 
     from .analysis_actions import AnalysisActions
-    from .recent import RecentFiles
-    from .session import Session
-
-
-class ReportHost(Protocol):
-    @property
-    def session(self) -> Session: ...
-    @property
-    def analysis(self) -> AnalysisActions: ...
-    @property
-    def recent(self) -> RecentFiles: ...
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802
-    def as_widget(self) -> QWidget: ...
-    def show_error(self, title: str, text: str) -> None: ...
+    from .host import PanelHost
 
 
 class HtmlReports:
-    def __init__(self, w: ReportHost) -> None:
-        self.w = w
+    def __init__(self, w: PanelHost, analysis: AnalysisActions, settings: QSettings) -> None:
+        """``analysis``: the reports it has made; a report is suggested in the folder of
+        the dataset last opened (``settings``)."""
+        self.w, self.analysis, self.settings = w, analysis, settings
         self.job: AnalysisJob | None = None
         self.ask = True  # a save dialog asks where (tests set ``target`` instead)
         self.target = ""
 
     def actions(self) -> list[Entry]:
-        analysis = self.w.analysis
+        analysis = self.analysis
         return [
             Action(
                 "analyze.save_findings_html",
@@ -86,7 +76,7 @@ class HtmlReports:
         from ..core.user_error import UserError
         from ..core.write.output import save_file
 
-        dialog = self.w.analysis.compare_dialog
+        dialog = self.analysis.compare_dialog
         if dialog is None or dialog.result is None:
             return
         out = self._target("comparison")
@@ -110,7 +100,7 @@ class HtmlReports:
 
         ds = self.w.session.dataset
         name = os.path.basename(ds.files[0].path) if ds is not None and ds.files else "dataset"
-        suggested = os.path.join(self.w.recent.last_dir(), f"{name}-{kind}.html")
+        suggested = os.path.join(last_dir(self.settings), f"{name}-{kind}.html")
         return file_dialogs.save_file(
             self.w.as_widget(), "Save the report", suggested, "HTML (*.html)"
         )
@@ -121,7 +111,7 @@ class HtmlReports:
 
         ds = self.w.session.dataset
         report: Any = (
-            self.w.analysis.findings.model.findings if kind == "check" else self.w.analysis.stats
+            self.analysis.findings.model.findings if kind == "check" else self.analysis.stats
         )
         if ds is None or not report:
             return

@@ -6,7 +6,7 @@ leave another alone)."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from ..core.decode import decode, features_of
 from ..core.decode.layouts import KeyMap
@@ -15,29 +15,14 @@ from .settings_values import read_json_object
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QWidget
 
     from .dialogs.layout_keys_dialog import LayoutKeysDialog
+    from .host import PanelHost
     from .panels.gallery import Gallery
-    from .session import Session
+    from .record_panes import RecordPanes
     from .viewers.preview import PreviewPane
 
 SETTING = "layout-keys"
-
-
-class KeysHost(Protocol):
-    """What the layout keys need of the window."""
-
-    @property
-    def session(self) -> Session: ...
-    @property
-    def settings(self) -> QSettings: ...
-    @property
-    def preview(self) -> PreviewPane: ...
-    @property
-    def gallery(self) -> Gallery: ...
-    def as_widget(self) -> QWidget: ...
-    def show_record(self, record: int) -> None: ...
 
 
 def load(settings: QSettings) -> KeyMap:
@@ -50,11 +35,21 @@ def load(settings: QSettings) -> KeyMap:
 class LayoutKeys:
     """View › Layout Keys…; the session's keymap starts as the one remembered."""
 
-    def __init__(self, host: KeysHost) -> None:
-        self.host = host
+    def __init__(
+        self,
+        host: PanelHost,
+        settings: QSettings,
+        preview: PreviewPane,
+        gallery: Gallery,
+        panes: RecordPanes,
+    ) -> None:
+        """The keys are remembered in ``settings``; ``preview`` and ``gallery`` draw
+        under them, and ``panes`` show the record again when they change."""
+        self.host, self.settings = host, settings
+        self.preview, self.gallery, self.panes = preview, gallery, panes
         self.last_dialog: LayoutKeysDialog | None = None
         host.session.keys_changed.connect(self._apply)
-        host.session.set_keymap(load(host.settings))
+        host.session.set_keymap(load(settings))
 
     def actions(self) -> list[Entry]:
         return [Action("view.layout_keys", "Layout &Keys…", "view", self.open_dialog, None, 2)]
@@ -77,12 +72,12 @@ class LayoutKeys:
 
     def set_keymap(self, keymap: KeyMap) -> None:
         """Use ``keymap`` from now on and remember it."""
-        self.host.settings.setValue(SETTING, json.dumps(keymap.named()))
+        self.settings.setValue(SETTING, json.dumps(keymap.named()))
         self.host.session.set_keymap(keymap)
 
     def _apply(self, keymap: KeyMap) -> None:
-        self.host.preview.images.keymap = keymap
-        self.host.gallery.set_keymap(keymap)
+        self.preview.images.keymap = keymap
+        self.gallery.set_keymap(keymap)
         session = self.host.session
         if session.dataset is not None and session.current is not None:
-            self.host.show_record(session.current)
+            self.panes.show_record(session.current)

@@ -98,14 +98,16 @@ class MainWindow(QMainWindow):
         self.edit_actions = EditActions(self, self.table, self.filter_bar, self.pending, self.tree)
         self.edit_actions.saved.connect(self.update_title)
         self.analysis = AnalysisActions(self)
-        self.layout_keys = LayoutKeys(self)
-        self.predictions = PredictionActions(self)
+        self.predictions = PredictionActions(
+            self, self.analysis, self.preview, self.order, self.settings
+        )
         self.label_maps = LabelMaps(self, self.preview, self.settings)
-        self.html_reports = HtmlReports(self)
+        self.html_reports = HtmlReports(self, self.analysis, self.settings)
         # what is shown of the selection
         self.panes = RecordPanes(
             self, self.tree, self.preview, self.edit_actions, self.remote, self.record_shown
         )
+        self.layout_keys = LayoutKeys(self, self.settings, self.preview, self.gallery, self.panes)
         self.action_table = [
             *window_actions(self),
             *self.remote.actions(),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,36 +19,17 @@ from ..core.analyze.label_errors import triage_weight
 from ..core.analyze.predictions import DetectionKeys, InRecords
 from .actions import Action, Entry
 from .analysis_job import AnalysisJob
+from .recent import last_dir
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QStatusBar, QWidget
+    from PySide6.QtCore import QSettings
 
     from .analysis_actions import AnalysisActions
     from .dialogs.evaluation_dialog import EvaluationDialog
     from .dialogs.predictions_dialog import PredictionsDialog
-    from .recent import RecentFiles
-    from .session import Session
+    from .host import PanelHost
     from .table_order import TableOrder
     from .viewers.preview import PreviewPane
-
-
-class PredictionHost(Protocol):
-    """What the prediction actions need of the window."""
-
-    @property
-    def session(self) -> Session: ...
-    @property
-    def analysis(self) -> AnalysisActions: ...
-    @property
-    def preview(self) -> PreviewPane: ...
-    @property
-    def order(self) -> TableOrder: ...
-    @property
-    def recent(self) -> RecentFiles: ...
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802
-    def as_widget(self) -> QWidget: ...
-    def show_error(self, title: str, text: str) -> None: ...
-    def select_record(self, record: int) -> bool: ...
 
 
 def suspicion(findings: list[dict[str, Any]]) -> dict[int, float]:
@@ -68,18 +49,30 @@ def suspicion(findings: list[dict[str, Any]]) -> dict[int, float]:
 class PredictionActions:
     """The window's predictions (``check``) and the commands that use them."""
 
-    def __init__(self, w: PredictionHost) -> None:
+    def __init__(
+        self,
+        w: PanelHost,
+        analysis: AnalysisActions,
+        preview: PreviewPane,
+        order: TableOrder,
+        settings: QSettings,
+    ) -> None:
+        """``analysis`` runs the checks the predictions take part in; ``preview`` draws
+        them; ``order`` sorts the rows by their evidence; a dialog starts in the folder
+        of the dataset last opened (``settings``)."""
         self.w = w
+        self.analysis, self.preview, self.order = analysis, preview, order
+        self.settings = settings
         self.check = PredictionCheck(InRecords())
         self.kind, self.path = "features", ""
         self.job: AnalysisJob | None = None
         self.last_dialog: PredictionsDialog | None = None
         self.evaluation: EvaluationDialog | None = None
         self._sort_when_checked = False
-        images = w.preview.images
+        images = preview.images
         images.prediction_bar.slider.valueChanged.connect(self._slid)
         w.session.closed.connect(self._closed)
-        w.analysis.findings.model.modelReset.connect(self._findings_arrived)
+        analysis.findings.model.modelReset.connect(self._findings_arrived)
 
     def actions(self) -> list[Entry]:
         opened = lambda: self.w.session.is_open  # noqa: E731
@@ -119,7 +112,7 @@ class PredictionActions:
             self.path,
             match,
             self.check.limits,
-            self.w.recent.last_dir(),
+            last_dir(self.settings),
             self.w.as_widget(),
         )
         dialog.accepted.connect(lambda: self.use(*dialog.choice()))
@@ -169,7 +162,7 @@ class PredictionActions:
 
     def _set(self, check: PredictionCheck, kind: str, path: str) -> None:
         self.check, self.kind, self.path = check, kind, path
-        images = self.w.preview.images
+        images = self.preview.images
         images.predictions = check.source
         images.iou = check.limits.iou
         blocked = images.prediction_bar.slider.blockSignals(True)
@@ -209,11 +202,11 @@ class PredictionActions:
     def suspicious_first(self) -> None:
         """Order the records by their strongest label-error evidence (the checks are
         run first when they have not weighed any)."""
-        ranks = suspicion(self.w.analysis.findings.model.findings)
+        ranks = suspicion(self.analysis.findings.model.findings)
         if not ranks:
             self._sort_when_checked = True
             self.w.statusBar().showMessage("weighing the labels against the predictions…")
-            self.w.analysis.run_checks()
+            self.analysis.run_checks()
             return
         self._order(ranks)
 
@@ -221,7 +214,7 @@ class PredictionActions:
         if not self._sort_when_checked:
             return
         self._sort_when_checked = False
-        ranks = suspicion(self.w.analysis.findings.model.findings)
+        ranks = suspicion(self.analysis.findings.model.findings)
         if ranks:
             self._order(ranks)
         else:
@@ -234,10 +227,10 @@ class PredictionActions:
         ds = self.w.session.dataset
         if ds is None:
             return
-        shown = self.w.order.filtered
+        shown = self.order.filtered
         records = shown if shown is not None else np.arange(len(ds), dtype=np.int64)
         strength = np.array([ranks.get(int(r), -1.0) for r in records])
         order = records[np.argsort(-strength, kind="stable")]
-        self.w.order.show_order(order, "the strongest evidence against the labels first")
+        self.order.show_order(order, "the strongest evidence against the labels first")
         if len(order):
             self.w.select_record(int(order[0]))  # the top of the triage, not the old row

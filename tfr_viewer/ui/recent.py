@@ -37,6 +37,12 @@ def _split(entry: str) -> list[str]:
     return entry.split(os.pathsep)
 
 
+def last_dir(settings: QSettings) -> str:
+    """Where file dialogs start: the folder of the last dataset opened, else here."""
+    local = [e for e in read_texts(settings, "recent", MAX_RECENT) if not is_url(e)]
+    return os.path.dirname(local[0].split(os.pathsep)[0]) if local else os.getcwd()
+
+
 class RecentFiles:
     """Each entry is one opened dataset: its paths or URLs, one per line."""
 
@@ -51,8 +57,7 @@ class RecentFiles:
 
     def last_dir(self) -> str:
         """Where file dialogs start: the folder of the last dataset, else here."""
-        local = [e for e in self.entries() if not is_url(e)]
-        return os.path.dirname(local[0].split(os.pathsep)[0]) if local else os.getcwd()
+        return last_dir(self._settings)
 
     def remember(self, specs: Sequence[str]) -> None:
         entry = _SEPARATOR.join(s if is_url(s) else os.path.abspath(s) for s in specs)
