@@ -172,9 +172,6 @@ class EditActions(QObject):
     def is_deleted(self, record: int) -> bool:
         return self.editor is not None and self.editor.edits.is_deleted(record)
 
-    def edited_payloads(self) -> dict[int, bytes]:
-        return self.editor.edits.payloads if self.editor is not None else {}
-
     def exported(self, records: np.ndarray) -> None:
         """An export of ``records`` succeeded. The edits count as saved only when it
         applied every pending one: every edited record was written, and, when records

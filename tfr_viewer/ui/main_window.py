@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
@@ -41,7 +41,6 @@ from .index_status import IndexStatus
 from .indexer import Indexer, IndexProgress, IndexState
 from .label_maps import LabelMaps
 from .layout_keys import LayoutKeys
-from .models.feature_tree import Node
 from .models.record_table import RecordTableModel
 from .navigation import Navigator
 from .panels.gallery import Gallery
@@ -128,7 +127,7 @@ class MainWindow(QMainWindow):
         self.quit_action = self.menus.action("file.quit")
         self.recent = RecentFiles(self.settings, self.recent_menu, self.open_paths)
         self._follow_session()
-        self._update_title()
+        self.update_title()
         prestart()  # a child process ready to index the first file
         geometry = read_bytes(self.settings, "geometry")
         if geometry is not None and self.restoreGeometry(geometry):
@@ -250,7 +249,7 @@ class MainWindow(QMainWindow):
         self.status.indexing_started()
         # remote files: a header-only scan (Verify CRCs reads them whole, on request)
         self.session.start_indexing(verify=not remote)
-        self._update_title()
+        self.update_title()
         return True
 
     def close_dataset(self) -> None:
@@ -321,7 +320,7 @@ class MainWindow(QMainWindow):
             source = ds.files[0].source
             if source is not None and source.compression is Compression.NONE:
                 self.select_record(0)
-        self._update_title()
+        self.update_title()
 
     def _index_ended(self, state: int, message: str) -> None:
         ds = self.dataset
@@ -337,7 +336,7 @@ class MainWindow(QMainWindow):
         self.remote.refresh_transfer()
         try:
             self._after_index()
-            self._update_title()
+            self.update_title()
             self.session.workspace.indexed(state)
         finally:
             self.index_finished.emit(state)
@@ -410,43 +409,20 @@ class MainWindow(QMainWindow):
             self.open_paths(paths)
 
     # -- selection -----------------------------------------------------------------
-    def _select(self, find_row: Callable[[], int | None]) -> bool:
-        """Select the row ``find_row`` gives, clearing a filter or sort that hides it."""
-        if self.dataset is None or self.model is None:
-            return False
-        row = find_row()
-        if row is None:
-            hidden_by = self.filter_bar.applied_text()
-            self.filter_bar.reset()
-            self.order.show_rows(None)
-            row = find_row()
-            if row is not None:
-                self.select_row(row)
-                what = f"the filter {hidden_by!r}" if hidden_by else "the filter"
-                self.statusBar().showMessage(
-                    f"{what} hid it, so every record is shown again", 15000
-                )
-                return True
-        if row is not None:
-            self.select_row(row)
-        return row is not None
-
     def select_record(self, record: int) -> bool:
-        """Select global ``record`` in the table and show it."""
+        """Select global ``record`` in the table (shown again if a filter hid it) and
+        show it."""
         if self.dataset is None or not 0 <= record < len(self.dataset):
             return False
-        if not self._select(lambda: self.model.row_of(record) if self.model else None):
+        if not self.order.reveal(lambda model: model.row_of(record)):
             return False
         if self.current != record:
             self.show_record(record)
         return True
 
     def select_region(self, region: Problem) -> bool:
-        """Select the row of a damaged region."""
-        return self._select(lambda: self.model.row_of_region(region) if self.model else None)
-
-    def select_row(self, row: int) -> None:
-        self.table.select_row(row)
+        """Select the row of a damaged region (shown again if a filter hid it)."""
+        return self.order.reveal(lambda model: model.row_of_region(region))
 
     def _row_changed(self, current, _previous) -> None:  # noqa: ANN001
         if not current.isValid() or self.model is None:
@@ -470,9 +446,6 @@ class MainWindow(QMainWindow):
             self.gallery.refresh()
 
     # -- commands ------------------------------------------------------------------
-    def selected_tree_node(self) -> Node | None:
-        return self.tree.selected_node()
-
     def copy_selection(self) -> None:
         """Ctrl+C: the selected rows as TSV in the table (and gallery), a value in the tree."""
         if self.tree.hasFocus():
@@ -486,9 +459,6 @@ class MainWindow(QMainWindow):
     def refresh_views(self) -> None:
         """The rows changed: the gallery shows the same records."""
         self.gallery.refresh()
-
-    def edited_payloads(self) -> dict[int, bytes]:
-        return self.edit_actions.edited_payloads()
 
     def about(self) -> None:
         from .dialogs.about_dialog import AboutDialog
@@ -505,9 +475,6 @@ class MainWindow(QMainWindow):
         QMessageBox.warning(self, title, text)
 
     def update_title(self) -> None:
-        self._update_title()
-
-    def _update_title(self) -> None:
         ds = self.dataset
         if ds is None:
             self.setWindowTitle("tfr-viewer")

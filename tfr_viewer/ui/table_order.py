@@ -3,6 +3,8 @@ regions when nothing is filtered out) in file order, or sorted in the background
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 
@@ -10,6 +12,7 @@ from ..core.io import Problem
 from .actions import Action, Entry
 from .filter_bar import FilterBar
 from .host import PanelHost
+from .models.record_table import RecordTableModel
 from .record_view import RecordTableView
 from .sorter import Sorter
 
@@ -50,6 +53,29 @@ class TableOrder(QObject):
         row = self.session.model.row_of(keep) if keep is not None else None
         if row is None and region is not None:
             row = self.session.model.row_of_region(region)
+        if row is not None:
+            self.table.select_row(row)
+        return row is not None
+
+    def reveal(self, find_row: Callable[[RecordTableModel], int | None]) -> bool:
+        """Select the row ``find_row`` finds in the table's model, clearing a filter or
+        a sort that hides it (and saying so); False when there is none."""
+        model = self.session.model
+        if self.session.dataset is None or model is None:
+            return False
+        row = find_row(model)
+        if row is None:
+            hidden_by = self.filter_bar.applied_text()
+            self.filter_bar.reset()
+            self.show_rows(None)
+            row = find_row(model)
+            if row is not None:
+                self.table.select_row(row)
+                what = f"the filter {hidden_by!r}" if hidden_by else "the filter"
+                self.window.statusBar().showMessage(
+                    f"{what} hid it, so every record is shown again", 15000
+                )
+                return True
         if row is not None:
             self.table.select_row(row)
         return row is not None
