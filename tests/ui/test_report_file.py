@@ -57,3 +57,22 @@ def test_a_file_that_is_no_report_is_refused(qtbot, window, tmp_path, monkeypatc
     path.write_text('{"hello": 1}')
     _trigger(window, monkeypatch, str(path))
     assert "neither" in window.statusBar().currentMessage()
+
+
+def test_a_hostile_report_is_one_message(qtbot, window, tmp_path, monkeypatch):
+    """A FIFO, a folder, nesting past any parser's depth, bytes that are not UTF-8: each
+    is refused with one line naming the file, and nothing waits on the FIFO."""
+    import os
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b'{"findings": ["\xff\xfe"]}')
+    cases = {fifo: "regular file", tmp_path: "folder", deep: "nests too deeply", binary: "UTF-8"}
+    for path, said in cases.items():
+        _trigger(window, monkeypatch, str(path))
+        message = window.statusBar().currentMessage()
+        assert str(path) in message and said in message, message
+        assert window.analysis.findings.model.rowCount() == 0

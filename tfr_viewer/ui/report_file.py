@@ -3,8 +3,11 @@ machine or by an Apache Beam job) shown in the Statistics or Findings panel."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from ..core.io.side_files import SideFileError, read_json_side_file
+
+MAX_REPORT = 256 << 20  # a saved report past this is not one (its findings would not fit)
 
 
 class ReportError(ValueError):
@@ -12,14 +15,13 @@ class ReportError(ValueError):
 
 
 def load_report(path: str) -> tuple[str, dict[str, Any]]:
-    """``("stats", report)`` or ``("check", report)`` for the JSON file at ``path``."""
+    """``("stats", report)`` or ``("check", report)`` for the JSON file at ``path``,
+    read as every file beside a dataset is (a regular file of a bounded size, whatever a
+    hostile one holds: :func:`~..core.io.side_files.read_json_side_file`)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            report = json.load(f)
-    except OSError as exc:
-        raise ReportError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ReportError(f"{path}: not JSON ({exc}); choose the output of --json") from exc
+        report = read_json_side_file(path, "report", MAX_REPORT)
+    except SideFileError as exc:
+        raise ReportError(f"{exc}; choose the output of --json") from None
     if isinstance(report, dict) and isinstance(report.get("findings"), list):
         return "check", report
     if (
