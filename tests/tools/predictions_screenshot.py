@@ -72,7 +72,7 @@ def main(out: str) -> None:
         app.processEvents()
     for _ in range(50):
         app.processEvents()
-    finding = next(f for f in panel.model.findings if f["kind"] == "label_class")
+    finding = next(f for f in panel.model.findings if f.kind == "label_class")
     w.analysis.open_finding(finding)
     for _ in range(30):
         app.processEvents()

@@ -51,7 +51,7 @@ def main(out_dir: str) -> None:
     wait(lambda: bool(panel.model.findings))
     panel.severity.setCurrentIndex(panel.severity.findData("error"))
     shown = panel.shown_findings()
-    chosen = next(f for f in shown if f["kind"] == "box_out_of_range")
+    chosen = next(f for f in shown if f.kind == "box_out_of_range")
     w.analysis.open_finding(chosen)
     for _ in range(20):
         app.processEvents()

@@ -56,13 +56,11 @@ def test_label_errors_lead_to_their_box_and_sort_first(qtbot, window, label_data
     window.menus.action("view.suspicious").trigger()  # runs the checks first
     panel = window.analysis.findings
     qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
-    found = {
-        (f["record"], f["kind"], f["box"]) for f in panel.model.findings if f["kind"] in LABEL_KINDS
-    }
+    found = {(f.record, f.kind, f.box) for f in panel.model.findings if f.kind in LABEL_KINDS}
     assert found == {(r, kind, box) for r, (kind, box) in PLANTED.items()}
     from tfr_viewer.core.analyze.label_errors import TIERS
 
-    kinds = {f["record"]: f["kind"] for f in panel.model.findings if f["kind"] in LABEL_KINDS}
+    kinds = {f.record: f.kind for f in panel.model.findings if f.kind in LABEL_KINDS}
     qtbot.waitUntil(lambda: window.model.is_sorted, timeout=10_000)
     first = [window.model.record_at(r) for r in range(4)]
     assert set(first) == set(PLANTED)
@@ -75,9 +73,9 @@ def test_label_errors_lead_to_their_box_and_sort_first(qtbot, window, label_data
     assert [window.gallery.thumbs.record_at(r) for r in range(4)] == first
     window.menus.action("view.records").trigger()
 
-    _double_click_finding(qtbot, panel, lambda f: f["kind"] == "label_class")
+    _double_click_finding(qtbot, panel, lambda f: f.kind == "label_class")
     assert window.current == 7 and window.preview.images.picker.selected == 1
-    _double_click_finding(qtbot, panel, lambda f: f["kind"] == "label_missed")
+    _double_click_finding(qtbot, panel, lambda f: f.kind == "label_missed")
     images = window.preview.images
     assert window.current == 3 and images.highlighted_prediction is not None
     assert (

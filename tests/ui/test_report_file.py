@@ -7,6 +7,7 @@ import json
 
 from tests.program import program
 from tests.ui.conftest import open_and_wait
+from tfr_viewer.core.analyze.findings import Finding
 
 
 def _report(tmp_path, *argv: str) -> str:
@@ -43,12 +44,14 @@ def test_findings_lead_to_records_once_their_files_are_open(
     with_record = next(f for f in findings if f["record"] is not None and f["record"] > 0)
     _trigger(window, monkeypatch, path)
     assert window.analysis.findings.model.rowCount() == len(findings)
-    window.analysis.open_finding(with_record)  # nothing open yet: it says what to open
+    report = window.analysis.findings.report
+    assert report is not None and report.to_json()["findings"] == findings  # typed, whole
+    window.analysis.open_finding(Finding.from_json(with_record))  # nothing open yet
     assert "to go to the record" in window.statusBar().currentMessage()
     open_and_wait(qtbot, window, [damaged])
     _trigger(window, monkeypatch, path)
     with qtbot.waitSignal(window.record_shown):
-        window.analysis.open_finding(with_record)
+        window.analysis.open_finding(Finding.from_json(with_record))
     assert window.current == with_record["record"]
 
 
@@ -75,4 +78,28 @@ def test_a_hostile_report_is_one_message(qtbot, window, tmp_path, monkeypatch):
         _trigger(window, monkeypatch, str(path))
         message = window.statusBar().currentMessage()
         assert str(path) in message and said in message, message
+        assert window.analysis.findings.model.rowCount() == 0
+
+
+def test_a_check_report_with_a_finding_that_does_not_fit_names_it(
+    qtbot, window, tmp_path, monkeypatch
+):
+    good = {"kind": "damaged_record", "message": "bad CRC", "record": 2, "file": "a.tfrecord"}
+    cases = {
+        "unknown kind": ({**good, "kind": "moon_phase"}, "'moon_phase' is no kind"),
+        "record as text": ({**good, "record": "3"}, "the record of a damaged_record"),
+        "record as bool": ({**good, "record": True}, "the record of a damaged_record"),
+        "no message": (
+            {k: v for k, v in good.items() if k != "message"},
+            "a damaged_record finding has no message",
+        ),
+        "bad evidence": ({**good, "evidence": {"rank": "high"}}, "not a ranked object"),
+    }
+    for name, (bad, said) in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({"records": 5, "files": 1, "findings": [good, bad]}))
+        _trigger(window, monkeypatch, str(path))
+        message = window.statusBar().currentMessage()
+        assert "finding 1: " in message and said in message, (name, message)
+        assert str(path) in message, message
         assert window.analysis.findings.model.rowCount() == 0

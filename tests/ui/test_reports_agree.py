@@ -10,6 +10,7 @@ from tests.app.cli import cli_json
 from tests.planted_faults import planted_dataset
 from tests.ui.conftest import open_and_wait
 from tests.ui.panels.test_analysis_panels import _action
+from tfr_viewer.core.json_text import read_back
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,8 @@ def test_the_windows_findings_are_check_s(qtbot, window, faulty):
     _action(window, "Run Checks").trigger()
     panel = window.analysis.findings
     qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
-    assert panel.model.findings == cli_json("check", "--json", str(faulty))[1]["findings"]
+    cli = cli_json("check", "--json", str(faulty))[1]
+    assert panel.report is not None and read_back(panel.report.to_json()) == cli
 
 
 def test_the_windows_statistics_are_stats_s(qtbot, window, faulty):

@@ -21,6 +21,7 @@ from .panels.classes_panel import ClassesPanel
 from .panels.findings_panel import FindingsPanel
 
 if TYPE_CHECKING:
+    from ..core.analyze.findings import Finding
     from .dialogs.compare_dialog import CompareDialog
     from .host import AnalysisHost
     from .panels.stats_panel import StatisticsPanel
@@ -192,10 +193,9 @@ class AnalysisActions:
             self.classes.set_classes(result)
             named = {i: t for i, t in self.known_classes() if i is not None and t}
         else:
-            meta = {"records": len(ds) if ds else 0, "files": len(ds.files) if ds else 0}
             self.findings.inputs = [f.path for f in ds.files] if ds else []
-            self.findings.set_findings(result, meta)
-            evidence = [f["evidence"] for f in result if f.get("evidence")]
+            self.findings.set_report(result)
+            evidence = [f.evidence for f in result.findings if f.evidence]
             named = {
                 e["predicted_class"]: e["predicted_text"] for e in evidence if "predicted_text" in e
             }
@@ -265,10 +265,9 @@ class AnalysisActions:
             self.stats_dock.show()
             self.stats_dock.raise_()
         else:
-            meta = {"records": report.get("records", 0), "files": report.get("files", 0)}
             ds = self.w.session.dataset
             self.findings.inputs = [path, *(f.path for f in ds.files)] if ds else [path]
-            self.findings.set_findings(report["findings"], meta)
+            self.findings.set_report(report)
             self.findings_dock.show()
             self.findings_dock.raise_()
         self.w.statusBar().showMessage(f"report: {path}", 15000)
@@ -281,22 +280,22 @@ class AnalysisActions:
         norm = os.path.abspath if "://" not in path else str
         return norm(path) in {norm(f.path) for f in ds.files}
 
-    def open_finding(self, f: dict[str, Any]) -> None:
+    def open_finding(self, f: Finding) -> None:
         """Select the finding's record, its feature in the tree and its box."""
         w = self.w
-        where = f.get("file")
+        where = f.file
         if where is not None and not self._is_open(where):
             w.statusBar().showMessage(
-                f"{f['kind']}: {f['message']} (open {where} to go to the record)", 30000
+                f"{f.kind}: {f.message} (open {where} to go to the record)", 30000
             )
             return
-        if f.get("record") is None:
+        if f.record is None:
             region = (
                 next(
                     (
                         p
                         for p in w.session.dataset.regions()
-                        if p.file == f.get("file") and p.offset == f.get("offset")
+                        if p.file == f.file and p.offset == f.offset
                     ),
                     None,
                 )
@@ -305,9 +304,9 @@ class AnalysisActions:
             )
             if region is not None:
                 w.select_region(region)
-            w.statusBar().showMessage(f"{f['kind']}: {f['message']}", 30000)
+            w.statusBar().showMessage(f"{f.kind}: {f.message}", 30000)
             return
-        record = int(f["record"])
+        record = f.record
         applied = w.filter_bar.applied_text()
         if not w.select_record(record):
             return
@@ -317,23 +316,24 @@ class AnalysisActions:
             self._cleared = (None, "")
         # a double-click activates twice: the second time, the filter is gone already
         cleared = self._cleared[1]
-        if f.get("feature"):
-            index = w.tree_model.index_of_key(f["feature"], f.get("box"))
+        if f.feature:
+            index = w.tree_model.index_of_key(f.feature, f.box)
             if index.isValid():
                 w.tree.setCurrentIndex(index)
                 w.tree.scrollTo(index)
                 w.tree.resizeColumnToContents(0)
         images = w.preview.images
-        if f.get("box") is not None:  # the box chosen, ready to fix with the mouse or keys
+        predicted = (f.evidence or {}).get("prediction")
+        if f.box is not None:  # the box chosen, ready to fix with the mouse or keys
             w.preview.setCurrentWidget(images)
-            images.highlight_box(int(f["box"]))
-            images.picker.select(int(f["box"]))
+            images.highlight_box(f.box)
+            images.picker.select(f.box)
             images.view.setFocus()
-        elif (f.get("evidence") or {}).get("prediction") is not None:  # an unlabelled object
+        elif predicted is not None:  # an unlabelled object
             w.preview.setCurrentWidget(images)
-            images.highlight_prediction(int(f["evidence"]["prediction"]))
+            images.highlight_prediction(int(predicted))
             images.view.setFocus()
-        w.statusBar().showMessage(f"{f['kind']}: {f['message']} — {f['hint']}{cleared}", 30000)
+        w.statusBar().showMessage(f"{f.kind}: {f.message} — {f.hint}{cleared}", 30000)
 
     # -- compare -------------------------------------------------------------------
     def compare_dialog_open(self) -> None:

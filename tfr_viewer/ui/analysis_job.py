@@ -22,10 +22,10 @@ from .process_task import ProcessTask
 
 
 def _as_report(result: Any) -> Any:
-    """A report in the form the panels read (that of the saved reports: the findings'
-    list for ``check``, the JSON of the others); another job's result as it is."""
+    """A report in the form the panels read: ``check``'s typed report; the JSON of the
+    others (that of their saved reports); another job's result as it is."""
     if isinstance(result, CheckReport):
-        return result.to_json()["findings"]
+        return result
     to_json = getattr(result, "to_json", None)
     return to_json() if to_json is not None else result
 

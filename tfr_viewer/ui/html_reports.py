@@ -110,9 +110,8 @@ class HtmlReports:
         from ..core.report.charts import ReportUnavailable, require
 
         ds = self.w.session.dataset
-        report: Any = (
-            self.analysis.findings.model.findings if kind == "check" else self.analysis.stats
-        )
+        findings = self.analysis.findings.model.findings
+        report: Any = [f.to_json() for f in findings] if kind == "check" else self.analysis.stats
         if ds is None or not report:
             return
         if kind == "stats":

@@ -22,8 +22,11 @@ from .analysis_job import AnalysisJob
 from .recent import last_dir
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from PySide6.QtCore import QSettings
 
+    from ..core.analyze.findings import Finding
     from .analysis_actions import AnalysisActions
     from .dialogs.evaluation_dialog import EvaluationDialog
     from .dialogs.predictions_dialog import PredictionsDialog
@@ -32,17 +35,15 @@ if TYPE_CHECKING:
     from .viewers.preview import PreviewPane
 
 
-def suspicion(findings: list[dict[str, Any]]) -> dict[int, float]:
+def suspicion(findings: Sequence[Finding]) -> dict[int, float]:
     """Each record's strongest evidence against its labels: a wrong class or a wrong box
     above an object nobody labelled, above a labelled object the model did not see,
     then by rank (:func:`~..core.analyze.label_errors.triage_weight`)."""
     out: dict[int, float] = {}
     for f in findings:
-        evidence = f.get("evidence")
-        if evidence and f.get("record") is not None:
-            record = int(f["record"])
-            weight = triage_weight(str(f.get("kind")), float(evidence.get("rank", 0.0)))
-            out[record] = max(out.get(record, 0.0), weight)
+        if f.evidence and f.record is not None:
+            weight = triage_weight(f.kind, float(f.evidence.get("rank", 0.0)))
+            out[f.record] = max(out.get(f.record, 0.0), weight)
     return out
 
 

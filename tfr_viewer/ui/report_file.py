@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..app.check import CheckReport
+from ..core.analyze.findings import SEVERITIES, Finding
 from ..core.io.side_files import SideFileError, read_json_side_file
 
 MAX_REPORT = 256 << 20  # a saved report past this is not one (its findings would not fit)
@@ -14,8 +16,8 @@ class ReportError(ValueError):
     """A file that is not a report of ``stats`` or ``check``; the message says why."""
 
 
-def load_report(path: str) -> tuple[str, dict[str, Any]]:
-    """``("stats", report)`` or ``("check", report)`` for the JSON file at ``path``,
+def load_report(path: str) -> tuple[str, Any]:
+    """``("stats", its JSON)`` or ``("check", a CheckReport)`` for the JSON file at ``path``,
     read as every file beside a dataset is (a regular file of a bounded size, whatever a
     hostile one holds: :func:`~..core.io.side_files.read_json_side_file`)."""
     try:
@@ -23,7 +25,7 @@ def load_report(path: str) -> tuple[str, dict[str, Any]]:
     except SideFileError as exc:
         raise ReportError(f"{exc}; choose the output of --json") from None
     if isinstance(report, dict) and isinstance(report.get("findings"), list):
-        return "check", report
+        return "check", _check_report(path, report)
     if (
         isinstance(report, dict)
         and isinstance(report.get("features"), dict)
@@ -34,3 +36,21 @@ def load_report(path: str) -> tuple[str, dict[str, Any]]:
         f"{path}: neither a `stats --json` nor a `check --json` report (it has no "
         '"features" or "findings")'
     )
+
+
+def _check_report(path: str, report: dict[str, Any]) -> CheckReport:
+    """The typed report of a saved ``check --json``; ReportError names the first
+    finding that does not fit."""
+    counts = [report.get(name, 0) for name in ("records", "files")]
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts):
+        raise ReportError(f"{path}: its records and files are not counts")
+    fail_on = report.get("fail_on", "warning")
+    if fail_on not in SEVERITIES:
+        fail_on = "warning"
+    findings = []
+    for number, obj in enumerate(report["findings"]):
+        try:
+            findings.append(Finding.from_json(obj))
+        except ValueError as exc:
+            raise ReportError(f"{path}: finding {number}: {exc}") from None
+    return CheckReport(counts[0], counts[1], tuple(findings), fail_on)

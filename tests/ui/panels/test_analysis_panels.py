@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QStyle
 
 from tests.planted_faults import planted_dataset
 from tests.ui.conftest import open_and_wait
+from tfr_viewer.core.json_text import read_back
 
 
 def _action(window, text: str):
@@ -92,8 +93,8 @@ def _show(window, record: int) -> str:
 def test_a_finding_leads_to_its_record_feature_and_box(qtbot, window, faulty):
     path, planted = faulty
     panel = _checked(qtbot, window, path)
-    assert {(f["kind"], f["record"]) for f in panel.model.findings} >= set(planted)
-    _double_click_finding(qtbot, panel, lambda f: f["kind"] == "box_out_of_range")
+    assert {(f.kind, f.record) for f in panel.model.findings} >= set(planted)
+    _double_click_finding(qtbot, panel, lambda f: f.kind == "box_out_of_range")
     assert window.current == 7
     assert window.tree_model.node(window.tree.currentIndex()).key == "image/object/bbox/xmax"
     assert window.preview.images.highlighted == 0
@@ -111,11 +112,12 @@ def test_findings_filter_by_severity_and_export(qtbot, window, faulty, tmp_path,
     errors = panel.severity.findData("error")
     panel.severity.setCurrentIndex(errors)
     shown = panel.shown_findings()
-    assert shown and all(f["severity"] == "error" for f in shown)
+    assert shown and all(f.severity == "error" for f in shown)
     out = tmp_path / "findings.json"
     panel.export(str(out))
     doc = json.loads(out.read_text())
-    assert doc["findings"] == shown and doc["counts"]["error"] == len(shown)
+    assert doc["findings"] == read_back([f.to_json() for f in shown])
+    assert doc["counts"]["error"] == len(shown)
 
 
 def test_the_kind_and_severity_choices_are_shown_whole(qtbot, window, faulty):
@@ -200,7 +202,7 @@ def test_a_finding_a_filter_hides_clears_the_filter_and_says_so(qtbot, window, f
     qtbot.keyClicks(edit, "index == 0")
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=10_000)
-    _double_click_finding(qtbot, panel, lambda f: (f.get("record") or 0) > 0)
+    _double_click_finding(qtbot, panel, lambda f: (f.record or 0) > 0)
     assert window.current is not None and window.current > 0
     assert "the filter 'index == 0' hid the record and was cleared" in (
         window.statusBar().currentMessage()
@@ -212,9 +214,9 @@ def test_a_box_fixed_in_the_picture_is_gone_when_the_checks_run_again(qtbot, win
     read the records as edited, and the finding is gone."""
     path, planted = faulty
     panel = _checked(qtbot, window, path)
-    before = {(f["kind"], f["record"]) for f in panel.model.findings}
+    before = {(f.kind, f.record) for f in panel.model.findings}
     assert ("box_out_of_range", 7) in before
-    _double_click_finding(qtbot, panel, lambda f: f["kind"] == "box_out_of_range")
+    _double_click_finding(qtbot, panel, lambda f: f.kind == "box_out_of_range")
     images = window.preview.images
     assert window.current == 7 and images.picker.selected == 0
     qtbot.keyClick(images.view, Qt.Key.Key_Delete)  # the box that strays out of the image
@@ -222,7 +224,7 @@ def test_a_box_fixed_in_the_picture_is_gone_when_the_checks_run_again(qtbot, win
     panel.model.findings = []
     _action(window, "Run Checks").trigger()
     qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
-    after = {(f["kind"], f["record"]) for f in panel.model.findings}
+    after = {(f.kind, f.record) for f in panel.model.findings}
     assert ("box_out_of_range", 7) not in after
     # its only box deleted, record 7 is now an image without boxes: the checks read the
     # record as edited; every other finding stays as it was
@@ -239,10 +241,10 @@ def test_notes_fold_away_and_an_edited_records_findings_show_as_perhaps_fixed(
     path, _planted = faulty
     panel = _checked(qtbot, window, path)
     findings = panel.model.findings
-    notes = [f for f in findings if f["severity"] == "info"]
+    notes = [f for f in findings if f.severity == "info"]
     assert notes, "the planted faults include notes"
     shown = panel.shown_findings()
-    assert all(f["severity"] != "info" for f in shown)
+    assert all(f.severity != "info" for f in shown)
     assert len(shown) == len(findings) - len(notes)
     assert f"({len(notes)} note" in panel.count.text() and "folded away" in panel.count.text()
     panel.notes.click()  # the toggle, as a user clicks it
@@ -252,8 +254,8 @@ def test_notes_fold_away_and_an_edited_records_findings_show_as_perhaps_fixed(
     qtbot.waitUntil(lambda: table.isVisible())
     assert table.viewport().height() >= 10 * table.verticalHeader().defaultSectionSize()
 
-    row = next(i for i, f in enumerate(findings) if f["kind"] == "box_out_of_range")
-    record = findings[row]["record"]
+    row = next(i for i, f in enumerate(findings) if f.kind == "box_out_of_range")
+    record = findings[row].record
     window.select_record(record)
     window.edit_actions.delete(restore=False)  # an edit of that record
     assert panel.model.is_edited(row)

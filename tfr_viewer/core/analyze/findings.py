@@ -240,6 +240,43 @@ class Finding:
     def hint(self) -> str:
         return KINDS[self.kind][1]
 
+    @classmethod
+    def from_json(cls, obj: object) -> Finding:
+        """A finding as ``check --json`` wrote it (a saved report, a Beam job's);
+        ValueError says what of it does not fit."""
+        if not isinstance(obj, Mapping):
+            raise ValueError(f"a finding is a JSON object, not {type(obj).__name__}")
+        kind = obj.get("kind")
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise ValueError(f"{kind!r} is no kind of finding this version knows")
+        message = obj.get("message")
+        if not isinstance(message, str):
+            raise ValueError(f"a {kind} finding has no message")
+
+        def optional(name: str, kind_of: type) -> Any:
+            value = obj.get(name)
+            if value is not None and (not isinstance(value, kind_of) or isinstance(value, bool)):
+                raise ValueError(f"the {name} of a {kind} finding is {value!r}")
+            return value
+
+        evidence = obj.get("evidence")
+        if evidence is not None and not (
+            isinstance(evidence, Mapping)
+            and isinstance(evidence.get("rank", 0.0), int | float)
+            and not isinstance(evidence.get("rank", 0.0), bool)
+        ):
+            raise ValueError(f"the evidence of a {kind} finding is not a ranked object")
+        return cls(
+            kind,
+            message,
+            optional("record", int),
+            optional("file", str),
+            optional("offset", int),
+            optional("feature", str),
+            optional("box", int),
+            evidence,
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "severity": self.severity,

@@ -1,9 +1,10 @@
-"""A table of data-QA findings (the JSON objects of ``check``), filterable by severity
+"""A table of data-QA findings (``check``'s :class:`Finding`), filterable by severity
 and kind, sortable by any column (record numbers and offsets as numbers)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -15,7 +16,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from ...core.analyze.findings import SEVERITIES
+from ...core.analyze.findings import SEVERITIES, Finding
 
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("severity", "kind", "record", "file", "offset", "feature", "message")
@@ -25,16 +26,16 @@ _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 class FindingsModel(QAbstractTableModel):
-    """Rows are findings as plain dicts (``severity kind record file offset feature box
-    message hint``). A finding of a record edited since the checks ran is shown greyed,
+    """Rows are findings (their ``severity kind record file offset feature message`` the
+    columns). A finding of a record edited since the checks ran is shown greyed,
     as perhaps fixed, until they run again."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.findings: list[dict[str, Any]] = []
+        self.findings: list[Finding] = []
         self.edited: set[int] = set()  # records edited since the findings were made
 
-    def set_findings(self, findings: list[dict[str, Any]]) -> None:
+    def set_findings(self, findings: Sequence[Finding]) -> None:
         self.beginResetModel()
         self.findings = list(findings)
         self.edited = set()
@@ -49,9 +50,9 @@ class FindingsModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0), last)
 
     def is_edited(self, row: int) -> bool:
-        return self.findings[row].get("record") in self.edited
+        return self.findings[row].record in self.edited
 
-    def finding(self, row: int) -> dict[str, Any]:
+    def finding(self, row: int) -> Finding:
         return self.findings[row]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
@@ -65,7 +66,7 @@ class FindingsModel(QAbstractTableModel):
             return None
         f = self.findings[index.row()]
         name = COLUMNS[index.column()]
-        value = f.get(name)
+        value = getattr(f, name)
         if role == Qt.ItemDataRole.DisplayRole:
             if value is None:
                 return "—"
@@ -80,13 +81,13 @@ class FindingsModel(QAbstractTableModel):
             if name in ("record", "offset"):
                 return -1 if value is None else int(value)
             return "" if value is None else str(value)
-        edited = f.get("record") in self.edited
+        edited = f.record in self.edited
         if role == Qt.ItemDataRole.ToolTipRole:
-            where = f"{f.get('file') or ''}"
+            where = f.file or ""
             since = "\n\nThe record was edited since: run the checks again." if edited else ""
-            return f"{f['message']}\n\nWhat to do: {f['hint']}\n\n{where}".strip() + since
+            return f"{f.message}\n\nWhat to do: {f.hint}\n\n{where}".strip() + since
         if role == Qt.ItemDataRole.BackgroundRole:
-            colour = None if edited else _COLOURS.get(f["severity"])
+            colour = None if edited else _COLOURS.get(f.severity)
             return QBrush(colour) if colour is not None else None
         if role == Qt.ItemDataRole.ForegroundRole and edited:
             return QBrush(QColor(140, 140, 140))
@@ -143,8 +144,8 @@ class FindingsFilter(QSortFilterProxyModel):
         if not isinstance(model, FindingsModel) or not 0 <= row < len(model.findings):
             return False
         f = model.finding(row)
-        if f["severity"] == "info" and not self.notes and self.severity != "info":
+        if f.severity == "info" and not self.notes and self.severity != "info":
             return False
-        return (self.severity is None or f["severity"] == self.severity) and (
-            self.kind is None or f["kind"] == self.kind
+        return (self.severity is None or f.severity == self.severity) and (
+            self.kind is None or f.kind == self.kind
         )

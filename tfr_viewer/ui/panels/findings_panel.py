@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,8 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...app.check import CheckReport
 from ...core import json_text
-from ...core.analyze.findings import SEVERITIES
+from ...core.analyze.findings import SEVERITIES, Finding
 from ...core.text import plural
 from ...core.write.output import save_file
 from .. import file_dialogs
@@ -89,7 +89,7 @@ class FindingsPanel(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.count)
         layout.addWidget(self.table, 1)
-        self.meta: dict[str, Any] = {}
+        self.report: CheckReport | None = None
         self.inputs: list[str] = []  # the files the findings are about: never written
         self._fill_choices()
 
@@ -101,11 +101,11 @@ class FindingsPanel(QWidget):
         """A check ended without findings to show (cancelled, failed, no dataset)."""
         self.strip.stopped(message)
 
-    def set_findings(self, findings: list[dict[str, Any]], meta: dict[str, Any]) -> None:
-        """Show ``findings`` (``meta``: records and files, for the export)."""
+    def set_report(self, report: CheckReport) -> None:
+        """Show the findings of ``report``."""
         self.strip.stopped("")
-        self.meta = meta
-        self.model.set_findings(findings)
+        self.report = report
+        self.model.set_findings(report.findings)
         self._fill_choices()
         self.export_button.setEnabled(True)
         self.table.resizeColumnsToContents()
@@ -114,7 +114,7 @@ class FindingsPanel(QWidget):
         self._update_count()
 
     def clear(self) -> None:
-        self.meta = {}
+        self.report = None
         self.model.set_findings([])
         self._fill_choices()
         self.export_button.setEnabled(False)
@@ -123,8 +123,8 @@ class FindingsPanel(QWidget):
     # -- choices -----------------------------------------------------------------
     def _fill_choices(self) -> None:
         findings = self.model.findings
-        by_severity = Counter(f["severity"] for f in findings)
-        by_kind = Counter(f["kind"] for f in findings)
+        by_severity = Counter(f.severity for f in findings)
+        by_kind = Counter(f.kind for f in findings)
         for combo, items in (
             (self.severity, [(s, by_severity[s]) for s in SEVERITIES]),
             (self.kind, sorted(by_kind.items())),
@@ -153,12 +153,12 @@ class FindingsPanel(QWidget):
     def _update_count(self) -> None:
         total = len(self.model.findings)
         shown = self.proxy.rowCount()
-        records = self.meta.get("records", 0)
+        records = self.report.records if self.report is not None else 0
         if not total:
             self.count.setText(f"no findings in {plural(records, 'record')}")
             return
         of = f"{shown:,} of " if shown != total else ""
-        notes = sum(1 for f in self.model.findings if f["severity"] == "info")
+        notes = sum(1 for f in self.model.findings if f.severity == "info")
         folded = (
             f" ({plural(notes, 'note')} folded away)"
             if notes and not self.notes.isChecked() and self.severity.currentData() != "info"
@@ -184,7 +184,7 @@ class FindingsPanel(QWidget):
             source = self.proxy.mapToSource(index)
             self.finding_activated.emit(self.model.finding(source.row()))
 
-    def shown_findings(self) -> list[dict[str, Any]]:
+    def shown_findings(self) -> list[Finding]:
         """The findings that pass the severity and kind choices, in the shown order."""
         rows = (
             self.proxy.mapToSource(self.proxy.index(r, 0)).row()
@@ -205,10 +205,12 @@ class FindingsPanel(QWidget):
     def export(self, path: str) -> None:
         """Write the shown findings as ``check --json`` does (atomically)."""
         findings = self.shown_findings()
-        counts = Counter(f["severity"] for f in findings)
+        counts = Counter(f.severity for f in findings)
+        report = self.report
         doc = {
-            **self.meta,
-            "findings": findings,
+            "records": report.records if report is not None else 0,
+            "files": report.files if report is not None else 0,
+            "findings": [f.to_json() for f in findings],
             "counts": {s: counts.get(s, 0) for s in SEVERITIES},
         }
         text = json_text.dumps(doc, indent=2) + "\n"
