@@ -152,10 +152,9 @@ def test_a_plain_file_is_asked_ahead_only_for_bytes_not_in_memory(tmp_path, monk
         monkeypatch.setattr(os, "posix_fadvise", advise)
         source.prefetch(4096, 500_000)
         assert asked == []
-        os.fsync(source._fd)  # written back, so that the pages can be dropped
-        real(source._fd, 0, 0, os.POSIX_FADV_DONTNEED)
-        if source._cached(4096 + 500_000 - 1):
-            pytest.skip("this file system keeps the pages in memory regardless")
+        # bytes the system no longer holds (whether a page is dropped is the kernel's
+        # to decide, and a look at it may bring it back: the answer is given here)
+        monkeypatch.setattr(source, "_cached", lambda offset: False)
         source.prefetch(4096, 500_000)
         assert asked == [(4096, 500_000, os.POSIX_FADV_WILLNEED)]
     finally:
