@@ -98,3 +98,20 @@ def test_a_mistake_in_the_filter_is_one_failure(shards):
     assert isinstance(failed, Failed) and failed.kind == "input"
     unknown = collect(operation_task, (shards, columns, FilterRequest("colour == 3")))
     assert isinstance(unknown[-1], Failed) and "colour" in unknown[-1].message
+
+
+def test_a_dataset_still_indexed_is_filtered_as_far_as_it_is_indexed(shards, monkeypatch):
+    """The window filters while its indexer works on its own thread: the records found
+    so far are filtered, and the filter never scans the dataset itself."""
+    with Dataset(shards) as ds:
+        for _number, _chunk in ds.scan(verify=True):
+            break  # the first file's first records are indexed, the second file not yet
+        found_so_far = len(ds.files[0].index)
+        assert found_so_far and not ds.files[1].index.complete
+
+        def scanned(*_args, **_kwargs):
+            raise AssertionError("a filter of the window scanned the dataset")
+
+        monkeypatch.setattr(ds, "scan", scanned)
+        report = FilterRequest("label == 3 and id >= 0", as_indexed=True).run(ds)
+    assert report.records.tolist() == [i for i in WANTED if i < found_so_far]

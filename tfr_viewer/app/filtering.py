@@ -29,19 +29,27 @@ def matches(
     verified: bool = True,
     edited: Mapping[int, bytes] | None = None,
     block: int = 1 << 14,
+    as_indexed: bool = False,
 ) -> Iterator[Matched]:
     """Per block, the records filter ``text`` matches (every record, without one),
     stopping when ``state`` is cancelled. ``verified``: the statuses are a CRC pass's
     (a dataset indexed without them is scanned again, verifying); a front end that
     shows the statuses it has (the window) says False. A mistake in ``text`` is a
     :class:`~tfr_viewer.core.query.QueryError`; a key no record has, an
-    :class:`~tfr_viewer.core.query.names.UnknownFeature`."""
+    :class:`~tfr_viewer.core.query.names.UnknownFeature`. ``as_indexed``: the records
+    indexed so far and nothing more (the window's, while it indexes on its own thread).
+    """
     flt = compile_filter(text) if text else None
-    if needs_index(flt) and not all(
-        f.index.complete and (f.index.verified or not verified) for f in ds.files
+    if (
+        not as_indexed
+        and needs_index(flt)
+        and not all(f.index.complete and (f.index.verified or not verified) for f in ds.files)
     ):
         index(ds, verify=verified, state=state)
-    for found in matching(ds, flt, verified=verified, edited=edited, block=block):
+    found_blocks = matching(
+        ds, flt, verified=verified, edited=edited, block=block, as_indexed=as_indexed
+    )
+    for found in found_blocks:
         yield found
         if state.cancelled:
             return
@@ -62,12 +70,14 @@ class FilterReport:
 class FilterRequest:
     """Filter ``text`` over a dataset, ``edited`` payloads (by global number) read
     instead of the files' and the statuses taken as the index has them (``verified``
-    False, the window's: its statuses are shown as they are)."""
+    False). ``as_indexed``: over the records indexed so far, never scanning (the
+    window's: it may filter while its dataset is still indexed, on its own thread)."""
 
     text: str
     edited: Mapping[int, bytes] = field(default_factory=dict)
     verified: bool = False
     block: int = 1 << 14
+    as_indexed: bool = False
 
     def run(self, ds: Dataset, state: TaskState = QUIET) -> FilterReport:
         """Every match; each block's as a partial result (:meth:`TaskState.partial`),
@@ -75,9 +85,16 @@ class FilterRequest:
         found: list[np.ndarray] = []
         done = 0
         with state.phase("filtering", len(ds)) as step:
-            for part in matches(
-                ds, self.text, state, verified=self.verified, edited=self.edited, block=self.block
-            ):
+            parts = matches(
+                ds,
+                self.text,
+                state,
+                verified=self.verified,
+                edited=self.edited,
+                block=self.block,
+                as_indexed=self.as_indexed,
+            )
+            for part in parts:
                 records = part.records
                 done += len(part.offsets)
                 if len(records):

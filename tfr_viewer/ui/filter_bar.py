@@ -75,7 +75,7 @@ class FilterWorker(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            request = FilterRequest(self.text, self.edited, block=4096)
+            request = FilterRequest(self.text, self.edited, block=4096, as_indexed=True)
             report = request.run(self.dataset, _ThreadState(self))
         except UserError as exc:  # a mistake in the filter, or a key no record has
             self.finished.emit(None, str(exc))
@@ -311,7 +311,8 @@ class FilterBar(QWidget):
         ds = self.dataset
         assert ds is not None
         self._hits, self._error = [], ""
-        payload = ([f.path for f in ds.files], ds.columns(), FilterRequest(text, self.edited()))
+        request = FilterRequest(text, self.edited(), as_indexed=True)
+        payload = ([f.path for f in ds.files], ds.columns(), request)
         task = self._task = ProcessTask(operation_task, payload, parent=self)
         task.message.connect(lambda m, t=task: self._on_message(m) if t is self._task else None)
         task.ended.connect(lambda t=task: self._on_ended() if t is self._task else None)

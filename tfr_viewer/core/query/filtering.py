@@ -129,6 +129,7 @@ def matching(
     first: int = 0,
     whole: bool = True,
     block: int = 1 << 14,
+    as_indexed: bool = False,
 ) -> Iterator[Matched]:
     """The one filter driver: per block, the records ``flt`` matches (every record,
     without a filter). A file indexed already (its CRCs checked, when ``verified``)
@@ -140,14 +141,18 @@ def matching(
     ``whole`` False. A bare record column name means the feature when ``ds`` has one by
     that name (:mod:`.names`), and a key that is no feature of any record is refused
     (:func:`.names.require_features`, over a whole dataset): both read the index, so a
-    filter that reads features needs ``ds`` indexed first (:func:`needs_index`)."""
+    filter that reads features needs ``ds`` indexed first (:func:`needs_index`).
+    ``as_indexed``: the records indexed so far, as their statuses stand, and never a
+    scan (a front end showing a dataset while it is indexed: its index grows on the
+    front end's own thread)."""
     from .names import require_features, resolved
 
     if flt is not None:
         flt = resolved(ds, flt, cancel)
         if whole:
             require_features(ds, flt, cancel, edited)
-    for number, lo, offsets, lengths, statuses in _blocks(ds, verified, cancel, block):
+    blocks = _blocks(ds, verified, cancel, block, as_indexed)
+    for number, lo, offsets, lengths, statuses in blocks:
         if cancel is not None and cancel.cancelled:
             return
         f = ds.files[number]
@@ -167,10 +172,10 @@ def needs_index(flt: Filter | None) -> bool:
 
 
 def _blocks(
-    ds: Dataset, verified: bool, cancel: CancelToken | None, block: int
+    ds: Dataset, verified: bool, cancel: CancelToken | None, block: int, as_indexed: bool
 ) -> Iterator[tuple[int, int, np.ndarray, np.ndarray, np.ndarray]]:
     """``(file number, first local number, offsets, lengths, statuses)`` per block."""
-    if all(f.index.complete and (f.index.verified or not verified) for f in ds.files):
+    if as_indexed or all(f.index.complete and (f.index.verified or not verified) for f in ds.files):
         for number, f in enumerate(ds.files):
             count = len(f.index)
             for lo in range(0, count, block):
