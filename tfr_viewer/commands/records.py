@@ -208,37 +208,24 @@ def _lines(path: str, block: Matched, keep: np.ndarray, as_json: bool) -> str:
 
 def cmd_count(args: argparse.Namespace) -> int:
     """The number of whole records (that match): a header pass, or a verifying pass
-    through a filter. A fragment (a frame cut short, or one whose length cannot be
-    trusted) is not counted: it is a problem, and the exit code is 1."""
-    flt = _compiled(args.filter)
+    through a filter (:mod:`~..app.count`). A fragment (a frame cut short, or one whose
+    length cannot be trusted) is not counted: it is a problem, and the exit code is 1."""
+    from ..app.count import CountRequest
+
+    _compiled(args.filter)  # a mistake in it is refused before any read
     with _open(args.paths) as ds:
         shown = print_warnings(ds, args.json)
-        if flt is None:
-            index_with_progress(ds, verify=False)
-            count = ds.whole_records()
-        else:
-            from ..app.filtering import matches
-
+        if args.filter:
             warn_about_filter(ds, args.filter)
-            count = sum(len(found.keep) for found in matches(ds, args.filter, COMMAND_LINE))
+        report = CountRequest(args.filter or None).run(ds, COMMAND_LINE)
         print_warnings(ds, args.json, shown)  # what the scan found (empty files, not TFRecords)
-        problems = ds.problems()
         if args.json:
-            out = {
-                "count": count,
-                "records": ds.whole_records(),
-                "files": len(ds.files),
-                "warnings": ds.file_warnings(),
-                "problems": [p.to_json() for p in problems],
-            }
-            if flt is not None:
-                out["filter"] = args.filter
-            print(json_text.dumps(out))
+            print(json_text.dumps(report.to_json()))
         else:
-            for p in problems:
+            for p in report.problems:
                 print(f"{p.kind}: {p.message}", file=sys.stderr)
-            print(count)
-        return 1 if problems else 0
+            print(report.count)
+        return 1 if report.failed else 0
 
 
 # -- arguments -----------------------------------------------------------------
