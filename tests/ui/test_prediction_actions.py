@@ -18,6 +18,7 @@ from tests.planted_labels import PLANTED
 from tests.ui.conftest import open_and_wait
 from tests.ui.panels.test_analysis_panels import _double_click_finding
 from tfr_viewer.core.analyze.findings import LABEL_ERROR_KINDS
+from tfr_viewer.core.json_text import read_back
 
 LABEL_KINDS = set(LABEL_ERROR_KINDS)
 
@@ -100,7 +101,7 @@ def test_predictions_from_a_results_file_and_the_evaluation(qtbot, window, label
 
     window.menus.action("analyze.evaluate").trigger()
     shown = window.predictions.evaluation
-    qtbot.waitUntil(lambda: shown.metrics is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: shown.report is not None, timeout=60_000)
     done = subprocess.run(
         [
             sys.executable,
@@ -116,7 +117,8 @@ def test_predictions_from_a_results_file_and_the_evaluation(qtbot, window, label
         text=True,
     )
     expected = json.loads(done.stdout)
-    assert shown.metrics == expected  # the same operation's report as evaluate --json
+    # the same operation's report as evaluate --json
+    assert read_back(shown.report.to_json()) == expected
     last = shown.table.rowCount() - 1
     assert shown.table.item(last, 0).text() == "all"
     assert shown.table.item(last, 1).text() == f"{expected['ap']:.3f}"

@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ..app.check import CheckReport
+from ..app.evaluate import EvaluateReport
 from ..app.jobs import Request, operation_task
 from ..core.io import Dataset
 from ..core.task_messages import Done, Failed, Phase, Progress
@@ -22,9 +23,10 @@ from .process_task import ProcessTask
 
 
 def _as_report(result: Any) -> Any:
-    """A report in the form the panels read: ``check``'s typed report; the JSON of the
-    others (that of their saved reports); another job's result as it is."""
-    if isinstance(result, CheckReport):
+    """A report in the form the panels read: ``check``'s and ``evaluate``'s typed
+    reports; the JSON of the others (that of their saved reports); another job's result
+    as it is."""
+    if isinstance(result, CheckReport | EvaluateReport):
         return result
     to_json = getattr(result, "to_json", None)
     return to_json() if to_json is not None else result

@@ -4,8 +4,6 @@ it is computed and the error when it cannot be."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -18,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...app.evaluate import EvaluateReport
+
 COLUMNS = ("class", "AP", "AP@0.5", "recall@0.5", "boxes", "predictions")
 
 
@@ -29,7 +29,7 @@ class EvaluationDialog(QDialog):
     def __init__(self, source: str, parent: QWidget) -> None:
         super().__init__(parent)
         self.setWindowTitle("Evaluate Predictions")
-        self.metrics: dict[str, Any] | None = None
+        self.report: EvaluateReport | None = None
         self.said = QLabel(f"Predictions: {source}. Reading the labels and predictions…", self)
         self.said.setWordWrap(True)
         self.progress = QProgressBar(self)
@@ -50,24 +50,28 @@ class EvaluationDialog(QDialog):
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(done)
 
-    def show_result(self, result: dict[str, Any] | None, error: str) -> None:
+    def show_result(self, result: EvaluateReport | None, error: str) -> None:
         self.progress.hide()
         if result is None:
             self.said.setText(f"Cannot evaluate: {error}" if error else "Cancelled.")
             return
-        self.metrics = result
+        self.report = result
+        metrics = result.evaluation
         rows = [
-            (f"{c['class']} {c['text']}" if c["text"] else str(c["class"]), c)
-            for c in result["classes"]
+            (
+                f"{c.label} {c.text}" if c.text else str(c.label),
+                (c.ap, c.ap50, c.recall50, c.boxes, c.predictions),
+            )
+            for c in metrics.classes
         ]
-        boxes = sum(c["boxes"] for _, c in rows)
-        predicted = sum(c["predictions"] for _, c in rows)
-        rows.append(("all", {**result, "boxes": boxes, "predictions": predicted}))
+        boxes = sum(c.boxes for c in metrics.classes)
+        predicted = sum(c.predictions for c in metrics.classes)
+        rows.append(("all", (metrics.ap, metrics.ap50, metrics.recall50, boxes, predicted)))
         self.table.setRowCount(len(rows))
-        for r, (name, c) in enumerate(rows):
-            values = (name, _cell(c["ap"]), _cell(c["ap50"]), _cell(c["recall50"])) + (
-                f"{c['boxes']:,}",
-                f"{c['predictions']:,}",
+        for r, (name, (ap, ap50, recall50, n_boxes, n_predicted)) in enumerate(rows):
+            values = (name, _cell(ap), _cell(ap50), _cell(recall50)) + (
+                f"{n_boxes:,}",
+                f"{n_predicted:,}",
             )
             for col, text in enumerate(values):
                 item = QTableWidgetItem(text)
@@ -78,6 +82,6 @@ class EvaluationDialog(QDialog):
                 self.table.setItem(r, col, item)
         self.table.resizeColumnsToContents()
         self.said.setText(
-            f"{result['images']:,} images weighed. AP is COCO's mean over IoU 0.5 to 0.95; "
+            f"{metrics.images:,} images weighed. AP is COCO's mean over IoU 0.5 to 0.95; "
             "recall at IoU 0.5 with up to 100 detections an image (computed by pycocotools)."
         )
