@@ -9,7 +9,7 @@ reduced scale in Pillow's draft mode, other formats are reduced after decoding.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -21,14 +21,15 @@ class ImageError(ValueError):
     """Image bytes that cannot be decoded."""
 
 
-def _rgba(img) -> np.ndarray:
+def _rgba(img: Any) -> np.ndarray:
     import numpy as np
 
     try:
         rgba = img.convert("RGBA")
     except (OSError, ValueError, SyntaxError) as exc:
         raise ImageError(f"the image data is damaged ({exc})") from None
-    return np.asarray(rgba, dtype=np.uint8).copy()
+    pixels: np.ndarray = np.asarray(rgba, dtype=np.uint8).copy()
+    return pixels
 
 
 def decode_image(data: bytes) -> np.ndarray:

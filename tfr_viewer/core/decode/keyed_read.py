@@ -35,7 +35,8 @@ def example_features(payload: bytes) -> Entries | None:
     from google.protobuf.message import DecodeError
 
     try:
-        return proto.Example.FromString(payload).features.feature
+        features: Entries = proto.Example.FromString(payload).features.feature
+        return features
     except DecodeError:
         pass
     try:

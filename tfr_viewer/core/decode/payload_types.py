@@ -26,7 +26,7 @@ class FeatureData:
     def __init__(self, kind: str, values: np.ndarray | list[bytes]) -> None:
         self.kind = kind
         self._values = values
-        self._pending: list | None = None
+        self._pending: list[Any] | None = None
 
     @classmethod
     def numbers(cls, kind: str, items: Sequence[float] | Sequence[int]) -> FeatureData:
@@ -52,7 +52,7 @@ class FeatureData:
             self._values, self._pending = np.array(self._pending, dtype=dtype), None
         return self._values
 
-    def items(self) -> list:
+    def items(self) -> list[Any]:
         """The values as Python objects (bytes, float, int), without numpy when the
         array has not been built."""
         if self._pending is not None:
@@ -73,10 +73,10 @@ class FeatureData:
     def __repr__(self) -> str:
         return f"FeatureData(kind={self.kind!r}, values={self.values!r})"
 
-    def __getstate__(self) -> tuple:
+    def __getstate__(self) -> tuple[Any, ...]:
         return self.kind, self._values, self._pending
 
-    def __setstate__(self, state: tuple) -> None:
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
         self.kind, self._values, self._pending = state
 
 

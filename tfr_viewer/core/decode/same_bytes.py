@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..crc32c import value as crc32c
 from ..kernels import same_bytes
@@ -41,9 +41,9 @@ class SameBytes(Generic[T]):
 
     def __init__(self, budget: int = BUDGET) -> None:
         self.budget = budget
-        self._entries: dict[tuple, tuple[bytes, T]] = {}
-        self._keys: list[tuple] = []  # the keys of the entries, in no order
-        self._slots: dict[tuple, int] = {}  # a key -> its place in ``_keys``
+        self._entries: dict[tuple[Any, ...], tuple[bytes, T]] = {}
+        self._keys: list[tuple[Any, ...]] = []  # the keys of the entries, in no order
+        self._slots: dict[tuple[Any, ...], int] = {}  # a key -> its place in ``_keys``
         self._held = 0
         self._lock = threading.Lock()
         self._random = random.Random(0)
@@ -82,7 +82,7 @@ class SameBytes(Generic[T]):
             while self._held > self.budget:  # the newest stays
                 self._drop(self._keys[self._random.randrange(len(self._keys) - 1)])
 
-    def _drop(self, key: tuple) -> None:
+    def _drop(self, key: tuple[Any, ...]) -> None:
         held, _ = self._entries.pop(key)
         self._held -= len(held)
         slot = self._slots.pop(key)

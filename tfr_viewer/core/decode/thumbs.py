@@ -47,7 +47,7 @@ def annotated_thumbnail(ann: ImageAnnotation, size: int) -> np.ndarray:
     if ann.raw_shape is not None:
         img = Image.fromarray(raw_pixels(ann.data, ann.raw_shape))
         img.thumbnail((size, size))
-        rgba = np.asarray(img.convert("RGBA")).copy()
+        rgba: np.ndarray = np.asarray(img.convert("RGBA")).copy()
         full_w, full_h = ann.raw_shape[1], ann.raw_shape[0]
     else:
         rgba, full_w, full_h = decode_preview(ann.data, size)
@@ -60,7 +60,8 @@ def annotated_thumbnail(ann: ImageAnnotation, size: int) -> np.ndarray:
     for box in ann.boxes:
         corners = (box.xmin * sx, box.ymin * sy, box.xmax * sx, box.ymax * sy)
         draw_box(draw, corners, class_colour(box.label, box.text), 2)
-    return np.asarray(img).copy()
+    drawn: np.ndarray = np.asarray(img).copy()
+    return drawn
 
 
 def draw_box(

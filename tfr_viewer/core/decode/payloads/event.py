@@ -229,7 +229,7 @@ def _shown(v: dict[str, Any]) -> str:
         t = v["tensor"]
         values = t["values"]
         return repr(values) if t["shape"] == [] else f"{t['dtype']} {t['shape']}"
-    return v.get("detail", "")
+    return str(v.get("detail", ""))
 
 
 def render(record: dict[str, Any]) -> Iterator[str]:
