@@ -63,8 +63,8 @@ def main(out_dir: str) -> None:
     wait(lambda: w.indexer is not None and not w.indexer.running and w.model is not None)
     w.analysis.compare_with(sorted(str(p) for p in samples.glob("shapes_gzip.tfrecord-*")))
     dialog = w.analysis.compare_dialog
-    wait(lambda: dialog.result is not None)
-    keys = list(dialog.result["features"])
+    wait(lambda: dialog.comparison is not None)
+    keys = [f.key for f in dialog.comparison.features]
     dialog.table.setCurrentCell(keys.index("image/object/class/text"), 0)
     for _ in range(20):
         app.processEvents()

@@ -50,14 +50,14 @@ def test_the_comparison_is_saved_as_html(qtbot, window, samples, tmp_path):
     assert not window.menus.action("analyze.save_compare_html").isEnabled()
     window.analysis.compare_with([str(samples / "shapes_gzip.tfrecord-00000-of-00003")])
     dialog = window.analysis.compare_dialog
-    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=60_000)
     reports = window.html_reports
     reports.ask = False
     reports.target = str(tmp_path / "compare.html")
     window.menus.refresh()
     window.menus.action("analyze.save_compare_html").trigger()
     text = (tmp_path / "compare.html").read_text()
-    for key in dialog.result["features"]:
+    for key in dialog.report.to_json()["features"]:
         assert key in text
     assert text.count('<img src="data:image/png') == 1  # the classes side by side
 

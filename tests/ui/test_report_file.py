@@ -103,3 +103,27 @@ def test_a_check_report_with_a_finding_that_does_not_fit_names_it(
         assert "finding 1: " in message and said in message, (name, message)
         assert str(path) in message, message
         assert window.analysis.findings.model.rowCount() == 0
+
+
+def test_a_stats_report_that_does_not_fit_is_one_message(
+    qtbot, window, samples, tmp_path, monkeypatch
+):
+    """A stats report edited by hand (a feature without its figures, a count as a
+    list): one line naming the file, and the panel keeps what it showed."""
+    good = json.loads(program("stats", str(samples / "shapes_odapi.tfrecord"), "--json").stdout)
+    key = next(iter(good["features"]))
+    cases = {
+        "no figures": {**good, "features": {key: {"kind": "int64"}}},
+        "a list for a count": {**good, "records": [1]},
+        "a text for a histogram": {
+            **good,
+            "features": {key: {**good["features"][key], "value_counts": "many"}},
+        },
+    }
+    for name, broken in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(broken))
+        _trigger(window, monkeypatch, str(path))
+        message = window.statusBar().currentMessage()
+        assert str(path) in message and "compute the statistics again" in message, message
+        assert window.analysis.stats is None

@@ -33,7 +33,7 @@ def test_the_windows_statistics_are_stats_s(qtbot, window, faulty):
     open_and_wait(qtbot, window, [faulty])
     _action(window, "Statistics").trigger()
     qtbot.waitUntil(lambda: window.analysis.stats is not None, timeout=60_000)
-    assert window.analysis.stats == cli_json("stats", "--json", str(faulty))[1]
+    assert window.analysis.stats.to_json() == cli_json("stats", "--json", str(faulty))[1]
 
 
 def test_the_windows_comparison_is_compare_s(qtbot, window, faulty, samples):
@@ -41,8 +41,8 @@ def test_the_windows_comparison_is_compare_s(qtbot, window, faulty, samples):
     open_and_wait(qtbot, window, [faulty])
     window.analysis.compare_with([str(other)], threshold=0.25)
     dialog = window.analysis.compare_dialog
-    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=60_000)
     _, cli = cli_json(
         "compare", "--json", str(faulty), "--against", str(other), "--threshold", "0.25"
     )
-    assert dialog.result == cli
+    assert dialog.report.to_json() == cli

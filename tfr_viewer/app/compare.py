@@ -7,12 +7,15 @@ compares them; :class:`CompareReport` is what it found, the same for the command
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.io import Dataset
 from .indexing import index
 from .tables import require_pandas
 from .task_state import QUIET, TaskState
+
+if TYPE_CHECKING:
+    from ..core.analyze.compare_summary import CompareSummary
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,12 @@ class CompareReport:
         from ..core import json_text
 
         return json_text.read_back(self.report)
+
+    def summary(self) -> CompareSummary:
+        """The figures of :meth:`to_json`, typed (what the window shows)."""
+        from ..core.analyze.compare_summary import CompareSummary
+
+        return CompareSummary.from_json(self.to_json())
 
     def to_pandas(self) -> Any:
         """A row a feature: its drift figures."""

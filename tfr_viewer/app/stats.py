@@ -19,6 +19,8 @@ from .task_state import QUIET, TaskState
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..core.analyze.stats_summary import StatsSummary
+
 
 @dataclass(frozen=True)
 class StatsReport:
@@ -33,6 +35,12 @@ class StatsReport:
         from ..core import json_text
 
         return json_text.read_back(self.stats.to_json())
+
+    def summary(self) -> StatsSummary:
+        """The figures of :meth:`to_json`, typed (what the window's panels show)."""
+        from ..core.analyze.stats_summary import StatsSummary
+
+        return StatsSummary.from_json(self.to_json())
 
     def to_pandas(self) -> Any:
         """A row a feature: its kinds, presence and value counts, and the numeric

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..app.check import CheckOptions, CheckRequest
 from ..app.compare import CompareRequest
 from ..app.stats import StatsRequest
+from ..core.analyze.stats_summary import StatsSummary
 from . import file_dialogs
 from .actions import Action, Entry
 from .analysis_job import AnalysisJob
@@ -35,7 +36,7 @@ class AnalysisActions:
         self.w = w
         self.jobs: dict[str, AnalysisJob] = {}
         self.waiting: set[str] = set()  # asked for before the index was complete
-        self.stats: dict[str, Any] | None = None
+        self.stats: StatsSummary | None = None
         self.sampled_classes: list[tuple[int | None, str | None]] = []  # of the first records
         docks = w.docks
         self.findings = cast(FindingsPanel, docks.widget("findings"))
@@ -100,9 +101,8 @@ class AnalysisActions:
         boxes."""
         images = self.w.preview.images
         known: list[tuple[int | None, str | None]] = list(images.class_names.items())
-        stats = self.stats or {}
-        found = stats.get("object_classes") or stats.get("classes") or {}
-        known += [(c["id"], c["text"]) for c in found.get("classes", [])]
+        found = self.stats.class_counts if self.stats is not None else None
+        known += [(c.id, c.text) for c in found.classes] if found is not None else []
         known += self.sampled_classes
         known += [(b.label, b.text) for b in images.picker.boxes]
         return known
@@ -188,9 +188,9 @@ class AnalysisActions:
         ds = self.w.session.dataset
         images = self.w.preview.images
         if job == "stats":
-            self.stats = result
-            self._stats_panel().set_stats(result)
-            self.classes.set_classes(result)
+            self.stats = result.summary()
+            self._stats_panel().set_stats(self.stats)
+            self.classes.set_classes(self.stats)
             named = {i: t for i, t in self.known_classes() if i is not None and t}
         else:
             self.findings.inputs = [f.path for f in ds.files] if ds else []
@@ -254,11 +254,11 @@ class AnalysisActions:
         from .report_file import ReportError, load_report
 
         try:
-            kind, report = load_report(path)
+            _kind, report = load_report(path)
         except ReportError as exc:
             self.w.show_error("Cannot open the report", str(exc))
             return
-        if kind == "stats":
+        if isinstance(report, StatsSummary):
             self.stats = report
             self._stats_panel().set_stats(report)
             self.classes.set_classes(report)
@@ -377,7 +377,7 @@ class AnalysisActions:
             if result is None:
                 dialog.failed(f"The comparison stopped: {error}" if error else "Cancelled.")
             else:
-                dialog.set_result(result)
+                dialog.set_report(result)
 
         run.finished.connect(finished)
         dialog.running(0, 1, "starting")

@@ -3,33 +3,18 @@
 
 ``progress(done, total)`` and ``phase(text)`` report as it runs; ``finished(result,
 error)`` fires once: the job's result, or None with the error text (empty when
-cancelled). An operation's result is its report's JSON, the form of the reports the
-panels also open from files (``stats --json``, ``check --json``): the command line's
-and the Python API's, made by the same operation.
+cancelled). An operation's result is its typed report, the one the command line and
+the Python API write as JSON, made by the same operation.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QObject, Signal
 
-from ..app.check import CheckReport
-from ..app.evaluate import EvaluateReport
 from ..app.jobs import Request, operation_task
 from ..core.io import Dataset
 from ..core.task_messages import Done, Failed, Phase, Progress
 from .process_task import ProcessTask
-
-
-def _as_report(result: Any) -> Any:
-    """A report in the form the panels read: ``check``'s and ``evaluate``'s typed
-    reports; the JSON of the others (that of their saved reports); another job's result
-    as it is."""
-    if isinstance(result, CheckReport | EvaluateReport):
-        return result
-    to_json = getattr(result, "to_json", None)
-    return to_json() if to_json is not None else result
 
 
 class AnalysisJob(QObject):
@@ -65,7 +50,7 @@ class AnalysisJob(QObject):
                 self.phase.emit(text)
             case Done(result):
                 self._done = True
-                self.finished.emit(_as_report(result), "")
+                self.finished.emit(result, "")
             case Failed(_kind, message):
                 self._done = True
                 self.finished.emit(None, message)

@@ -62,7 +62,7 @@ class HtmlReports:
                 3,
                 lambda: (
                     analysis.compare_dialog is not None
-                    and analysis.compare_dialog.result is not None
+                    and analysis.compare_dialog.report is not None
                 ),
                 order=2,
             ),
@@ -77,16 +77,14 @@ class HtmlReports:
         from ..core.write.output import save_file
 
         dialog = self.analysis.compare_dialog
-        if dialog is None or dialog.result is None:
+        if dialog is None or dialog.comparison is None or dialog.report is None:
             return
         out = self._target("comparison")
         if not out:
             return
         try:
-            text = compare_html(dialog.result, "Comparison")
-            inputs = list(dialog.result["a"].get("files", [])) + list(
-                dialog.result["b"].get("files", [])
-            )
+            text = compare_html(dialog.report.to_json(), "Comparison")
+            inputs = [*dialog.comparison.a.files, *dialog.comparison.b.files]
             save_file(out, as_bytes(text), inputs=inputs, overwrite=True, role="report")
         except (ReportUnavailable, UserError) as exc:
             self.w.show_error("Cannot save the report", str(exc))
@@ -111,7 +109,10 @@ class HtmlReports:
 
         ds = self.w.session.dataset
         findings = self.analysis.findings.model.findings
-        report: Any = [f.to_json() for f in findings] if kind == "check" else self.analysis.stats
+        stats = self.analysis.stats
+        report: Any = (
+            [f.to_json() for f in findings] if kind == "check" else stats and stats.to_json()
+        )
         if ds is None or not report:
             return
         if kind == "stats":

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..app.check import CheckReport
 from ..core.analyze.findings import SEVERITIES, Finding
+from ..core.analyze.stats_summary import StatsSummary
 from ..core.io.side_files import SideFileError, read_json_side_file
 
 MAX_REPORT = 256 << 20  # a saved report past this is not one (its findings would not fit)
@@ -16,8 +17,8 @@ class ReportError(ValueError):
     """A file that is not a report of ``stats`` or ``check``; the message says why."""
 
 
-def load_report(path: str) -> tuple[str, Any]:
-    """``("stats", its JSON)`` or ``("check", a CheckReport)`` for the JSON file at ``path``,
+def load_report(path: str) -> tuple[str, StatsSummary | CheckReport]:
+    """``("stats", a StatsSummary)`` or ``("check", a CheckReport)`` for the JSON at ``path``,
     read as every file beside a dataset is (a regular file of a bounded size, whatever a
     hostile one holds: :func:`~..core.io.side_files.read_json_side_file`)."""
     try:
@@ -31,11 +32,21 @@ def load_report(path: str) -> tuple[str, Any]:
         and isinstance(report.get("features"), dict)
         and "records" in report
     ):
-        return "stats", report
+        return "stats", _stats_report(path, report)
     raise ReportError(
         f"{path}: neither a `stats --json` nor a `check --json` report (it has no "
         '"features" or "findings")'
     )
+
+
+def _stats_report(path: str, report: dict[str, Any]) -> StatsSummary:
+    try:
+        return StatsSummary.from_json(report)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ReportError(
+            f"{path}: not a `stats --json` report as this version writes it "
+            f"({type(exc).__name__}: {exc}); compute the statistics again"
+        ) from None
 
 
 def _check_report(path: str, report: dict[str, Any]) -> CheckReport:

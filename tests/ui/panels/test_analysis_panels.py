@@ -69,7 +69,7 @@ def test_clicking_a_bar_filters_the_table(qtbot, window, samples):
     _wait_stats(qtbot, window)
     panel = window.analysis.stats_panel
     label_chart = panel.charts["label"][0]
-    labels = [v for v, _ in window.analysis.stats["features"]["label"]["numeric"]["values"]]
+    labels = [v for v, _ in dict(window.analysis.stats.features)["label"].values]
     bar = labels.index(2)
     with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=30_000):
         qtbot.mouseClick(
@@ -170,15 +170,15 @@ def test_compare_with_another_dataset(qtbot, window, samples):
     open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
     window.analysis.compare_with([str(samples / "shapes_gzip.tfrecord-00000-of-00003")])
     dialog = window.analysis.compare_dialog
-    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
-    features = dialog.result["features"]
+    qtbot.waitUntil(lambda: dialog.comparison is not None, timeout=60_000)
+    features = dialog.report.to_json()["features"]
     assert dialog.table.rowCount() == len(features) > 0
     assert "image/object/class/label" in features
     dialog.table.setCurrentCell(list(features).index("image/object/class/label"), 0)
     assert len(dialog.chart.centres) == 3  # three classes, both datasets on one chart
     header = dialog.header.text()
-    assert ("failed" in header) == dialog.result["failed"]
-    assert all(reason in header for reason in dialog.result["reasons"])
+    assert ("failed" in header) == dialog.comparison.failed
+    assert all(reason in header for reason in dialog.comparison.reasons)
 
 
 def test_a_running_check_can_be_cancelled(qtbot, window, faulty):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
@@ -25,7 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.analyze.compare_summary import CompareSummary
 from ...core.text import plural
+
+if TYPE_CHECKING:
+    from ...app.compare import CompareReport
 
 COLUMNS = ("feature", "type", "L-infinity", "Jensen–Shannon", "presence A", "presence B")
 _EXCEEDS = QColor(255, 220, 215)
@@ -43,7 +47,8 @@ class CompareDialog(QDialog):
         self.setWindowTitle("Compare datasets")
         self.go_to = go_to
         # the comparison shown (named as QDialog's method, which this dialog never uses)
-        self.result: dict[str, Any] | None = None  # type: ignore[assignment]
+        self.report: CompareReport | None = None
+        self.comparison: CompareSummary | None = None
         self.header = QLabel("Choose the dataset to compare with…", self)
         self.header.setWordWrap(True)
         self.progress = QProgressBar(self)
@@ -105,38 +110,37 @@ class CompareDialog(QDialog):
         self.cancel.hide()
         self.header.setText(message or "Cancelled.")
 
-    def set_result(self, result: dict[str, Any]) -> None:
-        self.result = result
+    def set_report(self, report: CompareReport) -> None:
+        """Show ``compare``'s report."""
+        self.report = report
+        self.comparison = c = report.summary()
         self.progress.hide()
         self.cancel.hide()
-        exceeded = result["exceeded"]
-        leaks = result["leaks"]
         verdict = (
-            "<b style='color:#b42318'>failed</b>: " + html.escape("; ".join(result["reasons"]))
-            if result["failed"]
-            else f"passed: no feature drifts past {result['threshold']:g}"
+            "<b style='color:#b42318'>failed</b>: " + html.escape("; ".join(c.reasons))
+            if c.failed
+            else f"passed: no feature drifts past {c.threshold:g}"
         )
-        names = [os.path.basename(f) for f in result["b"]["files"]]
+        names = [os.path.basename(f) for f in c.b.files]
         self.header.setText(
-            f"A: {plural(result['a']['records'], 'record')} · B: "
-            f"{plural(result['b']['records'], 'record')} ({', '.join(names[:3])}"
+            f"A: {plural(c.a.records, 'record')} · B: "
+            f"{plural(c.b.records, 'record')} ({', '.join(names[:3])}"
             f"{'…' if len(names) > 3 else ''}) — {verdict}; "
-            f"{plural(len(leaks['exact']) + len(leaks['near']), 'image')} in both."
+            f"{plural(len(c.exact) + len(c.near), 'image')} in both."
         )
-        features = result["features"]
-        self.table.setRowCount(len(features))
-        for row, (key, f) in enumerate(features.items()):
+        self.table.setRowCount(len(c.features))
+        for row, f in enumerate(c.features):
             cells = (
-                key,
-                f["type"],
-                _number(f["linf"]),
-                _number(f["js"]),
-                f"{100 * f['presence_a']:.1f}%",
-                f"{100 * f['presence_b']:.1f}%",
+                f.key,
+                f.type,
+                _number(f.linf),
+                _number(f.js),
+                f"{100 * f.presence_a:.1f}%",
+                f"{100 * f.presence_b:.1f}%",
             )
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if key in exceeded:
+                if f.key in c.exceeded:
                     item.setBackground(QBrush(_EXCEEDS))
                 if col >= 2:
                     item.setTextAlignment(
@@ -144,25 +148,21 @@ class CompareDialog(QDialog):
                     )
                 self.table.setItem(row, col, item)
         self.table.resizeColumnsToContents()
-        self._fill_details(result)
-        if features:
+        self._fill_details(c)
+        if c.features:
             self.table.setCurrentCell(0, 0)
 
-    def _fill_details(self, result: dict[str, Any]) -> None:
+    def _fill_details(self, c: CompareSummary) -> None:
         rows: list[tuple[str, str, int | None]] = []
-        for side in ("a", "b"):
-            for key in result[f"only_in_{side}"]:
-                rows.append((f"only in {side.upper()}", key, None))
-        for kind in ("exact", "near"):
-            for leak in result["leaks"][kind]:
-                a, b = leak["a"], leak["b"]
-                what = "same image" if kind == "exact" else f"near image ({leak['distance']} bits)"
-                rows.append((what, f"A record {a['record']} · B record {b['record']}", a["record"]))
-        classes = result.get("classes")
-        if classes:
-            for c in classes["rows"]:
-                name = f"{c['id']} {c['text'] or ''}".strip()
-                rows.append((f"class {name}", f"A {c['a']:,} · B {c['b']:,}", None))
+        rows += [("only in A", key, None) for key in c.only_in_a]
+        rows += [("only in B", key, None) for key in c.only_in_b]
+        for leak in (*c.exact, *c.near):
+            what = "same image" if leak.distance is None else f"near image ({leak.distance} bits)"
+            where = f"A record {leak.a.record} · B record {leak.b.record}"
+            rows.append((what, where, leak.a.record))
+        for shift in c.classes:
+            name = f"{shift.id} {shift.text or ''}".strip()
+            rows.append((f"class {name}", f"A {shift.a:,} · B {shift.b:,}", None))
         self.details.setRowCount(len(rows))
         self._detail_records = [r for _, _, r in rows]
         for i, (what, where, _) in enumerate(rows):
@@ -171,23 +171,20 @@ class CompareDialog(QDialog):
         self.details.resizeColumnToContents(0)
 
     def _show_feature(self, row: int) -> None:
-        if self.result is None or not 0 <= row < self.table.rowCount():
+        if self.comparison is None or not 0 <= row < self.table.rowCount():
             return
         item = self.table.item(row, 0)
-        if item is None:
-            return
-        key = item.text()
-        dist = self.result["features"][key]["distribution"]
-        if not dist:
+        feature = self.comparison.feature(item.text()) if item is not None else None
+        dist = feature.distribution if feature is not None else None
+        if dist is None:
             self.chart.clear()
             return
-        a, b = dist["a"], dist["b"]
-        ta, tb = sum(a) or 1, sum(b) or 1
-        share_a, share_b = [n / ta for n in a], [n / tb for n in b]
-        if "edges" in dist:
-            self.chart.set_histogram(dist["edges"], share_a, share_b)
+        ta, tb = sum(dist.a) or 1, sum(dist.b) or 1
+        share_a, share_b = [n / ta for n in dist.a], [n / tb for n in dist.b]
+        if dist.edges:
+            self.chart.set_histogram(dist.edges, share_a, share_b)
         else:
-            labels = [str(v) for v in dist["values"]][:30]
+            labels = [str(v) for v in dist.values][:30]
             self.chart.set_categories(labels, share_a[:30], share_b[:30])
 
     def _detail_activated(self, row: int, _col: int) -> None:

@@ -3,12 +3,11 @@ filters the table to its records; unchecking it hides its boxes in the image vie
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from ...core.analyze.stats_summary import StatsSummary
 from ..style import label_colour
 from .stats_panel import key_ref
 
@@ -42,32 +41,28 @@ class ClassesPanel(QWidget):
         self.key: str | None = None
         self._toggled: QListWidgetItem | None = None  # a click on a check box, not a name
 
-    def set_classes(self, stats: dict[str, Any] | None) -> None:
-        """The classes of ``stats --json`` (boxes' classes when there are boxes)."""
+    def set_classes(self, stats: StatsSummary | None) -> None:
+        """The classes of a ``stats`` report (boxes' classes when there are boxes)."""
         self.list.blockSignals(True)
         self.list.clear()
         self.key = None
-        found = None
-        if stats is not None:
-            found = stats.get("object_classes") or stats.get("classes")
-        if not found:
+        found = stats.class_counts if stats is not None else None
+        if found is None:
             self.note.setText("No class labels found in this dataset.")
             self.list.blockSignals(False)
             self.hidden_changed.emit(set())
             return
-        self.key = found["key"]
-        total = sum(c["count"] for c in found["classes"])
-        what = "boxes" if stats and stats.get("object_classes") else "records"
+        self.key = found.key
+        total = sum(c.count for c in found.classes)
+        what = "boxes" if stats is not None and stats.object_classes else "records"
         self.note.setText(
-            f"{len(found['classes'])} classes in {total:,} {what} ({self.key}). Click one to "
+            f"{len(found.classes)} classes in {total:,} {what} ({self.key}). Click one to "
             "show its records; uncheck to hide its boxes."
         )
-        for c in found["classes"]:
-            text = f"{c['id']}  {c['text'] or ''}".rstrip()
-            item = QListWidgetItem(
-                _swatch(label_colour(c["id"], c["text"])), f"{text} — {c['count']:,}"
-            )
-            item.setData(_CLASS, (c["id"], c["text"]))
+        for c in found.classes:
+            text = f"{c.id}  {c.text or ''}".rstrip()
+            item = QListWidgetItem(_swatch(label_colour(c.id, c.text)), f"{text} — {c.count:,}")
+            item.setData(_CLASS, (c.id, c.text))
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
             self.list.addItem(item)

@@ -10,6 +10,8 @@ how many values each record holds. A click turns the bar into a filter expressio
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.analyze.stats_summary import FeatureSummary, Histogram, StatsSummary
 from ...core.text import float_text, number_text, plural, value_or_float32_text
 from .task_strip import TaskStrip
 
@@ -35,119 +38,100 @@ def _literal(value: Any) -> str:
     return json.dumps(value) if isinstance(value, str) else str(value)
 
 
-def _range(ref: str, edges: list[float], i: int) -> str:
+def _value(value: float | int | None) -> str:
+    return "-" if value is None else value_or_float32_text(value)
+
+
+def _range(ref: str, edges: tuple[float, ...], i: int) -> str:
     lo, hi = float_text(edges[i]), float_text(edges[i + 1])
     last = i == len(edges) - 2
     return f"{lo} <= {ref} <= {hi}" if last else f"{lo} <= {ref} < {hi}"
 
 
-def chart_of(key: str, f: dict[str, Any]) -> list[dict[str, Any]]:
-    """The charts of one feature's card: ``{title, labels | edges, counts, filters}``
-    where ``filters[i]`` is the expression that selects the records behind bar ``i``."""
+@dataclass(frozen=True)
+class Chart:
+    """One chart of a card: bars over ``edges`` (a histogram) or one bar a label;
+    ``filters[i]`` is the expression that selects the records behind bar ``i``."""
+
+    title: str
+    counts: tuple[int, ...]
+    filters: tuple[str, ...]
+    labels: tuple[str, ...] = ()
+    edges: tuple[float, ...] = ()
+
+
+def _histogram(title: str, ref: str, hist: Histogram) -> Chart:
+    filters = tuple(_range(ref, hist.edges, i) for i in range(len(hist.counts)))
+    return Chart(title, hist.counts, filters, edges=hist.edges)
+
+
+def _categories(title: str, items: Sequence[tuple[str, int]], filters: Sequence[str]) -> Chart:
+    return Chart(title, tuple(n for _, n in items), tuple(filters), tuple(t for t, _ in items))
+
+
+def chart_of(key: str, f: FeatureSummary) -> list[Chart]:
+    """The charts of one feature's card."""
     ref = key_ref(key)
     charts = []
-    numeric = f.get("numeric")
-    top = f.get("bytes", {}).get("top") or []
-    if "images" in f:
+    numeric = f.numeric
+    top = f.bytes.top if f.bytes is not None else ()
+    if f.images is not None:
         for side in ("width", "height"):
-            figures = f["images"][side]
-            hist = figures["histogram"]
-            if figures["count"] and figures["min"] == figures["max"]:
-                size = int(figures["min"])
+            figures = f.images.side(side)
+            title = f"image {side} (px)"
+            if figures.single:
+                size = int(figures.min or 0)
                 charts.append(
-                    {
-                        "title": f"image {side} (px)",
-                        "labels": [str(size)],
-                        "counts": [figures["count"]],
-                        "filters": [f"{side}({ref}) == {size}"],
-                    }
+                    _categories(title, [(str(size), figures.count)], [f"{side}({ref}) == {size}"])
                 )
-            elif hist["counts"]:
-                charts.append(
-                    {
-                        "title": f"image {side} (px)",
-                        "edges": hist["edges"],
-                        "counts": hist["counts"],
-                        "filters": [
-                            _range(f"{side}({ref})", hist["edges"], i)
-                            for i in range(len(hist["counts"]))
-                        ],
-                    }
-                )
-    elif numeric and numeric.get("values"):
-        values = numeric["values"]
-        charts.append(
-            {
-                "title": "values",
-                "labels": [str(v) for v, _ in values],
-                "counts": [n for _, n in values],
-                "filters": [f"{ref} == {v}" for v, _ in values],
-            }
-        )
-    elif numeric and numeric["count"] and numeric["min"] == numeric["max"]:
-        value = value_or_float32_text(numeric["min"])
-        charts.append(
-            {
-                "title": "values",
-                "labels": [value],
-                "counts": [numeric["count"]],
-                "filters": [f"{ref} == {value}"],
-            }
-        )
-    elif numeric and numeric["histogram"]["counts"]:
-        hist = numeric["histogram"]
-        charts.append(
-            {
-                "title": "values" + (" (sampled)" if hist["sampled"] else ""),
-                "edges": hist["edges"],
-                "counts": hist["counts"],
-                "filters": [_range(ref, hist["edges"], i) for i in range(len(hist["counts"]))],
-            }
-        )
-    elif top and top[0][1] > 1 and not f["bytes"]["high_cardinality"] and len(top) <= 20:
-        charts.append(
-            {
-                "title": "values",
-                "labels": [t for t, _ in top],
-                "counts": [n for _, n in top],
-                "filters": [f"{ref} == {_literal(t)}" for t, _ in top],
-            }
-        )
-    per_record = f["value_counts"]["per_record"]
-    if not charts or len(per_record) > 1:
-        items = sorted(per_record.items(), key=lambda kv: int(kv[0]))
-        charts.append(
-            {
-                "title": "values per record",
-                "labels": [k for k, _ in items],
-                "counts": [n for _, n in items],
-                "filters": [f"has({json.dumps(key)}) and len({ref}) == {k}" for k, _ in items],
-            }
-        )
+            elif figures.histogram.counts:
+                charts.append(_histogram(title, f"{side}({ref})", figures.histogram))
+    elif f.values:
+        items = [(str(v), n) for v, n in f.values]
+        charts.append(_categories("values", items, [f"{ref} == {v}" for v, _ in f.values]))
+    elif numeric is not None and numeric.single:
+        value = _value(numeric.min)
+        charts.append(_categories("values", [(value, numeric.count)], [f"{ref} == {value}"]))
+    elif numeric is not None and numeric.histogram.counts:
+        sampled = " (sampled)" if numeric.histogram.sampled else ""
+        charts.append(_histogram("values" + sampled, ref, numeric.histogram))
+    elif (
+        f.bytes is not None
+        and top
+        and top[0][1] > 1
+        and not f.bytes.high_cardinality
+        and len(top) <= 20
+    ):
+        charts.append(_categories("values", top, [f"{ref} == {_literal(t)}" for t, _ in top]))
+    if not charts or len(f.per_record) > 1:
+        items = [(str(k), n) for k, n in f.per_record]
+        filters = [f"has({json.dumps(key)}) and len({ref}) == {k}" for k, _ in f.per_record]
+        charts.append(_categories("values per record", items, filters))
     return charts
 
 
-def summary_of(f: dict[str, Any]) -> str:
+def summary_of(f: FeatureSummary) -> str:
     """One line of figures for a card."""
-    head = f"{f['kind']}, in {100 * f['presence']:.1f}% of records"
-    if "images" in f:
-        img = f["images"]
-        fmts = ", ".join(f"{k} {v:,}" for k, v in img["formats"].items())
-        bad = f", {img['undecodable']:,} undecodable" if img["undecodable"] else ""
+    head = f"{f.kind}, in {100 * f.presence:.1f}% of records"
+    if f.images is not None:
+        img = f.images
+        fmts = ", ".join(f"{k} {v:,}" for k, v in img.formats)
+        bad = f", {img.undecodable:,} undecodable" if img.undecodable else ""
         return f"{head}; images: {fmts}{bad}"
-    if "numeric" in f:
-        n = f["numeric"]
-        if not n["count"]:
+    if f.numeric is not None:
+        n = f.numeric
+        if not n.count:
             return f"{head}; no finite values"
-        extra = "".join(f", {n[k]:,} {k.upper()}" for k in ("nan", "inf") if n[k])
+        extra = "".join(f", {k:,} {name}" for k, name in ((n.nan, "NAN"), (n.inf, "INF")) if k)
         return (
-            f"{head}; min {value_or_float32_text(n['min'])}, mean {number_text(n['mean'], 4)}, "
-            f"max {value_or_float32_text(n['max'])}, std {number_text(n['std'], 4)}, "
-            f"{n['zeros']:,} zeros{extra}"
+            f"{head}; min {_value(n.min)}, mean {number_text(n.mean, 4)}, "
+            f"max {_value(n.max)}, std {number_text(n.std, 4)}, "
+            f"{n.zeros:,} zeros{extra}"
         )
-    if "bytes" in f:
-        b = f["bytes"]
-        return f"{head}; ~{b['distinct']:,} distinct, {b['sizes']['mean']:.0f} bytes on average"
+    if f.bytes is not None:
+        b = f.bytes
+        mean = float(b.sizes.mean or 0)
+        return f"{head}; ~{b.distinct:,} distinct, {mean:.0f} bytes on average"
     return head
 
 
@@ -182,7 +166,7 @@ class StatisticsPanel(QWidget):
         layout.addLayout(self.strip.row)
         layout.addWidget(scroll, 1)
         self.charts: dict[str, list] = {}  # key -> its BarCharts, for tests and clicks
-        self.stats: dict[str, Any] | None = None
+        self.stats: StatsSummary | None = None
 
     def running(self, done: int, total: int) -> None:
         self.strip.running(done, total)
@@ -203,21 +187,19 @@ class StatisticsPanel(QWidget):
             if widget is not None:
                 widget.deleteLater()
 
-    def set_stats(self, stats: dict[str, Any]) -> None:
-        """Show the result of ``stats --json``."""
+    def set_stats(self, stats: StatsSummary) -> None:
+        """Show the figures of a ``stats`` report."""
         from .bar_chart import BarChart  # pyqtgraph loads with the first statistics
 
         self.stopped("")
         self.stats = stats
         self._clear_cards()
-        damaged = (
-            f"; {plural(stats['damaged'], 'damaged record')} skipped" if stats["damaged"] else ""
-        )
+        damaged = f"; {plural(stats.damaged, 'damaged record')} skipped" if stats.damaged else ""
         self.summary.setText(
-            f"{plural(stats['records'], 'record')} in {plural(stats['files'], 'file')}, "
-            f"{plural(len(stats['features']), 'feature')}{damaged}. Click a bar to filter."
+            f"{plural(stats.records, 'record')} in {plural(stats.files, 'file')}, "
+            f"{plural(len(stats.features), 'feature')}{damaged}. Click a bar to filter."
         )
-        for key, f in stats["features"].items():
+        for key, f in stats.features:
             card = QFrame(self.cards)
             card.setFrameShape(QFrame.Shape.StyledPanel)
             box = QVBoxLayout(card)
@@ -232,16 +214,16 @@ class StatisticsPanel(QWidget):
             self.charts[key] = []
             for spec in chart_of(key, f):
                 column = QVBoxLayout()
-                column.addWidget(QLabel(spec["title"], card))
+                column.addWidget(QLabel(spec.title, card))
                 chart = BarChart(card)
-                if "edges" in spec:
-                    chart.set_histogram(spec["edges"], spec["counts"])
+                if spec.edges:
+                    chart.set_histogram(list(spec.edges), list(spec.counts))
                 else:
-                    chart.set_categories(spec["labels"], spec["counts"])
+                    chart.set_categories(list(spec.labels), list(spec.counts))
                 chart.hint = "Click a bar to show its records"
                 chart.setToolTip(chart.hint)
                 chart.bar_clicked.connect(
-                    lambda i, filters=spec["filters"]: self.filter_requested.emit(filters[i])
+                    lambda i, filters=spec.filters: self.filter_requested.emit(filters[i])
                 )
                 column.addWidget(chart)
                 charts.addLayout(column, 1)
