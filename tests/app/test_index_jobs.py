@@ -124,7 +124,7 @@ def test_a_header_only_index_task_then_one_verify_task(tmp_path, server):
     assert not any(isinstance(m, Statuses) for m in messages)
     transfer = [m.figures for m in messages if isinstance(m, Transfer)][-1]
     # hops up to the damaged header at record 20, then streams the rest
-    assert 0 < transfer["bytes"] < (server.root / "damaged.tfrecord").stat().st_size
+    assert 0 < transfer.bytes < (server.root / "damaged.tfrecord").stat().st_size
     ds = Dataset([url])
     for m in messages:
         if isinstance(m, Chunk):

@@ -8,11 +8,14 @@ named in its row (``error``) rather than refused."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.io import Dataset
 from .indexing import index
 from .task_state import QUIET, TaskState
+
+if TYPE_CHECKING:
+    from ..core.io.remote import Transferred
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ class InfoReport:
     files: tuple[FileInfo, ...]
     records: int
     warnings: tuple[str, ...]
-    transfer: dict[str, float] | None = None
+    transfer: Transferred | None = None
     tfds: dict[str, Any] | None = None
 
     @property
@@ -74,7 +77,7 @@ class InfoReport:
             "warnings": list(self.warnings),
         }
         if self.transfer is not None:
-            out["transfer"] = self.transfer
+            out["transfer"] = self.transfer.to_json()
         if self.tfds is not None:
             out["tfds"] = self.tfds
         return out

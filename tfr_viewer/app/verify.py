@@ -20,6 +20,7 @@ from .task_state import QUIET, TaskState
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..core.io.remote import Transferred
     from ..core.io.split_pool import Each
 
 
@@ -45,7 +46,7 @@ class VerifyReport:
     problems: tuple[Problem, ...]
     files: tuple[FileFacts, ...]
     warnings: tuple[str, ...]
-    transfer: dict[str, float] | None = None
+    transfer: Transferred | None = None
 
     @classmethod
     def of(cls, ds: Dataset, shown: np.ndarray | None = None) -> VerifyReport:
@@ -82,7 +83,7 @@ class VerifyReport:
             "warnings": list(self.warnings),
         }
         if self.transfer is not None:
-            out["transfer"] = self.transfer
+            out["transfer"] = self.transfer.to_json()
         return out
 
     def to_pandas(self) -> Any:

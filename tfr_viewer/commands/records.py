@@ -37,8 +37,8 @@ def _report_transfer(ds: Dataset) -> None:
     transfer = ds.transfer()
     if transfer is not None:
         print(
-            f"transferred {transfer['bytes'] / 1e6:,.2f} MB in "
-            f"{plural(int(transfer['requests']), 'request')} ({transfer['seconds']:.2f} s)",
+            f"transferred {transfer.bytes / 1e6:,.2f} MB in "
+            f"{plural(transfer.requests, 'request')} ({transfer.seconds:.2f} s)",
             file=sys.stderr,
         )
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .io.index import IndexChunk
+from .io.remote import Transferred
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,9 @@ class FileVerified:
 
 @dataclass(frozen=True)
 class Transfer:
-    """Figures of the remote reads so far: ``{bytes, requests, seconds}``."""
+    """Figures of the remote reads so far."""
 
-    figures: dict[str, float]
+    figures: Transferred
 
 
 @dataclass(frozen=True)

@@ -195,10 +195,7 @@ class AnalysisActions:
         else:
             self.findings.inputs = [f.path for f in ds.files] if ds else []
             self.findings.set_report(result)
-            evidence = [f.evidence for f in result.findings if f.evidence]
-            named = {
-                e["predicted_class"]: e["predicted_text"] for e in evidence if "predicted_text" in e
-            }
+            named = dict(n for f in result.findings if (n := f.predicted_name) is not None)
         if named:  # the predictions' classes by name in the picture
             images.class_names = {**images.class_names, **named}
             images.refresh()
@@ -323,7 +320,7 @@ class AnalysisActions:
                 w.tree.scrollTo(index)
                 w.tree.resizeColumnToContents(0)
         images = w.preview.images
-        predicted = (f.evidence or {}).get("prediction")
+        predicted = f.prediction
         if f.box is not None:  # the box chosen, ready to fix with the mouse or keys
             w.preview.setCurrentWidget(images)
             images.highlight_box(f.box)

@@ -42,7 +42,7 @@ def suspicion(findings: Sequence[Finding]) -> dict[int, float]:
     out: dict[int, float] = {}
     for f in findings:
         if f.evidence and f.record is not None:
-            weight = triage_weight(f.kind, float(f.evidence.get("rank", 0.0)))
+            weight = triage_weight(f.kind, f.rank)
             out[f.record] = max(out.get(f.record, 0.0), weight)
     return out
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
 from ..app.index_jobs import verify_task
 from ..core import task_messages as tm
 from ..core.io import Compression, expand
-from ..core.io.remote import is_url
+from ..core.io.remote import Transferred, is_url
 from ..core.text import plural
 from .actions import Action, Entry
 from .background import Background, Done
@@ -62,7 +62,7 @@ class RemoteActions(QObject):
         self.dialog: Any = None
         self.retry_box: QMessageBox | None = None
         self.task: ProcessTask | None = None
-        self._figures: dict[str, dict[str, float]] = {}
+        self._figures: dict[str, Transferred] = {}
         self._lookup = 0  # the number of the latest lookup
         self._awaited: int | None = None  # the lookup whose answer is awaited
         self.looked_up.connect(self._on_looked_up)
@@ -195,7 +195,7 @@ class RemoteActions(QObject):
         self.transfer_label.hide()
         self.verify_button.hide()
 
-    def show_transfer(self, figures: dict[str, float], source: str = "index") -> None:
+    def show_transfer(self, figures: Transferred, source: str = "index") -> None:
         """Figures from the indexing (or verifying) child; the window's own reads of
         remote records are added."""
         self._figures[source] = figures
@@ -209,7 +209,7 @@ class RemoteActions(QObject):
         parts = [*self._figures.values(), *([own] if own else [])]
         if not parts:
             return
-        total = {k: sum(p[k] for p in parts) for k in ("bytes", "requests", "seconds")}
+        total = sum(parts, Transferred())
         compressed = [
             os.path.basename(f.path)
             for f in ds.files
@@ -219,14 +219,14 @@ class RemoteActions(QObject):
             and not f.index.complete
         ]
         text = (
-            f"⇣ {_megabytes(total['bytes'])} in {plural(int(total['requests']), 'request')}, "
-            f"{total['seconds']:.1f} s"
+            f"⇣ {_megabytes(total.bytes)} in {plural(total.requests, 'request')}, "
+            f"{total.seconds:.1f} s"
         )
         if compressed:
             text = f"reading {compressed[0]} from its start (compressed) — {text}"
         self.transfer_label.setText(text)
         on_server = sum(f.source.compressed_size for f in ds.files if f.source is not None)
-        whole = on_server and total["bytes"] >= 0.5 * on_server
+        whole = on_server and total.bytes >= 0.5 * on_server
         self.transfer_label.setToolTip(
             "Bytes read from remote files so far. "
             + (

@@ -52,7 +52,7 @@ def test_header_scan_of_large_records_transfers_under_5_percent(remote_root, ser
         far.index(verify=False)
         assert len(far) == 60
         assert server.bytes_sent < 0.05 * size, (server.bytes_sent, size)
-        assert far.transfer()["bytes"] == server.bytes_sent
+        assert far.transfer().bytes == server.bytes_sent
         with Dataset.open([str(remote_root / "big.tfrecord")]) as local:
             local.index(verify=False)
             _same_index(local, far)

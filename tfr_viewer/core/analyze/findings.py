@@ -240,6 +240,24 @@ class Finding:
     def hint(self) -> str:
         return KINDS[self.kind][1]
 
+    @property
+    def rank(self) -> float:
+        """The strength of the evidence against the labels, in [0, 1]; 0 without it."""
+        return float(self.evidence.get("rank", 0.0)) if self.evidence is not None else 0.0
+
+    @property
+    def prediction(self) -> int | None:
+        """The place, among the record's predictions, of the one this finding is about."""
+        place = self.evidence.get("prediction") if self.evidence is not None else None
+        return place if isinstance(place, int) and not isinstance(place, bool) else None
+
+    @property
+    def predicted_name(self) -> tuple[int, str] | None:
+        """The predicted class and its name, where the evidence names it."""
+        ev = self.evidence or {}
+        cls, text = ev.get("predicted_class"), ev.get("predicted_text")
+        return (cls, text) if isinstance(cls, int) and isinstance(text, str) else None
+
     @classmethod
     def from_json(cls, obj: object) -> Finding:
         """A finding as ``check --json`` wrote it (a saved report, a Beam job's);
@@ -299,6 +317,6 @@ def at_least(severity: str, threshold: str) -> bool:
 def sort_key(f: Finding) -> tuple:
     """Most severe first; in a severity, findings by record, then those a prediction
     gives evidence for, strongest first."""
-    rank = -float(f.evidence["rank"]) if f.evidence is not None else 0.0
+    rank = -f.rank
     record = -1 if f.record is None else f.record
     return (SEVERITIES.index(f.severity), f.evidence is not None, rank, record, f.kind)

@@ -31,7 +31,7 @@ from .paths import expand, shard_warnings
 from .problems import NotATFRecord, describe_problems, not_a_tfrecord
 from .read_ahead import ReadAhead, ahead_of_scan, file_chunks, streams
 from .records import CancelToken, Problem, RecordStatus, record_words
-from .remote import forget, is_url, unchanged
+from .remote import Transferred, forget, is_url, unchanged
 from .remote_source import open_path
 from .sources import Source
 from .verify import FINISHED, verify_files
@@ -389,17 +389,14 @@ class Dataset:
         records = np.arange(len(self), dtype=np.int64)
         return records[self.frame_facts(records)[3] == RecordStatus.OK]
 
-    def transfer(self) -> dict[str, float] | None:
+    def transfer(self) -> Transferred | None:
         """Bytes, requests and seconds spent reading remote files so far; None when no
         file is remote."""
-        totals: dict[str, float] | None = None
+        totals: Transferred | None = None
         for f in self.files:
             counted = getattr(f.source, "transfer", None)
-            if counted is None:
-                continue
-            totals = totals or {"bytes": 0, "requests": 0, "seconds": 0.0}
-            for key, value in counted.as_dict().items():
-                totals[key] += value
+            if counted is not None:
+                totals = (totals or Transferred()) + counted.so_far()
         return totals
 
     def size_warning(self, limit: int | None = None) -> str | None:

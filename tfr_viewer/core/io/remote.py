@@ -264,6 +264,24 @@ def _stat(url: str) -> RemoteStat:
     return RemoteStat(url, int(size), tag)
 
 
+@dataclass(frozen=True)
+class Transferred:
+    """Bytes, requests and seconds spent reading remote files; added up with ``+``;
+    ``to_json()`` is the ``transfer`` object of ``verify --json`` and ``info --json``."""
+
+    bytes: int = 0
+    requests: int = 0
+    seconds: float = 0.0
+
+    def __add__(self, other: Transferred) -> Transferred:
+        return Transferred(
+            self.bytes + other.bytes, self.requests + other.requests, self.seconds + other.seconds
+        )
+
+    def to_json(self) -> dict[str, float]:
+        return {"bytes": self.bytes, "requests": self.requests, "seconds": self.seconds}
+
+
 class Transfer:
     """Bytes, requests and seconds spent on one file's requests (thread-safe)."""
 
@@ -279,9 +297,9 @@ class Transfer:
             self.requests += 1
             self.seconds += seconds
 
-    def as_dict(self) -> dict[str, float]:
+    def so_far(self) -> Transferred:
         with self._lock:
-            return {"bytes": self.bytes, "requests": self.requests, "seconds": self.seconds}
+            return Transferred(self.bytes, self.requests, self.seconds)
 
 
 class Fetcher:
