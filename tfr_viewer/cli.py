@@ -67,9 +67,18 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+def commands() -> dict[str, Command]:
+    """Every command: :data:`COMMANDS`, then each analysis of the registry
+    (:mod:`.app.analyses`) under its name (never in place of a command)."""
+    from .app.analyses import ANALYSES
+
+    registered = {a.name: Command(a.help, "analysis") for a in ANALYSES if a.name not in COMMANDS}
+    return {**COMMANDS, **registered}
+
+
 def spec(name: str) -> CommandSpec:
     """Command ``name``'s arguments and runner, importing only its own module."""
-    module = importlib.import_module(f".commands.{COMMANDS[name].module}", __package__)
+    module = importlib.import_module(f".commands.{commands()[name].module}", __package__)
     return module.COMMANDS[name]
 
 
@@ -91,7 +100,7 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict
     parser.set_defaults(no_cache=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     subs = {}
-    for name, command in COMMANDS.items():
+    for name, command in commands().items():
         if only is None or name == only:
             p = subs[name] = sub.add_parser(name, help=command.help, usage=command.usage)
         if name == only:
@@ -195,10 +204,11 @@ def _command_line(argv: Sequence[str] | None) -> tuple[int, str | None]:
         multiprocessing.freeze_support()  # a frozen bundle re-enters here in worker processes
     args_list = list(sys.argv[1:] if argv is None else argv)
     command = args_list[0] if args_list else None
-    parser, subs = build_parser(command if command in COMMANDS else None)
+    known = commands()
+    parser, subs = build_parser(command if command in known else None)
     if args_list and args_list[0] in ("-h", "--help", "--version"):
         parser.parse_args(args_list)
-    if not args_list or args_list[0] not in COMMANDS:
+    if not args_list or args_list[0] not in known:
         # `tfr-viewer [PATH ...]` opens the window, but a mistyped command must not.
         from .core.io import PathError, expand
 
@@ -207,7 +217,7 @@ def _command_line(argv: Sequence[str] | None) -> tuple[int, str | None]:
         except PathError as exc:
             parser.print_usage(sys.stderr)
             word = args_list[0]
-            hint = _did_you_mean(word, list(COMMANDS))
+            hint = _did_you_mean(word, list(known))
             print(
                 f"tfr-viewer: {word!r} is neither a command nor a path ({exc}){hint}",
                 file=sys.stderr,

@@ -145,6 +145,20 @@ class DatasetView:
 
         return verify(self.dataset, shown=self._records)
 
+    def analyze(self, name: str, **options: Any) -> Any:
+        """The report of the registered analysis ``name`` (see
+        :mod:`~tfr_viewer.app.analyses`) of the dataset's files, ``options`` as its
+        request's fields; its command line's ``--json`` is the report's ``to_json()``.
+        An unknown analysis or option, or an analysis of a view of some records only,
+        is one ``UserError``."""
+        from ..app.analyses import named
+        from ..core.user_error import UserError
+
+        analysis = named(name)
+        if self._records is not None:
+            raise UserError(f"{name} analyses whole datasets: call it on tfv.open(...) itself")
+        return analysis.run(self.dataset, options)
+
     def stats(self) -> Statistics:
         """The statistics ``stats --json`` gives, of this view's records."""
         from ..app.stats import statistics

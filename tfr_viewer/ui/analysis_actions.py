@@ -20,6 +20,7 @@ from .actions import Action, Entry
 from .analysis_job import AnalysisJob
 from .panels.classes_panel import ClassesPanel
 from .panels.findings_panel import FindingsPanel
+from .registered_analyses import RegisteredAnalyses
 
 if TYPE_CHECKING:
     from ..core.analyze.findings import Finding
@@ -55,6 +56,7 @@ class AnalysisActions:
         self.stats_dock = docks.dock("statistics")
         self.stats_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
         self.compare_dialog: CompareDialog | None = None
+        self.registered = RegisteredAnalyses(w, docks)  # the registry's, each with its panel
         self._cleared: tuple[int | None, str] = (None, "")  # a filter cleared for a record
         w.session.indexed.connect(lambda _state: self.dataset_indexed())
         w.session.closed.connect(self.dataset_closed)
@@ -92,6 +94,7 @@ class AnalysisActions:
                 opened,
                 order=3,
             ),
+            *self.registered.actions(),
         ]
 
     def known_classes(self) -> list[tuple[int | None, str | None]]:

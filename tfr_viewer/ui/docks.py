@@ -1,4 +1,4 @@
-"""The window's docks, made from :data:`.panels.registry.PANELS`: one dock per panel,
+"""The window's docks, made from :func:`.panels.registry.every_panel`: one dock per panel,
 hidden at first, and a Show/Hide action for each in the action table.
 
 The default arrangement keeps the records and the picture usable on a 1366×768 screen:
@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from .actions import Action
-from .panels.registry import PANELS, Panel
+from .panels.registry import Panel, every_panel
 
 if TYPE_CHECKING:
     from .host import PanelHost  # docks.py is never imported by host.py
@@ -36,12 +36,13 @@ class Docks:
     def __init__(self, window: QMainWindow, host: PanelHost) -> None:
         self._window, self._host = window, host
         self._docks: dict[str, QDockWidget] = {}
-        self._panels: dict[str, Panel] = {p.id: p for p in PANELS}
+        self._all = every_panel()
+        self._panels: dict[str, Panel] = {p.id: p for p in self._all}
         self._widgets: dict[str, QWidget] = {}
         # the side docks run the full height; the bottom ones sit under the records
         window.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         window.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        for panel in PANELS:
+        for panel in self._all:
             dock = self._docks[panel.id] = QDockWidget(panel.title, window)
             dock.setObjectName(panel.id)
             dock.hide()
@@ -69,7 +70,7 @@ class Docks:
         """Every dock at its side, the docks of a side tabbed together."""
         window = self._window
         first: dict[str, QDockWidget] = {}
-        for panel in PANELS:
+        for panel in self._all:
             dock = self._docks[panel.id]
             window.addDockWidget(_AREAS[panel.area], dock)
             dock.setFloating(False)
@@ -84,7 +85,7 @@ class Docks:
     def reset(self) -> None:
         """View › Reset Layout: every dock back at its side, tabbed as at first; the
         ones shown stay shown (the last one of a side in front)."""
-        shown = [p.id for p in PANELS if self._docks[p.id].isVisible()]
+        shown = [p.id for p in self._all if self._docks[p.id].isVisible()]
         for dock in self._docks.values():
             self._window.removeDockWidget(dock)
         self._place()
@@ -99,7 +100,8 @@ class Docks:
         made = self._widgets.get(id)
         if made is None:
             module, _, name = self._panels[id].widget.partition(":")
-            cls = getattr(importlib.import_module(f".panels.{module}", __package__), name)
+            where = module if "." in module else f".panels.{module}"
+            cls = getattr(importlib.import_module(where, __package__), name)
             made = self._widgets[id] = cls(self._window)
             self._docks[id].setWidget(made)
             attach = getattr(made, "attach", None)
@@ -119,7 +121,7 @@ class Docks:
     def actions(self) -> list[Action]:
         """Each panel's Show/Hide action, and View › Reset Layout, for the action table."""
         out = [Action("view.reset_layout", "Reset &Layout", "view", self.reset, None, 2)]
-        for panel in PANELS:
+        for panel in self._all:
             dock = self._docks[panel.id]
             toggle = dock.toggleViewAction()
             # shown from the menu: in front of the docks it shares its side with
@@ -129,7 +131,7 @@ class Docks:
                     f"panel.{panel.id}",
                     panel.menu_title,
                     panel.menu,
-                    shortcut=panel.shortcut,
+                    shortcut=panel.shortcut or None,
                     provided=toggle,
                     order=10,  # after the menu's own commands
                 )

@@ -19,8 +19,9 @@ Area = Literal["left", "right", "bottom"]
 
 @dataclass(frozen=True)
 class Panel:
-    """``widget`` is ``"module:Class"`` under this package, imported when the panel is
-    first shown if ``lazy`` (the statistics load pyqtgraph then), else with the window."""
+    """``widget`` is ``"module:Class"`` under this package (or a whole module path, with
+    a dot), imported when the panel is first shown if ``lazy`` (the statistics load
+    pyqtgraph then), else with the window."""
 
     id: str  # the dock's object name, kept with the window's layout
     title: str  # the dock's title
@@ -66,3 +67,16 @@ PANELS: tuple[Panel, ...] = (
     ),
     Panel("files", "Files", "F&iles", "view", "Ctrl+7", "left", "files_panel:FilesPanel"),
 )
+
+
+def every_panel() -> tuple[Panel, ...]:
+    """:data:`PANELS`, then the panel of each analysis of the application's registry
+    (:mod:`tfr_viewer.app.analyses`) that has one, shown from the Analyze menu."""
+    from ...app.analyses import ANALYSES
+
+    registered = tuple(
+        Panel(f"analysis-{a.name}", a.title, a.title, "analyze", "", a.area, a.panel, lazy=True)
+        for a in ANALYSES
+        if a.panel is not None
+    )
+    return PANELS + registered
