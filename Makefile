@@ -41,6 +41,7 @@ test: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) tests/tools/import_cycles.py tfr_viewer
+	$(PY) tests/tools/key_reads.py
 	$(PY) -m pytest -n auto --dist loadfile
 	$(BEAM_PY) -m pytest -p no:cacheprovider tests/beam
 
@@ -50,6 +51,7 @@ lint: $(VENV)/.test-installed
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) tests/tools/import_cycles.py tfr_viewer
+	$(PY) tests/tools/key_reads.py
 
 bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) -m pip install -q $(EDITABLE) -e '.[bench]'

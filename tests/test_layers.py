@@ -86,3 +86,30 @@ def test_only_the_beam_package_imports_beam():
         if "apache_beam" in p.read_text() and p.relative_to(root).parts[0] != "beam"
     ]
     assert importing == []
+
+
+def test_the_window_reads_no_data_by_string_keys():
+    """Reports, findings and messages reach the window typed: no ``x["key"]`` and no
+    ``x.get("key")`` in ``ui/`` (the process environment aside)."""
+    from tests.tools.key_reads import key_reads
+
+    assert key_reads() == []
+
+
+def test_a_string_key_read_is_found(tmp_path):
+    from tests.tools.key_reads import key_reads
+
+    (tmp_path / "panel.py").write_text(
+        "import os\n"
+        "def show(report, env=os.environ):\n"
+        "    a = report['features']\n"
+        "    b = report.get('records', 0)\n"
+        "    c = os.environ.get('DISPLAY')\n"
+        "    d = os.environ['HOME']\n"
+        "    e = report[key]\n"
+    )
+    found = key_reads(tmp_path)
+    assert [line.split(": ", 1)[1] for line in found] == [
+        "a = report['features']",
+        "b = report.get('records', 0)",
+    ]

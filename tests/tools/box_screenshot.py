@@ -14,6 +14,8 @@ def main(out: str) -> None:
     from PySide6.QtGui import QMouseEvent
     from PySide6.QtWidgets import QApplication
 
+    from tfr_viewer.core.decode.layouts import Box
+
     app, w = opened(["shapes_odapi.tfrecord"], (1366, 768))
     w.select_record(5)
     app.processEvents()
@@ -28,7 +30,7 @@ def main(out: str) -> None:
     w.edit_actions.edit_box(
         "move",
         0,
-        {"xmin": b.xmin - 0.03, "xmax": b.xmax - 0.03, "ymin": b.ymin, "ymax": b.ymax},
+        Box(b.xmin - 0.03, b.ymin, b.xmax - 0.03, b.ymax),
         images.keymap,
     )
     w.pending_dock.show()

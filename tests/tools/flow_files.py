@@ -1,7 +1,8 @@
 """How many of the package's files run in a flow: each flow in a fresh interpreter
 with a profile hook (every thread) that records the file of every function of
-``tfr_viewer`` that is called; a file only imported (its module's body run) is not
-counted.
+``tfr_viewer`` that is called while no module of the package is being imported. A file
+only imported is not counted: neither its module's body nor what that body calls (a
+decorator, a registry entry, a dataclass made at import) is part of the flow.
 
 ``python tests/tools/flow_files.py [SAMPLE]`` prints, per flow, the number of files
 and, with ``--list``, the files: opening a file in the window until it is indexed and
@@ -23,11 +24,19 @@ HOOK = r"""
 import os, sys, threading, json
 package = os.path.dirname(__import__("tfr_viewer").__file__) + os.sep
 ran = set()
+def importing(frame):
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "<module>" and code.co_filename.startswith(package):
+            return True
+        frame = frame.f_back
+    return False
 def hook(frame, event, arg):
     if event == "call" and frame.f_code.co_name != "<module>":
-        name = frame.f_code.co_filename
-        if name.startswith(package):
-            ran.add(name[len(package):])
+        name = frame.f_code.co_filename[len(package):]
+        if frame.f_code.co_filename.startswith(package) and name not in ran:
+            if not importing(frame.f_back):
+                ran.add(name)
 sys.setprofile(hook)
 threading.setprofile(hook)
 def report():

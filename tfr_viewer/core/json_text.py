@@ -172,6 +172,17 @@ def dump(obj: Any, file: TextIO, indent: int | None = None) -> None:
     write_json(obj, file.write, indent)
 
 
+def load_document(text: str | bytes) -> Any:
+    """JSON that a hand-made or hostile document holds (a side file, a saved report, a
+    message from another process): ``json.loads``, but nesting past the parser's depth is
+    a ValueError saying so, as every other way of not being JSON is, never a
+    RecursionError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("it nests too deeply") from None
+
+
 def loads(text: str | bytes) -> Any:
     """Parse JSON as strict parsers do (bare ``NaN`` and ``Infinity`` are refused); the
     strings this module writes for non-finite floats stay strings."""

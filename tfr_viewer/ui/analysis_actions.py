@@ -56,6 +56,7 @@ class AnalysisActions:
         self.stats_dock = docks.dock("statistics")
         self.stats_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
         self.compare_dialog: CompareDialog | None = None
+        self.compare_job: AnalysisJob | None = None
         self.registered = RegisteredAnalyses(w, docks)  # the registry's, each with its panel
         self._cleared: tuple[int | None, str] = (None, "")  # a filter cleared for a record
         w.session.indexed.connect(lambda _state: self.dataset_indexed())
@@ -168,11 +169,16 @@ class AnalysisActions:
         if run is None:
             return
         run.cancel()
-        if job == "compare":
+        if job != "stats" or self.stats_panel is not None:
+            self._panel(job).stopped("cancelled")
+
+    def cancel_compare(self) -> None:
+        """Stop the comparison if it runs; its dialog says so."""
+        run, self.compare_job = self.compare_job, None
+        if run is not None:
+            run.cancel()
             if self.compare_dialog is not None:
                 self.compare_dialog.failed("Cancelled.")
-        elif job != "stats" or self.stats_panel is not None:
-            self._panel(job).stopped("cancelled")
 
     def _progress(self, job: str, run: AnalysisJob, done: int, total: int) -> None:
         if self.jobs.get(job) is run:
@@ -218,6 +224,7 @@ class AnalysisActions:
     def dataset_closed(self) -> None:
         for job in list(self.jobs):
             self.cancel(job)
+        self.cancel_compare()
         self.waiting.clear()
         self.stats = None
         self.sampled_classes = []
@@ -251,10 +258,10 @@ class AnalysisActions:
     def open_report(self, path: str) -> None:
         """Show a saved ``stats --json`` or ``check --json`` report (for instance from a
         Beam job) in its panel; its findings lead to records while their files are open."""
-        from .report_file import ReportError, load_report
+        from ..app.saved_reports import ReportError, load_report
 
         try:
-            _kind, report = load_report(path)
+            report = load_report(path)
         except ReportError as exc:
             self.w.show_error("Cannot open the report", str(exc))
             return
@@ -358,12 +365,12 @@ class AnalysisActions:
             return
         if self.compare_dialog is None:
             self.compare_dialog = CompareDialog(w.select_record, w.as_widget())
-            self.compare_dialog.cancel.clicked.connect(lambda: self.cancel("compare"))
+            self.compare_dialog.cancel.clicked.connect(self.cancel_compare)
         dialog = self.compare_dialog
         dialog.show()
         dialog.raise_()
-        self.cancel("compare")
-        run = self.jobs["compare"] = AnalysisJob(
+        self.cancel_compare()
+        run = self.compare_job = AnalysisJob(
             w.session.dataset,
             CompareRequest(tuple(paths), threshold),
             parent=w.as_widget(),
@@ -372,8 +379,9 @@ class AnalysisActions:
         run.progress.connect(lambda done, total: dialog.running(done, total))
 
         def finished(result: Any, error: str, r: AnalysisJob = run) -> None:
-            if self.jobs.get("compare") is r:
-                del self.jobs["compare"]
+            if self.compare_job is not r:
+                return  # cancelled or replaced
+            self.compare_job = None
             if result is None:
                 dialog.failed(f"The comparison stopped: {error}" if error else "Cancelled.")
             else:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.decode import decode, features_of
-from ..core.decode.layouts import KeyMap
+from ..core.decode.layouts import Box, KeyMap
 from ..core.io import Dataset
 from ..core.text import float_text
 from ..core.write import EditError, describe_change, edits as core_edits
@@ -271,7 +271,7 @@ class EditActions(QObject):
         self,
         kind: str,
         box: int,
-        corners: dict[str, float] | None,
+        corners: Box | None,
         keymap: KeyMap,
         known: list[Class] | None = None,
         current: Class | None = None,

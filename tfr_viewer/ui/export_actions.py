@@ -64,7 +64,8 @@ class ExportActions(QObject):
             ),
         ]
 
-    def scopes(self) -> dict[str, np.ndarray]:
+    def _rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every record kept (not deleted), and those of them the table shows."""
         w = self.window
         ds = w.session.dataset
         assert ds is not None and self.edits.editor is not None
@@ -73,10 +74,18 @@ class ExportActions(QObject):
         filtered = (
             w.session.model.shown_records().tolist() if w.session.model is not None else all_rows
         )
+        return np.array(all_rows, dtype=np.int64), np.array(keep(filtered), dtype=np.int64)
+
+    def scopes(self) -> dict[str, np.ndarray]:
+        """The export dialog's choices: every record, the selected, the filtered and the
+        edited ones, deleted records left out."""
+        assert self.edits.editor is not None
+        keep = self.edits.editor.edits.kept
+        all_rows, filtered = self._rows()
         return {
-            "all": np.array(all_rows, dtype=np.int64),
+            "all": all_rows,
             "selected": np.array(keep(self.edits.selected_records()), dtype=np.int64),
-            "filtered": np.array(keep(filtered), dtype=np.int64),
+            "filtered": filtered,
             "edited": np.array(keep(self.edits.editor.edits.edited_records()), dtype=np.int64),
         }
 
@@ -86,11 +95,10 @@ class ExportActions(QObject):
         w = self.window
         if w.session.dataset is None or self.edits.editor is None:
             return None
-        scopes = self.scopes()
-        shown = len(scopes["filtered"])
-        scope = "filtered" if 0 < shown < len(scopes["all"]) else "all"
+        all_rows, filtered = self._rows()
+        scope = "filtered" if 0 < len(filtered) < len(all_rows) else "all"
         dialog = ExportDialog(
-            w.session.dataset, scopes, self.edits.editor.edits.payloads, w.as_widget(), scope
+            w.session.dataset, self.scopes(), self.edits.editor.edits.payloads, w.as_widget(), scope
         )
         dialog.exported.connect(self.edits.exported)
         dialog.open()
@@ -114,7 +122,7 @@ class ExportActions(QObject):
             if not out:
                 return None
         ds = w.session.dataset
-        records = ds.undamaged(self.scopes()["filtered"]).tolist()
+        records = ds.undamaged(self._rows()[1]).tolist()
         wanted = set(records)
         payloads = {r: p for r, p in self.edits.editor.edits.payloads.items() if r in wanted}
         request = FormatExportRequest(records, fmt, out, payloads)

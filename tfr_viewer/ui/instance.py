@@ -4,22 +4,22 @@ in the user's private runtime folder where there is one: another login, or a lau
 another display, has a copy of its own; a live copy's socket is never taken over.
 
 Protocol: the new process connects to the server named by :func:`server_name`, sends one
-JSON line ``{"paths": [...], "select": N | null}`` and reads one JSON line back,
-``{"ok": bool, "message": str, "pid": int}``. Paths are made absolute by the sender, whose
-working folder the running app does not share.
+:class:`~..app.hand_off.OpenRequest` line and reads one :class:`~..app.hand_off.Reply`
+line back. Paths are made absolute by the sender, whose working folder the running app
+does not share.
 """
 
 from __future__ import annotations
 
 import getpass
-import json
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from PySide6.QtCore import QObject
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
+
+from ..app.hand_off import BadMessage, OpenRequest, Reply
 
 NAME_ENV = "TFR_VIEWER_INSTANCE"  # another name gives a separate instance (used by tests)
 MAX_REQUEST = 1 << 20  # bytes; a request is a list of paths
@@ -27,15 +27,6 @@ CONNECT_MS = 500
 REPLY_MS = 10_000
 
 Handler = Callable[[list[str], "int | None"], tuple[bool, str]]
-
-
-@dataclass(frozen=True)
-class Reply:
-    """The running instance's answer to a hand-off."""
-
-    ok: bool
-    message: str
-    pid: int
 
 
 def server_name() -> str:
@@ -86,8 +77,7 @@ def hand_off(paths: Sequence[str], select: int | None, name: str | None = None) 
     socket.connectToServer(name or server_name())
     if not socket.waitForConnected(CONNECT_MS):
         return None
-    request = {"paths": [absolute(p) for p in paths], "select": select}
-    socket.write((json.dumps(request) + "\n").encode())
+    socket.write(OpenRequest(tuple(absolute(p) for p in paths), select).to_line())
     if not socket.waitForBytesWritten(REPLY_MS):
         return None
     data = b""
@@ -97,9 +87,8 @@ def hand_off(paths: Sequence[str], select: int | None, name: str | None = None) 
         data += bytes(socket.readAll().data())
     socket.disconnectFromServer()
     try:
-        reply = json.loads(data.split(b"\n", 1)[0])
-        return Reply(bool(reply["ok"]), str(reply["message"]), int(reply["pid"]))
-    except (ValueError, KeyError, TypeError):
+        return Reply.from_line(data.split(b"\n", 1)[0])
+    except BadMessage:
         return None
 
 
@@ -146,15 +135,11 @@ class InstanceServer(QObject):
         if b"\n" not in buffer:
             return
         try:
-            request = json.loads(bytes(buffer).split(b"\n", 1)[0])
-            paths = [str(p) for p in request["paths"]]
-            select = request.get("select")
-            select = int(select) if select is not None else None
-        except (ValueError, KeyError, TypeError) as exc:
+            request = OpenRequest.from_line(bytes(buffer).split(b"\n", 1)[0])
+        except BadMessage as exc:
             ok, message = False, f"bad request: {exc}"
         else:
-            ok, message = self.handler(paths, select)
-        reply = {"ok": ok, "message": message, "pid": os.getpid()}
-        socket.write((json.dumps(reply) + "\n").encode())
+            ok, message = self.handler(list(request.paths), request.select)
+        socket.write(Reply(ok, message, os.getpid()).to_line())
         socket.flush()
         socket.disconnectFromServer()

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..decode.layouts import CORNERS, BoxKeys, KeyMap, is_prediction_key, key_ending
+from ..decode.layouts import CORNERS, Box, BoxKeys, KeyMap, is_prediction_key, key_ending
 from ..decode.layouts.registry import box_keys, by_name
 from .edits import EditError, kind_of, parse_record
 
@@ -149,16 +149,27 @@ def _serialize(msg: Any) -> bytes:
     return msg.SerializeToString(deterministic=True)
 
 
+Corners = Mapping[str, float] | Box  # by corner name, or a box's four
+
+
+def _named(corners: Corners) -> Mapping[str, float]:
+    """``corners`` by name: a box's four, or the mapping as it is."""
+    if isinstance(corners, Box):
+        return {c: float(getattr(corners, c)) for c in CORNERS}
+    return corners
+
+
 def move_box(
     payload: bytes,
     box: int,
-    corners: Mapping[str, float],
+    corners: Corners,
     keymap: KeyMap | None = None,
     *,
     misaligned: bool = False,
 ) -> bytes:
     """Set the corners (``xmin``, ``ymin``, ``xmax``, ``ymax``, in the record's own
-    convention) of box number ``box``."""
+    convention; some of them, by name, or a :class:`Box`'s four) of box number ``box``."""
+    corners = _named(corners)
     lists = box_lists(payload, keymap)
     _checked(lists, misaligned)
     _index(lists, box)
@@ -199,7 +210,7 @@ def delete_box(
 
 def add_box(
     payload: bytes,
-    corners: Mapping[str, float],
+    corners: Corners,
     label: int | None = None,
     text: str | None = None,
     extra: Mapping[str, Any] | None = None,
@@ -210,6 +221,7 @@ def add_box(
     """Append a box with ``corners`` (all four), its class ``label`` and ``text``, and
     ``extra`` values of other per-box lists; every list the caller says nothing of gets
     a value of its kind (0, 0.0, or empty bytes)."""
+    corners = _named(corners)
     if set(corners) != set(CORNERS):
         raise EditError("a new box needs xmin, ymin, xmax and ymax")
     lists = box_lists(payload, keymap)

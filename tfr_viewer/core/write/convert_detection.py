@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..json_text import load_document
 from .convert_sources import Listing, Skipped, SourceError, SourceItem
 
 BOX_COLUMNS = ("filename", "class", "xmin", "ymin", "xmax", "ymax")
@@ -213,7 +214,7 @@ def coco_json(path: str, images: str | None = None) -> Listing:
     format: a file that is not COCO is refused, a bad annotation is skipped with why."""
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            doc = load_document(f.read())
         if not isinstance(doc, dict):
             raise ValueError("the document is not an object")
         sections: list[Any] = [doc.get(k) for k in ("categories", "images")]
@@ -233,8 +234,6 @@ def coco_json(path: str, images: str | None = None) -> Listing:
             files[_ident(im.get("id"), "an image id")] = name
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise SourceError(f"{path} is not a COCO JSON file: {exc}") from None
-    except RecursionError:
-        raise SourceError(f"{path} is not a COCO JSON file: it nests too deeply") from None
     base = Path(path).parent
     folders = ([Path(images)] if images else []) + [base, base / "images"]
 

@@ -53,7 +53,7 @@ def describe(listing: sources.Listing, names: list[str], layout: str = DEFAULT_L
         lines.append(
             f"{sources.skip_summary(listing.skipped, 'to skip')}, e.g. {first.path}: {first.reason}"
         )
-        outside = sources.skip_counts(listing.skipped).get("outside_source", 0)
+        outside = sum(s.kind == "outside_source" for s in listing.skipped)
         if outside:
             lines.append(
                 f"{plural(outside, 'file')} named outside the source's folder: tick \"Read "

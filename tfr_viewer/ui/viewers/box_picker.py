@@ -5,7 +5,7 @@ selection); dragging a box moves it, dragging a corner of the selected box resiz
 Tab and Shift+Tab go to the next and previous box; the arrow keys move the selected box
 by one image pixel (ten with Shift); Delete removes it; C changes its class; B, then a
 drag over the picture, draws a new box. Changes are asked for with
-``edit_requested(kind, box, corners)`` — ``"move"`` and ``"add"`` with corners in the
+``edit_requested(kind, box, corners)`` — ``"move"`` and ``"add"`` with corners (a ``Box``) in the
 record's own convention (fractions, or pixels), ``"delete"`` and ``"class"`` with none
 — and made by the window's edit actions, so that each is an undoable edit of the
 overlay. A drag shows the box where it will go (dashed) until the button is released.
@@ -14,6 +14,7 @@ overlay. A drag shows the box where it will go (dashed) until the button is rele
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPen
@@ -121,30 +122,27 @@ class BoxPicker(QObject):
         if self.selected is None or self.selected >= len(self.boxes):
             return None
         rect = self._rect(self.selected)
-        corners = {
-            "tl": rect.topLeft(),
-            "tr": rect.topRight(),
-            "bl": rect.bottomLeft(),
-            "br": rect.bottomRight(),
-        }
-        for name, corner in corners.items():
+        corners = (
+            ("tl", rect.topLeft()),
+            ("tr", rect.topRight()),
+            ("bl", rect.bottomLeft()),
+            ("br", rect.bottomRight()),
+        )
+        for name, corner in corners:
             seen = self.view.mapFromScene(corner)
             if abs(seen.x() - pos.x()) <= HANDLE and abs(seen.y() - pos.y()) <= HANDLE:
                 return name
         return None
 
-    def _rect(self, box: int, corners: dict[str, float] | None = None) -> QRectF:
+    def _rect(self, box: int, corners: Box | None = None) -> QRectF:
         """Box ``box`` (or ``corners`` in the record's convention) in scene pixels."""
-        if corners is None:
-            b = self.boxes[box]
-            corners = {"xmin": b.xmin, "ymin": b.ymin, "xmax": b.xmax, "ymax": b.ymax}
-        c = corners
+        c = corners if corners is not None else self.boxes[box]
         sx, sy = self.scale
         return QRectF(
-            QPointF(c["xmin"] * sx, c["ymin"] * sy), QPointF(c["xmax"] * sx, c["ymax"] * sy)
+            QPointF(c.xmin * sx, c.ymin * sy), QPointF(c.xmax * sx, c.ymax * sy)
         ).normalized()
 
-    def _target(self, at: QPointF) -> tuple[int, dict[str, float]] | None:
+    def _target(self, at: QPointF) -> tuple[int, Box] | None:
         """Where the drag would put its box, in the record's convention."""
         if self._drag is None:
             return None
@@ -154,19 +152,19 @@ class BoxPicker(QObject):
             sx, sy = self.scale
             xs = sorted((start.x() / sx, at.x() / sx))
             ys = sorted((start.y() / sy, at.y() / sy))
-            return box, {"xmin": xs[0], "xmax": xs[1], "ymin": ys[0], "ymax": ys[1]}
+            return box, Box(xs[0], ys[0], xs[1], ys[1])
         if grip == "move":
             return box, self._moved_box(box, dx, dy)
         b = self.boxes[box]
-        corners = {"xmin": b.xmin, "ymin": b.ymin, "xmax": b.xmax, "ymax": b.ymax}
         sx, sy = self.scale
         x_key, y_key = _CORNERS[grip]
-        corners[x_key] += dx / sx
-        corners[y_key] += dy / sy
+        dragged = replace(
+            b, **{x_key: getattr(b, x_key) + dx / sx, y_key: getattr(b, y_key) + dy / sy}
+        )
         # a corner dragged past the opposite one turns the box over, never inside out
-        xs = sorted((corners["xmin"], corners["xmax"]))
-        ys = sorted((corners["ymin"], corners["ymax"]))
-        return box, {"xmin": xs[0], "xmax": xs[1], "ymin": ys[0], "ymax": ys[1]}
+        xs = sorted((dragged.xmin, dragged.xmax))
+        ys = sorted((dragged.ymin, dragged.ymax))
+        return box, Box(xs[0], ys[0], xs[1], ys[1])
 
     def _dragged(self, at: QPointF) -> None:
         target = self._target(at)
@@ -246,19 +244,14 @@ class BoxPicker(QObject):
             return True
         return False
 
-    def _moved(self, dx: float, dy: float) -> dict[str, float]:
+    def _moved(self, dx: float, dy: float) -> Box:
         """The selected box's corners moved by (dx, dy) image pixels."""
         assert self.selected is not None
         return self._moved_box(self.selected, dx, dy)
 
-    def _moved_box(self, box: int, dx: float, dy: float) -> dict[str, float]:
+    def _moved_box(self, box: int, dx: float, dy: float) -> Box:
         """Box ``box``'s corners moved by (dx, dy) image pixels, in the record's
         convention."""
         b = self.boxes[box]
         sx, sy = self.scale
-        return {
-            "xmin": b.xmin + dx / sx,
-            "xmax": b.xmax + dx / sx,
-            "ymin": b.ymin + dy / sy,
-            "ymax": b.ymax + dy / sy,
-        }
+        return Box(b.xmin + dx / sx, b.ymin + dy / sy, b.xmax + dx / sx, b.ymax + dy / sy)

@@ -6,7 +6,7 @@ and its entry here."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QTabWidget, QWidget
@@ -16,6 +16,8 @@ from .hex_view import HexViewer
 from .image_view import ImageViewer
 from .tensor_view import TensorViewer
 from .text_view import TextViewer
+
+V = TypeVar("V", bound=QWidget)
 
 
 class Viewer(Protocol):
@@ -48,17 +50,20 @@ class PreviewPane(QTabWidget):
         self.hex = HexViewer(self)
         self.addTab(self.hex, "Hex")
 
+    def _viewer(self, kind: type[V]) -> V:
+        return next(v for v in self.viewers.values() if isinstance(v, kind))
+
     @property
     def images(self) -> ImageViewer:
-        return cast(ImageViewer, self.viewers["images"])
+        return self._viewer(ImageViewer)
 
     @property
     def tensor(self) -> TensorViewer:
-        return cast(TensorViewer, self.viewers["tensor"])
+        return self._viewer(TensorViewer)
 
     @property
     def text(self) -> TextViewer:
-        return cast(TextViewer, self.viewers["text"])
+        return self._viewer(TextViewer)
 
     def show_record(self, decoded: Decoded | None, raw: bytes, damage: str | None = None) -> None:
         """Show a decoded record; ``decoded`` None shows only ``raw`` in the hex view and

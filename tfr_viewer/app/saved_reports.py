@@ -1,24 +1,26 @@
-"""Analyze › Open Report…: the JSON of ``stats --json`` or ``check --json`` (made on this
-machine or by an Apache Beam job) shown in the Statistics or Findings panel."""
+"""A saved report read back typed: the JSON of ``stats --json`` or ``check --json``
+(made on this machine or by an Apache Beam job), as the window's Analyze › Open
+Report… shows it in the Statistics or Findings panel."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..app.check import CheckReport
 from ..core.analyze.findings import SEVERITIES, Finding
 from ..core.analyze.stats_summary import StatsSummary
 from ..core.io.side_files import SideFileError, read_json_side_file
+from ..core.user_error import UserError
+from .check import CheckReport
 
 MAX_REPORT = 256 << 20  # a saved report past this is not one (its findings would not fit)
 
 
-class ReportError(ValueError):
+class ReportError(UserError):
     """A file that is not a report of ``stats`` or ``check``; the message says why."""
 
 
-def load_report(path: str) -> tuple[str, StatsSummary | CheckReport]:
-    """``("stats", a StatsSummary)`` or ``("check", a CheckReport)`` for the JSON at ``path``,
+def load_report(path: str) -> StatsSummary | CheckReport:
+    """The StatsSummary or the CheckReport of the JSON at ``path``,
     read as every file beside a dataset is (a regular file of a bounded size, whatever a
     hostile one holds: :func:`~..core.io.side_files.read_json_side_file`)."""
     try:
@@ -26,13 +28,13 @@ def load_report(path: str) -> tuple[str, StatsSummary | CheckReport]:
     except SideFileError as exc:
         raise ReportError(f"{exc}; choose the output of --json") from None
     if isinstance(report, dict) and isinstance(report.get("findings"), list):
-        return "check", _check_report(path, report)
+        return _check_report(path, report)
     if (
         isinstance(report, dict)
         and isinstance(report.get("features"), dict)
         and "records" in report
     ):
-        return "stats", _stats_report(path, report)
+        return _stats_report(path, report)
     raise ReportError(
         f"{path}: neither a `stats --json` nor a `check --json` report (it has no "
         '"features" or "findings")'
