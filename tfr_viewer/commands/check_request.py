@@ -56,11 +56,11 @@ class CheckRequest:
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> CheckRequest:
-        from ..core.analyze import anomalies
+        from ..core.analyze.anomalies import load as load_schema
         from ..core.analyze.label_map import read_label_map
 
         label_map = read_label_map(args.label_map) if args.label_map else None
-        schema = anomalies.load(args.schema) if args.schema else None
+        schema = load_schema(args.schema) if args.schema else None
         limits = thresholds(args.quality)
         options = CheckOptions(label_map, limits, schema, prediction_check(args))
         return cls(

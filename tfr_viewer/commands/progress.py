@@ -123,16 +123,20 @@ def index_with_progress(
 def warn_about_filter(ds: Dataset, text: str) -> None:
     """Refuse a filter that reads a key no record has (one line, exit 2: see
     :func:`~..core.query.names.require_features`), then print warnings (stderr) for one
-    that would silently match nothing, judged on the features of the first records."""
-    from ..core.analyze.schema import sample_kinds
+    that would silently match nothing, judged on the features of the first records (a
+    filter that reads no feature has nothing to judge, and no record is read for it)."""
     from ..core.query import compile_filter, lint_filter
     from ..core.query.names import require_features, resolved
 
     sample = 64
     index_with_progress(ds, verify=False)
-    require_features(ds, resolved(ds, compile_filter(text)))
-    for warning in lint_filter(text, sample_kinds(ds, sample)):
-        print(f"warning: filter: {warning}", file=sys.stderr)
+    flt = resolved(ds, compile_filter(text))
+    require_features(ds, flt)
+    if flt.keys:
+        from ..core.analyze.schema import sample_kinds
+
+        for warning in lint_filter(text, sample_kinds(ds, sample)):
+            print(f"warning: filter: {warning}", file=sys.stderr)
 
 
 def print_warnings(ds: Dataset, as_json: bool, shown: set[str] | None = None) -> set[str]:

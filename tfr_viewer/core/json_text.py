@@ -172,15 +172,19 @@ def dump(obj: Any, file: TextIO, indent: int | None = None) -> None:
     write_json(obj, file.write, indent)
 
 
+class TooDeep(ValueError):
+    """JSON nested past the parser's depth."""
+
+
 def load_document(text: str | bytes) -> Any:
     """JSON that a hand-made or hostile document holds (a side file, a saved report, a
     message from another process): ``json.loads``, but nesting past the parser's depth is
-    a ValueError saying so, as every other way of not being JSON is, never a
-    RecursionError."""
+    a ValueError saying so (:class:`TooDeep`), as every other way of not being JSON is,
+    never a RecursionError."""
     try:
         return json.loads(text)
     except RecursionError:
-        raise ValueError("it nests too deeply") from None
+        raise TooDeep("it nests too deeply") from None
 
 
 def loads(text: str | bytes) -> Any:

@@ -9,11 +9,8 @@ import pytest
 
 from tests.remote_data import size_of
 from tfr_viewer.core.io import Dataset
-from tfr_viewer.core.io.remote_source import (
-    RemoteCompressedSource,
-    RemoteSource,
-    open_path as open_source,
-)
+from tfr_viewer.core.io.dataset import open_path as open_source
+from tfr_viewer.core.io.remote_source import RemoteCompressedSource, RemoteSource
 
 
 def _same_index(local: Dataset, remote: Dataset) -> None:

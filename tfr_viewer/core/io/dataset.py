@@ -32,11 +32,22 @@ from .problems import NotATFRecord, describe_problems, not_a_tfrecord
 from .read_ahead import ReadAhead, ahead_of_scan, file_chunks, streams
 from .records import CancelToken, Problem, RecordStatus, record_words
 from .remote import Transferred, forget, is_url, unchanged
-from .remote_source import open_path
-from .sources import Source
+from .sources import Source, open_source
 from .verify import FINISHED, verify_files
 
 WARN_RECORDS = 100_000_000
+
+
+def open_path(path: str, seek_points: bool = False) -> Source:
+    """Any file of a dataset as a source: a local path through
+    :func:`~.sources.open_source`, a URL through
+    :func:`~.remote_source.open_remote` (which always keeps seek points; imported only
+    then)."""
+    if is_url(path):
+        from .remote_source import open_remote
+
+        return open_remote(path)
+    return open_source(path, seek_points)
 
 
 @dataclass

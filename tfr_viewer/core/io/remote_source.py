@@ -14,8 +14,8 @@ from __future__ import annotations
 import threading
 
 from .framing import Compression
-from .remote import Fetcher, RemoteFile, RemoteStat, Transfer, is_url, stat
-from .sources import CompressedSource, Source, detect_compression, open_source
+from .remote import Fetcher, RemoteFile, RemoteStat, Transfer, stat
+from .sources import CompressedSource, Source, detect_compression
 
 BLOCK = 1 << 20
 MAX_BLOCKS = 64
@@ -99,9 +99,3 @@ def open_remote(url: str) -> Source:
     if compression is Compression.NONE:
         return RemoteSource(url, info, fetcher, head)
     return RemoteCompressedSource(url, compression, info, fetcher)
-
-
-def open_path(path: str, seek_points: bool = False) -> Source:
-    """A local path through :func:`~.sources.open_source`, a URL through
-    :func:`open_remote` (which always keeps seek points)."""
-    return open_remote(path) if is_url(path) else open_source(path, seek_points)

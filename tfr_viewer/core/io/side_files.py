@@ -81,16 +81,18 @@ def read_json_side_file(path: str, what: str, limit: int = MAX_SIDE_FILE) -> Any
     digits than Python converts."""
     import json
 
-    from ..json_text import load_document
+    from ..json_text import TooDeep, load_document
 
     data = read_side_file(path, what, limit)
     try:
         return load_document(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise SideFileError(f"the {what} {path} is not UTF-8 text ({exc.reason})") from None
+    except TooDeep as exc:
+        raise SideFileError(f"the {what} {path} is not JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
         raise SideFileError(f"the {what} {path} is not JSON: {exc.msg} at {where}") from None
-    except ValueError as exc:  # nesting too deep, an integer of more digits than Python reads
+    except ValueError as exc:  # an integer of more digits than Python converts
         reason = str(exc).split(";")[0].split(":")[0]
         raise SideFileError(f"the {what} {path} cannot be read: {reason}") from None

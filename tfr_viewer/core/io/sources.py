@@ -285,7 +285,7 @@ class CompressedSource(Source):
 
 
 def open_source(path: str | os.PathLike[str], seek_points: bool = False) -> Source:
-    """Open the local file ``path`` (for URLs too: :func:`~.remote_source.open_path`) for
+    """Open the local file ``path`` (for URLs too: :func:`~.dataset.open_path`) for
     random access to its uncompressed bytes (``seek_points``: a
     compressed file is read through rapidgzip from the start, see
     :class:`CompressedSource`).

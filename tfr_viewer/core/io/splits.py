@@ -15,12 +15,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .dataset import Dataset
+from .dataset import Dataset, open_path
 from .framing import Compression
 from .header_scan import header_scan, hops
 from .index import scan
 from .records import RecordStatus
-from .remote_source import open_path
 from .source_errors import FileChanged
 
 if TYPE_CHECKING:

@@ -367,7 +367,7 @@ def _changed(path: str) -> FileChanged:
 
 def write_task(task: FileTask) -> int:
     """:func:`write_file` in a process of its own: the sources opened by path."""
-    from ..io.remote_source import open_path
+    from ..io.dataset import open_path
 
     opened: dict[int, Source] = {}
     try:
