@@ -1,13 +1,18 @@
 """What the commands of :mod:`.cli` share: the :class:`CommandSpec` each command module
 gives for each of its commands, the options several commands take, and :class:`Runs`,
-where a batch command's split work runs (``--jobs``, ``--runner``)."""
+where a batch command's split work runs (``--jobs``, ``--runner``) and on how many
+processes."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .core.io import Dataset
 
 
 @dataclass(frozen=True)
@@ -25,11 +30,20 @@ class CommandSpec:
     runs: bool = False
 
 
+POOL_ITEMS = 1000  # from this many images on, convert without --jobs uses every core
+
+
 @dataclass(frozen=True)
 class Runs:
     """Where a batch command's split work runs: ``jobs`` processes here as ``--jobs``
     asks (None: the command's default), or Beam's ``runner`` with the pipeline's own
-    options; ``quiet`` keeps notes off stderr (the output is JSON)."""
+    options; ``quiet`` keeps notes off stderr (the output is JSON).
+
+    How many processes that is on this machine: ``--jobs N``, or by default one per core
+    from :data:`~.core.io.split_pool.POOL_BYTES` of local data on (1 for remote data,
+    where the transfers bound the work, and for work the disk bounds); never more than
+    one per core. More than one runs the command's split work on
+    :func:`~.core.io.split_pool.pool_each`. Results do not depend on it."""
 
     jobs: int | None = None
     runner: str | None = None
@@ -40,6 +54,53 @@ class Runs:
     def of(cls, args: argparse.Namespace) -> Runs:
         """The runs of a command whose parser has :func:`add_runs`."""
         return cls(args.jobs, args.runner, tuple(args.pipeline_args), args.json)
+
+    def asked(self) -> int | None:
+        """``--jobs`` as given (None without it); refused below 1, before any work."""
+        from .errors import UsageError
+
+        if self.jobs is not None and self.jobs < 1:
+            raise UsageError(f"--jobs {self.jobs}: give 1 or more processes")
+        return self.jobs
+
+    def for_items(self, count: int) -> int:
+        """The processes for ``count`` local items (the images of ``convert``): one per
+        core from :data:`POOL_ITEMS` on, or as ``--jobs`` asks."""
+        from .core.io.split_pool import usable_jobs
+
+        asked = self.asked()
+        jobs = asked if asked is not None else (usable_jobs(1 << 16) if count >= POOL_ITEMS else 1)
+        return self._usable(jobs, asked)
+
+    def for_dataset(self, ds: Dataset, disk_bound: bool = False) -> int:
+        """The processes for ``ds`` (with a note on stderr when ``--jobs`` asked for
+        more than there are cores, unless the output is JSON). ``disk_bound`` work
+        defaults to one process, which reads several files at once on threads:
+        processes would only take turns at the disk."""
+        from .core.io.remote import is_url
+        from .core.io.split_pool import default_jobs
+
+        asked = self.asked()
+        if asked is not None:
+            jobs = asked
+        elif disk_bound or any(is_url(f.path) for f in ds.files):
+            jobs = 1
+        else:
+            jobs = default_jobs(ds.compressed_size())
+        return self._usable(jobs, asked)
+
+    def _usable(self, jobs: int, asked: int | None) -> int:
+        from .core.io.split_pool import usable_jobs
+        from .core.text import plural
+
+        usable = usable_jobs(jobs)
+        if asked is not None and usable < asked and not self.quiet:
+            print(
+                f"tfr-viewer: note: --jobs {asked} runs "
+                f"{plural(usable, 'process', 'processes')}, one per core of this machine",
+                file=sys.stderr,
+            )
+        return usable
 
 
 def add_paths(p: argparse.ArgumentParser) -> None:

@@ -15,7 +15,6 @@ from ..core.io import Dataset
 from ..core.text import number_text as num, plural
 from ..errors import UsageError
 from .check_request import CheckRequest
-from .jobs import asked_jobs, local_jobs
 from .prediction_options import prediction_arguments
 from .progress import COMMAND_LINE, index_with_progress, print_warnings
 
@@ -95,7 +94,7 @@ def _statistics(ds: Dataset, runs: Runs) -> StatsReport:
     them), here, on processes or (``--runner``) on Apache Beam."""
     from ..app.stats import named_report, statistics
 
-    asked_jobs(runs)
+    runs.asked()
     # a header-only index: the payload CRCs are checked as the payloads are read
     index_with_progress(ds, verify=False)
     print_warnings(ds, runs.quiet)
@@ -103,7 +102,7 @@ def _statistics(ds: Dataset, runs: Runs) -> StatsReport:
         from ..beam.commands import stats_on_beam
 
         return named_report(ds, stats_on_beam(ds, runs.runner, list(runs.pipeline_args)))
-    return statistics(ds, COMMAND_LINE, jobs=local_jobs(ds, runs))
+    return statistics(ds, COMMAND_LINE, jobs=runs.for_dataset(ds))
 
 
 def _named(ds: Dataset) -> str:
@@ -180,7 +179,7 @@ def _checked(ds: Dataset, request: CheckRequest) -> CheckReport:
     from ..app.check import CheckReport, check, settled
 
     runs = request.runs
-    asked_jobs(runs)
+    runs.asked()
     # a header-only index: the payload CRCs are checked as the payloads are read
     index_with_progress(ds, verify=False)
     print_warnings(ds, request.as_json)
@@ -190,7 +189,7 @@ def _checked(ds: Dataset, request: CheckRequest) -> CheckReport:
         options = settled(ds, request.check_options).keywords()
         found = check_on_beam(ds, runs.runner, list(runs.pipeline_args), **options)
         return CheckReport(len(ds), len(ds.files), tuple(found), request.fail_on)
-    jobs = local_jobs(ds, runs)
+    jobs = runs.for_dataset(ds)
     return check(ds, request.check_options, COMMAND_LINE, jobs=jobs, fail_on=request.fail_on)
 
 

@@ -21,7 +21,6 @@ from ..core.text import plural
 from ..core.write import ExportError
 from ..errors import UsageError
 from .export_request import export_options
-from .jobs import asked_jobs, item_jobs
 from .progress import TaskProgress
 
 
@@ -149,7 +148,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     runs = Runs.of(args)
     if runs.runner and other:
         raise UsageError("--runner makes TFRecords from images; the other conversions run here")
-    if (asked_jobs(runs) or 1) > 1 and other:
+    if (runs.asked() or 1) > 1 and other:
         raise UsageError(
             "--jobs makes TFRecords from images; the other conversions run in one process"
         )
@@ -183,7 +182,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
             extra = list(runs.pipeline_args)
             summary = convert_on_beam(listing, options, runs.runner, extra)
-        elif (jobs := item_jobs(len(listing.items), runs)) > 1:
+        elif (jobs := runs.for_items(len(listing.items))) > 1:
             from ..core.analyze.split_check import check_each
             from ..core.io.split_pool import pool_each
             from ..core.write.convert import convert_each

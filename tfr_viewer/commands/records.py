@@ -14,7 +14,6 @@ from ..core import json_text
 from ..core.io import Dataset, RecordStatus
 from ..core.text import plural
 from ..errors import EXIT_USAGE, UsageError
-from .jobs import asked_jobs, local_jobs
 from .progress import (
     COMMAND_LINE,
     index_with_progress,
@@ -126,7 +125,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from ..app.verify import VerifyReport, verify
 
     runs = Runs.of(args)
-    asked_jobs(runs)
+    runs.asked()
     with _open(args.paths) as ds:
         if runs.runner:
             from ..beam.commands import verify_on_beam
@@ -135,7 +134,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             verify_on_beam(ds, runs.runner, list(runs.pipeline_args))
             report = VerifyReport.of(ds)
         else:
-            report = verify(ds, COMMAND_LINE, local_jobs(ds, runs, disk_bound=True))
+            report = verify(ds, COMMAND_LINE, runs.for_dataset(ds, disk_bound=True))
         if args.json:
             print(json_text.dumps(report.to_json(), indent=2))
         else:

@@ -25,7 +25,6 @@ from ..core.write import ExportOptions
 from ..core.write.export import export
 from ..errors import EXIT_PROBLEMS
 from .export_request import ExportRequest, compression
-from .jobs import asked_jobs, local_jobs
 from .progress import COMMAND_LINE, TaskProgress, index_with_progress, warn_about_filter
 
 
@@ -106,13 +105,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 def run_export(request: ExportRequest) -> int:
     """``export`` as ``request`` asks: checked already, so nothing here reads arguments."""
     runs = request.runs
-    asked_jobs(runs)
+    runs.asked()
     with Dataset.open(list(request.paths)) as ds:
         if request.filter:
             warn_about_filter(ds, request.filter)
         if runs.runner:
             return _export_by_splits(ds, request, 1)
-        if request.format == "tfrecord" and (jobs := local_jobs(ds, runs)) > 1:
+        if request.format == "tfrecord" and (jobs := runs.for_dataset(ds)) > 1:
             return _export_by_splits(ds, request, jobs)
         index_with_progress(ds, verify=True)
         records = matches_of(matches(ds, request.filter, COMMAND_LINE))
