@@ -26,7 +26,8 @@ def extend(crc: int, data: Any) -> int:
     """The CRC32C of what ``crc`` covered followed by ``data``."""
     compiled = fast.native()
     if compiled is not None:
-        return compiled.crc32c(data, crc)
+        result: int = compiled.crc32c(data, crc)
+        return result
     return int(_reference_extend(crc, _held(data)))
 
 

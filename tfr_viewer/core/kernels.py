@@ -303,7 +303,8 @@ def take_bytes(buf: Any, spans: np.ndarray) -> list[bytes]:
 
     fast = _compiled()
     if fast is not None:
-        return fast.take_bytes(buf, spans)
+        result: list[bytes] = fast.take_bytes(buf, spans)
+        return result
     pairs = np.asarray(spans, dtype=np.int64).reshape(-1, 2).tolist()
     view = buf.data if isinstance(buf, np.ndarray) else memoryview(buf)
     return [bytes(view[o : o + n]) for o, n in pairs]

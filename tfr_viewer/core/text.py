@@ -39,7 +39,8 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
 def as_float32(value: float) -> float:
     """``value`` rounded to the nearest float32 (to an infinity beyond its range)."""
     try:
-        return _F32.unpack(_F32.pack(value))[0]
+        result: float = _F32.unpack(_F32.pack(value))[0]
+        return result
     except OverflowError:
         return math.copysign(math.inf, value)
 
@@ -113,7 +114,8 @@ def shortest_floats(values: object) -> list[float]:
     import numpy as np
 
     arr = np.asarray(values, dtype=np.float32)
-    return arr.astype(str).astype(np.float64).tolist()
+    result: list[float] = arr.astype(str).astype(np.float64).tolist()
+    return result
 
 
 def value_text(v: Any) -> str:

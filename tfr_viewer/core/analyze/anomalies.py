@@ -161,7 +161,15 @@ class SchemaCheck:
             if key in self.domains:
                 self._domain(key, column, present, records, note)
 
-    def _required(self, key, entry, present, parsed, records, note) -> None:
+    def _required(
+        self,
+        key: str,
+        entry: dict[str, Any],
+        present: np.ndarray,
+        parsed: np.ndarray,
+        records: np.ndarray,
+        note: Note,
+    ) -> None:
         if entry["required"]:
             for r in np.flatnonzero(parsed & ~present).tolist():
                 note(
@@ -171,7 +179,15 @@ class SchemaCheck:
                     feature=key,
                 )
 
-    def _kinds(self, key, entry, column, present, records, note) -> None:
+    def _kinds(
+        self,
+        key: str,
+        entry: dict[str, Any],
+        column: FeatureColumn,
+        present: np.ndarray,
+        records: np.ndarray,
+        note: Note,
+    ) -> None:
         want = _KIND_CODES[entry["kind"]]
         wrong = present & (column.kinds != want) & (column.kinds != 0)
         for r in np.flatnonzero(wrong).tolist():
@@ -182,7 +198,15 @@ class SchemaCheck:
                 feature=key,
             )
 
-    def _counts(self, key, entry, column, present, records, note) -> None:
+    def _counts(
+        self,
+        key: str,
+        entry: dict[str, Any],
+        column: FeatureColumn,
+        present: np.ndarray,
+        records: np.ndarray,
+        note: Note,
+    ) -> None:
         lo, hi = entry["value_count"]["min"], entry["value_count"]["max"]
         counts = np.diff(column.rag.splits)
         odd = present & ((counts < lo) | (counts > hi))
@@ -195,7 +219,14 @@ class SchemaCheck:
                 feature=key,
             )
 
-    def _domain(self, key, column, present, records, note) -> None:
+    def _domain(
+        self,
+        key: str,
+        column: FeatureColumn,
+        present: np.ndarray,
+        records: np.ndarray,
+        note: Note,
+    ) -> None:
         values, splits = column.rag.values, column.rag.splits
         if values.dtype != object:
             return

@@ -65,7 +65,7 @@ class _Pass:
         plan: Plan,
         label_map: Mapping[int, str] | None,
         limits: Thresholds | None,
-        schema: dict | None = None,
+        schema: dict[str, Any] | None = None,
         predictions: PredictionCheck | None = None,
     ) -> None:
         self.base = base
@@ -205,7 +205,11 @@ class _Pass:
                 )
 
     def _check_boxes(
-        self, roles: Roles, columns: dict[str, FeatureColumn], records: np.ndarray, ok
+        self,
+        roles: Roles,
+        columns: dict[str, FeatureColumn],
+        records: np.ndarray,
+        ok: np.ndarray,
     ) -> None:
         assert roles.boxes is not None
         sides = [columns[k] for k in roles.boxes]
@@ -369,7 +373,7 @@ def surveyed_check(
     *,
     label_map: Mapping[int, str] | None = None,
     limits: Thresholds | None = None,
-    schema: dict | None = None,
+    schema: dict[str, Any] | None = None,
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 14,
@@ -416,7 +420,7 @@ def check_dataset(
     *,
     label_map: Mapping[int, str] | None = None,
     limits: Thresholds | None = None,
-    schema: dict | None = None,
+    schema: dict[str, Any] | None = None,
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 14,
@@ -458,7 +462,7 @@ def check_split(
     *,
     label_map: Mapping[int, str] | None = None,
     limits: Thresholds | None = None,
-    schema: dict | None = None,
+    schema: dict[str, Any] | None = None,
     predictions: PredictionCheck | None = None,
 ) -> CheckPart:
     """Check the records of a verified ``split`` (its statuses from a verifying read),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,7 @@ class ClassChecks:
                 record = int(records[r])
                 a, b = int(ids.rag.splits[r]), int(ids.rag.splits[r + 1])
                 values = ids.rag.values[a:b].tolist()
-                names: list = [None] * len(values)
+                names: list[Any] = [None] * len(values)
                 if texts is not None:
                     ta, tb = int(texts.rag.splits[r]), int(texts.rag.splits[r + 1])
                     if tb - ta == b - a:
@@ -52,7 +53,9 @@ class ClassChecks:
                         ]
                 self._check_ids(roles, id_key, record, values, names)
 
-    def _check_ids(self, roles: Roles, key: str, record: int, ids: list[int], names: list) -> None:
+    def _check_ids(
+        self, roles: Roles, key: str, record: int, ids: list[int], names: list[Any]
+    ) -> None:
         for b, (i, name) in enumerate(zip(ids, names, strict=True)):
             box = b if key == roles.object_label else None
             if i == 0 and roles.odapi:

@@ -68,7 +68,7 @@ def _categories(fs: FeatureStats, kind: str) -> dict[Any, int] | None:
     return dict(table.counts) if len(table.counts) <= CATEGORICAL_LIMIT else None
 
 
-def _histograms(a: FeatureStats, b: FeatureStats) -> dict[str, list] | None:
+def _histograms(a: FeatureStats, b: FeatureStats) -> dict[str, list[Any]] | None:
     """Both datasets' values on :data:`BINS` common equal-width bins."""
     na, nb = a.numbers, b.numbers
     if not na.count or not nb.count:
@@ -80,7 +80,7 @@ def _histograms(a: FeatureStats, b: FeatureStats) -> dict[str, list] | None:
     return {"edges": edges.tolist(), "a": ha.tolist(), "b": hb.tolist()}
 
 
-def feature_drift(a: FeatureStats, b: FeatureStats, parsed_a: int, parsed_b: int) -> dict:
+def feature_drift(a: FeatureStats, b: FeatureStats, parsed_a: int, parsed_b: int) -> dict[str, Any]:
     """The drift figures of one feature present in both datasets, and both
     distributions (``values`` with counts per dataset, or histogram ``edges``)."""
     kind = a.kinds.most_common(1)[0][0] if a.kinds else "bytes"
@@ -247,7 +247,7 @@ def compare(
 def _reasons(
     exceeded: list[str],
     threshold: float,
-    found: dict[str, list],
+    found: dict[str, list[Any]],
     allow_leaks: bool,
     sa: Stats,
     sb: Stats,

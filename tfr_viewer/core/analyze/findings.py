@@ -314,7 +314,7 @@ def at_least(severity: str, threshold: str) -> bool:
     return SEVERITIES.index(severity) <= SEVERITIES.index(threshold)
 
 
-def sort_key(f: Finding) -> tuple:
+def sort_key(f: Finding) -> tuple[Any, ...]:
     """Most severe first; in a severity, findings by record, then those a prediction
     gives evidence for, strongest first."""
     rank = -f.rank

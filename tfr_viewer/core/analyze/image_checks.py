@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -37,13 +38,13 @@ def _judge_and_keep(data: bytes, digest: bytes) -> Scored:
     return result
 
 
-def _scored(digest: bytes) -> Future | None:
+def _scored(digest: bytes) -> Future[Any] | None:
     """The remembered result of ``digest`` as a finished future, or None."""
     with _SCORED_LOCK:
         result = _SCORED.get(digest)
     if result is None:
         return None
-    done: Future = Future()
+    done: Future[Any] = Future()
     done.set_result(result)
     return done
 
@@ -75,7 +76,9 @@ class ImageChecks:
         self._seen: list[Seen] = []
         self._judged: dict[bytes, tuple[str, str] | None] = {}  # digest -> finding
         # batches being decoded on the pool while the caller reads on: (images, futures)
-        self._running: list[tuple[list[tuple[int, str, bytes, bytes]], dict[bytes, Future]]] = []
+        self._running: list[
+            tuple[list[tuple[int, str, bytes, bytes]], dict[bytes, Future[Any]]]
+        ] = []
         self._queued: set[bytes] = set()  # digests of the running batches' images
         self._asked: set[bytes] = set()  # digests first seen among the pending images
 
@@ -102,7 +105,7 @@ class ImageChecks:
             pending, self._pending = self._pending, []
             self._asked = set()
             pool = image_pool()
-            fresh: dict[bytes, Future] = {}
+            fresh: dict[bytes, Future[Any]] = {}
             for _, _, data, digest in pending:
                 if (
                     digest not in self._judged
@@ -116,7 +119,7 @@ class ImageChecks:
             self._take(*self._running.pop(0))
 
     def _take(
-        self, pending: list[tuple[int, str, bytes, bytes]], fresh: dict[bytes, Future]
+        self, pending: list[tuple[int, str, bytes, bytes]], fresh: dict[bytes, Future[Any]]
     ) -> None:
         """The verdicts and scores of one batch, noted in record order."""
         for record, key, _, digest in pending:

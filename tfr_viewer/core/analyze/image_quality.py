@@ -22,10 +22,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..decode.image_verdict import QUICK_SIDE, ImageVerdict, judge
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 SIDE = QUICK_SIDE  # the scores are computed on the image shrunk to this many pixels a side
 NEAR_BITS = 4  # near-duplicate: difference hashes at most this many bits apart (of 64)
@@ -78,14 +82,14 @@ def _percentiles(values: np.ndarray, *qs: float) -> list[float]:
     return out
 
 
-def _small(img) -> tuple:
+def _small(img: Image.Image) -> tuple[Image.Image, int]:
     """``(RGB image at most SIDE a side, EXIF orientation)`` of a decoded image."""
     orientation = int(img.getexif().get(0x0112, 1) or 1)
     img.thumbnail((SIDE, SIDE))
     return img.convert("RGB"), orientation
 
 
-def _dhash(small) -> int:
+def _dhash(small: Image.Image) -> int:
     import imagehash
 
     bits = imagehash.dhash(small).hash.ravel()
@@ -113,7 +117,7 @@ def judge_and_score(data: bytes) -> tuple[ImageVerdict, ImageScores | None]:
     return verdict, _scores(small, verdict.width, verdict.height, orientation)
 
 
-def _scores(small, width: int, height: int, orientation: int) -> ImageScores:
+def _scores(small: Image.Image, width: int, height: int, orientation: int) -> ImageScores:
     from PIL import ImageFilter
 
     rgb = np.asarray(small)
@@ -147,9 +151,11 @@ def flagged(scores: ImageScores, limits: Thresholds) -> list[tuple[str, float, f
 def _popcount(x: np.ndarray) -> np.ndarray:
     """Set bits of each uint64."""
     if hasattr(np, "bitwise_count"):  # numpy 2
-        return np.bitwise_count(x)
+        result: np.ndarray = np.bitwise_count(x)
+        return result
     b = np.ascontiguousarray(x, dtype=">u8")
-    return np.unpackbits(b.view(np.uint8).reshape(*b.shape, 8), axis=-1).sum(axis=-1)
+    result = np.unpackbits(b.view(np.uint8).reshape(*b.shape, 8), axis=-1).sum(axis=-1)
+    return result
 
 
 _ROWS = 1024  # hashes compared against a whole group at a time

@@ -54,4 +54,5 @@ def junit_xml(findings: Iterable[Finding], fail_on: str, records: int, seconds: 
         if milder:
             ET.SubElement(case, "system-out").text = "\n".join(_line(f) for f in milder)
     ET.indent(suite)
-    return ET.tostring(suite, encoding="utf-8", xml_declaration=True) + b"\n"
+    result: bytes = ET.tostring(suite, encoding="utf-8", xml_declaration=True) + b"\n"
+    return result

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -53,13 +54,13 @@ class KeyChecks:
         self.combos: dict[str, Counter[tuple[int, int]]] = defaultdict(Counter)
         self.examples: dict[str, dict[tuple[int, int], list[int]]] = defaultdict(dict)
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_note"] = None  # a bound method of the pass: not sent between processes
         state["combos"], state["examples"] = dict(self.combos), dict(self.examples)
         return state
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         state["combos"] = defaultdict(Counter, state["combos"])
         state["examples"] = defaultdict(dict, state["examples"])
         self.__dict__.update(state)

@@ -171,7 +171,8 @@ def _labelled(
         if key is None or key not in columns or not columns[key].present[r]:
             return None
         c = columns[key]
-        return c.rag.values[int(c.rag.splits[r]) : int(c.rag.splits[r + 1])].tolist()
+        result: list[Any] = c.rag.values[int(c.rag.splits[r]) : int(c.rag.splits[r + 1])].tolist()
+        return result
 
     if roles.boxes is not None:
         sides = [values(k) for k in roles.boxes]

@@ -125,7 +125,8 @@ def iou_matrix(a: Sequence[Corners], b: Sequence[Corners]) -> np.ndarray:
     area_x = np.clip(x[..., 2] - x[..., 0], 0, None) * np.clip(x[..., 3] - x[..., 1], 0, None)
     area_y = np.clip(y[..., 2] - y[..., 0], 0, None) * np.clip(y[..., 3] - y[..., 1], 0, None)
     union = area_x + area_y - inter
-    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    result: np.ndarray = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    return result
 
 
 def _order(predicted: Sequence[Predicted]) -> list[int]:

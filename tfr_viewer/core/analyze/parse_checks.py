@@ -9,6 +9,7 @@ differ are read again to say where and how.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,8 @@ def parse_findings(records: np.ndarray, block: PayloadBlock, note: Note) -> np.n
     codes, _ = tf_example.verdicts(block.buf, block.starts, block.lengths)
     for r in np.flatnonzero(codes & ~np.uint8(tf_example.NO_FEATURES)).tolist():
         _explain(int(records[r]), block.payload(r), note)
-    return (codes & tf_example.CODE) == 0
+    result: np.ndarray = (codes & tf_example.CODE) == 0
+    return result
 
 
 def _explain(record: int, payload: bytes, note: Note) -> None:
@@ -73,7 +75,7 @@ def _explain(record: int, payload: bytes, note: Note) -> None:
             return
 
 
-def _values_text(values: list) -> str:
+def _values_text(values: list[Any]) -> str:
     shown = ", ".join(
         value_text(v) if isinstance(v, bytes) else value_or_float32_text(v) for v in values[:5]
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Any
 
 from ..decode import FeatureData, decode, features_of
 from ..decode.layouts import is_prediction_key
@@ -13,7 +14,7 @@ SAMPLE = 64
 _PREFERRED = re.compile(r"(^|/)(label|labels|class|category|class/text|text|height|width)$")
 
 
-def sample_features(ds: Dataset, n: int = SAMPLE) -> list[dict]:
+def sample_features(ds: Dataset, n: int = SAMPLE) -> list[dict[str, Any]]:
     """The features of the first ``n`` undamaged records (Examples and contexts)."""
     out = []
     for i in ds.undamaged(range(min(n, len(ds)))).tolist():
@@ -23,7 +24,7 @@ def sample_features(ds: Dataset, n: int = SAMPLE) -> list[dict]:
     return out
 
 
-def sample_classes(sample: list[dict]) -> list[tuple[int | None, str | None]]:
+def sample_classes(sample: list[dict[str, Any]]) -> list[tuple[int | None, str | None]]:
     """The classes (id, text) the boxes and pictures of a sample hold, each once, by id."""
     from ..decode.layouts import recognise
 
@@ -38,7 +39,7 @@ def sample_classes(sample: list[dict]) -> list[tuple[int | None, str | None]]:
     return sorted(seen, key=lambda c: (c[0] is None, c[0] or 0, c[1] or ""))
 
 
-def feature_kinds(sample: list[dict]) -> dict[str, str]:
+def feature_kinds(sample: list[dict[str, Any]]) -> dict[str, str]:
     """The kind (``bytes``, ``float``, ``int64``) each key has most often in a sample."""
     seen: dict[str, Counter[str]] = {}
     for features in sample:
@@ -47,7 +48,7 @@ def feature_kinds(sample: list[dict]) -> dict[str, str]:
     return {key: counts.most_common(1)[0][0] for key, counts in seen.items()}
 
 
-def feature_keys(sample: list[dict]) -> list[str]:
+def feature_keys(sample: list[dict[str, Any]]) -> list[str]:
     """Keys seen in a sample, most common first."""
     counts: Counter[str] = Counter()
     for features in sample:
@@ -59,7 +60,7 @@ _CLASS_TEXT = re.compile(r"(^|/)(class/text|text|label_text|class_name|category_
 MAX_LISTED = 12  # a list of more values per record is no summary
 
 
-def choose_summary_keys(sample: list[dict], keys: list[str], limit: int = 3) -> list[str]:
+def choose_summary_keys(sample: list[dict[str, Any]], keys: list[str], limit: int = 3) -> list[str]:
     """Up to ``limit`` keys worth a table column: a few short values in most sampled
     records (a box list's class texts, a label; a record without boxes, a background
     picture, may hold none), never the same in every record (a constant

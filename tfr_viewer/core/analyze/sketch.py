@@ -36,7 +36,8 @@ def mix(x: np.ndarray) -> np.ndarray:
         z = x.astype(np.uint64)
         z = (z ^ (z >> np.uint64(30))) * _M1
         z = (z ^ (z >> np.uint64(27))) * _M2
-        return z ^ (z >> np.uint64(31))
+        result: np.ndarray = z ^ (z >> np.uint64(31))
+        return result
 
 
 SEED_BYTES = 1 << 16

@@ -161,7 +161,12 @@ def _ints(column: FeatureColumn) -> np.ndarray:
 
 
 def _add_layout(
-    st: Stats, roles: Roles, columns: dict[str, FeatureColumn], seed: int, rows, ok
+    st: Stats,
+    roles: Roles,
+    columns: dict[str, FeatureColumn],
+    seed: int,
+    rows: np.ndarray,
+    ok: np.ndarray,
 ) -> None:
     """Class distribution and box figures, where the keys follow a known layout."""
     if roles.label and roles.label in columns:

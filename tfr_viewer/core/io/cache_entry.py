@@ -21,6 +21,7 @@ import os
 import sys
 import zlib
 from pathlib import Path
+from typing import Any
 
 from ..crc32c import value as crc32c
 from ..text import whole_number
@@ -64,7 +65,7 @@ def int_env(name: str, default: int) -> int:
         return default
 
 
-def identity(path: str) -> dict | None:
+def identity(path: str) -> dict[str, Any] | None:
     """What must still match for an entry to be used; None when it cannot be told (a
     missing file, a remote object whose server gives no version tag)."""
     from .remote import is_url
@@ -90,7 +91,7 @@ def identity(path: str) -> dict | None:
     }
 
 
-def worth_keeping(found: dict | None) -> bool:
+def worth_keeping(found: dict[str, Any] | None) -> bool:
     """Local files from ``TFR_VIEWER_CACHE_MIN_BYTES`` on (default 8 MB); remote ones
     always (every scan of them costs requests)."""
     if found is None:
@@ -98,7 +99,7 @@ def worth_keeping(found: dict | None) -> bool:
     return "url" in found or found["size"] >= int_env("TFR_VIEWER_CACHE_MIN_BYTES", 8 << 20)
 
 
-def entry_path(key: dict, suffix: str = SUFFIX) -> Path:
+def entry_path(key: dict[str, Any], suffix: str = SUFFIX) -> Path:
     """The entry's name: a digest of ``key`` (a collision only costs a rescan, since the
     identity stored inside is compared on load)."""
     text = json.dumps(key, sort_keys=True).encode()
@@ -118,7 +119,7 @@ def _item_size(dtype: str) -> int | None:
     return size * (4 if code[0] == "U" else 1)
 
 
-def parse(data: bytes) -> tuple[dict, list[tuple[str, str, int, int]]] | None:
+def parse(data: bytes) -> tuple[dict[str, Any], list[tuple[str, str, int, int]]] | None:
     """The header of a whole, intact entry and where its arrays lie, as ``(name, dtype,
     count, byte offset)``; None when ``data`` is not one (wrong magic, CRC, sizes)."""
     if len(data) < len(MAGIC) + 12 or not data.startswith(MAGIC):

@@ -18,6 +18,7 @@ import os
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,7 @@ class DatasetFile:
     index: FileIndex = field(default_factory=FileIndex)
     source: Source | None = None
     seek_points: bool = False  # see :func:`~.sources.open_source`
-    identity: dict | None = None  # the file's identity when its scan began (local files)
+    identity: dict[str, Any] | None = None  # the file's identity when its scan began (local files)
     # the decoder of the file's payloads and how many records that was decided on (kept
     # here by core.decode.file_payloads)
     payload_decoder: tuple[int, str] | None = field(default=None, compare=False)
@@ -106,7 +107,9 @@ class Dataset:
         return ds
 
     @classmethod
-    def from_arrays(cls, paths: list[str], columns: list[tuple], verified: bool = True) -> Dataset:
+    def from_arrays(
+        cls, paths: list[str], columns: list[tuple[Any, ...]], verified: bool = True
+    ) -> Dataset:
         """A dataset whose index is given as ``(offsets, lengths, statuses)`` per file
         (as taken from another dataset's index), without scanning (``verified`` false:
         :meth:`verify` settles the ``UNVERIFIED`` statuses)."""
@@ -118,7 +121,7 @@ class Dataset:
             ds.finish_file(number, verified=verified)
         return ds
 
-    def columns(self) -> list[tuple]:
+    def columns(self) -> list[tuple[Any, ...]]:
         """Each file's ``(offsets, lengths, statuses)`` arrays (copies)."""
         return [(f.index.offsets(), f.index.lengths(), f.index.statuses()) for f in self.files]
 
@@ -393,12 +396,14 @@ class Dataset:
         records = np.asarray(records, dtype=np.int64)
         statuses = self.frame_facts(records)[3]
         keep = (statuses == RecordStatus.OK) | (statuses == RecordStatus.UNVERIFIED)
-        return records[keep]
+        result: np.ndarray = records[keep]
+        return result
 
     def intact(self) -> np.ndarray:
         """Global numbers of every record whose both CRCs verified."""
         records = np.arange(len(self), dtype=np.int64)
-        return records[self.frame_facts(records)[3] == RecordStatus.OK]
+        result: np.ndarray = records[self.frame_facts(records)[3] == RecordStatus.OK]
+        return result
 
     def transfer(self) -> Transferred | None:
         """Bytes, requests and seconds spent reading remote files so far; None when no

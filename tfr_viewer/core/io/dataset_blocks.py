@@ -38,7 +38,8 @@ def _checked(
         good[todo] = ok
         settled = np.where(ok, RecordStatus.OK, RecordStatus.BAD_DATA_CRC).astype(np.uint8)
         ds.files[number].index.set_statuses_at(records[todo] - ds.start_of(number), settled)
-    return good
+    result: np.ndarray = good
+    return result
 
 
 def iter_blocks(

@@ -23,6 +23,8 @@ import re
 import time
 import urllib.error
 import urllib.request
+from http.client import HTTPMessage
+from typing import IO
 
 from .source_errors import FileChanged, RemoteError
 
@@ -45,7 +47,15 @@ def deadline() -> float:
 class _Redirects(urllib.request.HTTPRedirectHandler):
     max_redirections = 10
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001, ANN201
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
         if not newurl.lower().startswith(("http://", "https://")):
             raise urllib.error.HTTPError(
                 newurl,

@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -74,7 +75,7 @@ def _blocks(column: Column) -> Blocks:
     return Blocks(parts[0].dtype, sum(map(len, parts)), parts.__iter__)
 
 
-def _encoded(meta: dict, arrays: dict[str, Column]) -> Iterator[bytes]:
+def _encoded(meta: dict[str, Any], arrays: dict[str, Column]) -> Iterator[bytes]:
     """An entry as consecutive pieces, the CRC last. A column given as :class:`Blocks`
     is made while it is written, so no copy of a whole index is ever held."""
     columns = {name: _blocks(a) for name, a in arrays.items()}
@@ -91,12 +92,12 @@ def _encoded(meta: dict, arrays: dict[str, Column]) -> Iterator[bytes]:
     yield crc.to_bytes(4, "little")
 
 
-def _encode(meta: dict, arrays: dict[str, Column]) -> bytes:
+def _encode(meta: dict[str, Any], arrays: dict[str, Column]) -> bytes:
     """An entry as one ``bytes``."""
     return b"".join(_encoded(meta, arrays))
 
 
-def _decode(data: bytes) -> tuple[dict, dict[str, np.ndarray]] | None:
+def _decode(data: bytes) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
     """The header and arrays of an entry, or None when it is not a whole, intact one."""
     parsed = parse(data)
     if parsed is None:
@@ -210,7 +211,7 @@ SAMPLED_HEADERS = 16
 
 def _fits(
     path: str,
-    ident: dict,
+    ident: dict[str, Any],
     stream_size: int | None,
     position: int,
     offsets: np.ndarray,
@@ -254,7 +255,7 @@ def _fits(
 
 
 def store(
-    path: str, index: FileIndex, stream_size: int | None, before: dict | None = None
+    path: str, index: FileIndex, stream_size: int | None, before: dict[str, Any] | None = None
 ) -> Path | None:
     """Save a complete index of ``path``; returns the entry, or None when not cached
     (off, too small, the file changed since ``before`` — its identity when the scan
@@ -303,7 +304,7 @@ def _write(entry: Path, data: bytes | Iterator[bytes]) -> Path | None:
     return entry
 
 
-def _read(entry: Path) -> tuple[dict, dict[str, np.ndarray]] | None:
+def _read(entry: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
     """A whole, intact entry (marked as recently used), or None."""
     try:
         with open(entry, "rb") as f:
@@ -315,11 +316,13 @@ def _read(entry: Path) -> tuple[dict, dict[str, np.ndarray]] | None:
         return None
 
 
-def _extra_entry(kind: str, ident: dict) -> Path:
+def _extra_entry(kind: str, ident: dict[str, Any]) -> Path:
     return entry_path({**ident, "kind": kind}, EXTRA)
 
 
-def store_extra(kind: str, path: str, meta: dict, arrays: dict[str, np.ndarray]) -> Path | None:
+def store_extra(
+    kind: str, path: str, meta: dict[str, Any], arrays: dict[str, np.ndarray]
+) -> Path | None:
     """Keep other results about ``path`` as it is now (``kind`` names them, with their
     format's version), under the same rules as indexes; best effort."""
     if not enabled():
@@ -331,7 +334,7 @@ def store_extra(kind: str, path: str, meta: dict, arrays: dict[str, np.ndarray])
     return _write(_extra_entry(kind, ident), data)
 
 
-def load_extra(kind: str, path: str) -> tuple[dict, dict[str, np.ndarray]] | None:
+def load_extra(kind: str, path: str) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
     """What :func:`store_extra` kept for ``path`` as it is now, or None."""
     if not enabled():
         return None

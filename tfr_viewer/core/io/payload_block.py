@@ -145,7 +145,8 @@ def payload_crcs(block: PayloadBlock, rows: np.ndarray) -> np.ndarray:
     an unreadable row."""
     starts = np.full(block.rows, -1, dtype=np.int64)
     starts[rows] = block.starts[rows]
-    return kernels.payload_crcs(block.buf, starts, block.lengths)[rows]
+    result: np.ndarray = kernels.payload_crcs(block.buf, starts, block.lengths)[rows]
+    return result
 
 
 BLOCK_BYTES = 32 << 20  # a block holds at most this many payload bytes (or one record)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import index_cache
 from .file_index import FileIndex
@@ -68,7 +68,7 @@ class Indexed:
     index: FileIndex
     stream_size: int | None
     cached: bool  # loaded from the persistent cache (so not to be stored again)
-    identity: dict | None = None  # a local file's identity when its scan began
+    identity: dict[str, Any] | None = None  # a local file's identity when its scan began
 
 
 class _Either(CancelToken):

@@ -114,7 +114,8 @@ def filesystem(url: str) -> tuple[Any, str]:
             "http(s):// or a local path"
         ) from exc
     try:
-        return fsspec.core.url_to_fs(url, **_options(protocol))
+        result: tuple[Any, str] = fsspec.core.url_to_fs(url, **_options(protocol))
+        return result
     except ImportError as exc:
         raise _missing_backend(url, protocol, exc) from exc
     except Exception as exc:  # noqa: BLE001 - back-ends raise many types for bad settings
@@ -320,7 +321,10 @@ class Fetcher:
         end = self.size if end is None else min(end, self.size)
         if start >= end:
             return b""
-        return call(self.url, f"reading bytes {start:,} to {end:,}", lambda: self._get(start, end))
+        result: bytes = call(
+            self.url, f"reading bytes {start:,} to {end:,}", lambda: self._get(start, end)
+        )
+        return result
 
     def _get(self, start: int, end: int) -> bytes:
         t0 = time.monotonic()
@@ -371,7 +375,8 @@ class Fetcher:
                 body.close()
 
         try:
-            return sync(self.fs.loop, get)
+            result: bytes = sync(self.fs.loop, get)
+            return result
         except Exception as exc:  # noqa: BLE001 - boto's errors, translated by s3fs
             if _status(exc) == 412 or "PreconditionFailed" in f"{exc!r} {exc.__cause__!r}":
                 raise FileChanged.while_read(

@@ -52,7 +52,8 @@ class RemoteSource(Source):
         if end - offset >= DIRECT:
             return self._fetcher(offset, end)  # a long read: one request, not cached
         with self._lock:
-            return self._cache._fetch(offset, end)
+            result: bytes = self._cache._fetch(offset, end)
+            return result
 
     def fetch(self, offset: int, n: int) -> bytes:
         """Exactly bytes ``[offset, offset + n)`` (fewer at the end) in one request,

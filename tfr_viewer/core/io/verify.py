@@ -17,6 +17,7 @@ import queue
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -127,7 +128,7 @@ def verify_files(
     verified. A file's error is raised here; the parts not started by then are not.
     Stopping the iteration stops the threads after their current block. Cancelled, no
     file is said to be done that is not."""
-    messages: queue.Queue = queue.Queue()
+    messages: queue.Queue[Any] = queue.Queue()
     stop = threading.Event()
     work_list = parts(files, at_once)
     left = [0] * len(files)

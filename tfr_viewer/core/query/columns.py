@@ -49,14 +49,16 @@ def per_row_any(rag: Rag, flags: np.ndarray) -> np.ndarray:
     if _one_each(rag):
         return np.asarray(flags, dtype=bool)
     counts = np.concatenate([[0], np.cumsum(flags, dtype=np.int64)])
-    return counts[rag.splits[1:]] > counts[rag.splits[:-1]]
+    result: np.ndarray = counts[rag.splits[1:]] > counts[rag.splits[:-1]]
+    return result
 
 
 def per_row_all(rag: Rag, flags: np.ndarray) -> np.ndarray:
     if _one_each(rag):
         return np.asarray(flags, dtype=bool)
     counts = np.concatenate([[0], np.cumsum(flags, dtype=np.int64)])
-    return (counts[rag.splits[1:]] - counts[rag.splits[:-1]]) == rag.lengths()
+    result: np.ndarray = (counts[rag.splits[1:]] - counts[rag.splits[:-1]]) == rag.lengths()
+    return result
 
 
 def truthy_array(values: np.ndarray) -> np.ndarray:
@@ -64,7 +66,8 @@ def truthy_array(values: np.ndarray) -> np.ndarray:
         return values
     if values.dtype == object:
         return np.fromiter((bool(v) for v in values), dtype=bool, count=len(values))
-    return values != 0
+    result: np.ndarray = values != 0
+    return result
 
 
 def to_mask(value: Value, rows: int) -> np.ndarray:

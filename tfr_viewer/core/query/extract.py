@@ -85,7 +85,9 @@ def _compiled_part(
 ) -> tuple[np.ndarray, list[ColumnPiece]]:
     """Rows ``a`` to ``b`` of ``block`` through ``kernel`` (the compiled core must be in
     use: it was when the extraction began)."""
-    found = kernel(block.buf, block.starts[a:b], block.lengths[a:b], keys)
+    found: tuple[np.ndarray, list[ColumnPiece]] | None = kernel(
+        block.buf, block.starts[a:b], block.lengths[a:b], keys
+    )
     if found is None:
         raise RuntimeError("the compiled core was switched off during an extraction")
     return found
@@ -109,11 +111,13 @@ def _parts(rows: int) -> list[tuple[int, int]]:
     return list(zip(cuts[:-1], cuts[1:], strict=True))
 
 
-def _on_every_core(work: Callable[[int, int], tuple], parts: list[tuple[int, int]]) -> list:
+def _on_every_core(
+    work: Callable[[int, int], tuple[Any, ...]], parts: list[tuple[int, int]]
+) -> list[Any]:
     """``work(a, b)`` for every part, the first on this thread and the others on threads
     of their own (compiled calls release the GIL); results in order, and the first
     exception raised again here."""
-    results: list = [None] * len(parts)
+    results: list[Any] = [None] * len(parts)
     errors: list[BaseException] = []
 
     def run(i: int) -> None:
@@ -149,7 +153,7 @@ def _typed_values(
     block: PayloadBlock,
     kinds: np.ndarray,
     splits: np.ndarray,
-    by_kind: dict,
+    by_kind: dict[int, np.ndarray],
     views_from: int | None = None,
 ) -> np.ndarray:
     """One flat array in row order from the per-kind arrays."""
@@ -209,7 +213,7 @@ def _extract_python(
 
     rows = block.rows
     status = np.zeros(rows, dtype=np.uint8)
-    lists: list[tuple[list, list[int], list[bool], list[int], set[int]]] = [
+    lists: list[tuple[list[Any], list[int], list[bool], list[int], set[int]]] = [
         ([], [0], [], [], set()) for _ in wanted
     ]
     for r in range(rows):
@@ -243,7 +247,7 @@ def _extract_python(
     return status, columns
 
 
-def _python_values(values: list, seen: set[int]) -> np.ndarray:
+def _python_values(values: list[Any], seen: set[int]) -> np.ndarray:
     if not seen or seen == {INT64}:
         return np.array(values, dtype=np.int64) if values else np.zeros(0, dtype=np.int64)
     if BYTES not in seen:

@@ -83,7 +83,7 @@ def _python(
     from ..decode.keyed_read import sequence_example
 
     status = np.zeros(block.rows, dtype=np.uint8)
-    state: dict[str, tuple[list, list[int], list, list, list[int], set]] = {
+    state: dict[str, tuple[list[Any], list[int], list[Any], list[Any], list[int], set[int]]] = {
         key: ([], [0], [], [], [0], set()) for key in wanted
     }
     for r in range(block.rows):

@@ -56,7 +56,8 @@ class RecordBlock:
         if name == "length":
             return self._lengths.astype(np.int64)
         if name == "status":
-            return _KINDS[self._statuses]
+            result: np.ndarray = _KINDS[self._statuses]
+            return result
         if name == "file":
             return np.full(self.rows, self._path, dtype=object)
         raise KeyError(name)

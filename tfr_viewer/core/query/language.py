@@ -116,7 +116,9 @@ class _Compiler:
     def compile(self, node: ast.AST, depth: int = 0) -> Node:
         if depth > MAX_DEPTH:
             raise self.fail(node, f"the expression is nested more than {MAX_DEPTH} levels deep")
-        method = getattr(self, f"_{type(node).__name__}", None)
+        method: Callable[[ast.AST, int], Node] | None = getattr(
+            self, f"_{type(node).__name__}", None
+        )
         if method is None:
             raise self.fail(node, f"{_describe(node)} is not allowed in a filter")
         return method(node, depth + 1)

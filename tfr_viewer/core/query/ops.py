@@ -249,7 +249,9 @@ def _reducer(name: str) -> Callable[[Value], Value]:
     return apply
 
 
-def _whole(test: Callable[[Rag, np.ndarray], np.ndarray], py: Callable[..., bool]):
+def _whole(
+    test: Callable[[Rag, np.ndarray], np.ndarray], py: Callable[..., bool]
+) -> Callable[[Value], Value]:
     def apply(v: Value) -> Value:
         if isinstance(v, Rag):
             return Col(test(v, truthy_array(v.values)))

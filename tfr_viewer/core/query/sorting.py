@@ -42,7 +42,8 @@ def _field_keys(ds: Dataset, records: np.ndarray, column: str) -> np.ndarray:
     rank = np.zeros(len(RecordStatus), dtype=np.int64)
     for status, value in _STATUS_RANK.items():
         rank[status] = value
-    return rank[statuses]
+    result: np.ndarray = rank[statuses]
+    return result
 
 
 def _feature_keys(

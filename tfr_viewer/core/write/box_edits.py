@@ -146,7 +146,8 @@ def _set(values: Any, at: int, value: Any, key: str, box: int) -> None:
 
 
 def _serialize(msg: Any) -> bytes:
-    return msg.SerializeToString(deterministic=True)
+    result: bytes = msg.SerializeToString(deterministic=True)
+    return result
 
 
 Corners = Mapping[str, float] | Box  # by corner name, or a box's four

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+from typing import Any
 from xml.sax.saxutils import escape
 
 from .. import json_text
@@ -35,8 +36,8 @@ class BoxWriter:
         self.kind = kind
         self.root = root
         self.classes: dict[int, str] = {}
-        self.images: list[dict] = []
-        self.annotations: list[dict] = []
+        self.images: list[dict[str, Any]] = []
+        self.annotations: list[dict[str, Any]] = []
         self.skipped = 0  # boxes with a coordinate that is not a finite number
 
     def _pixels(self, box: Box, normalized: bool, w: int, h: int) -> tuple[float, ...]:

@@ -64,7 +64,8 @@ def build_example(
     """Serialize a ``tf.train.Example``."""
     msg = proto.Example()
     _fill(msg.features, features, kinds or {})
-    return msg.SerializeToString(deterministic=True)
+    result: bytes = msg.SerializeToString(deterministic=True)
+    return result
 
 
 def build_sequence_example(
@@ -80,4 +81,5 @@ def build_sequence_example(
         flist = msg.feature_lists.feature_list[key]
         for step in feature_lists[key]:
             fill_feature(flist.feature.add(), key, step, kinds.get(key))
-    return msg.SerializeToString(deterministic=True)
+    result: bytes = msg.SerializeToString(deterministic=True)
+    return result

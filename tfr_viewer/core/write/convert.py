@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..analyze.label_map import label_map_text, name_line
 from ..decode.layouts import by_name
@@ -281,7 +281,7 @@ def finish(
     *,
     cancel: CancelToken | None = None,
     write: Callable[[Dataset, list[int]], ExportSummary] | None = None,
-    check: Callable[[Dataset], list] | None = None,
+    check: Callable[[Dataset], list[Any]] | None = None,
 ) -> ConvertSummary:
     """Export the chosen records of the staging files (in batch order), write the label
     files and check the new files. ``write`` and ``check`` take their datasets
@@ -360,7 +360,7 @@ def convert_each(
     listing: Listing,
     options: ConvertOptions,
     each: Each,
-    check: Callable[[Dataset], list],
+    check: Callable[[Dataset], list[Any]],
 ) -> ConvertSummary:
     """:func:`convert` with the work given to ``each`` (processes here, or a Beam
     pipeline): runs of the listing are read, checked and staged where the work runs; the

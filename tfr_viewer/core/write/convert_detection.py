@@ -71,7 +71,7 @@ def box_csv(path: str, label_map: Mapping[str, int] | None = None) -> Listing:
                 f"{path} has no column {missing[0]!r}: a box CSV has the columns "
                 f"{','.join(BOX_COLUMNS)} (width and height may follow filename)"
             )
-    boxes: dict[str, list] = {}
+    boxes: dict[str, list[Any]] = {}
     skipped: list[Skipped] = []
     for line, row in enumerate(rows, start=2):
         image = str(base / row["filename"])
@@ -112,7 +112,7 @@ def voc_folder(
     folder = Path(root)
     if not folder.is_dir():
         raise SourceError(f"{root} is not a folder")
-    boxes: dict[str, list] = {}
+    boxes: dict[str, list[Any]] = {}
     skipped: list[Skipped] = []
     for xml_path in sorted(folder.rglob("*.xml")):
         try:
@@ -187,7 +187,7 @@ def _ident(value: object, what: str) -> int:
     return int(number)
 
 
-def _coco_box(a: object, files: dict[int, str], categories: dict[int, str]) -> tuple:
+def _coco_box(a: object, files: dict[int, str], categories: dict[int, str]) -> tuple[Any, ...]:
     """``(image file name, x0, y0, x1, y1, class name)`` of one COCO annotation;
     ValueError says what is wrong with it."""
     if not isinstance(a, dict):
@@ -243,7 +243,7 @@ def coco_json(path: str, images: str | None = None) -> Listing:
                 return str(folder / name)
         return str(folders[0] / name)
 
-    boxes: dict[str, list] = {where(name): [] for name in files.values()}
+    boxes: dict[str, list[Any]] = {where(name): [] for name in files.values()}
     skipped: list[Skipped] = []
     bad: dict[str, str] = {}  # image -> why one of its annotations cannot be used
     for n, a in enumerate(annotations):

@@ -189,7 +189,8 @@ def set_values(payload: bytes, key: str, values: Sequence[Any], kind: str | None
             ) from None
     else:
         target.value.extend(v.encode() if isinstance(v, str) else bytes(v) for v in values)
-    return msg.SerializeToString(deterministic=True)
+    result: bytes = msg.SerializeToString(deterministic=True)
+    return result
 
 
 def remove_feature(payload: bytes, key: str) -> bytes:
@@ -197,7 +198,8 @@ def remove_feature(payload: bytes, key: str) -> bytes:
     if key not in features.feature:
         raise EditError(f"there is no feature {key!r} to remove")
     del features.feature[key]
-    return msg.SerializeToString(deterministic=True)
+    result: bytes = msg.SerializeToString(deterministic=True)
+    return result
 
 
 def rename_feature(payload: bytes, old: str, new: str) -> bytes:
@@ -211,7 +213,8 @@ def rename_feature(payload: bytes, old: str, new: str) -> bytes:
         raise EditError("a feature key cannot be empty")
     fmap[new].CopyFrom(fmap[old])
     del fmap[old]
-    return msg.SerializeToString(deterministic=True)
+    result: bytes = msg.SerializeToString(deterministic=True)
+    return result
 
 
 def replace_image(payload: bytes, key: str, image: bytes, index: int = 0) -> bytes:
@@ -249,4 +252,5 @@ def replace_image(payload: bytes, key: str, image: bytes, index: int = 0) -> byt
         ):
             fmap[candidate].bytes_list.value[0] = info.format.encode()
             break
-    return msg.SerializeToString(deterministic=True)
+    result: bytes = msg.SerializeToString(deterministic=True)
+    return result

@@ -13,6 +13,7 @@ import csv
 import io
 import os
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..decode import (
     FeatureData,
@@ -33,7 +34,7 @@ Progress = Callable[[int, int], None] | None
 Reader = Callable[[int], bytes] | None  # payload of a record (edits applied), else ds.read
 
 
-def _features(payload: bytes) -> dict:
+def _features(payload: bytes) -> dict[str, Any]:
     return features_of(decode(payload).payload) or {}
 
 

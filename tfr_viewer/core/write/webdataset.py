@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import tarfile
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import json_text
 from ..decode import decode, features_of, image_format, recognise
@@ -34,7 +34,7 @@ class WebDatasetError(UserError, OSError):
     """Shards that cannot be written; the message says why."""
 
 
-def _json_value(kind: str, values: Sequence | np.ndarray) -> object:
+def _json_value(kind: str, values: Sequence[Any] | np.ndarray) -> object:
     if kind != "bytes":
         items = [float(v) if kind == "float" else int(v) for v in values]
         return items[0] if len(items) == 1 else items

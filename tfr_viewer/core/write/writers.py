@@ -105,7 +105,8 @@ def writer(name: str) -> Writer:
 
 def _function(w: Writer) -> Callable[..., Any]:
     module, _, name = w.function.partition(":")
-    return getattr(importlib.import_module(f".{module}", __package__), name)
+    result: Callable[..., Any] = getattr(importlib.import_module(f".{module}", __package__), name)
+    return result
 
 
 def write(
