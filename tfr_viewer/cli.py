@@ -79,7 +79,8 @@ def commands() -> dict[str, Command]:
 def spec(name: str) -> CommandSpec:
     """Command ``name``'s arguments and runner, importing only its own module."""
     module = importlib.import_module(f".commands.{commands()[name].module}", __package__)
-    return module.COMMANDS[name]
+    found: CommandSpec = module.COMMANDS[name]
+    return found
 
 
 def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, Any]]:

@@ -119,7 +119,13 @@ def add_no_cache(p: argparse.ArgumentParser) -> None:
 class VersionAction(argparse.Action):
     """``--version``: the app's version and those of its libraries, one per line."""
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ANN001
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         from .versions import version_text
 
         print(version_text())

@@ -14,16 +14,22 @@ import io
 import os
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from .core.io import Compression, write_records
 from .core.write import build_example, build_sequence_example
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 CLASSES = ["circle", "square", "triangle"]
 COLORS = [(230, 80, 60), (60, 160, 90), (70, 110, 220), (230, 190, 40), (160, 80, 200)]
 
 
-def _draw_shapes(rng: random.Random, width: int, height: int):
+def _draw_shapes(
+    rng: random.Random, width: int, height: int
+) -> tuple[Image.Image, list[tuple[float, float, float, float, int]]]:
     from PIL import Image, ImageDraw
 
     img = Image.new("RGB", (width, height), tuple(rng.randrange(200, 256) for _ in range(3)))
@@ -46,7 +52,7 @@ def _draw_shapes(rng: random.Random, width: int, height: int):
     return img, boxes
 
 
-def _encode(img, fmt: str) -> bytes:
+def _encode(img: Image.Image, fmt: str) -> bytes:
     buf = io.BytesIO()
     img.save(buf, format=fmt, **({"quality": 85} if fmt == "JPEG" else {}))
     return buf.getvalue()
@@ -136,7 +142,9 @@ def generate(out_dir: str) -> list[str]:
     os.makedirs(out_dir, exist_ok=True)
     written = []
 
-    def put(name: str, payloads, compression: Compression = Compression.NONE) -> None:
+    def put(
+        name: str, payloads: Iterable[bytes], compression: Compression = Compression.NONE
+    ) -> None:
         path = os.path.join(out_dir, name)
         write_records(path, list(payloads), compression)
         written.append(path)

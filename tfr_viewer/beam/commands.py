@@ -36,7 +36,8 @@ def stats_on_beam(ds: Dataset, runner: str, extra: Sequence[str]) -> Stats:
     from .transforms import ComputeStats
 
     (stats,) = run(plan_refs(ds), ComputeStats(), runner, extra)
-    return stats
+    merged: Stats = stats
+    return merged
 
 
 def check_on_beam(ds: Dataset, runner: str, extra: Sequence[str], **options: Any) -> list[Finding]:

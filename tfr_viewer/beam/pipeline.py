@@ -65,7 +65,7 @@ def _tail(log: Any, limit: int = 1 << 16) -> str:
     log.flush()
     size = log.seek(0, os.SEEK_END)
     log.seek(max(0, size - limit))
-    return log.read().decode("utf-8", "replace")
+    return bytes(log.read()).decode("utf-8", "replace")
 
 
 def local_runner(runner: str) -> bool:

@@ -15,7 +15,7 @@ more than one record.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -47,7 +47,7 @@ class Merge(beam.CombineFn):
     def add_input(self, accumulator: Any, value: Any) -> Any:
         return accumulator.merge(value)
 
-    def merge_accumulators(self, accumulators) -> Any:  # noqa: ANN001
+    def merge_accumulators(self, accumulators: Iterable[Any]) -> Any:
         merged = self.empty()
         for accumulator in accumulators:
             merged.merge(accumulator)
@@ -60,7 +60,7 @@ class Merge(beam.CombineFn):
 class ComputeStats(beam.PTransform):
     """Split references -> one :class:`Stats` of the whole dataset."""
 
-    def expand(self, refs):  # noqa: ANN001, ANN201
+    def expand(self, refs: Any) -> Any:
         return (
             refs | "Statistics" >> beam.Map(_stats) | "Merge" >> beam.CombineGlobally(Merge(Stats))
         )
@@ -74,7 +74,7 @@ def _part(part: CheckPart) -> tuple[str, CheckPart]:
     return "part", replace(part, copies={})  # the copies go through the shuffle instead
 
 
-def _copies(grouped: tuple[bytes, Any]):  # noqa: ANN202 - a generator
+def _copies(grouped: tuple[bytes, Any]) -> Iterator[tuple[str, Any]]:
     digest, lists = grouped
     copies = copies_of(digest, itertools.chain.from_iterable(lists))
     if copies.notes:
@@ -95,7 +95,7 @@ class CheckShards(beam.PTransform):
         super().__init__()
         self.options = options  # label_map, limits, schema: as check_dataset takes them
 
-    def expand(self, refs):  # noqa: ANN001, ANN201
+    def expand(self, refs: Any) -> Any:
         checked = refs | "Check" >> beam.Map(ref_check, self.options)
         known = (
             checked

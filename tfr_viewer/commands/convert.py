@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cli_options import (
     CommandSpec,
@@ -23,8 +23,11 @@ from ..errors import UsageError
 from .export_request import export_options
 from .progress import TaskProgress
 
+if TYPE_CHECKING:
+    from ..core.write.convert_sources import Listing
 
-def _listing(args: argparse.Namespace):  # noqa: ANN202
+
+def _listing(args: argparse.Namespace) -> Listing:
     from ..core.analyze.label_map import read_label_map
     from ..core.write.convert import list_source
 

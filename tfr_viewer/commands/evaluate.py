@@ -24,6 +24,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from ..core.analyze.label_map import read_label_map
 
     check = prediction_check(args)
+    assert check is not None  # --predictions is required
     names = read_label_map(args.label_map) if args.label_map else None
     with Dataset.open(args.paths) as ds:
         index_with_progress(ds, verify=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,6 +17,9 @@ from ..core.io.remote import is_url
 from ..core.text import plural
 from ..errors import UsageError
 from .progress import index_with_progress, print_warnings
+
+if TYPE_CHECKING:
+    from ..core.io.dataset import DatasetFile
 
 
 def write_tfindex(
@@ -109,7 +112,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         return 1 if failed else 0
 
 
-def _tfindex(f, compression: Compression, inputs: list[str]) -> str | None:
+def _tfindex(f: DatasetFile, compression: Compression, inputs: list[str]) -> str | None:
     """Write ``PATH.tfindex`` listing the intact records; None (with a message) when it
     cannot be used or written."""
     if compression is not Compression.NONE:
@@ -129,7 +132,7 @@ def _tfindex(f, compression: Compression, inputs: list[str]) -> str | None:
         return None
     statuses = f.index.statuses()
     keep = statuses == RecordStatus.OK
-    target = f.path + ".tfindex"
+    target: str = f.path + ".tfindex"
     try:
         write_tfindex(target, f.index.offsets()[keep], f.index.lengths()[keep], inputs)
     except OSError as exc:

@@ -6,8 +6,12 @@ the boundary into a :class:`~..core.analyze.label_checks.PredictionCheck`."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
+
+if TYPE_CHECKING:
+    from ..core.analyze.label_checks import PredictionCheck
 
 
 def prediction_arguments(p: argparse.ArgumentParser, required: bool = False) -> None:
@@ -48,7 +52,7 @@ def prediction_arguments(p: argparse.ArgumentParser, required: bool = False) -> 
     )
 
 
-def prediction_check(args: argparse.Namespace):  # noqa: ANN201
+def prediction_check(args: argparse.Namespace) -> PredictionCheck | None:
     """The predictions ``args`` name, read and checked (None without --predictions);
     a file or setting that does not fit is a UsageError."""
     from ..core.analyze.label_checks import PredictionCheck

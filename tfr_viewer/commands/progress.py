@@ -7,12 +7,15 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..app.task_state import Scan, Step, TaskState
 
 if TYPE_CHECKING:
     from ..core.io import Dataset
+
+
+L = TypeVar("L", bound="_Line")
 
 
 class _Line:
@@ -26,7 +29,7 @@ class _Line:
         self._t0 = time.monotonic()
         self._shown = False
 
-    def __enter__(self):  # noqa: ANN204
+    def __enter__(self: L) -> L:
         return self
 
     def _due(self) -> float | None:

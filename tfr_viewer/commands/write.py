@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,11 +26,17 @@ from ..core.write import ExportOptions
 from ..core.write.export import export
 from ..errors import EXIT_PROBLEMS
 from .export_request import ExportRequest, compression
+
+if TYPE_CHECKING:
+    from ..core.write.export import ExportSummary
 from .progress import COMMAND_LINE, TaskProgress, index_with_progress, warn_about_filter
 
 
-def _report(  # noqa: ANN001
-    summary, as_json: bool, lost: list | None = None, warnings: list[str] | None = None
+def _report(
+    summary: ExportSummary,
+    as_json: bool,
+    lost: list[dict[str, Any]] | None = None,
+    warnings: list[str] | None = None,
 ) -> None:
     if as_json:
         out = {

@@ -6,6 +6,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from types import TracebackType
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFileOpenEvent
@@ -107,7 +108,7 @@ def _report_errors() -> None:
     never kill the app."""
     previous = sys.excepthook
 
-    def hook(kind, value, tb) -> None:  # noqa: ANN001
+    def hook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
         previous(kind, value, tb)
         window = QApplication.activeWindow()
         if isinstance(window, MainWindow):
@@ -161,7 +162,7 @@ def _trace_startup(window: MainWindow) -> None:
     def say(event: str, *extra: object, at: float | None = None) -> None:
         print(event, f"{at or time.time():.6f}", *extra, file=sys.stderr, flush=True)
 
-    def painted(*_args) -> None:  # noqa: ANN002
+    def painted(*_args: object) -> None:
         window.table.viewport().repaint()
         say("first-rows-painted")
 

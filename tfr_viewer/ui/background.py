@@ -31,7 +31,7 @@ class Background(QObject):
         on this object's thread."""
         self._pool.submit(fn).add_done_callback(lambda f: self._deliver(f, then))
 
-    def _deliver(self, future: Future, then: Done) -> None:
+    def _deliver(self, future: Future[Any], then: Done) -> None:
         if future.cancelled():
             return
         error = future.exception()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
@@ -257,7 +259,7 @@ class EditActions(QObject):
     def _fail(self, message: str) -> None:
         self.window.statusBar().showMessage(message, 15000)
 
-    def apply(self, text: str, records: list[int], transform) -> bool:  # noqa: ANN001
+    def apply(self, text: str, records: list[int], transform: Callable[[bytes], bytes]) -> bool:
         if self.editor is None or not records:
             return False
         try:
@@ -498,7 +500,7 @@ class EditActions(QObject):
             return fd.kind, ", ".join(float_text(v) for v in fd.items())
         return fd.kind, ", ".join(str(v) for v in fd.items())
 
-    def _parse(self, text: str, kind: str, key: str) -> list | None:
+    def _parse(self, text: str, kind: str, key: str) -> list[Any] | None:
         try:
             return core_edits.parse_values(text, kind, key)
         except EditError as exc:

@@ -3,6 +3,7 @@ in place (double-click or F2), a value or a key copied from the node or its menu
 
 from __future__ import annotations
 
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeView, QWidget
 
@@ -42,7 +43,7 @@ class FeatureTreeView(QTreeView):
             node.copy or node.value if value else node.key or node.name
         )
 
-    def _menu(self, pos) -> None:  # noqa: ANN001
+    def _menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
         menu.addAction("Copy value", lambda: self.copy(value=True))
         menu.addAction("Copy key", lambda: self.copy(value=False))

@@ -109,7 +109,7 @@ class FilterEdit(QLineEdit):
                 return True
         return super().event(event)
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802, ANN001
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         completer = self.completer()
         popup = completer.popup() if completer is not None else None
         if event.key() == Qt.Key.Key_Escape and not (popup is not None and popup.isVisible()):
@@ -257,7 +257,7 @@ class FilterBar(QWidget):
         if not text.strip() and self._applied:  # the clear button, or everything deleted
             self.apply()
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802, ANN001
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_Escape:
             self.reset()
             self.apply()

@@ -96,7 +96,9 @@ class InstanceServer(QObject):
     """Listens for hand-offs and passes each request to ``handler(paths, select)``, which
     returns ``(ok, message)`` for the sender."""
 
-    def __init__(self, handler: Handler, name: str | None = None, parent=None) -> None:  # noqa: ANN001
+    def __init__(
+        self, handler: Handler, name: str | None = None, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.name = name or server_name()
         self.handler = handler

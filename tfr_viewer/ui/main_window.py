@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QSettings, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QDragEnterEvent,
@@ -358,7 +358,7 @@ class MainWindow(QMainWindow):
         elif self.current is not None:
             self.show_record(self.current)  # its status is settled now
 
-    def _use_sample(self, ds: Dataset, sample: list[dict]) -> None:
+    def _use_sample(self, ds: Dataset, sample: list[dict[str, Any]]) -> None:
         """Keys for completion and the summary columns, from the first records."""
         if ds is not self.dataset or self.model is None:
             return
@@ -424,7 +424,7 @@ class MainWindow(QMainWindow):
         """Select the row of a damaged region (shown again if a filter hid it)."""
         return self.order.reveal(lambda model: model.row_of_region(region))
 
-    def _row_changed(self, current, _previous) -> None:  # noqa: ANN001
+    def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if not current.isValid() or self.model is None:
             return
         record = self.model.record_at(current.row())

@@ -3,7 +3,7 @@ widths a user sets, remembered), copying rows as TSV, Ctrl+Home/End selecting.""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
@@ -89,7 +89,7 @@ class RecordTableView(QTableView):
         if 0 <= section < len(columns) and not last:
             self.settings.setValue(f"columns/{columns[section]}", new)
 
-    def _columns_menu(self, pos) -> None:  # noqa: ANN001
+    def _columns_menu(self, pos: QPoint) -> None:
         """Pick the summary columns from the feature keys seen in the data."""
         model = self.record_model()
         if model is None or not self.known_keys:

@@ -135,7 +135,9 @@ class RemoteActions(QObject):
         """URLs are being resolved; the dataset opens when they are."""
         return self._awaited is not None
 
-    def _on_looked_up(self, asked: tuple, files: list[str] | None, error: str | None) -> None:
+    def _on_looked_up(
+        self, asked: tuple[str, ...], files: list[str] | None, error: str | None
+    ) -> None:
         number, specs = asked
         if number != self._lookup:
             return  # a newer lookup replaced this one

@@ -5,17 +5,21 @@ so the next start is clean) and the default used; the window always opens."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings
+
+from ..core.json_text import load_document
 
 MAX_LIST = 100  # entries of a remembered list (recent files, URLs) that are read
 MAX_TEXT = 1 << 16  # characters of one remembered text
 MAX_JSON = 1 << 16  # characters of a remembered JSON document
 
 
-def _forget(settings: QSettings, key: str, default: Any) -> Any:
+T = TypeVar("T")
+
+
+def _forget(settings: QSettings, key: str, default: T) -> T:
     settings.remove(key)
     return default
 
@@ -82,7 +86,7 @@ def read_json_object(settings: QSettings, key: str) -> dict[str, Any]:
     if not isinstance(value, str) or len(value) > MAX_JSON:
         return _forget(settings, key, {})
     try:
-        parsed = json.loads(value)
-    except (ValueError, RecursionError):
+        parsed = load_document(value)
+    except ValueError:
         return _forget(settings, key, {})
     return parsed if isinstance(parsed, dict) else _forget(settings, key, {})

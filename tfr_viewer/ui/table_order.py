@@ -111,7 +111,7 @@ class TableOrder(QObject):
         w.statusBar().showMessage(f"sorting by {column}…")
         self.sorter.start(ds, records, column, descending, self.session.workspace.edits.payloads)
 
-    def _sorted(self, order, column: str, descending: bool, error: str) -> None:  # noqa: ANN001
+    def _sorted(self, order: np.ndarray | None, column: str, descending: bool, error: str) -> None:
         w = self.window
         if error or self.session.model is None:
             w.statusBar().showMessage(error, 15000)

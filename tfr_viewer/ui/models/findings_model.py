@@ -4,7 +4,7 @@ and kind, sortable by any column (record numbers and offsets as numbers)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -129,7 +129,7 @@ class FindingsFilter(QSortFilterProxyModel):
     def set_kind(self, kind: str | None) -> None:
         self._change(lambda: setattr(self, "kind", kind))
 
-    def _change(self, apply) -> None:  # noqa: ANN001
+    def _change(self, apply: Callable[[], object]) -> None:
         """Change what passes, telling the views (Qt 6.10 has begin/endFilterChange)."""
         if hasattr(self, "beginFilterChange"):
             self.beginFilterChange()

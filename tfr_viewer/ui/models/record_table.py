@@ -260,7 +260,7 @@ class RecordTableModel(QAbstractTableModel):
             self._summaries[r] = pending
         ds, keys = self.dataset, list(self.summary_keys)
 
-        def arrived(found: dict | None, exc: BaseException | None) -> None:
+        def arrived(found: dict[int, dict[str, str]] | None, exc: BaseException | None) -> None:
             if ds is not self.dataset or keys != self.summary_keys:
                 return
             if found is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -75,7 +76,14 @@ class BarChart(pg.PlotWidget):
         self.scene().sigMouseClicked.connect(self._clicked)
         self.scene().sigMouseMoved.connect(self._hovered)
 
-    def _draw(self, centres, widths, heights, second=None, ticks=None) -> None:
+    def _draw(
+        self,
+        centres: Sequence[float] | np.ndarray,
+        widths: Sequence[float] | np.ndarray,
+        heights: Sequence[float] | np.ndarray,
+        second: Sequence[float] | None = None,
+        ticks: Sequence[tuple[float, str]] | None = None,
+    ) -> None:
         self.clear()
         self.centres = np.asarray(centres, dtype=np.float64)
         self.widths = np.asarray(widths, dtype=np.float64)
@@ -155,7 +163,8 @@ class BarChart(pg.PlotWidget):
             self._space_value_ticks()
 
     def _axis_length(self) -> int:
-        return max(1, self.width() - self.getPlotItem().getAxis("left").width() - 16)
+        axis = int(self.getPlotItem().getAxis("left").width())
+        return max(1, int(self.width()) - axis - 16)
 
     def value_step(self) -> float:
         """The distance between two numbers under a histogram: a 1, 2 or 5 times a power
@@ -169,7 +178,7 @@ class BarChart(pg.PlotWidget):
         widest = max(metrics.horizontalAdvance(value_text(v)) for v in (lo, hi, -span, span))
         rough = span * (widest + GAP) / self._axis_length()  # its room, in values
         power = 10 ** math.floor(math.log10(rough))
-        return next(m * power for m in (1, 2, 5, 10) if m * power >= rough)
+        return float(next(m * power for m in (1, 2, 5, 10) if m * power >= rough))
 
     def value_ticks(self) -> list[tuple[float, str]]:
         """The numbers under a histogram: multiples of :meth:`value_step` whose text
@@ -184,7 +193,7 @@ class BarChart(pg.PlotWidget):
         def inside(v: float) -> bool:
             x = (v - view_lo) / (view_hi - view_lo) * length
             half = metrics.horizontalAdvance(value_text(v)) / 2
-            return half <= x <= length - half
+            return bool(half <= x <= length - half)
 
         first = math.ceil(view_lo / step)
         values = [k * step for k in range(first, math.floor(view_hi / step) + 1)]
@@ -220,7 +229,8 @@ class BarChart(pg.PlotWidget):
         the axis for a short bar)."""
         y = max(float(self.heights[index]) / 2, 0.0)
         view = self.getPlotItem().vb.mapViewToScene(QPointF(float(self.centres[index]), y))
-        return self.mapFromScene(view)
+        seen: QPoint = self.mapFromScene(view)
+        return seen
 
     def bar_text(self, index: int) -> str:
         """What the tool tip of bar ``index`` says: its whole label and its count(s)."""
@@ -241,7 +251,7 @@ class BarChart(pg.PlotWidget):
         else:
             self.setToolTip("\n".join(t for t in (self.bar_text(hit), self.hint) if t))
 
-    def _clicked(self, event) -> None:  # noqa: ANN001
+    def _clicked(self, event: Any) -> None:  # pyqtgraph's MouseClickEvent
         vb = self.getPlotItem().vb
         if not vb.sceneBoundingRect().contains(event.scenePos()):
             return

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -179,7 +179,7 @@ class FindingsPanel(QWidget):
         return QSize(hint.width(), max(hint.height(), rows + header + strip + scroll + frames))
 
     # -- actions -----------------------------------------------------------------
-    def _activated(self, index) -> None:  # noqa: ANN001
+    def _activated(self, index: QModelIndex) -> None:
         if index.isValid():
             source = self.proxy.mapToSource(index)
             self.finding_activated.emit(self.model.finding(source.row()))

@@ -180,10 +180,10 @@ class ThumbnailModel(QAbstractListModel):
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
         if parent.isValid() or self.records is None:
             return 0
-        return self.records.record_count()
+        return int(self.records.record_count())
 
     def record_at(self, row: int) -> int:
-        return self.records.nth_record(row)
+        return int(self.records.nth_record(row))
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or self.dataset is None:

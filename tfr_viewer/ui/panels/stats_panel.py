@@ -9,6 +9,11 @@ how many values each record holds. A click turns the bar into a filter expressio
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .bar_chart import BarChart
+
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -165,7 +170,7 @@ class StatisticsPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.strip.row)
         layout.addWidget(scroll, 1)
-        self.charts: dict[str, list] = {}  # key -> its BarCharts, for tests and clicks
+        self.charts: dict[str, list[BarChart]] = {}  # key -> its BarCharts, for tests and clicks
         self.stats: StatsSummary | None = None
 
     def running(self, done: int, total: int) -> None:
