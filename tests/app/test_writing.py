@@ -68,3 +68,32 @@ def test_images_are_converted_in_a_standalone_child(tmp_path):
     messages = collect(standalone_task, ConvertRequest(list_source(str(root)), options))
     assert isinstance(messages[-1], Done) and messages[-1].result.records == 4
     assert len(tf_read(out)) == 4
+
+
+def test_the_command_line_the_api_and_the_window_report_one_export(tmp_path):
+    """``export --json`` and the API's export report are the same JSON (their output
+    paths and seconds aside), and the window's request reports the same records;
+    TensorFlow reads back the records the filter chose."""
+    import tfr_viewer as tfv
+    from tests.app.cli import cli_json
+
+    paths, columns, payloads = _dataset(tmp_path)
+    out_cli, out_api, out_win = (tmp_path / f"{n}.tfrecord" for n in ("cli", "api", "win"))
+    _, cli = cli_json("export", paths[0], "--filter", "label >= 6", "-o", str(out_cli), "--json")
+    api = tfv.open(paths[0]).filter("label >= 6").export(str(out_api)).to_json()
+
+    def same(report, out):
+        shown = {k: v for k, v in report.items() if k not in ("files", "seconds", "per_file")}
+        return shown, report["files"] == [str(out)], list(report["per_file"].values())
+
+    assert same(cli, out_cli) == same(api, out_api)
+    assert cli["records"] == 4 and cli["warnings"] == []
+    assert tf_read(out_cli) == payloads[6:]
+    request = ExportRecordsRequest([6, 7, 8, 9], ExportOptions(str(out_win)), filter="label >= 6")
+    done = collect(operation_task, (paths, columns, request))
+    assert isinstance(done[-1], Done)
+    assert same(done[-1].result.to_json(), out_win) == same(cli, out_cli)
+    nothing = tfv.open(paths[0]).filter("label > 99").export(str(tmp_path / "none.tfrecord"))
+    assert nothing.to_json()["warnings"] == [
+        "no intact record matches the filter, so the output holds none"
+    ]

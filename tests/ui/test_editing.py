@@ -57,7 +57,7 @@ def test_set_on_selection_delete_and_export(qtbot, window, samples, tmp_path):
     dialog.output.setText(str(out))
     assert "edited.tfrecord  (29 records)" in dialog.preview.toPlainText()
     dialog.start()
-    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=30_000)
     got = tf_read(out)
     assert len(got) == 29
     assert label_of(got[2]) == 7 and label_of(got[3]) == 7  # records 3 and 4
@@ -126,7 +126,7 @@ def test_fix_a_label_then_export_the_filtered_subset_as_4_gzip_shards(
     dialog.update_preview()
     assert "fixed.tfrecord-00003-of-00004" in dialog.preview.toPlainText()
     dialog.start()
-    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=30_000)
     shards = [str(tmp_path / f"fixed.tfrecord-{k:05d}-of-00004") for k in range(4)]
     records = tf_read(shards, "gzip")
     rows = [window.model.record_at(r) for r in range(window.model.rowCount())]
@@ -171,7 +171,7 @@ def _export_through_the_dialog(qtbot, window, scope: str, out) -> None:
     dialog.scope_group.button(SCOPES.index(scope)).click()
     dialog.output.setText(str(out))
     dialog.run_button.click()
-    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=30_000)
     dialog.close()
 
 

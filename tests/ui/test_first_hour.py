@@ -287,7 +287,7 @@ def test_no_question_after_the_edits_were_exported(qtbot, window, samples, tmp_p
     assert dialog.isVisible()
     dialog.output.setText(str(tmp_path / "fixed.tfrecord"))
     dialog.start()
-    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=30_000)
     assert not window.isWindowModified()
     asked.clear()
     open_and_wait(qtbot, window, [samples / "sequences.tfrecord"])

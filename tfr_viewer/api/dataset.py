@@ -51,9 +51,12 @@ class DatasetView:
     order. ``len``, iteration and ``view[i]`` give :class:`Record` objects; the analyses
     return the core's results with ``to_json()`` and ``to_pandas()``."""
 
-    def __init__(self, dataset: Dataset, records: np.ndarray | None) -> None:
+    def __init__(
+        self, dataset: Dataset, records: np.ndarray | None, chosen_by: str | None = None
+    ) -> None:
         self.dataset = dataset
         self._records = records  # global record numbers; None: every record
+        self._chosen_by = chosen_by  # the filter that chose them, if one did
 
     # -- the records --------------------------------------------------------------------
     @property
@@ -77,7 +80,7 @@ class DatasetView:
     def __getitem__(self, item: int | slice) -> Record | DatasetView:
         """``view[i]``: its i-th record (negative from the end); ``view[a:b:c]``: a view."""
         if isinstance(item, slice):
-            return DatasetView(self.dataset, self.records[item])
+            return DatasetView(self.dataset, self.records[item], self._chosen_by)
         n = len(self)
         if not -n <= item < n:
             raise IndexError(f"record {item} of a view of {n:,} records")
@@ -97,7 +100,7 @@ class DatasetView:
         hits = FilterRequest(expression).run(self.dataset).records
         if self._records is not None:
             hits = self._records[np.isin(self._records, hits)]
-        return DatasetView(self.dataset, hits)
+        return DatasetView(self.dataset, hits, expression)
 
     # -- columns -------------------------------------------------------------------------
     def to_arrow(self, keys: Sequence[str] | None = None) -> Any:
@@ -217,13 +220,17 @@ class DatasetView:
         (never over a source; an existing file only with ``overwrite=True``);
         ``options`` as :class:`~tfr_viewer.core.write.export.ExportOptions` takes them
         (``compression``, ``shards``, ``shuffle_seed``, ``split``, ``overwrite``).
-        Returns the export's summary (its ``files`` and ``records``)."""
-        from ..core.write.export import ExportOptions, export
+        Returns the export's report (its ``files`` and ``records``; ``to_json()`` is
+        ``export --json``)."""
+        from ..app.writing import ExportRecordsRequest
+        from ..core.write.export import ExportOptions
         from .options import export_options
 
         options = export_options(options)
-        inputs = [f.path for f in self.dataset.files]
-        return export(self.dataset, self.records, ExportOptions(path, **options), inputs=inputs)
+        request = ExportRecordsRequest(
+            self.records, ExportOptions(path, **options), filter=self._chosen_by
+        )
+        return request.run(self.dataset)
 
     def close(self) -> None:
         """Release the files (every view of the dataset shares them)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -19,18 +20,92 @@ from ..core.write.export import ExportOptions, ExportSummary, export
 from .task_state import QUIET, TaskState
 
 
+def export_warnings(
+    ds: Dataset, written: int, filter: str | None = None, own: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """What an export of ``ds`` warns of, whatever its format: the dataset's warnings
+    (empty files, missing shards, files that are no TFRecords), the export's ``own``
+    (fewer shards than asked), and an output that holds no record (``written`` 0)."""
+    warnings = [*ds.file_warnings(), *own]
+    if not written:
+        what = "no intact record matches the filter" if filter else "no record is intact"
+        warnings.append(f"{what}, so the output holds none")
+    return tuple(warnings)
+
+
+@dataclass(frozen=True)
+class ExportReport:
+    """What an export to TFRecord files wrote (``summary``: its files, records, bytes,
+    damaged records skipped, seconds, records per file) and its ``warnings``; for
+    ``recover``, what was ``lost`` (and no warnings: None). ``to_json()`` is
+    ``export --json`` (``recover --json``), ``to_text()`` what they print without it."""
+
+    summary: ExportSummary
+    warnings: tuple[str, ...] | None = ()
+    lost: tuple[Mapping[str, Any], ...] | None = None
+
+    @classmethod
+    def of(cls, ds: Dataset, summary: ExportSummary, filter: str | None = None) -> ExportReport:
+        """The report of an export of ``ds`` (records chosen by ``filter``, if any), with
+        :func:`export_warnings`."""
+        return cls(summary, export_warnings(ds, summary.records, filter, summary.warnings))
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return self.summary.files
+
+    @property
+    def records(self) -> int:
+        return self.summary.records
+
+    def to_json(self) -> dict[str, Any]:
+        """``export --json``, as JSON reads it back."""
+        from ..core import json_text
+
+        s = self.summary
+        out: dict[str, Any] = {
+            "files": list(s.files),
+            "records": s.records,
+            "bytes": s.bytes,
+            "skipped_damaged": s.skipped_damaged,
+            "seconds": round(s.seconds, 3),
+            "per_file": s.per_file,
+        }
+        if self.lost is not None:
+            out["lost"] = [dict(p) for p in self.lost]
+        if self.warnings is not None:
+            out["warnings"] = list(self.warnings)
+        return json_text.read_back(out)
+
+    def to_text(self) -> str:
+        """A line per file written, then the totals."""
+        from ..core.text import plural
+
+        s = self.summary
+        lines = [f"{path}: {plural(count, 'record')}" for path, count in s.per_file.items()]
+        lines.append(
+            f"{plural(s.records, 'record')}, {s.bytes:,} bytes in "
+            f"{plural(len(s.files), 'file')}, "
+            f"{plural(s.skipped_damaged, 'damaged record')} skipped, {s.seconds:.1f} s"
+        )
+        return "\n".join(lines)
+
+
 @dataclass(frozen=True)
 class ExportRecordsRequest:
     """Records ``records`` (global numbers, in this order) as TFRecord files as
-    ``options`` say, ``payloads`` (by global number) written instead of the files'."""
+    ``options`` say, ``payloads`` (by global number) written instead of the files';
+    ``filter``, the filter that chose them, if one did (for the report's warnings)."""
 
     records: Sequence[int] | np.ndarray
     options: ExportOptions
     payloads: Mapping[int, bytes] = field(default_factory=dict)
+    filter: str | None = None
 
-    def run(self, ds: Dataset, state: TaskState = QUIET) -> ExportSummary:
+    def run(self, ds: Dataset, state: TaskState = QUIET) -> ExportReport:
         with state.phase("exporting", len(self.records)) as step:
-            return export(ds, self.records, self.options, payloads=self.payloads, progress=step)
+            summary = export(ds, self.records, self.options, payloads=self.payloads, progress=step)
+        return ExportReport.of(ds, summary, self.filter)
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..app.filtering import matches
+from ..app.writing import ExportRecordsRequest, ExportReport, export_warnings
 from ..cli_options import (
     CommandSpec,
     add_output_options,
@@ -26,40 +26,17 @@ from ..core.write import ExportOptions
 from ..core.write.export import export
 from ..errors import EXIT_PROBLEMS
 from .export_request import ExportRequest, compression
-
-if TYPE_CHECKING:
-    from ..core.write.export import ExportSummary
 from .progress import COMMAND_LINE, TaskProgress, index_with_progress, warn_about_filter
 
 
-def _report(
-    summary: ExportSummary,
-    as_json: bool,
-    lost: list[dict[str, Any]] | None = None,
-    warnings: list[str] | None = None,
-) -> None:
+def _print(report: ExportReport, as_json: bool) -> None:
+    """``report`` on stdout, as JSON or as text (its warnings on stderr first)."""
     if as_json:
-        out = {
-            "files": list(summary.files),
-            "records": summary.records,
-            "bytes": summary.bytes,
-            "skipped_damaged": summary.skipped_damaged,
-            "seconds": round(summary.seconds, 3),
-            "per_file": summary.per_file,
-        }
-        if lost is not None:
-            out["lost"] = lost
-        if warnings is not None:
-            out["warnings"] = warnings
-        print(json_text.dumps(out, indent=2))
+        print(json_text.dumps(report.to_json(), indent=2))
         return
-    for path, count in summary.per_file.items():
-        print(f"{path}: {plural(count, 'record')}")
-    print(
-        f"{plural(summary.records, 'record')}, {summary.bytes:,} bytes in "
-        f"{plural(len(summary.files), 'file')}, "
-        f"{plural(summary.skipped_damaged, 'damaged record')} skipped, {summary.seconds:.1f} s"
-    )
+    for warning in report.warnings or ():
+        print(f"warning: {warning}", file=sys.stderr)
+    print(report.to_text())
 
 
 def _export_by_splits(ds: Dataset, request: ExportRequest, jobs: int) -> int:
@@ -83,8 +60,7 @@ def _export_by_splits(ds: Dataset, request: ExportRequest, jobs: int) -> int:
 
         with TaskProgress("exporting", 0, unit="parts") as progress:
             summary = export_each(ds, expression, options, pool_each(jobs, progress.update))
-    warnings = _warnings(ds, summary.records, request, summary.warnings)
-    _report(summary, request.as_json, warnings=warnings)
+    _print(ExportReport.of(ds, summary, request.filter), request.as_json)
     return 0
 
 
@@ -95,10 +71,7 @@ def _warnings(
     not TFRecords, the export's ``own`` (fewer shards than asked), and an output that
     holds no record. Printed on stderr unless the
     output is JSON, which carries them."""
-    warnings = [*ds.file_warnings(), *own]
-    if not written:
-        what = "no intact record matches the filter" if request.filter else "no record is intact"
-        warnings.append(f"{what}, so the output holds none")
+    warnings = list(export_warnings(ds, written, request.filter, own))
     if not request.as_json:
         for warning in warnings:
             print(f"warning: {warning}", file=sys.stderr)
@@ -124,9 +97,10 @@ def run_export(request: ExportRequest) -> int:
         records = matches_of(matches(ds, request.filter, COMMAND_LINE))
         if request.format != "tfrecord":
             return _export_other(ds, records, request)
-        summary = export(ds, records, request.output)
-        warnings = _warnings(ds, summary.records, request, summary.warnings)
-        _report(summary, request.as_json, warnings=warnings)
+        report = ExportRecordsRequest(records, request.output, filter=request.filter).run(
+            ds, COMMAND_LINE
+        )
+        _print(report, request.as_json)
         return 0
 
 
@@ -186,7 +160,7 @@ def cmd_recover(args: argparse.Namespace) -> int:
             print(f"tfr-viewer recover: {msg}", file=sys.stderr)
             return EXIT_PROBLEMS
         summary = export(ds, np.arange(len(ds), dtype=np.int64), options)
-        _report(summary, args.json, lost)
+        _print(ExportReport(summary, None, tuple(lost)), args.json)
         if not args.json:
             garbage = len(problems) - summary.skipped_damaged
             print(

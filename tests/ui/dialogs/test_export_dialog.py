@@ -42,7 +42,7 @@ def test_export_chooses_the_filtered_rows_and_writes_beside_the_folder(
     out = dialog.output.text()
     assert out == str(tmp_path / "shards-export.tfrecord")
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=30_000)
     assert _labels(out) == [1] * ones  # TensorFlow reads the filtered records back
     qtbot.waitUntil(lambda: dialog.task is None, timeout=10_000)
     assert dialog.status.text().startswith(f"{ones} record")  # the run's result line

@@ -97,7 +97,7 @@ def exported(qtbot, window, out):
     dialog = window.edit_actions.exports.last_dialog
     dialog.output.setText(str(out))
     qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: dialog.summary is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=30_000)
     return out
 
 

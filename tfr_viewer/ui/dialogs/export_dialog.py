@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...app.jobs import operation_task
-from ...app.writing import ExportRecordsRequest
+from ...app.writing import ExportRecordsRequest, ExportReport
 from ...core.io import Compression, Dataset
 from ...core.task_messages import Done, Failed, Progress
 from ...core.text import plural
@@ -79,7 +79,7 @@ class ExportDialog(QDialog):
         self.setWindowTitle("Export records")
         self.dataset, self.scopes, self.payloads = dataset, scopes, payloads
         self.task: ProcessTask | None = None
-        self.summary = None
+        self.report: ExportReport | None = None
         self._records = np.zeros(0, dtype=np.int64)
         form = QFormLayout()
         self.scope_group = QButtonGroup(self)
@@ -240,8 +240,9 @@ class ExportDialog(QDialog):
         match msg:
             case Progress(done):
                 self.progress.setValue(done)
-            case Done(s):
-                self.summary = s
+            case Done(report):
+                self.report = report
+                s = report.summary
                 self.status.setText(
                     f"{plural(s.records, 'record')}, {s.bytes:,} bytes in "
                     f"{plural(len(s.files), 'file')}, {s.skipped_damaged:,} damaged skipped, "
@@ -267,4 +268,4 @@ class ExportDialog(QDialog):
         if self.task is not None:
             self.task.cancel()
             return
-        self.reject() if self.summary is None else self.accept()
+        self.reject() if self.report is None else self.accept()
