@@ -65,30 +65,17 @@ def test_a_saved_report_reads_as_the_computed_one(tmp_path):
     assert StatsSummary.from_json(saved) == report.summary()
 
 
+COUNTS = {"records": 1, "files": 1, "damaged": 0, "examples": 1, "sequence_examples": 0}
+HEAD = {**COUNTS, "other_payloads": 0, "roles": {}}
+
+
 @pytest.mark.parametrize(
     "broken",
     [
         {"records": 1, "features": {}},
-        {
-            "records": 1,
-            "files": 1,
-            "damaged": 0,
-            "examples": 1,
-            "sequence_examples": 0,
-            "other_payloads": 0,
-            "roles": {},
-            "features": {"k": {"kind": "int64"}},
-        },
-        {
-            "records": 1,
-            "files": 1,
-            "damaged": 0,
-            "examples": 1,
-            "sequence_examples": 0,
-            "other_payloads": 0,
-            "roles": {},
-            "features": {"k": []},
-        },
+        {**HEAD, "features": {"k": {"kind": "int64"}}},
+        {**HEAD, "features": {"k": []}},
+        {**HEAD, "records": "many", "features": {}},
     ],
 )
 def test_a_json_that_is_no_report_is_refused(broken):

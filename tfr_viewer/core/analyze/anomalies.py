@@ -17,6 +17,7 @@ category).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -155,90 +156,71 @@ class SchemaCheck:
                         feature=key,
                     )
                 continue
-            self._required(key, entry, present, parsed, records, note)
-            self._kinds(key, entry, column, present, records, note)
-            self._counts(key, entry, column, present, records, note)
+            seen = _Seen(key, column, present, records, note)
+            self._required(seen, entry, parsed)
+            self._kinds(seen, entry)
+            self._counts(seen, entry)
             if key in self.domains:
-                self._domain(key, column, present, records, note)
+                self._domain(seen, self.domains[key])
 
-    def _required(
-        self,
-        key: str,
-        entry: dict[str, Any],
-        present: np.ndarray,
-        parsed: np.ndarray,
-        records: np.ndarray,
-        note: Note,
-    ) -> None:
+    def _required(self, seen: _Seen, entry: dict[str, Any], parsed: np.ndarray) -> None:
         if entry["required"]:
-            for r in np.flatnonzero(parsed & ~present).tolist():
-                note(
-                    "schema_missing",
-                    f"{key!r} is required by the schema",
-                    int(records[r]),
-                    feature=key,
-                )
+            seen.each("schema_missing", parsed & ~seen.present, "is required by the schema")
 
-    def _kinds(
-        self,
-        key: str,
-        entry: dict[str, Any],
-        column: FeatureColumn,
-        present: np.ndarray,
-        records: np.ndarray,
-        note: Note,
-    ) -> None:
-        want = _KIND_CODES[entry["kind"]]
-        wrong = present & (column.kinds != want) & (column.kinds != 0)
-        for r in np.flatnonzero(wrong).tolist():
-            note(
-                "schema_kind",
-                f"{key!r} is {_KIND_NAMES[int(column.kinds[r])]}, the schema says {entry['kind']}",
-                int(records[r]),
-                feature=key,
-            )
+    def _kinds(self, seen: _Seen, entry: dict[str, Any]) -> None:
+        kinds = seen.column.kinds
+        wrong = seen.present & (kinds != _KIND_CODES[entry["kind"]]) & (kinds != 0)
+        seen.each(
+            "schema_kind",
+            wrong,
+            lambda r: f"is {_KIND_NAMES[int(kinds[r])]}, the schema says {entry['kind']}",
+        )
 
-    def _counts(
-        self,
-        key: str,
-        entry: dict[str, Any],
-        column: FeatureColumn,
-        present: np.ndarray,
-        records: np.ndarray,
-        note: Note,
-    ) -> None:
+    def _counts(self, seen: _Seen, entry: dict[str, Any]) -> None:
         lo, hi = entry["value_count"]["min"], entry["value_count"]["max"]
-        counts = np.diff(column.rag.splits)
-        odd = present & ((counts < lo) | (counts > hi))
+        counts = np.diff(seen.column.rag.splits)
+        odd = seen.present & ((counts < lo) | (counts > hi))
         span = str(lo) if lo == hi else f"{lo} to {hi}"
-        for r in np.flatnonzero(odd).tolist():
-            note(
-                "schema_value_count",
-                f"{key!r} holds {counts[r]} values, the schema allows {span}",
-                int(records[r]),
-                feature=key,
-            )
+        seen.each(
+            "schema_value_count",
+            odd,
+            lambda r: f"holds {counts[r]} values, the schema allows {span}",
+        )
 
-    def _domain(
-        self,
-        key: str,
-        column: FeatureColumn,
-        present: np.ndarray,
-        records: np.ndarray,
-        note: Note,
-    ) -> None:
-        values, splits = column.rag.values, column.rag.splits
+    def _domain(self, seen: _Seen, allowed: set[str]) -> None:
+        values, splits = seen.column.rag.values, seen.column.rag.splits
         if values.dtype != object:
             return
-        allowed = self.domains[key]
-        for r in np.flatnonzero(present).tolist():
+        outside = {}  # row -> the first value of it the schema does not allow
+        for r in np.flatnonzero(seen.present).tolist():
             for v in values[splits[r] : splits[r + 1]].tolist():
                 text = v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
                 if text not in allowed:
-                    note(
-                        "schema_domain",
-                        f"{key!r} has {text!r}, not among the schema's {len(allowed)} values",
-                        int(records[r]),
-                        feature=key,
-                    )
+                    outside[r] = text
                     break
+        rows = np.zeros(len(seen.present), dtype=bool)
+        rows[list(outside)] = True
+        seen.each(
+            "schema_domain",
+            rows,
+            lambda r: f"has {outside[r]!r}, not among the schema's {len(allowed)} values",
+        )
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """One key of a block being checked against the schema: its column, the rows that
+    hold it, the rows' record numbers, and where its findings go."""
+
+    key: str
+    column: FeatureColumn
+    present: np.ndarray
+    records: np.ndarray
+    note: Note
+
+    def each(self, kind: str, rows: np.ndarray, message: str | Callable[[int], str]) -> None:
+        """A finding ``kind`` for each row of ``rows`` (a mask): ``message`` (of the
+        row), after the key."""
+        for r in np.flatnonzero(rows).tolist():
+            said = message if isinstance(message, str) else message(r)
+            self.note(kind, f"{self.key!r} {said}", int(self.records[r]), feature=self.key)
