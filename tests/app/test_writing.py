@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 
 import numpy as np
 from PIL import Image
@@ -68,6 +69,18 @@ def test_images_are_converted_in_a_standalone_child(tmp_path):
     messages = collect(standalone_task, ConvertRequest(list_source(str(root)), options))
     assert isinstance(messages[-1], Done) and messages[-1].result.records == 4
     assert len(tf_read(out)) == 4
+    # the command line's report is the same JSON (its output's path and seconds aside)
+    from tests.app.cli import cli_json
+
+    (tmp_path / "cli").mkdir()
+    cli_out = tmp_path / "cli" / "pets.tfrecord"
+    _, cli = cli_json("convert", str(root), "-o", str(cli_out), "--json")
+    window = messages[-1].result.to_json()
+    for report, path in ((cli, cli_out), (window, out)):
+        assert report.pop("files") == [str(path)] and report.pop("seconds") >= 0
+        names = [os.path.relpath(f, path.parent) for f in report.pop("label_files")]
+        assert names == ["label_map.pbtxt", "labels.txt"]
+    assert cli == window and cli["classes"] == {"0": "cat", "1": "dog"}
 
 
 def test_the_command_line_the_api_and_the_window_report_one_export(tmp_path):

@@ -136,6 +136,69 @@ class FormatExportRequest:
 
 
 @dataclass(frozen=True)
+class ConvertReport:
+    """What a conversion of images to TFRecord wrote (``summary``: its files, records,
+    the files skipped and why, the classes, the label files, the checks' findings of the
+    new files, seconds). ``to_json()`` is ``convert --json``; ``to_text()`` what it
+    prints on stdout without it (the files skipped go to stderr: :meth:`skipped_lines`)."""
+
+    summary: ConvertSummary
+    checked: bool = True
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return self.summary.files
+
+    @property
+    def records(self) -> int:
+        return self.summary.records
+
+    def to_json(self) -> dict[str, Any]:
+        """``convert --json``, as JSON reads it back."""
+        from ..core import json_text
+        from ..core.write.convert_sources import skip_counts
+
+        s = self.summary
+        return json_text.read_back(
+            {
+                "files": list(s.files),
+                "records": s.records,
+                "skipped": [
+                    {"path": x.path, "reason": x.reason, "kind": x.kind} for x in s.skipped
+                ],
+                "skipped_by_kind": skip_counts(s.skipped),
+                "classes": {str(i): name for i, name in sorted(s.classes.items())},
+                "label_files": list(s.label_files),
+                "findings": dict(s.findings),
+                "finding_kinds": dict(s.finding_kinds),
+                "seconds": round(s.seconds, 3),
+            }
+        )
+
+    def skipped_lines(self) -> list[str]:
+        return [f"skipped: {x.path}: {x.reason}" for x in self.summary.skipped]
+
+    def to_text(self) -> str:
+        """The files written, then the totals and (when the new files were checked) the
+        checks' findings."""
+        from ..core.text import plural
+        from ..core.write.convert_sources import skip_summary
+
+        s = self.summary
+        classes = f" in {plural(len(s.classes), 'class', 'classes')}" if s.classes else ""
+        lines = [*s.files, *s.label_files]
+        lines.append(
+            f"{plural(s.records, 'image')}{classes} written to "
+            f"{plural(len(s.files), 'file')}, {skip_summary(s.skipped)}, {s.seconds:.1f} s"
+        )
+        if self.checked:
+            found = ", ".join(f"{plural(n, k)}" for k, n in sorted(s.findings.items()))
+            kinds = ", ".join(f"{k} {n}" for k, n in sorted(s.finding_kinds.items()))
+            lines.append(f"checks: {found or 'no findings'}" + (f" ({kinds})" if kinds else ""))
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
 class ConvertRequest:
     """The images of ``listing`` converted to TFRecord as ``options`` say (it reads no
     indexed dataset: a standalone request)."""
@@ -143,6 +206,7 @@ class ConvertRequest:
     listing: Listing
     options: ConvertOptions
 
-    def run(self, state: TaskState = QUIET) -> ConvertSummary:
+    def run(self, state: TaskState = QUIET) -> ConvertReport:
         with state.phase("converting", 0, unit="images") as step:
-            return convert(self.listing, self.options, progress=step)
+            summary = convert(self.listing, self.options, progress=step)
+        return ConvertReport(summary, self.options.check)

@@ -143,9 +143,9 @@ def _to_webdataset(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     """Convert, then print what was written, what was skipped and the checks' summary."""
+    from ..app.writing import ConvertReport
     from ..core.write.convert import ConvertOptions, class_order, convert
     from ..core.write.convert_encode import Reencode
-    from ..core.write.convert_sources import skip_counts, skip_summary
 
     other = args.images or args.webdataset or args.output.lower().endswith(".parquet")
     runs = Runs.of(args)
@@ -200,39 +200,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.shuffle is None and (unmixed := class_order(listing)):  # said of what was written
         print(f"warning: {unmixed}", file=sys.stderr)
+    report = ConvertReport(summary, not args.no_check)
     if args.json:
-        out = {
-            "files": list(summary.files),
-            "records": summary.records,
-            "skipped": [
-                {"path": s.path, "reason": s.reason, "kind": s.kind} for s in summary.skipped
-            ],
-            "skipped_by_kind": skip_counts(summary.skipped),
-            "classes": {str(i): name for i, name in sorted(summary.classes.items())},
-            "label_files": list(summary.label_files),
-            "findings": summary.findings,
-            "finding_kinds": summary.finding_kinds,
-            "seconds": round(summary.seconds, 3),
-        }
-        json_text.dump(out, sys.stdout, indent=2)
+        json_text.dump(report.to_json(), sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    for s in summary.skipped:
-        print(f"skipped: {s.path}: {s.reason}", file=sys.stderr)
-    for path in summary.files:
-        print(path)
-    for path in summary.label_files:
-        print(path)
-    classes = f" in {plural(len(summary.classes), 'class', 'classes')}" if summary.classes else ""
-    print(
-        f"{plural(summary.records, 'image')}{classes} written to "
-        f"{plural(len(summary.files), 'file')}, {skip_summary(summary.skipped)}, "
-        f"{summary.seconds:.1f} s"
-    )
-    if not args.no_check:
-        found = ", ".join(f"{plural(n, s)}" for s, n in sorted(summary.findings.items()))
-        kinds = ", ".join(f"{k} {n}" for k, n in sorted(summary.finding_kinds.items()))
-        print(f"checks: {found or 'no findings'}" + (f" ({kinds})" if kinds else ""))
+    for line in report.skipped_lines():
+        print(line, file=sys.stderr)
+    print(report.to_text())
     return 0
 
 

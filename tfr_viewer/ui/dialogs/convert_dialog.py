@@ -301,8 +301,8 @@ class ConvertDialog(QDialog):
             case Progress(done, total):
                 self.progress.setMaximum(max(total, 1))
                 self.progress.setValue(done)
-            case Done(s):
-                self.summary = s
+            case Done(report):
+                self.summary = s = report.summary
                 found = ", ".join(plural(n, k) for k, n in sorted(s.findings.items()))
                 skipped = "".join(f"\n  skipped {x.path}: {x.reason}" for x in s.skipped[:20])
                 self.preview.setPlainText(
