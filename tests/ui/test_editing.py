@@ -187,7 +187,7 @@ def test_deletions_are_unsaved_until_a_whole_export_leaves_them_out(
     for row in range(2, 6):
         table.selectionModel().select(window.model.index(row, 0), flags.Select | flags.Rows)
     _action(window.edit_menu, "Delete Records").trigger()
-    assert window.edit_actions.editor.edits.deleted_records() == [1, 2, 3, 4, 5]
+    assert window.session.workspace.edits.deleted_records() == [1, 2, 3, 4, 5]
     assert window.isWindowModified()
     table.selectRow(8)
     _export_through_the_dialog(qtbot, window, "selected", tmp_path / "one.tfrecord")

@@ -262,10 +262,10 @@ def test_edited_and_deleted_rows_and_the_pending_edits_list(qtbot, window, sampl
     assert rows[1].text(1) == "deleted"
     rows[0].setSelected(True)
     qtbot.mouseClick(pending.revert, Qt.MouseButton.LeftButton)
-    assert not window.edit_actions.editor.edits.is_edited(2)
+    assert not window.session.workspace.edits.is_edited(2)
     assert pending.list.topLevelItemCount() == 1
     window.edit_actions.stack.undo()  # the revert is undoable
-    assert window.edit_actions.editor.edits.is_edited(2)
+    assert window.session.workspace.edits.is_edited(2)
 
 
 def test_no_question_after_the_edits_were_exported(qtbot, window, samples, tmp_path, monkeypatch):

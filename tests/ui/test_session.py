@@ -51,7 +51,7 @@ def test_opening_selecting_editing_and_closing_are_announced(qtbot, window, samp
     kinds = heard.kinds()
     assert kinds.index("closed") < kinds.index("opened")
     assert window.session.dataset is not first
-    assert window.session.editor is not None and not window.session.editor.edits
+    assert window.session.editor is not None and not window.session.workspace.edits
 
     heard.said.clear()
     window.close_dataset()
@@ -74,7 +74,7 @@ def test_a_program_editing_through_the_workspace_is_followed_by_the_window(qtbot
     original = window.dataset.read(1)
     workspace.change("Set label of record 1", [1], lambda p: set_values(p, "label", [42]))
     assert heard.said == [("edited", [1])]
-    assert window.edit_actions.editor.pending() == [1]
+    assert window.session.workspace.pending() == [1]
     assert decode(window.edit_actions.payload(1)).payload.features["label"].values.tolist() == [42]
     undo = _action(window.edit_menu, "Undo Set label of record 1")
     assert undo is not None and undo.isEnabled()

@@ -150,8 +150,7 @@ class AnalysisActions:
         if job == "check":
             # the records as the user has them now (a fixed box's finding goes away),
             # the labels weighed against the window's predictions
-            editor = w.session.editor
-            edits = editor.edits if editor is not None and editor.edits else None
+            edits = w.session.workspace.edits or None
             work = CheckRequest(
                 CheckOptions(predictions=w.predictions.check),
                 edited=dict(edits.payloads) if edits else {},

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
+from ..app.workspace import Workspace
 from ..core.decode import decode, features_of
 from ..core.decode.layouts import Box, KeyMap
 from ..core.io import Dataset
@@ -143,8 +144,16 @@ class EditActions(QObject):
     # -- lifetime --------------------------------------------------------------------
     @property
     def editor(self) -> Editor | None:
-        """The session's editor: the pending edits of the open dataset."""
+        """The session's editor: the undo stack following the workspace's history."""
         return self.window.session.editor
+
+    @property
+    def workspace(self) -> Workspace:
+        """Where the edits are made and kept (none while no dataset is open)."""
+        return self.window.session.workspace
+
+    def _is_open(self) -> bool:
+        return self.window.session.dataset is not None
 
     def attach(self, dataset: Dataset | None) -> None:
         """A dataset was opened (None: closed): a new editor, an empty undo stack."""
@@ -154,7 +163,7 @@ class EditActions(QObject):
         editor = Editor(session.workspace, self.stack) if dataset is not None else None
         session.editor = editor
         if editor is not None and session.model is not None:
-            edits = editor.edits
+            edits = session.workspace.edits
             session.model.edits = edits
             self.filter_bar.edited = lambda: edits.payloads
         if editor is None:
@@ -165,23 +174,19 @@ class EditActions(QObject):
 
     def dirty(self) -> bool:
         """Edits or deletions exist that no export has applied since they were made."""
-        return (
-            self.editor is not None
-            and bool(self.editor.edits)
-            and self._generation != self._exported
-        )
+        return bool(self.workspace.edits) and self._generation != self._exported
 
     def is_deleted(self, record: int) -> bool:
-        return self.editor is not None and self.editor.edits.is_deleted(record)
+        return self.workspace.edits.is_deleted(record)
 
     def exported(self, records: np.ndarray) -> None:
         """An export of ``records`` succeeded. The edits count as saved only when it
         applied every pending one: every edited record was written, and, when records
         are deleted, it was a whole-dataset export that left exactly those out."""
         ds = self.window.session.dataset
-        if self.editor is None or ds is None:
+        if ds is None:
             return
-        edits = self.editor.edits
+        edits = self.workspace.edits
         deleted = set(edits.deleted_records())
         written = set(np.asarray(records).tolist())
         pending = set(edits.edited_records()) - deleted
@@ -226,28 +231,26 @@ class EditActions(QObject):
     def refresh_pending(self) -> None:
         """The pending-edits list: each edited or deleted record and what changed. Only
         while the list is shown (it decodes records): showing it refreshes it."""
-        if self.editor is not None and not self.pending.isVisible():
+        ds = self.window.session.dataset
+        if ds is not None and not self.pending.isVisible():
             return
-        if self.editor is None:
+        if ds is None:
             self.pending.set_edits([], str)
             return
-        editor = self.editor
-        ds = editor.dataset
+        edits = self.workspace.edits
 
         def describe(record: int) -> str:
             try:
                 return describe_change(
-                    ds.read(record),
-                    editor.edits.payload_of(record),
-                    editor.edits.is_deleted(record),
+                    ds.read(record), edits.payload_of(record), edits.is_deleted(record)
                 )
             except Exception as exc:  # a description must never break the list
                 return f"<{exc}>"
 
-        self.pending.set_edits(editor.pending(), describe)
+        self.pending.set_edits(self.workspace.pending(), describe)
 
     def revert(self, records: list[int]) -> int:
-        return self.editor.revert(records) if self.editor is not None else 0
+        return self.workspace.revert(records) if self._is_open() else 0
 
     # -- helpers ---------------------------------------------------------------------
     def _feature_key(self) -> str | None:
@@ -260,10 +263,10 @@ class EditActions(QObject):
         self.window.statusBar().showMessage(message, 15000)
 
     def apply(self, text: str, records: list[int], transform: Callable[[bytes], bytes]) -> bool:
-        if self.editor is None or not records:
+        if not self._is_open() or not records:
             return False
         try:
-            self.editor.change(text, records, transform)
+            self.workspace.change(text, records, transform)
         except EditError as exc:
             self._fail(f"not changed: {exc}")
             return False
@@ -481,9 +484,9 @@ class EditActions(QObject):
         )
 
     def delete(self, restore: bool) -> int:
-        if self.editor is None:
+        if not self._is_open():
             return 0
-        return self.editor.delete(self.selected_records(), restore=restore)
+        return self.workspace.delete(self.selected_records(), restore=restore)
 
     def _current_values(self, key: str) -> tuple[str, str]:
         current = self.window.session.current

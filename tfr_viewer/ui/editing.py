@@ -10,16 +10,14 @@ follows, and a command that finds the history where it would move it does nothin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from ..core.write import EditError, EditSet
+from ..core.write import EditError
 
 if TYPE_CHECKING:
     from ..app.workspace import Workspace
-    from ..core.io import Dataset
 
 
 class StepCommand(QUndoCommand):
@@ -37,43 +35,13 @@ class StepCommand(QUndoCommand):
 
 
 class Editor:
-    """The pending edits of the session's dataset, changed through its workspace, with
-    the history mirrored on ``stack``."""
+    """The workspace's edit history mirrored on ``stack`` (the edits themselves are made
+    and read through the workspace)."""
 
     def __init__(self, workspace: Workspace, stack: QUndoStack) -> None:
         self.workspace = workspace
         self.stack = stack
         self._moving = False
-
-    @property
-    def dataset(self) -> Dataset:
-        assert self.workspace.dataset is not None
-        return self.workspace.dataset
-
-    @property
-    def edits(self) -> EditSet:
-        return self.workspace.edits
-
-    def payload(self, record: int) -> bytes:
-        """What the record holds now: the edited payload or the original."""
-        return self.workspace.payload(record)
-
-    def change(self, text: str, records: Iterable[int], transform: Callable[[bytes], bytes]) -> int:
-        """Apply ``transform`` to each record's payload as one undoable step. Raises
-        EditError (nothing changed) when any record refuses the edit."""
-        return self.workspace.change(text, records, transform)
-
-    def revert(self, records: Iterable[int]) -> int:
-        """Put records back as the file has them (edits and deletion undone), as one
-        undoable step."""
-        return self.workspace.revert(records)
-
-    def pending(self) -> list[int]:
-        """Every record with an edit or a deletion, in order."""
-        return self.workspace.pending()
-
-    def delete(self, records: Iterable[int], restore: bool = False) -> int:
-        return self.workspace.delete(records, restore)
 
     def move_to(self, position: int) -> None:
         """The stack's command moves the history (nothing when it is there already)."""

@@ -68,8 +68,8 @@ class ExportActions(QObject):
         """Every record kept (not deleted), and those of them the table shows."""
         w = self.window
         ds = w.session.dataset
-        assert ds is not None and self.edits.editor is not None
-        keep = self.edits.editor.edits.kept
+        assert ds is not None
+        keep = self.window.session.workspace.edits.kept
         all_rows = keep(list(range(len(ds))))
         filtered = (
             w.session.model.shown_records().tolist() if w.session.model is not None else all_rows
@@ -79,26 +79,31 @@ class ExportActions(QObject):
     def scopes(self) -> dict[str, np.ndarray]:
         """The export dialog's choices: every record, the selected, the filtered and the
         edited ones, deleted records left out."""
-        assert self.edits.editor is not None
-        keep = self.edits.editor.edits.kept
+        keep = self.window.session.workspace.edits.kept
         all_rows, filtered = self._rows()
         return {
             "all": all_rows,
             "selected": np.array(keep(self.edits.selected_records()), dtype=np.int64),
             "filtered": filtered,
-            "edited": np.array(keep(self.edits.editor.edits.edited_records()), dtype=np.int64),
+            "edited": np.array(
+                keep(self.window.session.workspace.edits.edited_records()), dtype=np.int64
+            ),
         }
 
     def export_dialog(self) -> ExportDialog | None:
         """File › Export… (Ctrl+E): the rows a filter shows are chosen at first, when a
         filter hides some."""
         w = self.window
-        if w.session.dataset is None or self.edits.editor is None:
+        if w.session.dataset is None:
             return None
         all_rows, filtered = self._rows()
         scope = "filtered" if 0 < len(filtered) < len(all_rows) else "all"
         dialog = ExportDialog(
-            w.session.dataset, self.scopes(), self.edits.editor.edits.payloads, w.as_widget(), scope
+            w.session.dataset,
+            self.scopes(),
+            self.window.session.workspace.edits.payloads,
+            w.as_widget(),
+            scope,
         )
         dialog.exported.connect(self.edits.exported)
         dialog.open()
@@ -109,7 +114,7 @@ class ExportActions(QObject):
         """The current (filtered) rows, edits applied, as JSON Lines, CSV or images; runs
         in a child process and reports in the status bar."""
         w = self.window
-        if w.session.dataset is None or self.edits.editor is None:
+        if w.session.dataset is None:
             return None
         if out is None:
             if fmt == "images":
@@ -124,7 +129,9 @@ class ExportActions(QObject):
         ds = w.session.dataset
         records = ds.undamaged(self._rows()[1]).tolist()
         wanted = set(records)
-        payloads = {r: p for r, p in self.edits.editor.edits.payloads.items() if r in wanted}
+        payloads = {
+            r: p for r, p in self.window.session.workspace.edits.payloads.items() if r in wanted
+        }
         request = FormatExportRequest(records, fmt, out, payloads)
         task = ProcessTask(
             operation_task, ([f.path for f in ds.files], ds.columns(), request), parent=self

@@ -10,7 +10,6 @@ import numpy as np
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from ..core.io import Problem
-from .editing import Editor
 from .filter_bar import FilterBar
 from .session import Session
 
@@ -49,9 +48,6 @@ class PanelHost(Protocol):
 
 class EditState(Protocol):
     """The edit actions as the export actions see them."""
-
-    @property
-    def editor(self) -> Editor | None: ...
 
     def selected_records(self) -> list[int]: ...
     def exported(self, records: np.ndarray) -> None: ...
