@@ -69,13 +69,13 @@ class FilterReport:
 @dataclass(frozen=True)
 class FilterRequest:
     """Filter ``text`` over a dataset, ``edited`` payloads (by global number) read
-    instead of the files' and the statuses taken as the index has them (``verified``
-    False). ``as_indexed``: over the records indexed so far, never scanning (the
-    window's: it may filter while its dataset is still indexed, on its own thread)."""
+    instead of the files', the statuses as the index has them (a front end that shows
+    its records' statuses, never a second verifying scan). ``as_indexed``: over the
+    records indexed so far, never scanning (the window's: it may filter while its
+    dataset is still indexed, on its own thread)."""
 
     text: str
     edited: Mapping[int, bytes] = field(default_factory=dict)
-    verified: bool = False
     block: int = 1 << 14
     as_indexed: bool = False
 
@@ -89,7 +89,7 @@ class FilterRequest:
                 ds,
                 self.text,
                 state,
-                verified=self.verified,
+                verified=False,
                 edited=self.edited,
                 block=self.block,
                 as_indexed=self.as_indexed,
