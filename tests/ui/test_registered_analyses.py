@@ -8,9 +8,11 @@ import pytest
 
 import tfr_viewer as tfv
 from tests.app.record_sizes import ENTRY
+from tests.app.record_sizes.operation import RecordSizesRequest
 from tests.app.test_analyses import sized  # noqa: F401 - a fixture
 from tests.ui.conftest import open_and_wait
 from tfr_viewer.app import analyses
+from tfr_viewer.app.analyses import Analysis
 
 
 def _window(qtbot):
@@ -50,3 +52,33 @@ def test_without_its_entry_the_window_has_no_part_of_it(qtbot):
         win.menus.action("analyze.record-sizes")
     with pytest.raises(KeyError):
         win.docks.dock("analysis-record-sizes")
+
+
+class RefusingRequest(RecordSizesRequest):
+    """An analysis whose run refuses the dataset, as a user's mistake does."""
+
+    def run(self, ds, state=None):  # noqa: ANN001, ANN201
+        from tfr_viewer.core.user_error import UserError
+
+        raise UserError(f"{len(ds)} records: this analysis wants none")
+
+
+def test_an_analysis_that_fails_says_why_and_keeps_the_window(qtbot, monkeypatch, sized):  # noqa: F811
+    refusing = Analysis(
+        "refusing",
+        "Refusing",
+        "refuses every dataset",
+        f"{__name__}:RefusingRequest",
+        "tests.app.record_sizes.panel:RecordSizesPanel",
+    )
+    monkeypatch.setattr(analyses, "ANALYSES", [*analyses.ANALYSES, refusing])
+    win = _window(qtbot)
+    open_and_wait(qtbot, win, sized)
+    win.menus.refresh()
+    win.menus.action("analyze.refusing").trigger()
+    status = win.statusBar()
+    qtbot.waitUntil(lambda: "wants none" in status.currentMessage(), timeout=60_000)
+    assert "80 records: this analysis wants none" in status.currentMessage()
+    assert win.docks.widget("analysis-refusing").report is None
+    assert not win.analysis.registered.jobs  # nothing left running
+    win.close_dataset()
