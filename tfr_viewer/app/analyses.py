@@ -8,8 +8,12 @@ one :data:`ANALYSES` entry. Then:
   option per field of the request (typed as its default; a bool field is a flag; its
   ``metadata["help"]`` the option's help), exit 1 when the report ``failed``;
 - the Python API has ``tfv.open(path).analyze(NAME, **fields)``, the report;
-- the window has Analyze › TITLE, which runs the request in its standby process on the
-  records as indexed and shows the report in the analysis' dock.
+- the window has Analyze › Run TITLE, which runs the request (its options at their
+  defaults) in its standby process on the records as indexed and shows the report in
+  the analysis' dock.
+
+A name must be no command's: a command of :data:`tfr_viewer.cli.COMMANDS` keeps its
+name.
 
 Entries name their modules as ``"module:Attribute"`` strings, imported only when the
 analysis is used: listing the registry costs no import."""
