@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +17,6 @@ from ..app.workspace import Workspace
 from ..core.decode import decode, features_of
 from ..core.decode.layouts import Box, KeyMap
 from ..core.io import Dataset
-from ..core.text import float_text
 from ..core.write import EditError, describe_change, edits as core_edits
 from ..core.write.box_edits import (
     add_box,
@@ -31,7 +29,7 @@ from ..core.write.box_edits import (
 from . import file_dialogs
 from .actions import Action, Entry
 from .dialogs.class_choice import Class, choose_class
-from .dialogs.values_editor import ask_values
+from .dialogs.values_editor import ask_values, values_text
 from .editing import Editor
 from .export_actions import ExportActions
 from .feature_tree_view import FeatureTreeView
@@ -490,18 +488,7 @@ class EditActions(QObject):
 
     def _current_values(self, key: str) -> tuple[str, str]:
         current = self.window.session.current
-        if current is None:
-            return "", ""
-        features = features_of(decode(self.payload(current)).payload) or {}
-        fd = features.get(key)
-        if fd is None:
-            return "bytes", ""
-        if fd.kind == "bytes":
-            texts = [v.decode("utf-8", "replace") for v in fd.values]
-            return "bytes", texts[0] if len(texts) == 1 else json.dumps(texts)
-        if fd.kind == "float":  # as the tree shows them: 0.1, not 0.10000000149011612
-            return fd.kind, ", ".join(float_text(v) for v in fd.items())
-        return fd.kind, ", ".join(str(v) for v in fd.items())
+        return ("", "") if current is None else values_text(self.payload(current), key)
 
     def _parse(self, text: str, kind: str, key: str) -> list[Any] | None:
         try:

@@ -2,10 +2,13 @@
 allows, that wraps long lists and counts what it holds as the user types.
 
 The text is the one :func:`tfr_viewer.core.write.edits.parse_values` reads: numbers
-separated by commas or line breaks, or for bytes a single text or a JSON list of texts.
+separated by commas or line breaks, or for bytes a single text or a JSON list of texts;
+:func:`values_text` writes a record's values so.
 """
 
 from __future__ import annotations
+
+import json
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFontDatabase, QKeyEvent
@@ -18,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.decode import decode, features_of
+from ...core.text import float_text
 from ...core.write import EditError, edits as core_edits
 
 WIDTH_SHARE = 0.6  # of the parent window's width
@@ -98,3 +103,20 @@ def ask_values(parent: QWidget, title: str, key: str, kind: str, text: str) -> s
     dialog = ValuesEditor(parent, title, key, kind, text)
     dialog.setWindowModality(Qt.WindowModality.WindowModal)
     return dialog.text() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+def values_text(payload: bytes, key: str) -> tuple[str, str]:
+    """The kind of ``key``'s values in ``payload`` and their text as the editor shows
+    it: one text as it is, several as a JSON list; numbers comma-separated, floats as
+    the tree shows them (0.1, not 0.10000000149011612). A key the record lacks is
+    ``("bytes", "")``."""
+    features = features_of(decode(payload).payload) or {}
+    fd = features.get(key)
+    if fd is None:
+        return "bytes", ""
+    if fd.kind == "bytes":
+        texts = [v.decode("utf-8", "replace") for v in fd.values]
+        return "bytes", texts[0] if len(texts) == 1 else json.dumps(texts)
+    if fd.kind == "float":
+        return fd.kind, ", ".join(float_text(v) for v in fd.items())
+    return fd.kind, ", ".join(str(v) for v in fd.items())
