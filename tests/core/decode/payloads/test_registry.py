@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from google.protobuf import descriptor_pb2
 
+from tests.core.decode.payloads.test_elwc import ELWC
+from tests.protoc_modules import compile_proto
 from tests.tf_oracle import tf, tf_write
 from tfr_viewer.core.decode.payloads import choose, decode
 from tfr_viewer.core.decode.payloads.raw_proto import MAX_DEPTH
@@ -156,3 +158,93 @@ def test_a_tensor_is_read_once(monkeypatch):
         == tf().make_ndarray(tf().make_tensor_proto([[1.0, 2.0], [3.0, 4.0]])).tolist()
     )
     assert seen.count("TensorProto") == 1
+
+
+def _every_kind() -> list[bytes]:
+    """Payloads of every kind, as their own writers make them, and bytes that look like
+    several at once."""
+    t = tf()
+    event = t.compat.v1.Event(wall_time=1.5, step=2)
+    event.summary.value.add(tag="loss", simple_value=0.5)
+    sequence = t.train.SequenceExample()
+    sequence.context.feature["id"].int64_list.value.append(4)
+    sequence.feature_lists.feature_list["tokens"].feature.add().int64_list.value.extend([1, 2])
+    example = build_example({"label": 3, "name": b"cat"})
+    msg = descriptor_pb2.FileDescriptorProto(name="x.proto", package="pkg")
+    ranking = compile_proto(ELWC).ExampleListWithContext(examples=[example, example])
+    ranking.context = build_example({"query": b"red shoes"})
+    return [
+        example,
+        ranking.SerializeToString(),
+        t.train.Example().SerializeToString(),
+        event.SerializeToString(),
+        sequence.SerializeToString(),
+        t.io.serialize_tensor([[1.0, 2.0]]).numpy(),
+        msg.SerializeToString(),
+        b"plain text",
+        b"\x0a\x00",  # an empty Features: several messages read it
+        b"\x08\x01",
+        b"\xff\xfe\xfd",
+        b"",
+        bytes(range(256)),
+        example + example,
+    ]
+
+
+def _asking_everyone(data: bytes) -> str:
+    """The decoder the highest bid names when every decoder bids (earlier wins a tie)."""
+    from tfr_viewer.core.decode.payloads import DECODERS, _bid
+
+    priorities = [_bid(d, data).priority for d in DECODERS]
+    best = max(range(len(DECODERS)), key=lambda i: (priorities[i], -i))
+    return DECODERS[best].NAME if priorities[best] else "bytes"
+
+
+def _file_asking_everyone(samples: list[bytes]) -> str:
+    """The decoder that reads the most samples, then bids the most over all, then comes
+    first, when every decoder bids on every sample; the bytes decoder when none reads."""
+    from tfr_viewer.core.decode.payloads import DECODERS, _bid
+
+    scores = []
+    for i, decoder in enumerate(DECODERS[:-1]):  # the bytes fallback comes last
+        priorities = [_bid(decoder, data).priority for data in samples]
+        scores.append((sum(p > 0 for p in priorities), sum(priorities), -i, decoder.NAME))
+    best = max(scores)
+    return best[3] if best[0] else "bytes"
+
+
+def test_no_bid_is_above_its_ceiling():
+    from tfr_viewer.core.decode.payloads import DECODERS, _bid
+
+    for data in _every_kind():
+        for decoder in DECODERS:
+            assert _bid(decoder, data).priority <= decoder.CEILING, (decoder.NAME, data[:20])
+
+
+def test_the_auction_chooses_what_every_bid_would():
+    from tfr_viewer.core.decode.payloads import choose_for_many
+
+    kinds = _every_kind()
+    for data in kinds:
+        assert choose(data).NAME == _asking_everyone(data)
+    for i in range(len(kinds)):
+        for mixed in ([kinds[i]] * 3, [kinds[i], kinds[(i + 1) % len(kinds)], kinds[i]]):
+            assert choose_for_many(mixed) == _file_asking_everyone(mixed), mixed
+
+
+def test_a_file_of_examples_is_chosen_without_asking_the_others(monkeypatch):
+    from tfr_viewer.core.decode.payloads import DECODERS, choose_for_many
+
+    asked: list[str] = []
+    for decoder in DECODERS:
+        real = decoder.bid
+
+        def counted(data, real=real, name=decoder.NAME):
+            asked.append(name)
+            return real(data)
+
+        monkeypatch.setattr(decoder, "bid", counted)
+    samples = [build_example({"label": i}) for i in range(5)]
+    assert choose_for_many(samples) == "example"
+    assert decode(samples[0], within="example").decoder == "example"
+    assert set(asked) == {"example"}

@@ -2,7 +2,8 @@
 
 Each decoder module (a :class:`Decoder`) names itself (``NAME``) and the ``type`` of
 the payloads it makes (``TYPE``), bids for bytes (``bid(data) -> Bid``: a priority,
-0 when it cannot decode them, and what it parsed to judge them), decodes them
+0 when it cannot decode them, and what it parsed to judge them; never above its
+``CEILING``, so that a decoder that cannot win is not asked), decodes them
 (``decode(data, parsed) -> Payload``, ``parsed`` its winning bid's, so that bytes are
 parsed once as each message) and owns every form of its payloads:
 their JSON (``to_json``), their text lines for ``show`` (``render``, from the JSON),
@@ -31,6 +32,7 @@ class Decoder(Protocol):
 
     NAME: str
     TYPE: str
+    CEILING: int  # the highest priority its bid gives
 
     def bid(self, data: bytes) -> Bid: ...
     def decode(self, data: bytes, parsed: Any = ...) -> Any: ...
@@ -53,6 +55,7 @@ DECODERS: tuple[Decoder, ...] = (
 
 
 NO_BID = Bid(0)
+CERTAIN = 90  # a bid this high names a payload's type whatever its file holds
 
 
 def _bid(decoder: Decoder, data: bytes) -> Bid:
@@ -63,41 +66,34 @@ def _bid(decoder: Decoder, data: bytes) -> Bid:
         return NO_BID
 
 
-def offers(data: bytes) -> dict[str, Bid]:
-    """Every decoder's bid for ``data``, with what it parsed, in the order of
-    :data:`DECODERS`."""
-    return {decoder.NAME: _bid(decoder, data) for decoder in DECODERS}
-
-
-def bids(data: bytes) -> dict[str, int]:
-    """Every decoder's priority for ``data``, in the order of :data:`DECODERS`."""
-    return {name: offer.priority for name, offer in offers(data).items()}
-
-
-CERTAIN = 90  # a bid this high names a payload's type whatever its file holds
-
-
-def _highest(offers: dict[str, int]) -> Decoder:
-    """The highest bidder of ``offers`` (earlier in DECODERS wins a tie; the bytes
-    decoder when nobody bids)."""
+def _auction(data: bytes) -> tuple[Decoder, dict[str, Bid]]:
+    """The highest bidder for ``data`` (earlier in DECODERS wins a tie; the bytes
+    decoder when nobody bids) and the bids asked for. A decoder whose ``CEILING`` is no
+    higher than the best bid so far could not win and is not asked: the winner is the
+    one every decoder's bid would choose."""
+    asked: dict[str, Bid] = {}
     best: Decoder = hexdump
     best_bid = 0
     for decoder in DECODERS:
-        if offers[decoder.NAME] > best_bid:
-            best, best_bid = decoder, offers[decoder.NAME]
-    return best
+        if best_bid >= decoder.CEILING:
+            continue
+        offer = asked[decoder.NAME] = _bid(decoder, data)
+        if offer.priority > best_bid:
+            best, best_bid = decoder, offer.priority
+    return best, asked
 
 
 def choose(data: bytes) -> Decoder:
     """The decoder with the highest bid (earlier in DECODERS wins a tie); a decoder
     whose bid fails is passed over."""
-    return _highest(bids(data))
+    return _auction(data)[0]
 
 
 def certain(data: bytes) -> bool:
     """Whether the bytes name their type alone (a bid of :data:`CERTAIN` or more): a
     file's type then does not change how they are read."""
-    return max(bids(data).values()) >= CERTAIN
+    chosen, asked = _auction(data)
+    return asked[chosen.NAME].priority >= CERTAIN
 
 
 def choose_for_many(samples: list[bytes]) -> str:
@@ -106,21 +102,22 @@ def choose_for_many(samples: list[bytes]) -> str:
     (earlier in DECODERS wins a tie). The bytes decoder when there is no sample.
 
     One message type is read as one type in a file: a record whose bytes also happen
-    to be readable text or a tensor is still read as the file's type."""
+    to be readable text or a tensor is still read as the file's type. A decoder that
+    could not beat the best so far (it reads every sample at its ``CEILING`` and would
+    still lose) is not asked."""
     if not samples:
         return hexdump.NAME
+    best: tuple[int, int] = (0, 0)  # (samples read, bids over all) of the leader
+    leader = hexdump.NAME
     # the bytes fallback reads anything: it is the file's type only when nothing else is
-    reads: dict[str, int] = dict.fromkeys((d.NAME for d in DECODERS if d is not hexdump), 0)
-    total: dict[str, int] = dict.fromkeys(reads, 0)
-    for data in samples:
-        for name, offer in bids(data).items():
-            if name not in reads:
-                continue
-            reads[name] += offer > 0
-            total[name] += offer
-    order = {d.NAME: i for i, d in enumerate(DECODERS)}
-    best = max(reads, key=lambda n: (reads[n], total[n], -order[n]))
-    return best if reads[best] else hexdump.NAME
+    for decoder in DECODERS:
+        if decoder is hexdump or best >= (len(samples), decoder.CEILING * len(samples)):
+            continue
+        priorities = [_bid(decoder, data).priority for data in samples]
+        score = (sum(p > 0 for p in priorities), sum(priorities))
+        if score > best:
+            best, leader = score, decoder.NAME
+    return leader
 
 
 def decode(data: bytes, decoder: str | None = None, within: str | None = None) -> Decoded:
@@ -134,22 +131,22 @@ def decode(data: bytes, decoder: str | None = None, within: str | None = None) -
     if decoder is not None:
         chosen = by_name(decoder)
     else:
-        offered = offers(data)
-        priorities = {name: offer.priority for name, offer in offered.items()}
-        chosen = _highest(priorities)
-        if (
-            within is not None
-            and priorities[chosen.NAME] < CERTAIN
-            and priorities.get(within, 0) > 0
-        ):
-            chosen = by_name(within)
-        parsed = offered[chosen.NAME].parsed
+        chosen, asked = _auction(data)
+        parsed = asked[chosen.NAME].parsed
+        home = _NAMED.get(within or "")
+        if home is not None and home is not chosen and asked[chosen.NAME].priority < CERTAIN:
+            offer = asked.get(home.NAME) or _bid(home, data)
+            if offer.priority > 0:
+                chosen, parsed = home, offer.parsed
     try:
         return Decoded(chosen.decode(data, parsed), chosen.NAME)
     except Exception as exc:  # any decoder failure falls back to raw bytes
         if decoder is None and within is not None and chosen.NAME == within:
             return decode(data)  # the file's decoder could not: the best bidder may
         return Decoded(BytesPayload(bytes(data)), hexdump.NAME, chosen.NAME, str(exc))
+
+
+_NAMED: dict[str, Decoder] = {d.NAME: d for d in DECODERS}
 
 
 def by_name(name: str) -> Decoder:

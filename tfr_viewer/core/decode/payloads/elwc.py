@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..outline import Nested, Outline
 
 NAME = "elwc"
+CEILING = 98  # the highest bid :func:`bid` makes
 TYPE = "elwc"
 
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..payload_types import TensorPayload
 
 NAME = "event"
+CEILING = 97  # the highest bid :func:`bid` makes
 TYPE = "event"
 MAX_VALUES = 10_000  # summary values read from one event
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..outline import Nested, Outline
 
 NAME = "example"
+CEILING = 100  # the highest bid :func:`bid` makes
 
 
 def holds_nothing(data: bytes) -> bool:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..outline import Nested, Outline
 
 NAME = "bytes"
+CEILING = 1  # the highest bid :func:`bid` makes
 
 
 def bid(data: bytes) -> Bid:

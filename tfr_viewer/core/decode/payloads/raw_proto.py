@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..outline import Nested, Outline
 
 NAME = "protobuf"
+CEILING = 40  # the highest bid :func:`bid` makes
 MAX_DEPTH = 12
 MAX_FIELDS = 5000
 PREVIEW_BYTES = 4096

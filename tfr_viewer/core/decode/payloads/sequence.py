@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..outline import Nested, Outline
 
 NAME = "sequence_example"
+CEILING = 90  # the highest bid :func:`bid` makes
 
 
 def parse_strict(data: bytes) -> object | None:

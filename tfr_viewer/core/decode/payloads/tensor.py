@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..outline import Nested, Outline
 
 NAME = "tensor"
+CEILING = 95  # the highest bid :func:`bid` makes
 # A tensor whose stored values must be repeated to fill its shape is expanded only to
 # MAX_EXPANDED elements, or 16 per byte present when that is more: decoding is bounded
 # by the bytes actually there, never by the claimed shape. Larger ones are shown by
