@@ -33,7 +33,7 @@ def main(out: str) -> None:
         Box(b.xmin - 0.03, b.ymin, b.xmax - 0.03, b.ymax),
         images.keymap,
     )
-    w.pending_dock.show()
+    w.edit_actions.pending_dock.show()
     app.processEvents()
     b = picker.boxes[1]
     start = images.view.mapFromScene(

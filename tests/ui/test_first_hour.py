@@ -254,8 +254,8 @@ def test_edited_and_deleted_rows_and_the_pending_edits_list(qtbot, window, sampl
     assert model.data(model.index(4, status)) == "deleted"
     assert model.data(model.index(2, status)) == "ok, edited"
     trigger(window, "View › Pending Edits")
-    pending = window.pending
-    assert window.pending_dock.isVisible()
+    pending = window.edit_actions.pending
+    assert window.edit_actions.pending_dock.isVisible()
     rows = [pending.list.topLevelItem(i) for i in range(pending.list.topLevelItemCount())]
     assert [r.text(0) for r in rows] == ["2", "4"]
     assert rows[0].text(1).startswith("label: [") and rows[0].text(1).endswith("→ [9]")

@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, cast
 
-from ..app.check import CheckOptions, CheckRequest
+from PySide6.QtCore import QObject, Signal
+
+from ..app.check import CheckOptions, CheckReport, CheckRequest
 from ..app.compare import CompareRequest
 from ..app.stats import StatsRequest
 from ..core.analyze.stats_summary import StatsSummary
@@ -29,29 +31,29 @@ if TYPE_CHECKING:
     from .panels.stats_panel import StatisticsPanel
 
 
-class AnalysisActions:
+class AnalysisActions(QObject):
     """Owns the analysis jobs of one main window ``w`` and feeds its analysis docks
-    (Statistics, Classes, Findings: made by the window's :class:`~.docks.Docks`)."""
+    (Statistics, Classes, Findings: made by the window's :class:`~.docks.Docks` the
+    first time they are shown or fed). ``checked`` gives each check report shown (None
+    when a check stopped without one)."""
+
+    checked = Signal(object)
 
     def __init__(self, w: AnalysisHost) -> None:
+        super().__init__(w.as_widget())
         self.w = w
         self.jobs: dict[str, AnalysisJob] = {}
         self.waiting: set[str] = set()  # asked for before the index was complete
         self.stats: StatsSummary | None = None
+        self.check_report: CheckReport | None = None  # the findings shown
         self.sampled_classes: list[tuple[int | None, str | None]] = []  # of the first records
         docks = w.docks
-        self.findings = cast(FindingsPanel, docks.widget("findings"))
-        self.findings.run_requested.connect(lambda: self.request("check"))
-        self.findings.cancel_requested.connect(lambda: self.cancel("check"))
-        self.findings.finding_activated.connect(self.open_finding)
-        w.session.edited.connect(self.findings.model.mark_edited)  # perhaps fixed now
+        self._findings: FindingsPanel | None = None
+        self._classes: ClassesPanel | None = None
         self.findings_dock = docks.dock("findings")
-        self.classes = cast(ClassesPanel, docks.widget("classes"))
-        self.classes.filter_requested.connect(self.apply_filter)
-        self.classes.hidden_changed.connect(w.preview.images.set_hidden_classes)
-        self.classes.hidden_changed.connect(w.gallery.set_hidden_classes)
+        self.findings_dock.visibilityChanged.connect(lambda shown: self.findings if shown else None)
         self.classes_dock = docks.dock("classes")
-        self.classes_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
+        self.classes_dock.visibilityChanged.connect(lambda shown: self._shown("classes", shown))
         self.stats_panel: StatisticsPanel | None = None  # made on first use: pyqtgraph loads then
         self.stats_dock = docks.dock("statistics")
         self.stats_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
@@ -61,6 +63,29 @@ class AnalysisActions:
         self._cleared: tuple[int | None, str] = (None, "")  # a filter cleared for a record
         w.session.indexed.connect(lambda _state: self.dataset_indexed())
         w.session.closed.connect(self.dataset_closed)
+
+    @property
+    def findings(self) -> FindingsPanel:
+        """The Findings panel, made and wired the first time it is asked for."""
+        if self._findings is None:
+            panel = self._findings = cast(FindingsPanel, self.w.docks.widget("findings"))
+            panel.run_requested.connect(lambda: self.request("check"))
+            panel.cancel_requested.connect(lambda: self.cancel("check"))
+            panel.finding_activated.connect(self.open_finding)
+            self.w.session.edited.connect(panel.model.mark_edited)  # perhaps fixed now
+        return self._findings
+
+    @property
+    def classes(self) -> ClassesPanel:
+        """The Classes panel, made, wired and given the statistics known the first time
+        it is asked for."""
+        if self._classes is None:
+            panel = self._classes = cast(ClassesPanel, self.w.docks.widget("classes"))
+            panel.filter_requested.connect(self.apply_filter)
+            panel.hidden_changed.connect(self.w.preview.images.set_hidden_classes)
+            panel.hidden_changed.connect(self.w.gallery.set_hidden_classes)
+            panel.set_classes(self.stats)
+        return self._classes
 
     def actions(self) -> list[Entry]:
         """The Analyze menu's commands (its panels' Show/Hide come from the docks)."""
@@ -112,11 +137,15 @@ class AnalysisActions:
         return known
 
     # -- jobs --------------------------------------------------------------------
-    def _shown(self, job: str, shown: bool) -> None:
-        if shown and job == "stats":
-            self._stats_panel()
-            if self.stats is None and "stats" not in self.jobs:
-                self.request("stats")
+    def _shown(self, panel: str, shown: bool) -> None:
+        """The Statistics or the Classes panel shown: made, and the statistics computed
+        when they are not known yet."""
+        if not shown:
+            return
+        if panel == "classes":
+            self.classes  # noqa: B018 - made and wired
+        if self.stats is None and "stats" not in self.jobs:
+            self.request("stats")
 
     def _stats_panel(self) -> StatisticsPanel:
         if self.stats_panel is None:
@@ -192,21 +221,31 @@ class AnalysisActions:
             panel.stopped(f"stopped: {error}" if error else "cancelled")
             if error:
                 self.w.show_error("Analysis failed", error)
+            if job == "check":
+                self.checked.emit(None)
             return
         ds = self.w.session.dataset
         images = self.w.preview.images
         if job == "stats":
             self.stats = result.summary()
             self._stats_panel().set_stats(self.stats)
-            self.classes.set_classes(self.stats)
+            if self._classes is not None:
+                self._classes.set_classes(self.stats)
             named = {i: t for i, t in self.known_classes() if i is not None and t}
         else:
-            self.findings.inputs = [f.path for f in ds.files] if ds else []
-            self.findings.set_report(result)
+            self._show_findings(result, [f.path for f in ds.files] if ds else [])
             named = dict(n for f in result.findings if (n := f.predicted_name) is not None)
         if named:  # the predictions' classes by name in the picture
             images.class_names = {**images.class_names, **named}
             images.refresh()
+
+    def _show_findings(self, report: CheckReport, inputs: list[str]) -> None:
+        """``report``'s findings in the Findings panel (``inputs``: the files its
+        findings may name), and ``checked`` said."""
+        self.check_report = report
+        self.findings.inputs = inputs
+        self.findings.set_report(report)
+        self.checked.emit(report)
 
     # -- the window's dataset --------------------------------------------------------
     def dataset_indexed(self) -> None:
@@ -228,10 +267,13 @@ class AnalysisActions:
         self.stats = None
         self.sampled_classes = []
         self.w.preview.images.class_names = {}
-        self.findings.clear()
+        self.check_report = None
+        if self._findings is not None:
+            self._findings.clear()
         if self.stats_panel is not None:
             self.stats_panel.clear()
-        self.classes.set_classes(None)
+        if self._classes is not None:
+            self._classes.set_classes(None)
         if self.compare_dialog is not None:
             self.compare_dialog.close()
             self.compare_dialog = None
@@ -267,13 +309,13 @@ class AnalysisActions:
         if isinstance(report, StatsSummary):
             self.stats = report
             self._stats_panel().set_stats(report)
-            self.classes.set_classes(report)
+            if self._classes is not None:
+                self._classes.set_classes(report)
             self.stats_dock.show()
             self.stats_dock.raise_()
         else:
             ds = self.w.session.dataset
-            self.findings.inputs = [path, *(f.path for f in ds.files)] if ds else [path]
-            self.findings.set_report(report)
+            self._show_findings(report, [path, *(f.path for f in ds.files)] if ds else [path])
             self.findings_dock.show()
             self.findings_dock.raise_()
         self.w.statusBar().showMessage(f"report: {path}", 15000)

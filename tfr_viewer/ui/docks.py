@@ -31,7 +31,8 @@ _START = {"left": 240, "right": 330, "bottom": 170}
 
 
 class Docks:
-    """The docks of ``window``; ``widget(id)`` is a panel, made on first use."""
+    """The docks of ``window``; ``widget(id)`` is a panel, made on first use (the first
+    time its dock is shown, or its user asks for it)."""
 
     def __init__(self, window: QMainWindow, host: PanelHost) -> None:
         self._window, self._host = window, host
@@ -46,12 +47,9 @@ class Docks:
             dock = self._docks[panel.id] = QDockWidget(panel.title, window)
             dock.setObjectName(panel.id)
             dock.hide()
-            if panel.lazy:
-                dock.visibilityChanged.connect(
-                    lambda shown, id=panel.id: self.widget(id) if shown else None
-                )
-            else:
-                self.widget(panel.id)
+            dock.visibilityChanged.connect(
+                lambda shown, id=panel.id: self.widget(id) if shown else None
+            )
             if panel.area == "bottom":
                 dock.visibilityChanged.connect(
                     lambda shown, id=panel.id: self._tall_enough(id) if shown else None
@@ -110,7 +108,7 @@ class Docks:
         return made
 
     def made(self, id: str) -> bool:
-        """Whether panel ``id`` exists yet (lazy panels wait to be shown)."""
+        """Whether panel ``id`` exists yet (a panel waits to be shown or asked for)."""
         return id in self._widgets
 
     def show(self, id: str) -> None:

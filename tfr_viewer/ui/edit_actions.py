@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
@@ -34,7 +34,7 @@ from .editing import Editor
 from .export_actions import ExportActions
 from .feature_tree_view import FeatureTreeView
 from .filter_bar import FilterBar
-from .host import PanelHost
+from .host import PanelHost, PanelLookup
 from .panels.pending_edits import PendingEdits
 from .record_view import RecordTableView
 
@@ -53,15 +53,22 @@ class EditActions(QObject):
         window: PanelHost,
         table: RecordTableView,
         filter_bar: FilterBar,
-        pending: PendingEdits,
+        docks: PanelLookup,
         tree: FeatureTreeView,
     ) -> None:
         """``table``: its selected rows are what Set Value on Selected Records sets;
-        ``filter_bar``: filters the edited payloads; ``pending``: lists the edits;
-        ``tree``: its selected node is the feature edited."""
+        ``filter_bar``: filters the edited payloads; ``docks``: hold the Pending Edits
+        panel, which lists the edits; ``tree``: its selected node is the feature
+        edited."""
         super().__init__(window.as_widget())
         self.window = window
-        self.table, self.filter_bar, self.pending, self.tree = table, filter_bar, pending, tree
+        self.table, self.filter_bar, self.tree = table, filter_bar, tree
+        self._docks = docks
+        self._pending: PendingEdits | None = None
+        self.pending_dock = docks.dock("pending-edits")
+        self.pending_dock.visibilityChanged.connect(
+            lambda shown: self.refresh_pending() if shown else None
+        )
         self.stack = QUndoStack(self)
         # set to answer the unsaved-edits question without asking: True discards, False
         # cancels, "export" opens the export dialog (and cancels)
@@ -165,7 +172,7 @@ class EditActions(QObject):
             session.model.edits = edits
             self.filter_bar.edited = lambda: edits.payloads
         if editor is None:
-            self.pending.set_edits([], str)
+            self.refresh_pending()
 
     def payload(self, record: int) -> bytes:
         return self.window.session.payload(record)
@@ -226,11 +233,20 @@ class EditActions(QObject):
         self._generation += 1
         self.refresh_pending()
 
+    @property
+    def pending(self) -> PendingEdits:
+        """The Pending Edits panel, made and wired the first time it is asked for."""
+        if self._pending is None:
+            panel = self._pending = cast(PendingEdits, self._docks.widget("pending-edits"))
+            panel.record_activated.connect(self.window.select_record)
+            panel.revert_requested.connect(self.revert)
+        return self._pending
+
     def refresh_pending(self) -> None:
         """The pending-edits list: each edited or deleted record and what changed. Only
         while the list is shown (it decodes records): showing it refreshes it."""
         ds = self.window.session.dataset
-        if ds is not None and not self.pending.isVisible():
+        if not self.pending_dock.isVisible():
             return
         if ds is None:
             self.pending.set_edits([], str)

@@ -18,6 +18,7 @@ from .recent import last_dir
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
 
+    from ..core.analyze.findings import Finding
     from .analysis_actions import AnalysisActions
     from .host import PanelHost
 
@@ -41,7 +42,7 @@ class HtmlReports:
                 lambda: self.save("check"),
                 None,
                 3,
-                lambda: bool(analysis.findings.model.findings) and self.w.session.is_open,
+                lambda: self._findings() is not None and self.w.session.is_open,
             ),
             Action(
                 "analyze.save_stats_html",
@@ -103,15 +104,20 @@ class HtmlReports:
             self.w.as_widget(), "Save the report", suggested, "HTML (*.html)"
         )
 
+    def _findings(self) -> list[Finding] | None:
+        """The findings shown, None when there are none."""
+        shown = self.analysis.check_report
+        return list(shown.findings) if shown is not None and shown.findings else None
+
     def save(self, kind: str) -> None:
         """Write the report of the findings (``check``) or the statistics (``stats``)."""
         from ..core.report.charts import ReportUnavailable, require
 
         ds = self.w.session.dataset
-        findings = self.analysis.findings.model.findings
+        findings = self._findings()
         stats = self.analysis.stats
         report: Any = (
-            [f.to_json() for f in findings] if kind == "check" else stats and stats.to_json()
+            [f.to_json() for f in findings or ()] if kind == "check" else stats and stats.to_json()
         )
         if ds is None or not report:
             return

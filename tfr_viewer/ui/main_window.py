@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -44,7 +44,6 @@ from .layout_keys import LayoutKeys
 from .models.record_table import RecordTableModel
 from .navigation import Navigator
 from .panels.gallery import Gallery
-from .panels.pending_edits import PendingEdits
 from .prediction_actions import PredictionActions
 from .recent import RecentFiles
 from .record_panes import RecordPanes
@@ -86,15 +85,13 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._build_widgets()
         self.docks = Docks(self, self)
-        self.pending = cast(PendingEdits, self.docks.widget("pending-edits"))
-        self.pending_dock = self.docks.dock("pending-edits")
         self._follow_panels()
         self.remote = RemoteActions(self, self.status, self.settings)
         self.remote.open_requested.connect(lambda specs, files: self.open_paths(specs, files))
         self.remote.verified.connect(  # the record shown says its settled status
             lambda _ok: self.show_record(self.current) if self.current is not None else None
         )
-        self.edit_actions = EditActions(self, self.table, self.filter_bar, self.pending, self.tree)
+        self.edit_actions = EditActions(self, self.table, self.filter_bar, self.docks, self.tree)
         self.edit_actions.saved.connect(self.update_title)
         self.analysis = AnalysisActions(self)
         self.predictions = PredictionActions(
@@ -199,11 +196,6 @@ class MainWindow(QMainWindow):
                 self.analysis.known_classes(),
                 images.box_class(box),
             )
-        )
-        self.pending.record_activated.connect(self.select_record)
-        self.pending.revert_requested.connect(lambda records: self.edit_actions.revert(records))
-        self.pending_dock.visibilityChanged.connect(
-            lambda shown: self.edit_actions.refresh_pending() if shown else None
         )
 
     def as_widget(self) -> QWidget:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from PySide6.QtCore import QSettings
 
+    from ..app.check import CheckReport
     from ..core.analyze.findings import Finding
     from .analysis_actions import AnalysisActions
     from .dialogs.evaluation_dialog import EvaluationDialog
@@ -73,7 +74,7 @@ class PredictionActions:
         images = preview.images
         images.prediction_bar.slider.valueChanged.connect(self._slid)
         w.session.closed.connect(self._closed)
-        analysis.findings.model.modelReset.connect(self._findings_arrived)
+        analysis.checked.connect(self._findings_arrived)
 
     def actions(self) -> list[Entry]:
         opened = lambda: self.w.session.is_open  # noqa: E731
@@ -203,7 +204,8 @@ class PredictionActions:
     def suspicious_first(self) -> None:
         """Order the records by their strongest label-error evidence (the checks are
         run first when they have not weighed any)."""
-        ranks = suspicion(self.analysis.findings.model.findings)
+        shown = self.analysis.check_report
+        ranks = suspicion(shown.findings if shown is not None else [])
         if not ranks:
             self._sort_when_checked = True
             self.w.statusBar().showMessage("weighing the labels against the predictions…")
@@ -211,11 +213,15 @@ class PredictionActions:
             return
         self._order(ranks)
 
-    def _findings_arrived(self) -> None:
+    def _findings_arrived(self, report: CheckReport | None) -> None:
+        """A check's report shown (None: the check stopped): the records ordered by
+        its evidence when Most Suspicious First ran the check."""
         if not self._sort_when_checked:
             return
         self._sort_when_checked = False
-        ranks = suspicion(self.analysis.findings.model.findings)
+        if report is None:
+            return
+        ranks = suspicion(report.findings)
         if ranks:
             self._order(ranks)
         else:

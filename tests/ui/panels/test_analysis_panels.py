@@ -166,6 +166,27 @@ def test_classes_filter_and_hide_boxes(qtbot, window, samples):
     assert window.preview.images.hidden_classes == {(3, "triangle")}
 
 
+def test_no_panel_is_made_until_shown_and_a_late_one_shows_what_is_known(
+    qtbot, window, samples
+):
+    """Opening a file makes no docked panel; Classes shown after the statistics were
+    computed lists their classes, and its clicks filter the table."""
+    from tfr_viewer.ui.panels.registry import every_panel
+
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    assert not [p.id for p in every_panel() if window.docks.made(p.id)]
+    _action(window, "Statistics").trigger()
+    _wait_stats(qtbot, window)
+    assert not window.docks.made("classes")
+    _action(window, "Classes").trigger()
+    classes = window.docks.widget("classes")
+    assert classes is window.analysis.classes
+    assert classes.list.count() == 3
+    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=30_000):
+        classes.list.itemClicked.emit(classes.list.item(0))
+    assert window.filter_bar.edit.text() == 'f["image/object/class/label"] == 1'
+
+
 def test_compare_with_another_dataset(qtbot, window, samples):
     open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
     window.analysis.compare_with([str(samples / "shapes_gzip.tfrecord-00000-of-00003")])

@@ -65,7 +65,7 @@ def test_a_box_is_chosen_nudged_and_deleted_in_the_picture(qtbot, window, sample
     assert all(len(after[BOX + k]) == 2 for k in KEYS)
     assert not window.edit_actions.is_deleted(5)
     window.menus.action("panel.pending-edits").trigger()
-    assert window.pending.list.topLevelItem(0).text(1) == "box 1 (circle): deleted"
+    assert window.edit_actions.pending.list.topLevelItem(0).text(1) == "box 1 (circle): deleted"
 
     # undo the deletion, then export: TensorFlow reads the moved box
     window.edit_actions.stack.undo()
@@ -226,7 +226,7 @@ def test_c_changes_a_class_and_b_draws_a_new_box(qtbot, window, samples, monkeyp
         assert after[BOX + key][-1] == pytest.approx(want, abs=tolerance), key
     window.menus.action("panel.pending-edits").trigger()
     # the record's change against the file, in words of boxes
-    assert window.pending.list.topLevelItem(0).text(1) == (
+    assert window.edit_actions.pending.list.topLevelItem(0).text(1) == (
         "box 1: circle → triangle; box 3: added, dog"
     )
 

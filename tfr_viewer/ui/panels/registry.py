@@ -20,8 +20,8 @@ Area = Literal["left", "right", "bottom"]
 @dataclass(frozen=True)
 class Panel:
     """``widget`` is ``"module:Class"`` under this package (or a whole module path, with
-    a dot), imported when the panel is first shown if ``lazy`` (the statistics load
-    pyqtgraph then), else with the window."""
+    a dot), imported and made the first time the dock is shown or its user asks for it
+    (the statistics load pyqtgraph then): a window opens without making its panels."""
 
     id: str  # the dock's object name, kept with the window's layout
     title: str  # the dock's title
@@ -30,7 +30,6 @@ class Panel:
     shortcut: str
     area: Area
     widget: str
-    lazy: bool = False
 
 
 PANELS: tuple[Panel, ...] = (
@@ -51,7 +50,6 @@ PANELS: tuple[Panel, ...] = (
         "Ctrl+4",
         "right",
         "stats_panel:StatisticsPanel",
-        lazy=True,
     ),
     Panel(
         "classes", "Classes", "C&lasses", "analyze", "Ctrl+5", "left", "classes_panel:ClassesPanel"
@@ -75,7 +73,7 @@ def every_panel() -> tuple[Panel, ...]:
     from ...app.analyses import ANALYSES
 
     registered = tuple(
-        Panel(f"analysis-{a.name}", a.title, a.title, "analyze", "", a.area, a.panel, lazy=True)
+        Panel(f"analysis-{a.name}", a.title, a.title, "analyze", "", a.area, a.panel)
         for a in ANALYSES
         if a.panel is not None
     )
