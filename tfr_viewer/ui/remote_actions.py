@@ -66,9 +66,16 @@ class RemoteActions(QObject):
         self._lookup = 0  # the number of the latest lookup
         self._awaited: int | None = None  # the lookup whose answer is awaited
         self.looked_up.connect(self._on_looked_up)
-        self.background = Background(self)
-        w.as_widget().destroyed.connect(lambda *_: self.background.shutdown())
+        self._background: Background | None = None
         w.session.closed.connect(self._closed)
+
+    @property
+    def background(self) -> Background:
+        """The threads remote records are read on, made the first time one is read."""
+        if self._background is None:
+            pool = self._background = Background(self)
+            self.w.as_widget().destroyed.connect(lambda *_: pool.shutdown())
+        return self._background
 
     def actions(self) -> list[Entry]:
         """File › Open URL… and Analyze › Verify CRCs."""

@@ -30,11 +30,24 @@ class TableOrder(QObject):
         self.window, self.table, self.filter_bar = window, table, filter_bar
         self.session = window.session
         self.filtered: np.ndarray | None = None  # the filter's records (None: all)
-        self.sorter = Sorter(self)
-        self.sorter.finished.connect(self._sorted)
-        self.sorter.progress.connect(
-            lambda done, total: window.statusBar().showMessage(f"sorting: {done:,} of {total:,}")
-        )
+        self._sorter: Sorter | None = None
+
+    @property
+    def sorter(self) -> Sorter:
+        """The sort of a column on its worker, made the first time a column is sorted."""
+        if self._sorter is None:
+            sorter = self._sorter = Sorter(self)
+            sorter.finished.connect(self._sorted)
+            sorter.progress.connect(
+                lambda done, total: self.window.statusBar().showMessage(
+                    f"sorting: {done:,} of {total:,}"
+                )
+            )
+        return self._sorter
+
+    def _stop_sorting(self) -> None:
+        if self._sorter is not None:
+            self._sorter.stop()
 
     def actions(self) -> list[Entry]:
         """View › Unsorted (File Order)."""
@@ -44,7 +57,7 @@ class TableOrder(QObject):
 
     def forget(self) -> None:
         """The dataset goes away: no filter, no sort."""
-        self.sorter.stop()
+        self._stop_sorting()
         self.filtered = None
 
     def _reselect(self, keep: int | None, region: Problem | None = None) -> bool:
@@ -88,7 +101,7 @@ class TableOrder(QObject):
             return
         keep, region = self.session.current, self.session.current_region
         self.filtered = rows
-        self.sorter.stop()
+        self._stop_sorting()
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.session.model.set_rows(rows, regions=self.filter_bar.includes_regions())
         self.rows_changed.emit()
@@ -129,7 +142,7 @@ class TableOrder(QObject):
         w = self.window
         if self.session.model is None:
             return
-        self.sorter.stop()
+        self._stop_sorting()
         keep = self.session.current
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.session.model.set_rows(order, regions=False, sorted_order=True)
@@ -139,7 +152,7 @@ class TableOrder(QObject):
 
     def unsort(self) -> None:
         """Back to file order (the filter, if any, stays)."""
-        self.sorter.stop()
+        self._stop_sorting()
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         if self.session.model is not None and self.session.model.is_sorted:
             keep = self.session.current

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt, Signal
@@ -130,10 +130,7 @@ class ImageViewer(QWidget):
         self.prediction_bar.changed.connect(self._show_current)
         layout.addWidget(self.prediction_bar)
         layout.addWidget(self.view, 1)
-        self.frames = FrameStrip(self)
-        self.frames.hide()  # shown for the frames of a sequence
-        self.frames.chosen.connect(self.chooser.setCurrentIndex)
-        layout.addWidget(self.frames)
+        self._frames: FrameStrip | None = None  # made for the first frames of a sequence
         layout.addWidget(self.info)
         self.predictions: Source | None = InRecords()  # where predictions come from
         self.iou = 0.5  # the overlap that pairs a prediction with a box
@@ -245,7 +242,7 @@ class ImageViewer(QWidget):
         i = self.chooser.currentIndex()
         if not (0 <= i < len(self._annotations)):
             self._pick_from((), (1.0, 1.0), keep=False)
-            self.frames.hide()
+            self._hide_frames()
             self.info.setText("no image in this record")
             return
         ann = self._annotations[i]
@@ -300,11 +297,26 @@ class ImageViewer(QWidget):
         self.info.setText(text)
         self.image_shown.emit(text)
 
+    @property
+    def frames(self) -> FrameStrip:
+        """The strip of a sequence's frames, under the picture, made the first time a
+        frame of a sequence is shown."""
+        if self._frames is None:
+            strip = self._frames = FrameStrip(self)
+            strip.chosen.connect(self.chooser.setCurrentIndex)
+            layout = cast(QVBoxLayout, self.layout())
+            layout.insertWidget(layout.indexOf(self.info), strip)
+        return self._frames
+
+    def _hide_frames(self) -> None:
+        if self._frames is not None:
+            self._frames.hide()
+
     def _show_frames(self, ann: ImageAnnotation, position: int) -> None:
         """The frame strip for a frame of a sequence (the frames of its list), hidden
         for any other picture."""
         if ann.layout != "frames":
-            self.frames.hide()
+            self._hide_frames()
             return
         same = [
             n for n, a in enumerate(self._annotations) if a.layout == "frames" and a.key == ann.key
