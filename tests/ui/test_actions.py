@@ -83,3 +83,42 @@ def test_a_provided_action_keeps_its_own_behaviour(qtbot, window):
     assert window.docks.dock("files").isVisible()
     toggle.trigger()
     assert not window.docks.dock("files").isVisible()
+
+
+def test_every_name_in_the_table_is_on_the_window(qtbot, window, samples):
+    """A handler named with ``On`` is a method of the window's group it names; a
+    condition is a method or a value there."""
+    from tfr_viewer.ui.actions import On
+
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    named = 0
+    for entry in window.action_table:
+        if not isinstance(entry, Action):
+            continue
+        if isinstance(entry.handler, On):
+            assert callable(entry.handler.resolve(window)), entry.id
+            named += 1
+        if isinstance(entry.enabled, On):
+            assert isinstance(entry.enabled.value(window), bool), entry.id
+    assert named >= 8
+
+
+def test_a_group_declared_as_data_is_made_when_one_of_its_commands_runs(qtbot, window, samples):
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    groups = {
+        "navigator": window,
+        "html_reports": window,
+        "exports": window.edit_actions,
+        "registered": window.analysis,
+    }
+    window.menus.refresh()
+    assert window.menus.action("go.problems").isEnabled()
+    assert window.menus.action("file.export").isEnabled()
+    assert not window.menus.action("analyze.save_findings_html").isEnabled()  # no findings
+    assert [name for name, owner in groups.items() if name in vars(owner)] == []
+    window.menus.action("go.problems").trigger()
+    assert "navigator" in vars(window)
+    assert window.statusBar().currentMessage() == "no problems found"  # an intact file
+    window.close_dataset()
+    window.menus.refresh()
+    assert not window.menus.action("go.problems").isEnabled()

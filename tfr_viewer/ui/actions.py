@@ -7,12 +7,18 @@ Menus are named by id: the top-level menus of :data:`MENUS` and submenus declare
 ``group`` and, within a group, in ascending ``order``, then in the order of the table;
 a separator stands between groups. Each action group of the window declares its own
 entries beside its code; the window joins them into one table.
+
+A handler or a condition is a callable, or an :class:`On`: a name of what lives on the
+window (``On("navigator.goto_dialog")``), looked up each time it is used. A group
+whose entries name it so is declared as data (its module's ``ACTIONS``) and made the
+first time one of its commands runs: a window opens without making it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
@@ -46,6 +52,32 @@ class Submenu:
 
 
 @dataclass(frozen=True)
+class On:
+    """What lives on the window at ``path`` (attribute names from the window, dotted:
+    ``"edit_actions.exports.export_dialog"``). As a handler it is called with ``args``;
+    as a condition it is read (called, when it is a method). Looked up each time, so the
+    group it names is made only when one of its commands runs."""
+
+    path: str
+    args: tuple[Any, ...] = ()
+
+    def resolve(self, root: object) -> Any:
+        """The thing at ``path`` from ``root``."""
+        found = root
+        for name in self.path.split("."):
+            found = getattr(found, name)
+        return found
+
+    def value(self, root: object) -> Any:
+        """Call what is at ``path`` with ``args`` (a method), or read it (a value)."""
+        found = self.resolve(root)
+        return found(*self.args) if callable(found) else found
+
+
+OPEN = On("session.is_open")  # a dataset is open
+
+
+@dataclass(frozen=True)
 class Action:
     """One command. ``handler`` runs on a click or the shortcut (never given
     ``triggered``'s ``checked``); ``enabled`` says whether it can run now (checked when
@@ -55,10 +87,10 @@ class Action:
     id: str
     title: str
     menu: str
-    handler: Callable[[], object] | None = None
+    handler: Callable[[], object] | On | None = None
     shortcut: Shortcut | None = None
     group: int = 0
-    enabled: Callable[[], bool] | None = None
+    enabled: Callable[[], bool] | On | None = None
     provided: QAction | None = None
     order: int = 0
 
@@ -67,9 +99,11 @@ Entry = Action | Submenu
 
 
 class Menus:
-    """The menu bar made from a table: ``menu(id)`` and ``action(id)`` find its parts."""
+    """The menu bar made from a table: ``menu(id)`` and ``action(id)`` find its parts.
+    ``owner`` (the window) is where each :class:`On` is looked up."""
 
     def __init__(self, bar: QMenuBar, owner: QObject, table: Sequence[Entry]) -> None:
+        self._owner = owner
         ids = [e.id for e in table]
         duplicates = {i for i in ids if ids.count(i) > 1}
         if duplicates:
@@ -110,12 +144,17 @@ class Menus:
         if a.shortcut is not None:
             action.setShortcut(QKeySequence(a.shortcut))
         if a.handler is not None:
-            handler = a.handler
+            handler = self._callable(a.handler)
             action.triggered.connect(lambda _checked=False: handler())
         if a.enabled is not None:
-            self._enabled.append((action, a.enabled))
+            self._enabled.append((action, self._callable(a.enabled)))
         self._actions[a.id] = action
         return action
+
+    def _callable(self, given: Callable[[], Any] | On) -> Callable[[], Any]:
+        if isinstance(given, On):
+            return lambda: given.value(self._owner)
+        return given
 
     def menu(self, id: str) -> QMenu:
         return self._menus[id]

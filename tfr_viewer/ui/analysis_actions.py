@@ -9,16 +9,18 @@ feature in the tree and its box in the image view.
 from __future__ import annotations
 
 import os
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, Signal
 
+from ..app import analyses
 from ..app.check import CheckOptions, CheckReport, CheckRequest
 from ..app.compare import CompareRequest
 from ..app.stats import StatsRequest
 from ..core.analyze.stats_summary import StatsSummary
 from . import file_dialogs
-from .actions import Action, Entry
+from .actions import OPEN, Action, Entry, On
 from .analysis_job import AnalysisJob
 from .panels.classes_panel import ClassesPanel
 from .panels.findings_panel import FindingsPanel
@@ -59,10 +61,14 @@ class AnalysisActions(QObject):
         self.stats_dock.visibilityChanged.connect(lambda shown: self._shown("stats", shown))
         self.compare_dialog: CompareDialog | None = None
         self.compare_job: AnalysisJob | None = None
-        self.registered = RegisteredAnalyses(w, docks)  # the registry's, each with its panel
         self._cleared: tuple[int | None, str] = (None, "")  # a filter cleared for a record
         w.session.indexed.connect(lambda _state: self.dataset_indexed())
         w.session.closed.connect(self.dataset_closed)
+
+    @cached_property
+    def registered(self) -> RegisteredAnalyses:
+        """Runs the registry's analyses, each into its panel (made on first use)."""
+        return RegisteredAnalyses(self.w, self.w.docks)
 
     @property
     def findings(self) -> FindingsPanel:
@@ -120,8 +126,34 @@ class AnalysisActions(QObject):
                 opened,
                 order=3,
             ),
-            *self.registered.actions(),
+            *(
+                Action(
+                    f"analyze.{a.name}",
+                    f"Run {a.title}",
+                    "analyze",
+                    On("analysis.registered.run", (a.name,)),
+                    None,
+                    1,
+                    OPEN,
+                    order=4,
+                )
+                for a in analyses.ANALYSES
+                if a.panel is not None
+            ),
         ]
+
+    def shows_findings(self) -> bool:
+        """Whether the Findings panel shows findings of the open dataset."""
+        shown = self.check_report
+        return shown is not None and bool(shown.findings) and self.w.session.is_open
+
+    def shows_stats(self) -> bool:
+        """Whether the statistics of the open dataset are known."""
+        return self.stats is not None and self.w.session.is_open
+
+    def shows_comparison(self) -> bool:
+        """Whether the Compare dialog shows a comparison."""
+        return self.compare_dialog is not None and self.compare_dialog.report is not None
 
     def known_classes(self) -> list[tuple[int | None, str | None]]:
         """Every class this dataset is known to have: its label map (opened, or found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any, cast
 
 import numpy as np
@@ -31,7 +32,7 @@ from .actions import Action, Entry
 from .dialogs.class_choice import Class, choose_class
 from .dialogs.values_editor import ask_values, values_text
 from .editing import Editor
-from .export_actions import ExportActions
+from .export_actions import ACTIONS as EXPORT_ACTIONS, ExportActions
 from .feature_tree_view import FeatureTreeView
 from .filter_bar import FilterBar
 from .host import PanelHost, PanelLookup
@@ -75,7 +76,6 @@ class EditActions(QObject):
         self.discard_answer: bool | str | None = None
         self._generation = 0  # counts changes, so that an export can be matched to them
         self._exported = 0  # the generation last exported in full
-        self.exports = ExportActions(window, self)
         session = window.session
         session.opened.connect(self.attach)
         session.closed.connect(lambda: self.attach(None))
@@ -143,7 +143,7 @@ class EditActions(QObject):
                 3,
                 record,
             ),
-            *self.exports.actions(),
+            *EXPORT_ACTIONS,
         ]
 
     # -- lifetime --------------------------------------------------------------------
@@ -232,6 +232,11 @@ class EditActions(QObject):
     def _changed(self, records: list[int]) -> None:
         self._generation += 1
         self.refresh_pending()
+
+    @cached_property
+    def exports(self) -> ExportActions:
+        """Export…, Export Rows as › and Save Intact Records As… (made on first use)."""
+        return ExportActions(self.window, self)
 
     @property
     def pending(self) -> PendingEdits:

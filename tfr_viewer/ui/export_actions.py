@@ -4,7 +4,6 @@ Save Intact Records As…; long work runs in a child process."""
 from __future__ import annotations
 
 import os
-from functools import partial
 
 import numpy as np
 from PySide6.QtCore import QObject
@@ -17,7 +16,7 @@ from ..core.write import ExportError, ExportOptions
 from ..core.write.export import export
 from ..core.write.writers import WRITERS
 from . import file_dialogs
-from .actions import Action, Entry, Submenu
+from .actions import OPEN, Action, Entry, On, Submenu
 from .dialogs.export_dialog import ExportDialog
 from .host import EditState, PanelHost
 from .process_task import ProcessTask
@@ -27,42 +26,14 @@ FORMATS = tuple((w.name, w.title) for w in WRITERS if w.edits and w.name != "tfr
 
 
 class ExportActions(QObject):
-    """Export…, Export Rows as › and Save Intact Records As… of the File menu."""
+    """Export…, Export Rows as › and Save Intact Records As… of the File menu (the
+    edit actions' ``exports``, made the first time one of :data:`ACTIONS` runs)."""
 
     def __init__(self, window: PanelHost, edits: EditState) -> None:
         super().__init__(window.as_widget())
         self.window = window
         self.edits = edits
         self.last_task: ProcessTask | None = None
-
-    def actions(self) -> list[Entry]:
-        """File › Export…, Export Rows as › (one per format), Save Intact Records As…"""
-        opened = lambda: self.window.session.is_open  # noqa: E731
-        return [
-            Action("file.export", "&Export…", "file", self.export_dialog, "Ctrl+E", 2, opened),
-            Submenu("file/rows", "Export &Rows as", 2, "The rows shown (filtered), edits applied"),
-            *(
-                Action(
-                    f"file.rows.{fmt}",
-                    text,
-                    "file/rows",
-                    partial(self.export_as, fmt),
-                    None,
-                    0,
-                    opened,
-                )
-                for fmt, text in FORMATS
-            ),
-            Action(
-                "file.save_intact",
-                "Save &Intact Records As…",
-                "file",
-                self.save_intact,
-                None,
-                2,
-                opened,
-            ),
-        ]
 
     def _rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Every record kept (not deleted), and those of them the table shows."""
@@ -176,3 +147,26 @@ class ExportActions(QObject):
             20000,
         )
         return True
+
+
+_HERE = "edit_actions.exports"  # where the window keeps this group
+# File › Export…, Export Rows as › (one per format), Save Intact Records As…
+ACTIONS: tuple[Entry, ...] = (
+    Action("file.export", "&Export…", "file", On(f"{_HERE}.export_dialog"), "Ctrl+E", 2, OPEN),
+    Submenu("file/rows", "Export &Rows as", 2, "The rows shown (filtered), edits applied"),
+    *(
+        Action(
+            f"file.rows.{fmt}", text, "file/rows", On(f"{_HERE}.export_as", (fmt,)), None, 0, OPEN
+        )
+        for fmt, text in FORMATS
+    ),
+    Action(
+        "file.save_intact",
+        "Save &Intact Records As…",
+        "file",
+        On(f"{_HERE}.save_intact"),
+        None,
+        2,
+        OPEN,
+    ),
+)

@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..app.html_report import HtmlReportRequest
 from . import file_dialogs
-from .actions import Action, Entry
+from .actions import Action, Entry, On
 from .analysis_job import AnalysisJob
 from .recent import last_dir
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
 
-    from ..core.analyze.findings import Finding
     from .analysis_actions import AnalysisActions
     from .host import PanelHost
 
@@ -31,43 +30,6 @@ class HtmlReports:
         self.job: AnalysisJob | None = None
         self.ask = True  # a save dialog asks where (tests set ``target`` instead)
         self.target = ""
-
-    def actions(self) -> list[Entry]:
-        analysis = self.analysis
-        return [
-            Action(
-                "analyze.save_findings_html",
-                "Save &Findings as HTML…",
-                "analyze",
-                lambda: self.save("check"),
-                None,
-                3,
-                lambda: self._findings() is not None and self.w.session.is_open,
-            ),
-            Action(
-                "analyze.save_stats_html",
-                "Save &Statistics as HTML…",
-                "analyze",
-                lambda: self.save("stats"),
-                None,
-                3,
-                lambda: analysis.stats is not None and self.w.session.is_open,
-                order=1,
-            ),
-            Action(
-                "analyze.save_compare_html",
-                "Save &Comparison as HTML…",
-                "analyze",
-                self.save_comparison,
-                None,
-                3,
-                lambda: (
-                    analysis.compare_dialog is not None
-                    and analysis.compare_dialog.report is not None
-                ),
-                order=2,
-            ),
-        ]
 
     def save_comparison(self) -> None:
         """The comparison the Compare dialog shows, as ``compare --html`` writes it."""
@@ -104,21 +66,18 @@ class HtmlReports:
             self.w.as_widget(), "Save the report", suggested, "HTML (*.html)"
         )
 
-    def _findings(self) -> list[Finding] | None:
-        """The findings shown, None when there are none."""
-        shown = self.analysis.check_report
-        return list(shown.findings) if shown is not None and shown.findings else None
-
     def save(self, kind: str) -> None:
         """Write the report of the findings (``check``) or the statistics (``stats``)."""
         from ..core.report.charts import ReportUnavailable, require
 
         ds = self.w.session.dataset
-        findings = self._findings()
+        shown = self.analysis.check_report
         stats = self.analysis.stats
-        report: Any = (
-            [f.to_json() for f in findings or ()] if kind == "check" else stats and stats.to_json()
-        )
+        report: Any = None
+        if kind == "check" and shown is not None:
+            report = [f.to_json() for f in shown.findings]
+        elif kind == "stats" and stats is not None:
+            report = stats.to_json()
         if ds is None or not report:
             return
         if kind == "stats":
@@ -147,3 +106,37 @@ class HtmlReports:
                 self.w.show_error("Cannot save the report", error)
             return
         self.w.statusBar().showMessage(f"saved {result}", 15000)
+
+
+# Analyze › Save Findings, Statistics or Comparison as HTML…, each while it is shown
+ACTIONS: tuple[Entry, ...] = (
+    Action(
+        "analyze.save_findings_html",
+        "Save &Findings as HTML…",
+        "analyze",
+        On("html_reports.save", ("check",)),
+        None,
+        3,
+        On("analysis.shows_findings"),
+    ),
+    Action(
+        "analyze.save_stats_html",
+        "Save &Statistics as HTML…",
+        "analyze",
+        On("html_reports.save", ("stats",)),
+        None,
+        3,
+        On("analysis.shows_stats"),
+        order=1,
+    ),
+    Action(
+        "analyze.save_compare_html",
+        "Save &Comparison as HTML…",
+        "analyze",
+        On("html_reports.save_comparison"),
+        None,
+        3,
+        On("analysis.shows_comparison"),
+        order=2,
+    ),
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QSettings, QSize, Qt, Signal
@@ -36,13 +37,13 @@ from .docks import Docks
 from .edit_actions import EditActions
 from .feature_tree_view import FeatureTreeView
 from .filter_bar import FilterBar
-from .html_reports import HtmlReports
+from .html_reports import ACTIONS as HTML_ACTIONS, HtmlReports
 from .index_status import IndexStatus
 from .indexer import Indexer, IndexProgress, IndexState
 from .label_maps import LabelMaps
 from .layout_keys import LayoutKeys
 from .models.record_table import RecordTableModel
-from .navigation import Navigator
+from .navigation import ACTIONS as GO_ACTIONS, Navigator
 from .panels.gallery import Gallery
 from .prediction_actions import PredictionActions
 from .recent import RecentFiles
@@ -98,7 +99,6 @@ class MainWindow(QMainWindow):
             self, self.analysis, self.preview, self.order, self.settings
         )
         self.label_maps = LabelMaps(self, self.preview, self.settings)
-        self.html_reports = HtmlReports(self, self.analysis, self.settings)
         # what is shown of the selection
         self.panes = RecordPanes(
             self, self.tree, self.preview, self.edit_actions, self.remote, self.record_shown
@@ -107,7 +107,7 @@ class MainWindow(QMainWindow):
         self.action_table = [
             *window_actions(self),
             *self.remote.actions(),
-            *self.navigator.actions(),
+            *GO_ACTIONS,
             *self.order.actions(),
             *self.docks.actions(),
             *self.edit_actions.actions(),
@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
             *self.layout_keys.actions(),
             *self.predictions.actions(),
             *self.label_maps.actions(),
-            *self.html_reports.actions(),
+            *HTML_ACTIONS,
         ]
         self.menus = build_menus(self.menuBar(), self, self.action_table)
         self.file_menu, self.edit_menu = self.menus.menu("file"), self.menus.menu("edit")
@@ -134,6 +134,16 @@ class MainWindow(QMainWindow):
         state = read_bytes(self.settings, "window-state")  # the docks as the user left them
         if state is not None and not self.restoreState(state):
             self.settings.remove("window-state")
+
+    @cached_property
+    def navigator(self) -> Navigator:
+        """Going to a record or an offset, and the problems (made on first use)."""
+        return Navigator(self)
+
+    @cached_property
+    def html_reports(self) -> HtmlReports:
+        """Saving what the analysis panels show as HTML (made on first use)."""
+        return HtmlReports(self, self.analysis, self.settings)
 
     # -- construction --------------------------------------------------------------
     def _build_widgets(self) -> None:
@@ -178,7 +188,6 @@ class MainWindow(QMainWindow):
         self.order = TableOrder(self, self.table, self.filter_bar)
         self.order.rows_changed.connect(self.refresh_views)
         self.order.emptied.connect(self.clear_panes)
-        self.navigator: Navigator = Navigator(self)
         self.setStatusBar(StatusBar(self))
         self.status = IndexStatus(self.session, self.statusBar(), self.show_error)
         self.status.problems_button.clicked.connect(lambda: self.navigator.show_problems())

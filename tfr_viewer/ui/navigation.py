@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QInputDialog
 
 from ..core.io import Problem
-from .actions import Action, Entry
+from .actions import OPEN, Action, Entry, On
 from .host import PanelHost
 
 if TYPE_CHECKING:
@@ -17,29 +17,13 @@ if TYPE_CHECKING:
 
 
 class Navigator(QObject):
+    """Go to a record or an offset, and the list of problems (the window's
+    ``navigator``, made the first time one of :data:`ACTIONS` runs)."""
+
     def __init__(self, window: PanelHost) -> None:
         super().__init__(window.as_widget())
         self.window = window
         self.problems_dialog: ProblemsDialog | None = None
-
-    def actions(self) -> list[Entry]:
-        """Go › Go to Record or Offset… and Problems…"""
-        opened = lambda: self.window.session.is_open  # noqa: E731
-        return [
-            Action(
-                "go.record", "&Go to Record or Offset…", "go", self.goto_dialog, "Ctrl+G", 0, opened
-            ),
-            Action(
-                "go.problems",
-                "&Problems…",
-                "go",
-                self.show_problems,
-                "Ctrl+Shift+P",
-                0,
-                opened,
-                order=2,
-            ),
-        ]
 
     def goto_dialog(self) -> None:
         if self.window.session.dataset is None:
@@ -104,3 +88,27 @@ class Navigator(QObject):
         if problem.region:
             return self.window.select_region(problem)
         return self.window.select_record(problem.record)
+
+
+# Go › Go to Record or Offset… and Problems…
+ACTIONS: tuple[Entry, ...] = (
+    Action(
+        "go.record",
+        "&Go to Record or Offset…",
+        "go",
+        On("navigator.goto_dialog"),
+        "Ctrl+G",
+        0,
+        OPEN,
+    ),
+    Action(
+        "go.problems",
+        "&Problems…",
+        "go",
+        On("navigator.show_problems"),
+        "Ctrl+Shift+P",
+        0,
+        OPEN,
+        order=2,
+    ),
+)

@@ -1,18 +1,17 @@
 """The window's part of the registry's analyses (:mod:`..app.analyses`): each one with
 a panel has a dock (made by :class:`~.docks.Docks` from the registry, shown from the
-Analyze menu) and Analyze › Run TITLE, which runs its request, its options at their
+Analyze menu) and Analyze › Run TITLE (declared with the Analyze menu's commands, in
+:mod:`.analysis_actions`), which runs its request, its options at their
 defaults, on the open dataset as indexed, in the standby process with progress in the
 status bar and Cancel by running it again or closing the dataset; the report goes to
 the panel's ``set_report``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..app import analyses
 from ..app.analyses import Analysis
-from .actions import Action, Entry
 from .analysis_job import AnalysisJob
 
 if TYPE_CHECKING:
@@ -33,28 +32,10 @@ class RegisteredAnalyses:
         self.jobs: dict[str, AnalysisJob] = {}
         host.session.closed.connect(self.cancel_all)
 
-    def actions(self) -> list[Entry]:
-        opened = lambda: self.host.session.is_open  # noqa: E731
-        return [
-            Action(
-                f"analyze.{a.name}",
-                f"Run {a.title}",
-                "analyze",
-                self._runner(a),
-                None,
-                1,
-                opened,
-                order=4,
-            )
-            for a in analyses.ANALYSES
-            if a.panel is not None
-        ]
-
-    def _runner(self, analysis: Analysis) -> Callable[[], None]:
-        return lambda: self.run(analysis)
-
-    def run(self, analysis: Analysis) -> None:
-        """Run ``analysis`` on the open dataset (the one running is stopped first)."""
+    def run(self, name: str) -> None:
+        """Run the analysis ``name`` on the open dataset (the one running is stopped
+        first)."""
+        analysis = analyses.named(name)
         host = self.host
         ds = host.session.dataset
         if ds is None:
