@@ -45,7 +45,7 @@ from .layout_keys import LayoutKeys
 from .models.record_table import RecordTableModel
 from .navigation import ACTIONS as GO_ACTIONS, Navigator
 from .panels.gallery import Gallery
-from .prediction_actions import PredictionActions
+from .prediction_actions import ACTIONS as PREDICTION_ACTIONS, PredictionActions
 from .recent import RecentFiles
 from .record_panes import RecordPanes
 from .record_view import RecordTableView
@@ -95,9 +95,6 @@ class MainWindow(QMainWindow):
         self.edit_actions = EditActions(self, self.table, self.filter_bar, self.docks, self.tree)
         self.edit_actions.saved.connect(self.update_title)
         self.analysis = AnalysisActions(self)
-        self.predictions = PredictionActions(
-            self, self.analysis, self.preview, self.order, self.settings
-        )
         self.label_maps = LabelMaps(self, self.preview, self.settings)
         # what is shown of the selection
         self.panes = RecordPanes(
@@ -113,7 +110,7 @@ class MainWindow(QMainWindow):
             *self.edit_actions.actions(),
             *self.analysis.actions(),
             *self.layout_keys.actions(),
-            *self.predictions.actions(),
+            *PREDICTION_ACTIONS,
             *self.label_maps.actions(),
             *HTML_ACTIONS,
         ]
@@ -139,6 +136,12 @@ class MainWindow(QMainWindow):
     def navigator(self) -> Navigator:
         """Going to a record or an offset, and the problems (made on first use)."""
         return Navigator(self)
+
+    @cached_property
+    def predictions(self) -> PredictionActions:
+        """The model's predictions the checks weigh the labels against, and the
+        commands that use them (made on first use)."""
+        return PredictionActions(self, self.analysis, self.preview, self.order, self.settings)
 
     @cached_property
     def html_reports(self) -> HtmlReports:

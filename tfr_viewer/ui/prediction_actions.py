@@ -17,7 +17,7 @@ from ..app.predictions import PredictionsRequest
 from ..core.analyze.label_checks import PredictionCheck
 from ..core.analyze.label_errors import triage_weight
 from ..core.analyze.predictions import DetectionKeys, InRecords
-from .actions import Action, Entry
+from .actions import OPEN, Action, Entry, On
 from .analysis_job import AnalysisJob
 from .recent import last_dir
 
@@ -49,7 +49,9 @@ def suspicion(findings: Sequence[Finding]) -> dict[int, float]:
 
 
 class PredictionActions:
-    """The window's predictions (``check``) and the commands that use them."""
+    """The window's predictions (``check``) and the commands that use them (the
+    window's ``predictions``, made the first time one of :data:`ACTIONS` runs or the
+    checks ask for the predictions)."""
 
     def __init__(
         self,
@@ -71,38 +73,11 @@ class PredictionActions:
         self.last_dialog: PredictionsDialog | None = None
         self.evaluation: EvaluationDialog | None = None
         self._sort_when_checked = False
-        images = preview.images
-        images.prediction_bar.slider.valueChanged.connect(self._slid)
+        slider = preview.images.prediction_bar.slider
+        self._slid(slider.value())  # the picture's threshold so far
+        slider.valueChanged.connect(self._slid)
         w.session.closed.connect(self._closed)
         analysis.checked.connect(self._findings_arrived)
-
-    def actions(self) -> list[Entry]:
-        opened = lambda: self.w.session.is_open  # noqa: E731
-        return [
-            Action(
-                "analyze.predictions", "&Predictions…", "analyze", self.open_dialog, None, 2, opened
-            ),
-            Action(
-                "analyze.evaluate",
-                "&Evaluate Predictions…",
-                "analyze",
-                self.evaluate,
-                None,
-                2,
-                opened,
-                order=1,
-            ),
-            Action(
-                "view.suspicious",
-                "Most &Suspicious First",
-                "view",
-                self.suspicious_first,
-                None,
-                1,
-                opened,
-                order=2,
-            ),
-        ]
 
     # -- where they come from ----------------------------------------------------------
     def open_dialog(self) -> None:
@@ -241,3 +216,37 @@ class PredictionActions:
         self.order.show_order(order, "the strongest evidence against the labels first")
         if len(order):
             self.w.select_record(int(order[0]))  # the top of the triage, not the old row
+
+
+# Analyze › Predictions… and Evaluate Predictions…, View › Most Suspicious First
+ACTIONS: tuple[Entry, ...] = (
+    Action(
+        "analyze.predictions",
+        "&Predictions…",
+        "analyze",
+        On("predictions.open_dialog"),
+        None,
+        2,
+        OPEN,
+    ),
+    Action(
+        "analyze.evaluate",
+        "&Evaluate Predictions…",
+        "analyze",
+        On("predictions.evaluate"),
+        None,
+        2,
+        OPEN,
+        order=1,
+    ),
+    Action(
+        "view.suspicious",
+        "Most &Suspicious First",
+        "view",
+        On("predictions.suspicious_first"),
+        None,
+        1,
+        OPEN,
+        order=2,
+    ),
+)
