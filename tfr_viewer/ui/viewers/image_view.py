@@ -125,10 +125,7 @@ class ImageViewer(QWidget):
         self.damage.hide()
         layout.addWidget(self.damage)
         layout.addLayout(bar)
-        self.prediction_bar = PredictionBar(self)
-        self.prediction_bar.hide()  # shown for a record with predictions
-        self.prediction_bar.changed.connect(self._show_current)
-        layout.addWidget(self.prediction_bar)
+        self._bar: PredictionBar | None = None  # made for the first record with predictions
         layout.addWidget(self.view, 1)
         self._frames: FrameStrip | None = None  # made for the first frames of a sequence
         layout.addWidget(self.info)
@@ -323,6 +320,19 @@ class ImageViewer(QWidget):
         ]
         self.frames.set_frames(ann.key, same, position)
 
+    @property
+    def prediction_bar(self) -> PredictionBar:
+        """What of the predictions is drawn, and their score threshold, above the
+        picture: made the first time a record with predictions is shown (or the
+        predictions are set up), shown while one is."""
+        if self._bar is None:
+            bar = self._bar = PredictionBar(self)
+            bar.hide()
+            bar.changed.connect(self._show_current)
+            layout = cast(QVBoxLayout, self.layout())
+            layout.insertWidget(layout.indexOf(self.view), bar)
+        return self._bar
+
     def _predicted(self, ann: ImageAnnotation, w: int, h: int) -> list[Predicted] | None:
         """The shown image's predictions (None: none), paired with its boxes; the bar
         is shown with its counts when there are some."""
@@ -332,10 +342,12 @@ class ImageViewer(QWidget):
                 predicted = of_record(self.predictions, self._values, (w, h))
             except PredictionError:
                 predicted = None
-        self.prediction_bar.setVisible(predicted is not None)
         if predicted is None:
+            if self._bar is not None:
+                self._bar.hide()
             self.pairing = None
             return None
+        self.prediction_bar.show()
         sx, sy = (1.0, 1.0) if ann.normalized else (w, h)
         boxes = [
             replace(b, xmin=b.xmin / sx, ymin=b.ymin / sy, xmax=b.xmax / sx, ymax=b.ymax / sy)
