@@ -88,8 +88,7 @@ class AnalysisActions(QObject):
         if self._classes is None:
             panel = self._classes = cast(ClassesPanel, self.w.docks.widget("classes"))
             panel.filter_requested.connect(self.apply_filter)
-            panel.hidden_changed.connect(self.w.preview.images.set_hidden_classes)
-            panel.hidden_changed.connect(self.w.gallery.set_hidden_classes)
+            panel.hidden_changed.connect(self.w.set_hidden_classes)
             panel.set_classes(self.stats)
         return self._classes
 

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from ..core.analyze.label_checks import PredictionCheck
     from .dialogs.convert_dialog import ConvertDialog
     from .models.feature_tree import FeatureTreeModel
-    from .panels.gallery import Gallery
     from .recent import RecentFiles
     from .record_view import RecordTableView
     from .viewers.preview import PreviewPane
@@ -87,8 +86,6 @@ class AnalysisHost(Protocol):
     @property
     def tree_model(self) -> FeatureTreeModel: ...
     @property
-    def gallery(self) -> Gallery: ...
-    @property
     def predictions(self) -> PredictionsInUse: ...
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802
@@ -96,6 +93,7 @@ class AnalysisHost(Protocol):
     def show_error(self, title: str, text: str) -> None: ...
     def select_record(self, record: int) -> bool: ...
     def select_region(self, region: Problem) -> bool: ...
+    def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None: ...
 
 
 class WindowHost(Protocol):

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
     from .dialogs.layout_keys_dialog import LayoutKeysDialog
     from .host import PanelHost
-    from .panels.gallery import Gallery
     from .record_panes import RecordPanes
     from .viewers.preview import PreviewPane
 
@@ -40,13 +39,13 @@ class LayoutKeys:
         host: PanelHost,
         settings: QSettings,
         preview: PreviewPane,
-        gallery: Gallery,
         panes: RecordPanes,
     ) -> None:
-        """The keys are remembered in ``settings``; ``preview`` and ``gallery`` draw
-        under them, and ``panes`` show the record again when they change."""
+        """The keys are remembered in ``settings``; ``preview`` draws under them (the
+        gallery follows the session's keys itself), and ``panes`` show the record again
+        when they change."""
         self.host, self.settings = host, settings
-        self.preview, self.gallery, self.panes = preview, gallery, panes
+        self.preview, self.panes = preview, panes
         self.last_dialog: LayoutKeysDialog | None = None
         host.session.keys_changed.connect(self._apply)
         host.session.set_keymap(load(settings))
@@ -77,7 +76,6 @@ class LayoutKeys:
 
     def _apply(self, keymap: KeyMap) -> None:
         self.preview.images.keymap = keymap
-        self.gallery.set_keymap(keymap)
         session = self.host.session
         if session.dataset is not None and session.current is not None:
             self.panes.show_record(session.current)

@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         self.panes = RecordPanes(
             self, self.tree, self.preview, self.edit_actions, self.remote, self.record_shown
         )
-        self.layout_keys = LayoutKeys(self, self.settings, self.preview, self.gallery, self.panes)
+        self.layout_keys = LayoutKeys(self, self.settings, self.preview, self.panes)
         self.action_table = [
             *window_actions(self),
             *self.remote.actions(),
@@ -152,12 +152,13 @@ class MainWindow(QMainWindow):
     def _build_widgets(self) -> None:
         self.filter_bar = FilterBar(self)
         self.table = RecordTableView(self.settings, self)
-        self.gallery = Gallery(self)
-        self.gallery.record_activated.connect(self.select_record)
-        self.gallery.drive(self.table)
+        self._gallery: Gallery | None = None  # made when its tab is first shown
         self.left_tabs = QTabWidget(self)
         self.left_tabs.addTab(self.table, "Records")
-        self.left_tabs.addTab(self.gallery, "Gallery")
+        page = QWidget(self)
+        self._gallery_page = QVBoxLayout(page)
+        self._gallery_page.setContentsMargins(0, 0, 0, 0)
+        self.left_tabs.addTab(page, "Gallery")
         self.left_tabs.currentChanged.connect(self._tab_changed)
         left = QWidget(self)
         box = QVBoxLayout(left)
@@ -197,7 +198,6 @@ class MainWindow(QMainWindow):
         self.status.cancel_button.clicked.connect(self.cancel_indexing)
 
     def _follow_panels(self) -> None:
-        self.session.selected.connect(self.gallery.follow)
         images = self.preview.images
         images.picker.edit_requested.connect(
             lambda kind, box, corners: self.edit_actions.edit_box(
@@ -287,19 +287,43 @@ class MainWindow(QMainWindow):
         model.sort_requested.connect(self.order.sort)
         self.table.fit_columns()
         self.filter_bar.set_dataset(dataset)
-        self.gallery.set_dataset(dataset, model)
         self.tree_model.class_names = model.class_names
-        # the names of the boxes' classes: a ClassLabel under a sequence (objects/label)
-        nested = [names for key, names in model.class_names.items() if "/" in key]
-        top = [names for key, names in model.class_names.items() if "/" not in key]
-        self.preview.images.class_names = dict(enumerate(nested[0])) if nested else {}
-        self.gallery.thumbs.set_class_names(
-            dict(enumerate(top[0])) if top else {}, self.preview.images.class_names
-        )
+        self.preview.images.class_names = dict(model.box_classes)
+        if self._gallery is not None:
+            self._show_in_gallery(self._gallery)
+
+    @property
+    def gallery(self) -> Gallery:
+        """The records as tiles: made the first time its tab is shown (or it is asked
+        for), given what the window shows then, following the session from then on."""
+        if self._gallery is None:
+            gallery = self._gallery = Gallery(self)
+            gallery.attach(self)
+            gallery.drive(self.table)
+            gallery.set_hidden_classes(self.preview.images.hidden_classes)
+            self._show_in_gallery(gallery)
+            self._gallery_page.addWidget(gallery)
+            gallery.show()
+        return self._gallery
+
+    def _show_in_gallery(self, gallery: Gallery) -> None:
+        """The open dataset's records, and the names of their classes, in ``gallery``."""
+        model = self.session.model
+        gallery.set_dataset(self.session.dataset, model)
+        records = model.record_classes if model is not None else {}
+        gallery.thumbs.set_class_names(records, self.preview.images.class_names)
+        gallery.follow(self.session.current)
+
+    def set_hidden_classes(self, hidden: set[tuple[int | None, str | None]]) -> None:
+        """The classes whose boxes are not drawn, in the picture and the tiles."""
+        self.preview.images.set_hidden_classes(hidden)
+        if self._gallery is not None:
+            self._gallery.set_hidden_classes(hidden)
 
     def _closed(self) -> None:
         self.filter_bar.set_dataset(None)
-        self.gallery.set_dataset(None, None)
+        if self._gallery is not None:
+            self._gallery.set_dataset(None, None)
         self.order.forget()
         self.table.known_keys = []
         self.clear_panes()
@@ -356,7 +380,7 @@ class MainWindow(QMainWindow):
         self.table.fit_columns()  # now that the largest offset and the columns are known
         if not len(ds):
             return
-        self.gallery.refresh()
+        self.refresh_views()
         if self.current is None and not self.table.currentIndex().isValid():
             self.select_record(0)
         elif self.current is not None:
@@ -462,7 +486,8 @@ class MainWindow(QMainWindow):
 
     def refresh_views(self) -> None:
         """The rows changed: the gallery shows the same records."""
-        self.gallery.refresh()
+        if self._gallery is not None:
+            self._gallery.refresh()
 
     def about(self) -> None:
         from .dialogs.about_dialog import AboutDialog

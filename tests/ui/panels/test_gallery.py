@@ -143,3 +143,32 @@ def test_tfds_captions_name_the_classes_as_the_tree_does(qtbot, window):
     caption = model.data(model.index(0), Qt.ItemDataRole.DisplayRole)
     assert any(f"{name} (" in caption for name in names), caption
     assert "class " not in caption
+
+
+def test_a_gallery_made_late_shows_what_the_window_shows(qtbot, window, samples):
+    """The gallery is made when its tab is first shown; a class hidden before then is
+    hidden in its first tiles, and it starts on the record the window shows."""
+    from dataclasses import replace
+
+    from tfr_viewer.core.decode import annotated_thumbnail, decode, features_of, recognise
+    from tfr_viewer.ui.panels.gallery import SIZE
+    from tfr_viewer.ui.viewers.image_view import to_qimage
+
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.select_record(9)
+    assert window._gallery is None  # opening a file makes no gallery
+    window.menus.action("panel.classes").trigger()
+    classes = window.analysis.classes
+    qtbot.waitUntil(lambda: classes.list.count() == 3, timeout=60_000)
+    classes.list.item(2).setCheckState(Qt.CheckState.Unchecked)  # 3 triangle
+    assert window._gallery is None
+    window.menus.action("view.gallery").trigger()  # Ctrl+2
+    gallery = window.gallery
+    qtbot.waitUntil(gallery.isVisible)
+    assert gallery.thumbs.rowCount() == 24
+    assert gallery.currentIndex().row() == 9
+    gallery.thumbs.data(gallery.thumbs.index(2), Qt.ItemDataRole.DecorationRole)
+    _wait_thumb(qtbot, window, 2)
+    ann = recognise(features_of(decode(window.dataset.read(2)).payload))[0]
+    bare = to_qimage(annotated_thumbnail(replace(ann, boxes=()), SIZE))
+    assert _icon_image(window, 2).convertToFormat(bare.format()) == bare

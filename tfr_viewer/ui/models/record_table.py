@@ -89,6 +89,12 @@ class RecordTableModel(QAbstractTableModel):
         self.summary_keys: list[str] = []
         # class names by key where the dataset's folder gives them (TFDS ClassLabel files)
         self.class_names: dict[str, list[str]] = class_names_of(dataset)
+        # a ClassLabel at the top names the records' classes; one under a sequence
+        # (objects/label), their boxes'
+        top = [names for key, names in self.class_names.items() if "/" not in key]
+        nested = [names for key, names in self.class_names.items() if "/" in key]
+        self.record_classes: dict[int, str] = dict(enumerate(top[0])) if top else {}
+        self.box_classes: dict[int, str] = dict(enumerate(nested[0])) if nested else {}
         self._size_bounds: list[int] | None = None  # see widest_text("offset")
         # for remote datasets: ``run_later(fn, then)`` reads summaries off this thread
         self.run_later: RunLater | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import (
@@ -36,6 +36,9 @@ from ...core.decode.file_payloads import decode_record
 from ...core.decode.layouts import KeyMap
 from ...core.io import Dataset
 from ..viewers.image_view import to_qimage
+
+if TYPE_CHECKING:
+    from ..host import PanelHost
 
 Index = QModelIndex | QPersistentModelIndex
 SIZE = 128
@@ -299,6 +302,16 @@ class Gallery(QListView):
         self.activated.connect(
             lambda idx: self.record_activated.emit(self.thumbs.record_at(idx.row()))
         )
+
+    def attach(self, host: PanelHost) -> None:
+        """Follow ``host``'s session: its selected record and its layout's keys (the
+        dataset comes from the window, with its rows); activating a tile selects its
+        record."""
+        session = host.session
+        self.record_activated.connect(host.select_record)
+        session.selected.connect(self.follow)
+        session.keys_changed.connect(self.set_keymap)
+        self.set_keymap(session.keymap)
 
     def set_dataset(self, dataset: Dataset | None, records: Any) -> None:
         self.thumbs.set_source(dataset, records)
