@@ -113,3 +113,44 @@ def test_verify_checks_one_file_of_large_records_in_parts_as_tensorflow_reads_it
     assert read == 41
     scanned = _cli("verify", "--json", "--no-cache", path, env_streams="1")
     assert json.loads(scanned.stdout) == out
+
+
+@pytest.mark.parametrize(
+    ("command", "expression"),
+    [
+        ("list", "length > 100"),  # a bare name: a feature's, or the record's length
+        ("list", 'has("label")'),  # reads features
+        ("list", "record.length > 100"),  # the record's alone: streamed as it is read
+        ("count", "length > 100"),
+    ],
+)
+def test_a_filtered_command_reads_the_data_in_one_verifying_pass(
+    tmp_path, monkeypatch, capsys, command, expression
+):
+    """A filter is judged (its names, its keys) on the index the command needs next:
+    one verifying pass over the data, never a header pass first; the output is
+    TensorFlow's reading of the records."""
+    from tfr_viewer.cli import main
+    from tfr_viewer.core.io.dataset import Dataset
+    from tfr_viewer.core.write.build import build_example
+
+    payloads = [build_example({"label": i, "text": b"x" * (40 * i)}) for i in range(8)]
+    path = tf_write(tmp_path / "data.tfrecord", payloads)
+    monkeypatch.setenv("TFR_VIEWER_NO_CACHE", "1")
+    passes: list[bool] = []
+    real = Dataset.scan
+
+    def scan(self, *, verify=True, cancel=None):
+        passes.append(verify)
+        return real(self, verify=verify, cancel=cancel)
+
+    monkeypatch.setattr(Dataset, "scan", scan)
+    assert main([command, "--filter", expression, str(path)]) == 0
+    assert passes == [True]
+    out = capsys.readouterr().out.split()
+    lengths = [len(p) for p in tf().data.TFRecordDataset(str(path)).as_numpy_iterator()]
+    wanted = [i for i, n in enumerate(lengths) if n > 100 or "has" in expression]
+    if command == "count":
+        assert out == [str(len(wanted))]
+    else:
+        assert [int(line) for line in out[::5]] == wanted

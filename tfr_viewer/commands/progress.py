@@ -123,17 +123,24 @@ def index_with_progress(
     index(ds, verify, COMMAND_LINE, until, other_files=other_files)
 
 
-def warn_about_filter(ds: Dataset, text: str) -> None:
+def warn_about_filter(ds: Dataset, text: str, *, verify: bool) -> None:
     """Refuse a filter that reads a key no record has (one line, exit 2: see
     :func:`~..core.query.names.require_features`), then print warnings (stderr) for one
-    that would silently match nothing, judged on the features of the first records (a
-    filter that reads no feature has nothing to judge, and no record is read for it)."""
-    from ..core.query import compile_filter, lint_filter
+    that would silently match nothing, judged on the features of the first records.
+
+    Only a filter whose meaning needs the index (it reads features, or a bare name that
+    may be a feature's) has anything to judge; the dataset is then indexed, verifying
+    when the command verifies next anyway (``verify``): one pass over the data, not a
+    header pass and then a verifying one. Any other filter reads nothing here."""
+    from ..core.query import compile_filter, lint_filter, needs_index
     from ..core.query.names import require_features, resolved
 
     sample = 64
-    index_with_progress(ds, verify=False)
-    flt = resolved(ds, compile_filter(text))
+    flt = compile_filter(text)
+    if not needs_index(flt):
+        return
+    index_with_progress(ds, verify=verify)
+    flt = resolved(ds, flt)
     require_features(ds, flt)
     if flt.keys:
         from ..core.analyze.schema import sample_kinds

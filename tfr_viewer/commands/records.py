@@ -164,7 +164,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     with _open(args.paths) as ds:
         shown = print_warnings(ds, args.json)
         if args.filter:
-            warn_about_filter(ds, args.filter)
+            warn_about_filter(ds, args.filter, verify=args.limit != 0)  # the listing verifies
         if args.limit == 0:
             return 0
         from ..app.filtering import matches
@@ -215,7 +215,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     with _open(args.paths) as ds:
         shown = print_warnings(ds, args.json)
         if args.filter:
-            warn_about_filter(ds, args.filter)
+            warn_about_filter(ds, args.filter, verify=True)  # a filtered count verifies
         report = CountRequest(args.filter or None).run(ds, COMMAND_LINE)
         print_warnings(ds, args.json, shown)  # what the scan found (empty files, not TFRecords)
         if args.json:

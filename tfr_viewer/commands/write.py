@@ -87,11 +87,11 @@ def run_export(request: ExportRequest) -> int:
     runs = request.runs
     runs.asked()
     with Dataset.open(list(request.paths)) as ds:
+        jobs = 1 if runs.runner or request.format != "tfrecord" else runs.for_dataset(ds)
+        split = bool(runs.runner) or jobs > 1  # the splits verify on their workers
         if request.filter:
-            warn_about_filter(ds, request.filter)
-        if runs.runner:
-            return _export_by_splits(ds, request, 1)
-        if request.format == "tfrecord" and (jobs := runs.for_dataset(ds)) > 1:
+            warn_about_filter(ds, request.filter, verify=not split)
+        if split:
             return _export_by_splits(ds, request, jobs)
         index_with_progress(ds, verify=True)
         records = matches_of(matches(ds, request.filter, COMMAND_LINE))
