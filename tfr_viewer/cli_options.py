@@ -142,6 +142,17 @@ def add_output_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--split", metavar="NAME=FRAC,...", help="e.g. train=0.8,val=0.2")
 
 
+def add_html(p: argparse.ArgumentParser, what: str) -> None:
+    """``--html FILE``: ``what`` the command reports, also as a page (see
+    :mod:`.commands.reports`)."""
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help=f"also write {what} as one self-contained HTML file (charts and pictures "
+        "inline; needs the report extra: matplotlib)",
+    )
+
+
 def add_overwrite(p: argparse.ArgumentParser) -> None:
     p.add_argument("--overwrite", action="store_true", help="replace outputs that exist already")
 

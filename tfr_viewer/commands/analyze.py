@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..cli_options import CommandSpec, Runs, add_overwrite, add_paths, add_runs
+from ..cli_options import CommandSpec, Runs, add_html, add_overwrite, add_paths, add_runs
 from ..core import json_text
 from ..core.analyze.key_kinds import kinds_warning
 from ..core.io import Dataset
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from ..app.stats import StatsReport
 
 from .reports import (
-    html_arguments,
     refuse_early,
     require_charts,
     write_report,
@@ -118,7 +117,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         require_charts()
     with Dataset.open(args.paths) as ds:
         inputs = [f.path for f in ds.files]
-        refuse_early([args.html], inputs, args.overwrite)
+        if args.html:
+            refuse_early([args.html], inputs, args.overwrite)
         out = _statistics(ds, Runs.of(args)).to_json()
         if args.html:
             from ..core.report.stats_report import stats_html
@@ -208,7 +208,8 @@ def run_check(request: CheckRequest) -> int:
     with Dataset.open(list(request.paths)) as ds:
         inputs = [f.path for f in ds.files]
         # refused before the checks run, and again when written
-        refuse_early([request.junit, request.html], inputs, request.overwrite)
+        if reports := [r for r in (request.junit, request.html) if r]:
+            refuse_early(reports, inputs, request.overwrite)
         report = _checked(ds, request)
         findings = [f.to_json() for f in report]
         if request.junit:
@@ -316,7 +317,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         require_charts()
     with Dataset.open(args.paths) as da, Dataset.open(args.against) as db:
         inputs = [f.path for f in da.files] + [f.path for f in db.files]
-        refuse_early([args.html], inputs, args.overwrite)
+        if args.html:
+            refuse_early([args.html], inputs, args.overwrite)
         index_with_progress(da, verify=True)
         index_with_progress(db, verify=True)
         shown = print_warnings(da, args.json)
@@ -345,7 +347,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def stats_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p)
     p.add_argument("--json", action="store_true", help="all figures as JSON")
-    html_arguments(p, "the figures and charts")
+    add_html(p, "the figures and charts")
     add_overwrite(p)
     add_runs(p)
 
@@ -385,7 +387,7 @@ def check_arguments(p: argparse.ArgumentParser) -> None:
         help="also write the findings as JUnit XML for CI systems: a test case per kind "
         "of check, failed at --fail-on",
     )
-    html_arguments(p, "the findings, grouped by kind, with the records' pictures")
+    add_html(p, "the findings, grouped by kind, with the records' pictures")
     add_overwrite(p)
     add_runs(p)
 
@@ -408,7 +410,7 @@ def compare_arguments(p: argparse.ArgumentParser) -> None:
         help="pass although images are in both datasets (leakage fails by default)",
     )
     p.add_argument("--json", action="store_true", help="all figures as JSON")
-    html_arguments(p, "the drift, the classes side by side and the images in both")
+    add_html(p, "the drift, the classes side by side and the images in both")
     add_overwrite(p)
 
 

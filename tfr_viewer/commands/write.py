@@ -94,7 +94,8 @@ def run_export(request: ExportRequest) -> int:
         if split:
             return _export_by_splits(ds, request, jobs)
         index_with_progress(ds, verify=True)
-        records = matches_of(matches(ds, request.filter, COMMAND_LINE))
+        every = np.arange(len(ds), dtype=np.int64)  # without a filter, every record
+        records = matches_of(matches(ds, request.filter, COMMAND_LINE)) if request.filter else every
         if request.format != "tfrecord":
             return _export_other(ds, records, request)
         report = ExportRecordsRequest(records, request.output, filter=request.filter).run(

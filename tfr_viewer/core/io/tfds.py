@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..text import whole_number
+from .remote import is_url
 from .side_files import SideFileError, read_json_side_file, read_side_file
 from .tfds_catalog import INFO
 
@@ -149,7 +150,10 @@ def _json(path: str, what: str) -> Any:
 def read_info(folder: str) -> TfdsInfo | None:
     """The TFDS description of ``folder``; None when it is none (no readable
     ``dataset_info.json`` with splits)."""
-    info = _json(os.path.join(folder, INFO), "TFDS dataset_info.json")
+    described = os.path.join(folder, INFO)
+    if not os.path.lexists(described):
+        return None  # no TFDS folder: nothing to read
+    info = _json(described, "TFDS dataset_info.json")
     if not isinstance(info, dict) or not isinstance(info.get("splits"), list):
         return None
     splits = []
@@ -191,7 +195,7 @@ def read_info(folder: str) -> TfdsInfo | None:
 def info_of(paths: Iterable[str]) -> TfdsInfo | None:
     """The TFDS description of the folder that holds every one of ``paths`` (local
     files), if it is a TFDS folder."""
-    folders = {os.path.dirname(os.path.abspath(p)) for p in paths if "://" not in p}
+    folders = {os.path.dirname(os.path.abspath(p)) for p in paths if not is_url(p)}
     if len(folders) != 1:
         return None
     return read_info(folders.pop())
