@@ -166,9 +166,7 @@ def test_classes_filter_and_hide_boxes(qtbot, window, samples):
     assert window.preview.images.hidden_classes == {(3, "triangle")}
 
 
-def test_no_panel_is_made_until_shown_and_a_late_one_shows_what_is_known(
-    qtbot, window, samples
-):
+def test_no_panel_is_made_until_shown_and_a_late_one_shows_what_is_known(qtbot, window, samples):
     """Opening a file makes no docked panel; Classes shown after the statistics were
     computed lists their classes, and its clicks filter the table."""
     from tfr_viewer.ui.panels.registry import every_panel
