@@ -16,6 +16,7 @@ from ..core.io import Dataset
 from .records import Record, read_record
 
 if TYPE_CHECKING:
+    from ..core.decode.episodes import Episode
     from .results import (
         Comparison,
         Evaluated,
@@ -91,6 +92,17 @@ class DatasetView:
         if not 0 <= index < len(self.dataset):
             raise IndexError(f"no record {index}: the dataset holds {len(self.dataset):,}")
         return read_record(self.dataset, index)
+
+    def episodes(self) -> Iterator[Episode]:
+        """The view's records that are robot-learning episodes (RLDS: their steps kept
+        under ``steps/``), in order, each step feature shaped as the folder's
+        ``features.json`` says (``episode.steps["action"]``: an array of shape
+        ``(steps, 7)``; pictures and texts: a list of one bytes value a step), or split
+        evenly between the steps ``steps/is_first`` counts without it. Records that keep
+        no steps are passed over."""
+        from ..core.decode.episodes import dataset_episodes
+
+        yield from dataset_episodes(self.dataset, self.records.tolist())
 
     def filter(self, expression: str) -> DatasetView:
         """The records of this view that match ``expression`` (the filter language of

@@ -1,7 +1,8 @@
 """TensorFlow Datasets folders (``~/tensorflow_datasets/NAME/CONFIG/VERSION/``), read
 without TensorFlow: ``dataset_info.json`` (the splits, their shard lengths and bytes,
-the file format), ``features.json`` (where the ClassLabel features are) and the label
-files beside them (``label.labels.txt``, ``objects-label.labels.txt``: one name a line).
+the file format), ``features.json`` (each feature's kind, dtype and shape, see
+:mod:`.tfds_features`; where the ClassLabel features are) and the label files beside
+them (``label.labels.txt``, ``objects-label.labels.txt``: one name a line).
 
 A folder is a TFDS folder when it holds ``dataset_info.json``. Its shards are named by
 each split's ``filepathTemplate``; :meth:`TfdsInfo.expected` lists them with the
@@ -20,6 +21,7 @@ from ..text import whole_number
 from .remote import is_url
 from .side_files import SideFileError, read_json_side_file, read_side_file
 from .tfds_catalog import INFO
+from .tfds_features import FeatureSpec, feature_specs
 
 FEATURES = "features.json"
 CLASS_LABEL = "tensorflow_datasets.core.features.class_label_feature.ClassLabel"
@@ -47,6 +49,8 @@ class TfdsInfo:
     file_format: str  # tfrecord, array_record, …
     splits: tuple[TfdsSplit, ...]
     class_names: dict[str, list[str]] = field(default_factory=dict)  # record key -> names
+    # what features.json says of each feature, by record key (see tfds_features.py)
+    features: dict[str, FeatureSpec] = field(default_factory=dict)
 
     def shard_name(self, split: TfdsSplit, index: int) -> str:
         count = len(split.shard_lengths)
@@ -189,6 +193,7 @@ def read_info(folder: str) -> TfdsInfo | None:
         str(info.get("fileFormat") or "tfrecord"),
         tuple(splits),
         names,
+        feature_specs(features),
     )
 
 

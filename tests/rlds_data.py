@@ -1,0 +1,199 @@
+"""RLDS datasets as robot-learning projects write them: a TFDS builder of the shape
+``rlds_dataset_builder`` gives every Open X-Embodiment dataset (``steps`` as a
+``tfds.features.Dataset`` of observation pictures and state, a 7-number action, reward,
+discount, the three flags, an instruction and its embedding; ``episode_metadata``), run
+by ``tensorflow_datasets`` itself at test time, so that the folder holds the shards,
+``dataset_info.json`` and ``features.json`` exactly as TFDS writes them.
+
+The cameras are real JPEGs of a small scene (a square moving over a gradient), the
+actions and states smooth random walks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+NAME = "robot_debug"
+VERSION = "1.0.0"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the builder's features are: the cameras, their size, the action's and the
+    state's dimensions."""
+
+    cameras: tuple[str, ...] = ("image", "wrist_image")
+    size: int = 64
+    action: int = 7
+    state: int = 8
+
+
+@dataclass
+class Planned:
+    """One episode to write: ``length`` steps, with ``instruction``; ``seed`` makes its
+    pictures and signals (two episodes with the same seed and length are the same)."""
+
+    length: int
+    instruction: str = "pick up the red cup"
+    seed: int = 0
+    changes: dict[str, Any] = field(default_factory=dict)  # step feature -> values
+
+
+def scene(seed: int, step: int, size: int, camera: int) -> np.ndarray:
+    """A camera's picture at ``step``: a gradient and a square that moves."""
+    y, x = np.mgrid[0:size, 0:size]
+    base = np.stack(
+        [(x * 255 // size), (y * 255 // size), np.full_like(x, (seed * 37 + camera * 80) % 256)],
+        axis=-1,
+    ).astype(np.uint8)
+    at = (seed * 7 + step * 3 + camera * 11) % (size - size // 4)
+    base[at : at + size // 4, at : at + size // 4] = (255 - 40 * camera, 40, 40)
+    return base
+
+
+def episode_steps(plan: Planned, shape: Shape) -> list[dict[str, Any]]:
+    """The steps of ``plan`` as the builder yields them."""
+    rng = np.random.default_rng(plan.seed)
+    action = np.cumsum(rng.normal(0, 0.05, (plan.length, shape.action)), axis=0)
+    state = np.cumsum(rng.normal(0, 0.05, (plan.length, shape.state)), axis=0)
+    steps = []
+    for t in range(plan.length):
+        last = t == plan.length - 1
+        steps.append(
+            {
+                "observation": {
+                    **{
+                        camera: scene(plan.seed, t, shape.size, i)
+                        for i, camera in enumerate(shape.cameras)
+                    },
+                    "state": state[t].astype(np.float32),
+                },
+                "action": action[t].astype(np.float32),
+                "discount": 1.0,
+                "reward": float(last),
+                "is_first": t == 0,
+                "is_last": last,
+                "is_terminal": last,
+                "language_instruction": plan.instruction,
+                "language_embedding": rng.random(4, dtype=np.float32),
+            }
+        )
+    for name, values in plan.changes.items():
+        for t, value in enumerate(values):
+            _set(steps[t], name.split("/"), value)
+    return steps
+
+
+def _set(step: dict[str, Any], path: list[str], value: Any) -> None:
+    for part in path[:-1]:
+        step = step[part]
+    step[path[-1]] = value
+
+
+def write_rlds(data_dir: Path, splits: dict[str, list[Planned]], shape: Shape = Shape()) -> Path:
+    """Write an RLDS dataset of ``splits`` under ``data_dir`` with TFDS; its folder
+    (``data_dir/robot_debug/1.0.0``)."""
+    import tensorflow_datasets as tfds
+
+    class RobotDebug(tfds.core.GeneratorBasedBuilder, skip_registration=True):
+        VERSION = tfds.core.Version(VERSION)
+
+        def _info(self) -> Any:
+            image = tfds.features.Image(shape=(shape.size, shape.size, 3), encoding_format="jpeg")
+            return tfds.core.DatasetInfo(
+                builder=self,
+                features=tfds.features.FeaturesDict(
+                    {
+                        "steps": tfds.features.Dataset(
+                            {
+                                "observation": tfds.features.FeaturesDict(
+                                    {
+                                        **{camera: image for camera in shape.cameras},
+                                        "state": tfds.features.Tensor(
+                                            shape=(shape.state,), dtype=np.float32
+                                        ),
+                                    }
+                                ),
+                                "action": tfds.features.Tensor(
+                                    shape=(shape.action,), dtype=np.float32
+                                ),
+                                "discount": tfds.features.Scalar(dtype=np.float32),
+                                "reward": tfds.features.Scalar(dtype=np.float32),
+                                "is_first": tfds.features.Scalar(dtype=np.bool_),
+                                "is_last": tfds.features.Scalar(dtype=np.bool_),
+                                "is_terminal": tfds.features.Scalar(dtype=np.bool_),
+                                "language_instruction": tfds.features.Text(),
+                                "language_embedding": tfds.features.Tensor(
+                                    shape=(4,), dtype=np.float32
+                                ),
+                            }
+                        ),
+                        "episode_metadata": tfds.features.FeaturesDict(
+                            {"file_path": tfds.features.Text()}
+                        ),
+                    }
+                ),
+            )
+
+        def _split_generators(self, dl_manager: Any) -> Any:
+            return {name: self._generate_examples(name) for name in splits}
+
+        def _generate_examples(self, split: str) -> Any:
+            for n, plan in enumerate(splits[split]):
+                yield (
+                    f"{split}-{n}",
+                    {
+                        "steps": episode_steps(plan, shape),
+                        "episode_metadata": {"file_path": f"/robot/{split}/episode_{n}.npy"},
+                    },
+                )
+
+    builder = RobotDebug(data_dir=str(data_dir))
+    builder.download_and_prepare()
+    return Path(builder.data_dir)
+
+
+def tfds_episodes(folder: Path, split: str) -> list[dict[str, Any]]:
+    """The episodes of ``split`` as TFDS reads them back (pictures left encoded), in
+    the order of the split's shards: ``{"steps": {"observation/image": values of every
+    step, ...}, "episode_metadata": {...}}``, each step feature's values stacked."""
+    import tensorflow_datasets as tfds
+
+    builder = tfds.builder_from_directory(str(folder))
+    skip = {c: tfds.decode.SkipDecoding() for c in _cameras(builder)}
+    data = builder.as_dataset(
+        split=split, shuffle_files=False, decoders={"steps": {"observation": skip}}
+    )
+    out = []
+    for episode in tfds.as_numpy(data):
+        steps = [_flat(step) for step in episode["steps"]]
+        names = _flat(builder.info.features["steps"].feature.get_serialized_info())
+        stacked = {
+            name: np.array([step[name] for step in steps], dtype=_dtype(steps, name))
+            for name in names
+        }
+        out.append({"steps": stacked, "episode_metadata": episode["episode_metadata"]})
+    return out
+
+
+def _dtype(steps: list[dict[str, Any]], name: str) -> Any:
+    return object if steps and isinstance(steps[0][name], bytes) else None
+
+
+def _flat(tree: Any, prefix: str = "") -> dict[str, Any]:
+    """A nested dict as ``{"observation/image": value}``."""
+    out: dict[str, Any] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            out.update(_flat(value, f"{prefix}{key}/"))
+        else:
+            out[prefix + key] = value
+    return out
+
+
+def _cameras(builder: Any) -> list[str]:
+    observation = builder.info.features["steps"].feature["observation"]
+    return [k for k, f in observation.items() if type(f).__name__ == "Image"]
