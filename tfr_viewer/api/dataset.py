@@ -100,7 +100,7 @@ class DatasetView:
         ``(steps, 7)``; pictures and texts: a list of one bytes value a step), or split
         evenly between the steps ``steps/is_first`` counts without it. Records that keep
         no steps are passed over."""
-        from ..core.decode.episodes import dataset_episodes
+        from ..app.episodes import dataset_episodes
 
         yield from dataset_episodes(self.dataset, self.records.tolist())
 

@@ -14,17 +14,14 @@ and said in ``notes``; the episode is read whatever its flags say (the checks ju
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..io.tfds_features import FeatureSpec
-from .payload_types import FeatureData, features_of
-
-if TYPE_CHECKING:
-    from ..io import Dataset
+from .payload_types import FeatureData
 
 STEPS = "steps"  # the sequence RLDS keeps an episode's steps in
 FLAGS = ("is_first", "is_last", "is_terminal")  # RLDS's per-step booleans
@@ -39,7 +36,7 @@ class Episode:
     of ``length`` bytes values for pictures and text; ``kinds`` says which (``tensor``,
     ``image``, ``text``, or ``values`` for a feature left as it is); ``metadata`` holds
     every other feature's values; ``notes`` says what could not be read as steps;
-    ``record`` is the record it is (read from a dataset by :func:`dataset_episodes`)."""
+    ``record`` is the record it is (read from a dataset: :mod:`tfr_viewer.app.episodes`)."""
 
     length: int
     steps: dict[str, Any]
@@ -212,18 +209,3 @@ def _looks_like_pictures(values: list[bytes]) -> bool:
     from .detect import image_format
 
     return bool(values) and image_format(bytes(values[0][:16])) is not None
-
-
-def dataset_episodes(ds: Dataset, records: Iterable[int]) -> Iterator[Episode]:
-    """The episodes among ``records`` of the indexed ``ds`` (those that keep steps),
-    shaped by the ``features.json`` of the TFDS folder that holds its files, if any."""
-    from ..io.tfds import info_of
-    from .file_payloads import decode_record
-
-    info = info_of(f.path for f in ds.files)
-    specs = info.features if info is not None else None
-    for record in records:
-        features = features_of(decode_record(ds, record).payload)
-        episode = read_episode(features, specs) if features else None
-        if episode is not None:
-            yield replace(episode, record=record)

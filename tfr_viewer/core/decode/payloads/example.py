@@ -114,11 +114,20 @@ def render(record: dict[str, Any]) -> Iterator[str]:
 
 
 def outline(p: ExamplePayload, key: str, depth: int, nested: Nested) -> list[Outline]:
+    """The features grouped by the ``/`` of their keys; a robot-learning episode's
+    ``steps/...`` as one ``steps`` node of its steps (:mod:`..episode_outline`)."""
+    from ..episodes import STEPS, read_episode
     from ..outline import Outline
     from .outlines import grouped
 
     notes = [Outline("note", value=p.note)] if p.note else []
-    return notes + grouped(p.features, depth, nested)
+    episode = read_episode(p.features)
+    if episode is None:
+        return notes + grouped(p.features, depth, nested)
+    from ..episode_outline import episode_outline
+
+    others = {k: fd for k, fd in p.features.items() if not k.startswith(STEPS + "/")}
+    return [*notes, episode_outline(episode), *grouped(others, depth, nested)]
 
 
 def images(p: ExamplePayload, keymap: KeyMap | None) -> list[ImageAnnotation]:
