@@ -14,13 +14,28 @@ from ..core.io import Dataset
 from ..core.io.tfds import info_of
 
 
+class EpisodeReader:
+    """Reads episodes of the indexed ``ds``, shaped by the ``features.json`` of the TFDS
+    folder that holds its files (read once, here), if any."""
+
+    def __init__(self, ds: Dataset) -> None:
+        self.dataset = ds
+        info = info_of(f.path for f in ds.files)
+        self.specs = info.features if info is not None else None
+
+    def episode(self, record: int) -> Episode | None:
+        """Record ``record``'s episode; None when it keeps no steps (or is no
+        Example)."""
+        features = features_of(decode_record(self.dataset, record).payload)
+        episode = read_episode(features, self.specs) if features else None
+        return replace(episode, record=record) if episode is not None else None
+
+
 def dataset_episodes(ds: Dataset, records: Iterable[int]) -> Iterator[Episode]:
     """The episodes among ``records`` of the indexed ``ds`` (those that keep steps),
     shaped by the ``features.json`` of the TFDS folder that holds its files, if any."""
-    info = info_of(f.path for f in ds.files)
-    specs = info.features if info is not None else None
+    reader = EpisodeReader(ds)
     for record in records:
-        features = features_of(decode_record(ds, record).payload)
-        episode = read_episode(features, specs) if features else None
+        episode = reader.episode(record)
         if episode is not None:
-            yield replace(episode, record=record)
+            yield episode

@@ -64,6 +64,15 @@ PANELS: tuple[Panel, ...] = (
         "findings_panel:FindingsPanel",
     ),
     Panel("files", "Files", "F&iles", "view", "Ctrl+7", "left", "files_panel:FilesPanel"),
+    Panel(
+        "episode",
+        "Episode",
+        "&Episode Player",
+        "view",
+        "Ctrl+8",
+        "bottom",
+        "episode_player:EpisodePlayer",
+    ),
 )
 
 

@@ -1,0 +1,94 @@
+"""The episode player as a user drives it: View › Episode Player on an RLDS dataset
+shows the selected episode's cameras, its signals and its instruction; the keys and the
+slider step through it, Space plays it to its end; a record that keeps no steps says
+so. TFDS writes the dataset and decodes the pictures compared."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.rlds_data import Planned, tfds_episodes, write_rlds
+from tests.ui.conftest import open_and_wait
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return write_rlds(
+        tmp_path_factory.mktemp("rlds"),
+        {"train": [Planned(12, seed=1), Planned(5, "open the drawer", seed=2)]},
+    )
+
+
+def _open_player(qtbot, window, folder):
+    shard = next(folder.glob("*-train.tfrecord-*"))
+    open_and_wait(qtbot, window, [shard])
+    window.menus.action("panel.episode").trigger()  # View › Episode Player (Ctrl+8)
+    player = window.docks.widget("episode")
+    qtbot.waitUntil(lambda: player.episode is not None, timeout=10_000)
+    return player
+
+
+def _pixels(view):
+    """The picture a camera view shows, as decoded (height, width, RGB)."""
+    from PySide6.QtGui import QImage
+
+    image = view.shown().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    width, height, line = image.width(), image.height(), image.bytesPerLine()
+    data = bytes(image.constBits())[: line * height]
+    rows = np.frombuffer(data, np.uint8).reshape(height, line)
+    return rows[:, : width * 3].reshape(height, width, 3).copy()
+
+
+def test_the_player_shows_the_episode_and_steps_through_it(qtbot, window, folder):
+    import tensorflow as tf
+
+    player = _open_player(qtbot, window, folder)
+    episode = player.episode
+    theirs = tfds_episodes(folder, "train")[episode.record]["steps"]
+    assert episode.length == len(theirs["is_first"])
+    assert [v.name for v in player._cameras] == ["observation/image", "observation/wrist_image"]
+    assert player.slider.maximum() == episode.length - 1
+    assert player.position.text() == f"step 1 of {episode.length}"
+    assert player._plots.names == ["action", "observation/state", "reward"]
+    instruction = theirs["language_instruction"][0].decode()
+    assert player.instruction.text() == f"“{instruction}”"
+    assert "is_first" in player.flags.text()
+
+    player.slider.setFocus()
+    qtbot.keyClick(player.slider, Qt.Key.Key_End)
+    assert player.step == episode.length - 1
+    assert "is_last" in player.flags.text()
+    player.setFocus()
+    qtbot.keyClick(player, Qt.Key.Key_Home)
+    qtbot.keyClick(player, Qt.Key.Key_Right)
+    qtbot.keyClick(player, Qt.Key.Key_Right)
+    assert player.step == 2 and player._plots.cursor_at() == 2
+    camera = player._cameras[0]
+    qtbot.waitUntil(lambda: player.shown_step == 2, timeout=10_000)
+    shown = _pixels(camera).astype(int)
+    step = [tf.io.decode_jpeg(v).numpy().astype(int) for v in theirs["observation/image"][:3]]
+    assert shown.shape == step[2].shape
+    assert np.abs(shown - step[2]).mean() < 2  # the picture of step 2, as TensorFlow decodes it
+    assert np.abs(shown - step[0]).mean() > 5 * np.abs(shown - step[2]).mean()
+
+    player.speed.setCurrentIndex(player.speed.findData(60))
+    qtbot.keyClick(player, Qt.Key.Key_Space)
+    assert player.playing
+    qtbot.waitUntil(lambda: not player.playing, timeout=10_000)
+    assert player.step == episode.length - 1
+
+
+def test_another_record_is_another_episode_and_a_plain_record_says_so(
+    qtbot, window, folder, samples
+):
+    player = _open_player(qtbot, window, folder)
+    first = player.episode.record
+    window.select_record(1 - first)
+    qtbot.waitUntil(lambda: player.episode is not None and player.episode.record != first)
+    assert player.step == 0 and player.position.text().startswith("step 1 of ")
+    open_and_wait(qtbot, window, [samples / "shapes_odapi.tfrecord"])
+    window.select_record(0)
+    qtbot.waitUntil(lambda: "no episode" in player.message.text(), timeout=10_000)
+    assert player.episode is None and player.message.isVisible()
