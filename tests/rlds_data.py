@@ -34,19 +34,27 @@ class Shape:
 @dataclass
 class Planned:
     """One episode to write: ``length`` steps, with ``instruction``; ``seed`` makes its
-    pictures and signals (two episodes with the same seed and length are the same)."""
+    pictures and signals (two episodes with the same seed and length are the same).
+    ``changes`` replaces step features' values: ``{"is_last": {4: True}}``, or a value
+    for every step with the key ``None``."""
 
     length: int
     instruction: str = "pick up the red cup"
     seed: int = 0
-    changes: dict[str, Any] = field(default_factory=dict)  # step feature -> values
+    changes: dict[str, dict[int | None, Any]] = field(default_factory=dict)
 
 
 def scene(seed: int, step: int, size: int, camera: int) -> np.ndarray:
-    """A camera's picture at ``step``: a gradient and a square that moves."""
+    """A camera's picture at ``step``: a textured gradient (a table's grain, so that the
+    picture is sharp) and a square that moves."""
     y, x = np.mgrid[0:size, 0:size]
+    grain = np.random.default_rng(seed * 10 + camera).integers(0, 60, (size, size))
     base = np.stack(
-        [(x * 255 // size), (y * 255 // size), np.full_like(x, (seed * 37 + camera * 80) % 256)],
+        [
+            (x * 180 // size) + grain,
+            (y * 180 // size) + grain[::-1],
+            np.full_like(x, (seed * 37 + camera * 80) % 196) + grain.T,
+        ],
         axis=-1,
     ).astype(np.uint8)
     at = (seed * 7 + step * 3 + camera * 11) % (size - size // 4)
@@ -82,9 +90,17 @@ def episode_steps(plan: Planned, shape: Shape) -> list[dict[str, Any]]:
             }
         )
     for name, values in plan.changes.items():
-        for t, value in enumerate(values):
-            _set(steps[t], name.split("/"), value)
+        for t in range(plan.length):
+            if t in values or None in values:
+                value = values[t] if t in values else values[None]
+                _set(steps[t], name.split("/"), value(steps[t]) if callable(value) else value)
     return steps
+
+
+def _get(step: dict[str, Any], path: list[str]) -> Any:
+    for part in path:
+        step = step[part]
+    return step
 
 
 def _set(step: dict[str, Any], path: list[str], value: Any) -> None:
@@ -197,3 +213,43 @@ def _flat(tree: Any, prefix: str = "") -> dict[str, Any]:
 def _cameras(builder: Any) -> list[str]:
     observation = builder.info.features["steps"].feature["observation"]
     return [k for k, f in observation.items() if type(f).__name__ == "Image"]
+
+
+BLACK = np.zeros((64, 64, 3), np.uint8)
+
+
+def planted_episodes() -> tuple[dict[str, list[Planned]], dict[str, tuple[int, str, int | None]]]:
+    """Episodes with one fault each, and a clean one: ``(splits, planted)`` where
+    ``planted`` names each fault by the episode's metadata file (``/robot/SPLIT/
+    episode_N.npy``): its kind, and the step it is at (None: the whole episode)."""
+    frozen = scene(5, 0, 64, 0)
+    splits = {
+        "train": [
+            Planned(12, seed=1),  # clean
+            Planned(12, seed=2, changes={"is_last": {None: False}}),
+            Planned(12, seed=3, changes={"is_first": {6: True}}),
+            Planned(2, seed=4),
+            Planned(12, "", seed=6),
+            Planned(12, seed=7, changes={"observation/state": {3: np.full(8, np.nan, np.float32)}}),
+            Planned(12, seed=8, changes={"action": {None: np.zeros(7, np.float32)}}),
+            Planned(12, seed=9, changes={"action": {7: lambda step: step["action"] + 5.0}}),
+            Planned(12, seed=10, changes={"observation/wrist_image": {None: BLACK}}),
+            Planned(12, seed=11, changes={"observation/image": {None: frozen}}),
+            Planned(12, seed=12),  # copied into val
+            *[Planned(12, seed=20 + n) for n in range(4)],  # clean, for the usual action
+        ],
+        "val": [Planned(12, seed=12)],
+    }
+    planted = {
+        "/robot/train/episode_1.npy": ("episode_flags", 11),
+        "/robot/train/episode_2.npy": ("episode_flags", 6),
+        "/robot/train/episode_3.npy": ("episode_short", None),
+        "/robot/train/episode_4.npy": ("episode_instruction", 0),
+        "/robot/train/episode_5.npy": ("signal_not_finite", 3),
+        "/robot/train/episode_6.npy": ("action_still", None),
+        "/robot/train/episode_7.npy": ("action_jump", 7),
+        "/robot/train/episode_8.npy": ("camera_blank", None),
+        "/robot/train/episode_9.npy": ("camera_frozen", 0),
+        "/robot/val/episode_0.npy": ("episode_duplicate", None),
+    }
+    return splits, planted

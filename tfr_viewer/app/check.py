@@ -128,6 +128,7 @@ def check(
     import time
 
     from ..core.analyze.checks import check_dataset
+    from .episodes import with_episode_checks
 
     started = time.perf_counter()
     index(ds, verify=False, state=state)  # the payload CRCs are checked as they are read
@@ -136,6 +137,10 @@ def check(
     else:
         with state.phase("checking", len(ds)) as step:
             found = check_dataset(ds, progress=step, overlay=overlay, **options.keywords())
+    if overlay is None:
+        found = with_episode_checks(ds, found, state)
+    else:
+        found = with_episode_checks(ds, found, state, overlay.edited, overlay.deleted)
     return CheckReport(
         len(ds) if records is None else records,
         len(ds.files),

@@ -4,14 +4,18 @@ files (:mod:`..core.decode.episodes`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
+import numpy as np
+
+from ..core.analyze.findings import Finding
 from ..core.decode import features_of
-from ..core.decode.episodes import Episode, read_episode
+from ..core.decode.episodes import Episode, is_episode, read_episode
 from ..core.decode.file_payloads import decode_record
 from ..core.io import Dataset
 from ..core.io.tfds import info_of
+from .task_state import QUIET, TaskState
 
 
 class EpisodeReader:
@@ -23,10 +27,10 @@ class EpisodeReader:
         info = info_of(f.path for f in ds.files)
         self.specs = info.features if info is not None else None
 
-    def episode(self, record: int) -> Episode | None:
-        """Record ``record``'s episode; None when it keeps no steps (or is no
-        Example)."""
-        features = features_of(decode_record(self.dataset, record).payload)
+    def episode(self, record: int, payload: bytes | None = None) -> Episode | None:
+        """Record ``record``'s episode (``payload``: its bytes as edited, when they
+        are); None when it keeps no steps (or is no Example)."""
+        features = features_of(decode_record(self.dataset, record, payload).payload)
         episode = read_episode(features, self.specs) if features else None
         return replace(episode, record=record) if episode is not None else None
 
@@ -39,3 +43,70 @@ def dataset_episodes(ds: Dataset, records: Iterable[int]) -> Iterator[Episode]:
         episode = reader.episode(record)
         if episode is not None:
             yield episode
+
+
+def is_episodic(ds: Dataset) -> bool:
+    """Whether the indexed ``ds`` holds episodes: its first intact record keeps steps."""
+    intact = ds.undamaged(np.arange(min(len(ds), 64), dtype=np.int64))
+    if not len(intact):
+        return False
+    features = features_of(decode_record(ds, int(intact[0])).payload)
+    return features is not None and is_episode(features)
+
+
+def with_episode_checks(
+    ds: Dataset,
+    found: Iterable[Finding],
+    state: TaskState = QUIET,
+    edited: Mapping[int, bytes] | None = None,
+    deleted: frozenset[int] = frozenset(),
+) -> list[Finding]:
+    """``found`` (the record checks' findings) as a check reports them: for an episodic
+    ``ds``, the findings of its steps' pictures folded one an episode and camera, and
+    the episode checks' added; sorted, most severe first."""
+    from ..core.analyze.episode_checks import as_for_episodes
+    from ..core.analyze.findings import sort_key
+
+    if is_episodic(ds):
+        episodes = episode_findings(ds, state, edited, deleted)
+        found = as_for_episodes(found, episodes) + episodes
+    return sorted(found, key=sort_key)
+
+
+def episode_findings(
+    ds: Dataset,
+    state: TaskState = QUIET,
+    edited: Mapping[int, bytes] | None = None,
+    deleted: frozenset[int] = frozenset(),
+) -> list[Finding]:
+    """The findings of the episode checks (:mod:`..core.analyze.episode_checks`) over
+    every intact record of ``ds`` that keeps steps, as ``edited`` has them and but those
+    ``deleted``. The same wherever the rest of the checks ran (here, on processes, on
+    Beam): the episodes are read here."""
+    from ..core.analyze.episode_checks import EpisodeChecks
+
+    reader = EpisodeReader(ds)
+    edited = edited or {}
+
+    def where(record: int) -> tuple[str, int]:
+        ref = ds.ref(record)
+        return ref.file, ref.offset
+
+    checks = EpisodeChecks(where)
+    records = ds.undamaged(np.arange(len(ds), dtype=np.int64)).tolist()
+    with state.phase("checking episodes", len(records)) as step:
+        for done, record in enumerate(records):
+            if state.cancelled:
+                break
+            if record in deleted:
+                continue
+            try:
+                episode = reader.episode(record, edited.get(record))
+            except Exception:  # noqa: BLE001 - a record that is no Example: the parse checks say so
+                episode = None
+            if episode is not None:
+                checks.add(episode)
+            if done % 64 == 0:
+                step(done)
+        step(len(records))
+    return checks.finish()

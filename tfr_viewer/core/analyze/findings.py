@@ -33,6 +33,57 @@ KINDS: dict[str, tuple[str, str]] = {
         "as UTF-8 text",
     ),
     "empty_shard": ("warning", "remove the file from the shard set, or write it again"),
+    # robot-learning episodes (RLDS: steps under steps/), see episode_checks.py
+    "episode_shape": (
+        "warning",
+        "a step feature does not split into the episode's steps; check the script that "
+        "flattened the steps (features.json beside the shards says each step's shape)",
+    ),
+    "episode_flags": (
+        "error",
+        "is_first must be true at the first step alone and is_last at the last alone; "
+        "write the episode again, split where two run together",
+    ),
+    "episode_short": (
+        "warning",
+        "an episode of one or two steps is often a failed recording; drop it, or check it",
+    ),
+    "episode_instruction": (
+        "warning",
+        "a language-conditioned policy learns nothing from this step's instruction; "
+        "write the task's instruction, or drop the episode",
+    ),
+    "signal_not_finite": (
+        "error",
+        "NaN or infinity poisons training; drop the episode, or fix the recording",
+    ),
+    "action_still": (
+        "warning",
+        "the robot was never commanded to move; drop the episode, or check the recording",
+    ),
+    "action_jump": (
+        "warning",
+        "a jerky action (a dropped message or a wrong unit) teaches the policy to jerk; "
+        "check the step, and drop or smooth the episode",
+    ),
+    "camera_blank": (
+        "error",
+        "the camera recorded nothing the policy can see; drop the camera or the episode",
+    ),
+    "camera_frozen": (
+        "warning",
+        "the camera stopped updating; drop the steps, or the episode",
+    ),
+    "camera_missing": (
+        "warning",
+        "a camera some episodes lack leaves a hole in the model's input; drop the "
+        "camera, or the episodes without it",
+    ),
+    "episode_duplicate": (
+        "warning",
+        "the same episode twice weighs it double, and across splits leaks the test into "
+        "training; keep one copy",
+    ),
     "empty_record": ("warning", "drop the record, or check the script that wrote it"),
     "checks_not_applicable": (
         "info",
@@ -219,7 +270,8 @@ LABEL_ERROR_KINDS = ("label_missed", "label_class", "label_location", "label_spu
 class Finding:
     """One fault. ``record`` and ``offset`` are None for a fault of a whole file or of
     the dataset; ``feature`` is None when no key is at fault; ``box`` is the index of a
-    box in the record's box lists, when one box is at fault."""
+    box in the record's box lists, when one box is at fault; ``step`` the step of an
+    episode (a record of steps) where the fault is, when one step is."""
 
     kind: str
     message: str
@@ -231,6 +283,7 @@ class Finding:
     # what a prediction showed (score, iou, classes, the predicted box) and ``rank``, the
     # strength of that evidence in [0, 1]; only label-error findings have it
     evidence: Mapping[str, Any] | None = None
+    step: int | None = None  # the step of an episode at fault (robot-learning records)
 
     @property
     def severity(self) -> str:
@@ -293,20 +346,25 @@ class Finding:
             optional("feature", str),
             optional("box", int),
             evidence,
+            optional("step", int),
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "severity": self.severity,
-            "kind": self.kind,
-            "record": self.record,
-            "file": self.file,
-            "offset": self.offset,
-            "feature": self.feature,
-            "box": self.box,
-            "message": self.message,
-            "hint": self.hint,
-        } | ({"evidence": dict(self.evidence)} if self.evidence is not None else {})
+        return (
+            {
+                "severity": self.severity,
+                "kind": self.kind,
+                "record": self.record,
+                "file": self.file,
+                "offset": self.offset,
+                "feature": self.feature,
+                "box": self.box,
+                "message": self.message,
+                "hint": self.hint,
+            }
+            | ({"evidence": dict(self.evidence)} if self.evidence is not None else {})
+            | ({"step": self.step} if self.step is not None else {})
+        )
 
 
 def at_least(severity: str, threshold: str) -> bool:

@@ -1,0 +1,108 @@
+"""The episode checks on an RLDS dataset TFDS writes, with one planted fault an
+episode: every fault is found at its episode and step by ``check``, through the
+command line; the clean episodes (and a clean twin of the whole dataset) have no
+finding of any kind; ``--jobs`` does not change the findings."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import tfr_viewer as tfv
+from tests.program import program
+from tests.rlds_data import Planned, planted_episodes, write_rlds
+from tfr_viewer.core.analyze.episode_checks import check_episodes
+from tfr_viewer.core.decode.episodes import Episode
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    splits, faults = planted_episodes()
+    return write_rlds(tmp_path_factory.mktemp("planted"), splits), faults
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    splits, _ = planted_episodes()
+    twins = {
+        name: [
+            Planned(max(p.length, 12), "pick up the red cup", seed=100 + 50 * i + n)
+            for n, p in enumerate(plans)
+        ]
+        for i, (name, plans) in enumerate(splits.items())
+    }
+    return write_rlds(tmp_path_factory.mktemp("clean"), twins)
+
+
+def _shards(folder):
+    return sorted(str(p) for p in folder.glob("*.tfrecord-*"))
+
+
+def _names(folder) -> dict[int, str]:
+    """Each record's episode, by its metadata file (TFDS shuffles them in the shards)."""
+    with tfv.open(_shards(folder)) as view:
+        return {
+            e.record: e.metadata["episode_metadata/file_path"][0].decode() for e in view.episodes()
+        }
+
+
+def _check(folder, *more):
+    done = program("check", "--json", *more, *_shards(folder))
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)
+
+
+def test_every_planted_fault_is_found_at_its_episode_and_step(planted):
+    folder, faults = planted
+    names = _names(folder)
+    report = _check(folder)
+    found: dict[str, list[tuple[str, int | None]]] = {}
+    for f in report["findings"]:
+        found.setdefault(names.get(f["record"], "?"), []).append((f["kind"], f.get("step")))
+    for episode, (kind, step) in faults.items():
+        assert (kind, step) in found.get(episode, []), (episode, found.get(episode))
+    faulty = set(faults) | {"/robot/train/episode_10.npy"}  # the original of the copy
+    for episode, said in found.items():
+        if episode not in faulty:
+            raise AssertionError(f"a clean episode has findings: {episode} {said}")
+    for episode, said in found.items():
+        planted_kind = faults.get(episode, ("episode_duplicate", None))[0]
+        assert {k for k, _ in said} <= {planted_kind}, (episode, said)
+    assert report["failed"] and report["counts"]["error"] >= 4
+    assert _check(folder, "--jobs", "2")["findings"] == report["findings"]
+
+
+def test_a_clean_twin_has_no_finding(clean):
+    report = _check(clean)
+    assert report["findings"] == [] and not report["failed"]
+
+
+def _episode(record, **steps) -> Episode:
+    kinds = {n: ("image" if isinstance(v, list) else "tensor") for n, v in steps.items()}
+    length = len(next(iter(steps.values())))
+    return Episode(length, steps, kinds, record=record)
+
+
+def test_a_camera_some_episodes_lack_and_steps_that_do_not_split():
+    where = lambda record: ("data.tfrecord", record * 100)  # noqa: E731
+    flags = np.array([True, False, False])
+    last = np.array([False, False, True])
+    with_camera = _episode(0, is_first=flags, is_last=last, cam=[b"a", b"b", b"c"])
+    without = _episode(1, is_first=flags, is_last=last, reward=np.array([0.0, 0.0, 1.0]))
+    odd = Episode(
+        3,
+        {"is_first": flags, "is_last": last},
+        {"is_first": "tensor", "is_last": "tensor"},
+        notes=("steps/action: 7 values do not split into 3 steps",),
+        record=2,
+    )
+    found = check_episodes([with_camera, without, odd], where)
+    kinds = sorted((f.kind, f.record, f.feature) for f in found)
+    assert kinds == [
+        ("camera_missing", 1, "steps/cam"),
+        ("camera_missing", 2, "steps/cam"),
+        ("episode_shape", 2, None),
+    ]
+    assert found[0].offset in (100, 200) and found[0].file == "data.tfrecord"
