@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..core.analyze.findings import Finding
     from .dialogs.compare_dialog import CompareDialog
     from .host import AnalysisHost
+    from .panels.episode_player import EpisodePlayer
     from .panels.stats_panel import StatisticsPanel
 
 
@@ -396,11 +397,16 @@ class AnalysisActions(QObject):
         # a double-click activates twice: the second time, the filter is gone already
         cleared = self._cleared[1]
         if f.feature:
-            index = w.tree_model.index_of_key(f.feature, f.box)
+            index = w.tree_model.index_of_key(f.feature, f.box if f.box is not None else f.step)
             if index.isValid():
                 w.tree.setCurrentIndex(index)
                 w.tree.scrollTo(index)
                 w.tree.resizeColumnToContents(0)
+        if f.step is not None:  # a step of an episode: the player shows it
+            dock = w.docks.dock("episode")
+            dock.show()
+            dock.raise_()
+            cast("EpisodePlayer", w.docks.widget("episode")).show_step(record, f.step)
         images = w.preview.images
         predicted = f.prediction
         if f.box is not None:  # the box chosen, ready to fix with the mouse or keys

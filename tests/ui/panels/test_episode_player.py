@@ -92,3 +92,24 @@ def test_another_record_is_another_episode_and_a_plain_record_says_so(
     window.select_record(0)
     qtbot.waitUntil(lambda: "no episode" in player.message.text(), timeout=10_000)
     assert player.episode is None and player.message.isVisible()
+
+
+def test_double_clicking_a_finding_of_a_step_goes_to_that_step(qtbot, window, tmp_path):
+    from tests.rlds_data import planted_episodes
+    from tests.ui.panels.test_analysis_panels import _action, _double_click_finding
+
+    splits, _ = planted_episodes()
+    folder = write_rlds(tmp_path, splits)
+    open_and_wait(qtbot, window, sorted(folder.glob("*.tfrecord-*")))
+    _action(window, "Run Checks").trigger()
+    panel = window.analysis.findings
+    qtbot.waitUntil(lambda: bool(panel.model.findings), timeout=60_000)
+    jump = next(f for f in panel.model.findings if f.kind == "action_jump")
+    _double_click_finding(qtbot, panel, lambda f: f.kind == "action_jump")
+    player = window.docks.widget("episode")
+    assert window.docks.dock("episode").isVisible()
+    assert window.current == jump.record
+    qtbot.waitUntil(lambda: player.episode is not None and player.episode.record == jump.record)
+    assert player.step == jump.step == 7
+    node = window.tree_model.node(window.tree.currentIndex())
+    assert (node.key, node.name) == ("steps/action", "[7]")

@@ -229,6 +229,18 @@ class EpisodePlayer(QWidget):
         if not self.isVisible():  # read when shown: a hidden player decodes nothing
             self._waiting = record
             return
+        self._read(record)
+
+    def show_step(self, record: int, step: int) -> None:
+        """Show step ``step`` of record ``record``'s episode (a finding's)."""
+        if self._dataset is None:
+            return
+        if self.episode is None or self.episode.record != record:
+            self._read(record)
+        self.go_to(step)
+
+    def _read(self, record: int) -> None:
+        assert self._dataset is not None
         self._waiting = None
         try:
             if self._reader is None:
