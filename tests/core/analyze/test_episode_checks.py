@@ -71,6 +71,10 @@ def test_every_planted_fault_is_found_at_its_episode_and_step(planted):
         planted_kind = faults.get(episode, ("episode_duplicate", None))[0]
         assert {k for k, _ in said} <= {planted_kind}, (episode, said)
     assert report["failed"] and report["counts"]["error"] >= 4
+    from tfr_viewer.core.analyze.findings import EPISODE_KINDS
+
+    shown_elsewhere = {"camera_missing", "episode_shape"}  # below, on episodes made by hand
+    assert {kind for kind, _ in faults.values()} | shown_elsewhere == set(EPISODE_KINDS)
     assert _check(folder, "--jobs", "2")["findings"] == report["findings"]
 
 

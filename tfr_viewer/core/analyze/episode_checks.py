@@ -156,13 +156,12 @@ class EpisodeChecks:
                 )
 
     def _instruction(self, episode: Episode) -> None:
-        texts = episode.steps.get("language_instruction")
-        if episode.kinds.get("language_instruction") != "text" or not texts:
-            return
-        for step, raw in enumerate(texts):
-            text = bytes(raw).decode("utf-8", "replace").strip()
-            if text.lower() in PLACEHOLDERS:
-                said = f"{text!r}" if text else "empty"
+        for step in range(episode.length):
+            text = episode.instruction(step)
+            if text is None:
+                return  # the steps have no instruction
+            if text.strip().lower() in PLACEHOLDERS:
+                said = f"{text.strip()!r}" if text.strip() else "empty"
                 self.note(
                     "episode_instruction",
                     f"the instruction is {said} at step {step}"

@@ -264,6 +264,20 @@ KINDS: dict[str, tuple[str, str]] = {
 
 # kinds that weigh a model's predictions against the labels, ranked by their evidence
 LABEL_ERROR_KINDS = ("label_missed", "label_class", "label_location", "label_spurious")
+# the kinds of the episode checks (records that are robot-learning episodes)
+EPISODE_KINDS = (
+    "episode_shape",
+    "episode_flags",
+    "episode_short",
+    "episode_instruction",
+    "signal_not_finite",
+    "action_still",
+    "action_jump",
+    "camera_blank",
+    "camera_frozen",
+    "camera_missing",
+    "episode_duplicate",
+)
 
 
 @dataclass(frozen=True)

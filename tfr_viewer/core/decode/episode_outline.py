@@ -19,9 +19,7 @@ _KINDS = {"b": "bool", "f": "float", "i": "int64", "u": "int64"}
 def episode_outline(episode: Episode, sequence: str = STEPS) -> Outline:
     """The ``steps`` node of ``episode`` (its key ``sequence``)."""
     top = Outline(sequence, "episode", plural(episode.length, "step"), key=sequence)
-    instruction = episode.steps.get("language_instruction")
-    if episode.kinds.get("language_instruction") == "text" and instruction:
-        top.value = bytes(instruction[0]).decode("utf-8", "replace")
+    top.value = episode.instruction(0) or ""
     for note in episode.notes:
         top.add(Outline("note", value=note, key=sequence))
     groups: dict[tuple[str, ...], Outline] = {(): top}

@@ -25,6 +25,8 @@ from .payload_types import FeatureData
 
 STEPS = "steps"  # the sequence RLDS keeps an episode's steps in
 FLAGS = ("is_first", "is_last", "is_terminal")  # RLDS's per-step booleans
+INSTRUCTION = "language_instruction"  # RLDS's text of the task, a step
+REWARD = "reward"
 _COUNTERS = ("is_first", "is_last", "is_terminal", "reward", "discount")  # one value a step
 
 
@@ -52,6 +54,20 @@ class Episode:
         if values is None or self.kinds.get(name) != "tensor":
             return None
         return np.asarray(values).reshape(self.length, -1)[:, 0].astype(bool)
+
+    def instruction(self, step: int) -> str | None:
+        """The language instruction of ``step``; None when the steps have none."""
+        texts = self.steps.get(INSTRUCTION)
+        if self.kinds.get(INSTRUCTION) != "text" or not texts or not 0 <= step < len(texts):
+            return None
+        return bytes(texts[step]).decode("utf-8", "replace")
+
+    def reward(self, step: int) -> float | None:
+        """The reward of ``step``; None when the steps have none."""
+        values = self.steps.get(REWARD)
+        if self.kinds.get(REWARD) != "tensor" or values is None or not 0 <= step < len(values):
+            return None
+        return float(np.asarray(values).reshape(len(values), -1)[step, 0])
 
     @property
     def cameras(self) -> list[str]:

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.decode.episodes import Episode
+from ...core.decode.episodes import FLAGS, Episode
 from ...core.text import plural
 from .camera_frames import Frame, FrameCache
 
@@ -379,20 +379,19 @@ class EpisodePlayer(QWidget):
 
 
 def _instruction(episode: Episode, step: int) -> str:
-    texts = episode.steps.get("language_instruction")
-    if episode.kinds.get("language_instruction") != "text" or not texts:
+    text = episode.instruction(step)
+    if text is None:
         return ""
-    text = bytes(texts[step]).decode("utf-8", "replace")
     return f"“{text}”" if text else "(no instruction)"
 
 
 def _flags(episode: Episode, step: int) -> str:
     said = []
-    for name in ("is_first", "is_last", "is_terminal"):
+    for name in FLAGS:
         flags = episode.flag(name)
         if flags is not None and step < len(flags) and flags[step]:
             said.append(name)
-    reward = episode.steps.get("reward")
-    if reward is not None and episode.kinds.get("reward") == "tensor":
-        said.append(f"reward {float(reward[step]):g}")
+    reward = episode.reward(step)
+    if reward is not None:
+        said.append(f"reward {reward:g}")
     return ", ".join(said) or plural(episode.length, "step")
