@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import numpy as np
+import pytest
 
 from tests.tf_oracle import tf, tf_read, tf_write
 from tfr_viewer.cli import main
@@ -99,3 +103,38 @@ def test_sampling_and_cancel(tmp_path, capsys):
         token = CancelToken()
         token.cancel()
         assert infer_schema(ds, cancel=token).records == 0
+
+
+@pytest.mark.parametrize("beside", [True, False])
+def test_an_episode_s_steps_parse_as_tfds_reads_them(tmp_path, beside):
+    """``schema`` of an RLDS dataset: each step feature a FixedLenSequenceFeature of one
+    step's shape (from features.json, or from the episodes without it), which
+    TensorFlow's parser reads as TFDS does."""
+    import shutil
+
+    from tests.program import program
+    from tests.rlds_data import Planned, tfds_episodes, write_rlds
+
+    folder = write_rlds(tmp_path / "data", {"train": [Planned(6, seed=1), Planned(3, seed=2)]})
+    shard = next(folder.glob("*-train.tfrecord-*"))
+    if not beside:
+        alone = tmp_path / "alone"
+        alone.mkdir()
+        shard = Path(shutil.copy(shard, alone / shard.name))
+    done = program("schema", str(shard))
+    assert done.returncode == 0, done.stderr
+    assert "FixedLenSequenceFeature([7], tf.float32, allow_missing=True)" in done.stdout
+    namespace: dict = {}
+    exec(done.stdout, namespace)  # noqa: S102 - the code schema prints, as a user runs it
+    description = namespace["feature_description"]
+    expected = tfds_episodes(folder, "train")
+    t = tf()
+    for raw, theirs in zip(t.data.TFRecordDataset(str(shard)), expected, strict=True):
+        parsed = t.io.parse_single_example(raw, description)
+        for name, values in theirs["steps"].items():
+            mine = parsed[f"steps/{name}"].numpy()
+            assert mine.shape == values.shape, name
+            if values.dtype != object:
+                np.testing.assert_array_equal(mine, values.astype(mine.dtype))
+            else:
+                assert list(mine) == list(values)

@@ -4,7 +4,10 @@ Per key: the kinds seen (a key with two kinds is a conflict), in how many record
 present, and the least and most values it holds. A key present in every record with the
 same count becomes ``FixedLenFeature`` (shape ``[]`` for one value), anything else
 ``VarLenFeature``. SequenceExamples get context and sequence specs for
-``tf.io.parse_single_sequence_example``.
+``tf.io.parse_single_sequence_example``. The step features of robot-learning episodes
+(``steps/...``) are ``FixedLenSequenceFeature(one step's shape, allow_missing=True)``,
+as TensorFlow Datasets parses them: one step's shape from ``features.json`` beside the
+shards, else from the episodes of a sample of records when they agree.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import kernels
+from ..decode.episodes import STEPS
 from ..io import CancelToken, Dataset
 from ..io.dataset_blocks import iter_blocks
 from ..io.payload_block import PayloadBlock
@@ -59,6 +63,7 @@ class Schema:
     others: int = 0
     features: dict[str, KeyStats] = field(default_factory=dict)  # or the context
     sequence: dict[str, KeyStats] = field(default_factory=dict)  # per-step counts
+    steps: dict[str, tuple[int, ...]] = field(default_factory=dict)  # an episode step's shape
 
     @property
     def is_sequence(self) -> bool:
@@ -85,6 +90,9 @@ class Schema:
 
     def spec(self, key: str, stats: KeyStats, sequence: bool = False) -> str:
         dtype = TF_DTYPES[stats.kind]
+        step = self.steps.get(key) if not sequence and not stats.conflict else None
+        if step is not None:
+            return f"tf.io.FixedLenSequenceFeature({list(step)}, {dtype}, allow_missing=True)"
         fixed = (
             not stats.conflict
             and stats.min_count == stats.max_count
@@ -269,7 +277,49 @@ def infer_schema(
             progress(done, total)
     if progress is not None:
         progress(total, total)
+    if any(key.startswith(STEPS + "/") for key in schema.features):
+        schema.steps = step_shapes(ds, chosen[:EPISODES_SAMPLED].tolist())
     return schema
+
+
+EPISODES_SAMPLED = 16  # episodes read for their steps' shapes without features.json
+
+
+def step_shapes(ds: Dataset, sample: list[int]) -> dict[str, tuple[int, ...]]:
+    """One step's shape of each step feature of ``ds``'s episodes, by key: as
+    ``features.json`` says when the folder has it (and it opens no dimension), else as
+    every episode of ``sample`` that holds the feature agrees."""
+    from ..decode.episodes import read_episode
+    from ..decode.file_payloads import decode_record
+    from ..decode.payload_types import features_of
+    from ..io.tfds import info_of
+
+    info = info_of(f.path for f in ds.files)
+    specs = info.features if info is not None else {}
+    out: dict[str, tuple[int, ...]] = {}
+    for key, spec in specs.items():
+        if spec.sequence == STEPS and spec.kind in ("tensor", "image", "text", "class_label"):
+            one = () if spec.kind != "tensor" else spec.shape
+            if all(d is not None for d in one):
+                out[key] = tuple(int(d) for d in one if d is not None)
+    seen: dict[str, set[tuple[int, ...]]] = {}
+    for record in sample:
+        try:
+            features = features_of(decode_record(ds, record).payload)
+            episode = read_episode(features, specs) if features else None
+        except Exception:  # noqa: BLE001 - a record that is no episode tells nothing here
+            continue
+        if episode is None:
+            continue
+        for name, values in episode.steps.items():
+            key = f"{STEPS}/{name}"
+            kind = episode.kinds[name]
+            shape = tuple(np.asarray(values).shape[1:]) if kind == "tensor" else ()
+            seen.setdefault(key, set()).add(shape if kind != "values" else (-1,))
+    for key, shapes in seen.items():
+        if key not in out and len(shapes) == 1 and (-1,) not in shapes:
+            out[key] = shapes.pop()
+    return out
 
 
 def sample_kinds(ds: Dataset, n: int = 64) -> dict[str, str]:
