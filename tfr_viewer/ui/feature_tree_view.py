@@ -9,6 +9,8 @@ from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeView, QWidget
 
 from .models.feature_tree import FeatureTreeModel, Node
 
+LONG = 64  # children of a node opened by itself at most
+
 
 class FeatureTreeView(QTreeView):
     """The tree over its :class:`FeatureTreeModel` (``tree_model``)."""
@@ -24,11 +26,37 @@ class FeatureTreeView(QTreeView):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
         # opened nodes widen the key column (box keys read "xmin", never "x…")
-        self.expanded.connect(lambda _index: self.resizeColumnToContents(0))
+        self.expanded.connect(lambda _index: self._widen())
+        self._opening = False
         self.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
             | QAbstractItemView.EditTrigger.EditKeyPressed
         )
+
+    def open_first_levels(self) -> None:
+        """Open the top nodes and their children (as ``expandToDepth(1)``), but a node
+        of more than :data:`LONG` children (an episode's steps) stays closed: opening it
+        is the user's choice, not a wait on every selection. The key column is widened
+        once, at the end."""
+        model = self.tree_model
+        self._opening = True
+        try:
+            for row in range(model.rowCount()):
+                top = model.index(row, 0)
+                if model.rowCount(top) > LONG:
+                    continue
+                self.setExpanded(top, True)
+                for child_row in range(model.rowCount(top)):
+                    child = model.index(child_row, 0, top)
+                    if 0 < model.rowCount(child) <= LONG:
+                        self.setExpanded(child, True)
+        finally:
+            self._opening = False
+        self.resizeColumnToContents(0)
+
+    def _widen(self) -> None:
+        if not self._opening:
+            self.resizeColumnToContents(0)
 
     def selected_node(self) -> Node | None:
         index = self.currentIndex()

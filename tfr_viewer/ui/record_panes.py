@@ -121,7 +121,7 @@ class RecordPanes:
         self.tree_model.set_decoded(decoded, damage)
         self.tree_record = record
         if kept is None:
-            self.tree.expandToDepth(1)
+            self.tree.open_first_levels()
         else:
             kept.restore(self.tree)
         self.tree.resizeColumnToContents(0)

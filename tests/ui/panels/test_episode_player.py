@@ -113,3 +113,19 @@ def test_double_clicking_a_finding_of_a_step_goes_to_that_step(qtbot, window, tm
     assert player.step == jump.step == 7
     node = window.tree_model.node(window.tree.currentIndex())
     assert (node.key, node.name) == ("steps/action", "[7]")
+
+
+def test_a_long_episode_s_steps_stay_closed_in_the_tree_until_opened(qtbot, window, tmp_path):
+    """Selecting a long episode opens its steps node and the groups of its features,
+    not the list of steps of each: it is shown at once."""
+    folder = write_rlds(tmp_path, {"train": [Planned(70, seed=3)]})
+    shard = next(folder.glob("*-train.tfrecord-*"))
+    open_and_wait(qtbot, window, [shard])
+    tree, model = window.tree, window.tree_model
+    steps = model.index_of_key("steps")
+    action = model.index_of_key("steps/action")
+    observation = model.index_of_key("steps/observation")
+    assert tree.isExpanded(steps) and tree.isExpanded(observation)
+    assert model.rowCount(action) == 70 and not tree.isExpanded(action)
+    tree.setExpanded(action, True)  # the user's choice
+    assert tree.isExpanded(action)

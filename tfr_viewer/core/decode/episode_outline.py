@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..text import EMPTY, float_text, plural
+from .detect import detect
 from .episodes import STEPS, Episode
 from .outline import MAX_CHILDREN, Outline, bytes_preview
 
@@ -61,12 +62,18 @@ def _feature(name: str, values: Any, kind: str, key: str, length: int) -> Outlin
 
 
 def _bytes_steps(name: str, values: list[bytes], key: str) -> Outline:
-    previews = [bytes_preview(v) for v in values[:MAX_CHILDREN]]
-    kind = previews[0][1] if previews else "bytes"
-    node = Outline(name, kind, plural(len(values), "step"), key=key)
-    node.value = previews[0][0] if previews else EMPTY
-    for t, (v, (text, what)) in enumerate(zip(values, previews, strict=False)):
-        copy = v.decode("utf-8", "replace") if what == "text" else v.hex()
+    """A step feature of pictures or texts: the first step's preview as its value; a
+    child a step saying what it holds (a text whole; a picture's format and size: the
+    episode player shows the pictures, and decoding every step's here would make
+    selecting a long episode slow)."""
+    first = bytes_preview(values[0]) if values else (EMPTY, "bytes")
+    node = Outline(name, first[1], plural(len(values), "step"), first[0], key=key)
+    for t, v in enumerate(values[:MAX_CHILDREN]):
+        what = detect(v)
+        if what == "text":
+            text, copy = bytes_preview(v)[0], v.decode("utf-8", "replace")
+        else:
+            text, copy = f"<{what}, {len(v):,} bytes>", v.hex()
         node.add(Outline(f"[{t}]", what, "", text, key=key, copy=copy))
     if len(values) > MAX_CHILDREN:
         node.add(Outline(f"… {len(values) - MAX_CHILDREN:,} more steps", key=key))
