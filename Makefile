@@ -65,6 +65,7 @@ bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) tests/benchmarks/scale_benchmarks.py
 	$(BEAM_PY) tests/benchmarks/beam_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
+	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/episode_benchmarks.py
 
 fuzz: $(VENV)/.test-installed
 	$(PY) -m tests.fuzz.run --cases 100000 --seed 1
