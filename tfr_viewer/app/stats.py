@@ -19,6 +19,7 @@ from .task_state import QUIET, TaskState
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..core.analyze.episode_stats import EpisodeStats
     from ..core.analyze.stats_summary import StatsSummary
 
 
@@ -28,13 +29,17 @@ class StatsReport:
     core's mergeable figures)."""
 
     stats: Stats
+    episodes: EpisodeStats | None = None  # for a dataset of robot-learning episodes
 
     def to_json(self) -> dict[str, Any]:
         """``stats --json``, as JSON reads it back (floats as written, non-finite ones as
-        their strings)."""
+        their strings); with ``episodes`` for a dataset of episodes."""
         from ..core import json_text
 
-        return json_text.read_back(self.stats.to_json())
+        out = self.stats.to_json()
+        if self.episodes is not None:
+            out["episodes"] = self.episodes.to_json()
+        return json_text.read_back(out)
 
     def summary(self) -> StatsSummary:
         """The figures of :meth:`to_json`, typed (what the window's panels show)."""
@@ -89,11 +94,40 @@ def statistics(
     else:
         with state.phase("statistics", len(ds)) as step:
             stats = dataset_stats(ds, progress=step)
-    return StatsReport(named(stats, [f.path for f in ds.files]))
+    paths = [f.path for f in ds.files]
+    return StatsReport(named(stats, paths), episode_stats(ds, state, shown))
 
 
-def named_report(ds: Dataset, stats: Stats) -> StatsReport:
-    """The report of figures computed elsewhere (on Beam), with the folder's names."""
+def named_report(ds: Dataset, stats: Stats, state: TaskState = QUIET) -> StatsReport:
+    """The report of figures computed elsewhere (on Beam), with the folder's names and
+    the episodes' figures (read here, so that they are the same wherever the rest ran)."""
     from ..core.analyze.stats_data import named
 
-    return StatsReport(named(stats, [f.path for f in ds.files]))
+    return StatsReport(named(stats, [f.path for f in ds.files]), episode_stats(ds, state))
+
+
+def episode_stats(
+    ds: Dataset, state: TaskState = QUIET, shown: np.ndarray | None = None
+) -> EpisodeStats | None:
+    """The figures of the episodes of ``ds`` (of the ``shown`` records), when its
+    records are episodes; None otherwise."""
+    import numpy as np
+
+    from ..core.analyze.episode_stats import EpisodeStats
+    from .episodes import EpisodeReader, is_episodic
+
+    if not is_episodic(ds):
+        return None
+    records = np.arange(len(ds), dtype=np.int64) if shown is None else np.asarray(shown)
+    records = ds.undamaged(records).tolist()
+    reader, figures = EpisodeReader(ds), EpisodeStats()
+    with state.phase("episode statistics", len(records)) as step:
+        for done, record in enumerate(records):
+            if state.cancelled:
+                break
+            episode = reader.episode(record)
+            if episode is not None:
+                figures.add(episode)
+            if done % 64 == 0:
+                step(done)
+    return figures
