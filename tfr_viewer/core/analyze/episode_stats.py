@@ -17,18 +17,6 @@ BINS = 20  # bars of each histogram
 TOP = 20  # instructions listed (the most given)
 
 
-def signals_of(episode: Episode) -> list[str]:
-    """The step features whose spread is figured: the action, the states and the
-    reward, as numbers."""
-    return [
-        name
-        for name in sorted(episode.steps)
-        if (name == "action" or name.endswith("state") or name == "reward")
-        and episode.kinds[name] == "tensor"
-        and np.asarray(episode.steps[name]).dtype.kind in "fiu"
-    ]
-
-
 @dataclass
 class EpisodeStats:
     """The figures of the episodes :meth:`add` was given, in order."""
@@ -39,7 +27,7 @@ class EpisodeStats:
 
     def add(self, episode: Episode) -> None:
         self.lengths.append(episode.length)
-        for name in signals_of(episode):
+        for name in episode.signals:
             values = np.asarray(episode.steps[name], dtype=np.float64)
             self.values.setdefault(name, []).append(values.reshape(len(values), -1))
         first = episode.instruction(0)

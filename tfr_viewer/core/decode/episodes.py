@@ -70,6 +70,24 @@ class Episode:
         return float(np.asarray(values).reshape(len(values), -1)[step, 0])
 
     @property
+    def signals(self) -> list[str]:
+        """The step features that are the robot's signals, in key order: the action,
+        the states (a name ending in ``state``) and the reward, as numbers of one or two
+        dimensions (steps, values)."""
+        out = []
+        for name in sorted(self.steps):
+            if name != "action" and not name.endswith("state") and name != REWARD:
+                continue
+            values = np.asarray(self.steps[name])
+            if (
+                self.kinds[name] == "tensor"
+                and values.ndim in (1, 2)
+                and values.dtype.kind in "fiu"
+            ):
+                out.append(name)
+        return out
+
+    @property
     def cameras(self) -> list[str]:
         """The step features that are pictures, in key order."""
         return sorted(name for name, kind in self.kinds.items() if kind == "image")

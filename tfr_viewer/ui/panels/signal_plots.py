@@ -1,6 +1,6 @@
-"""An episode's signals over its steps, drawn by pyqtgraph: the action (one line a
-dimension), the state (each step feature whose name ends in ``state``) and the reward,
-one plot each, sharing the step axis, with a cursor at the step shown that can be
+"""An episode's signals over its steps (:attr:`~...core.decode.episodes.Episode.signals`:
+the action, the states and the reward), drawn by pyqtgraph, one line a dimension, one
+plot each, sharing the step axis, with a cursor at the step shown that can be
 dragged (``moved(step)``)."""
 
 from __future__ import annotations
@@ -18,23 +18,6 @@ from ...core.decode.episodes import Episode  # noqa: E402
 from ..style import label_colour  # noqa: E402
 
 MAX_LINES = 16  # dimensions of one signal drawn at most
-
-
-def plotted(episode: Episode) -> list[str]:
-    """The step features drawn: the action, the states and the reward, as numbers of
-    one or two dimensions (steps, values)."""
-    out = []
-    for name in sorted(episode.steps):
-        values = episode.steps[name]
-        wanted = name == "action" or name.endswith("state") or name == "reward"
-        if (
-            wanted
-            and episode.kinds[name] == "tensor"
-            and np.asarray(values).ndim in (1, 2)
-            and np.asarray(values).dtype.kind in "fiu"
-        ):
-            out.append(name)
-    return out
 
 
 class SignalPlots(QWidget):
@@ -57,7 +40,7 @@ class SignalPlots(QWidget):
         """Draw ``episode``'s signals (None: nothing)."""
         self.view.clear()
         self._cursors = []
-        self.names = plotted(episode) if episode is not None else []
+        self.names = episode.signals if episode is not None else []
         first = None
         for row, name in enumerate(self.names):
             assert episode is not None
