@@ -221,8 +221,12 @@ BLACK = np.zeros((64, 64, 3), np.uint8)
 def planted_episodes() -> tuple[dict[str, list[Planned]], dict[str, tuple[int, str, int | None]]]:
     """Episodes with one fault each, and a clean one: ``(splits, planted)`` where
     ``planted`` names each fault by the episode's metadata file (``/robot/SPLIT/
-    episode_N.npy``): its kind, and the step it is at (None: the whole episode)."""
+    episode_N.npy``): its kind, and the step it is at (None: the whole episode). Train's
+    episodes 20 and 21 are one episode twice: whichever is read second is the copy."""
     frozen = scene(5, 0, 64, 0)
+    stuck = scene(99, 0, 64, 1)  # a picture of no other episode
+    grey = np.full((64, 64, 3), 128, np.uint8)
+    inf = np.float32(np.inf)
     splits = {
         "train": [
             Planned(12, seed=1),  # clean
@@ -236,7 +240,21 @@ def planted_episodes() -> tuple[dict[str, list[Planned]], dict[str, tuple[int, s
             Planned(12, seed=10, changes={"observation/wrist_image": {None: BLACK}}),
             Planned(12, seed=11, changes={"observation/image": {None: frozen}}),
             Planned(12, seed=12),  # copied into val
-            *[Planned(12, seed=20 + n) for n in range(4)],  # clean, for the usual action
+            Planned(12, seed=13, changes={"is_last": {5: True}}),  # 11
+            Planned(12, seed=14, changes={"is_first": {0: False}}),  # 12
+            Planned(1, seed=15),  # 13
+            Planned(12, "n/a", seed=16),  # 14
+            Planned(12, seed=17, changes={"language_instruction": {n: "" for n in range(3, 12)}}),
+            Planned(12, seed=18, changes={"action": {4: lambda step: step["action"] * inf}}),
+            Planned(12, seed=19, changes={"reward": {9: float("nan")}}),  # 17
+            Planned(
+                14, seed=30, changes={"observation/wrist_image": {n: stuck for n in range(2, 13)}}
+            ),
+            Planned(12, seed=31, changes={"observation/image": {None: grey}}),  # 19
+            Planned(12, seed=32),  # 20, copied within train
+            Planned(12, seed=32),  # 21
+            Planned(12, seed=33, changes={"action": {5: lambda step: step["action"] - 4.0}}),
+            *[Planned(12, seed=40 + n) for n in range(4)],  # clean, for the usual action
         ],
         "val": [Planned(12, seed=12)],
     }
@@ -251,5 +269,15 @@ def planted_episodes() -> tuple[dict[str, list[Planned]], dict[str, tuple[int, s
         "/robot/train/episode_8.npy": ("camera_blank", None),
         "/robot/train/episode_9.npy": ("camera_frozen", 0),
         "/robot/val/episode_0.npy": ("episode_duplicate", None),
+        "/robot/train/episode_11.npy": ("episode_flags", 5),
+        "/robot/train/episode_12.npy": ("episode_flags", 0),
+        "/robot/train/episode_13.npy": ("episode_short", None),
+        "/robot/train/episode_14.npy": ("episode_instruction", 0),
+        "/robot/train/episode_15.npy": ("episode_instruction", 3),
+        "/robot/train/episode_16.npy": ("signal_not_finite", 4),
+        "/robot/train/episode_17.npy": ("signal_not_finite", 9),
+        "/robot/train/episode_18.npy": ("camera_frozen", 2),
+        "/robot/train/episode_19.npy": ("camera_blank", None),
+        "/robot/train/episode_22.npy": ("action_jump", 5),
     }
     return splits, planted
