@@ -11,9 +11,10 @@ on its own; a record that keeps no steps says so."""
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QHideEvent,
     QKeySequence,
@@ -96,6 +97,8 @@ class CameraView(QLabel):
 class EpisodePlayer(QWidget):
     """The player; ``step`` is the step shown, ``episode`` the episode."""
 
+    _read_done = Signal(int, object, object)  # record, episode or None, error or None
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.episode: Episode | None = None
@@ -110,6 +113,10 @@ class EpisodePlayer(QWidget):
         self._plots: SignalPlots | None = None
         self._clock: tuple[float, int] | None = None  # (when playing began, from step)
         self._waiting: int | None = None  # the record selected while hidden
+        self._asked: tuple[int, int] | None = None  # the record being read, the step then
+        self._reading = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfr-episode")
+        self._read_done.connect(self._arrived)
+        self.destroyed.connect(lambda *_: self._reading.shutdown(wait=False, cancel_futures=True))
         self._build()
 
     def sizeHint(self) -> QSize:  # noqa: N802
@@ -218,7 +225,7 @@ class EpisodePlayer(QWidget):
             self._selected(session.current)
 
     def _opened(self, dataset: Dataset | None) -> None:
-        self._dataset, self._reader = dataset, None
+        self._dataset, self._reader, self._asked = dataset, None, None
         self.set_episode(None)
 
     def _selected(self, record: int | None) -> None:
@@ -232,29 +239,50 @@ class EpisodePlayer(QWidget):
         self._read(record)
 
     def show_step(self, record: int, step: int) -> None:
-        """Show step ``step`` of record ``record``'s episode (a finding's)."""
+        """Show step ``step`` of record ``record``'s episode (a finding's), once read."""
         if self._dataset is None:
             return
-        if self.episode is None or self.episode.record != record:
-            self._read(record)
-        self.go_to(step)
-
-    def _read(self, record: int) -> None:
-        assert self._dataset is not None
-        self._waiting = None
-        try:
-            if self._reader is None:
-                from ...app.episodes import EpisodeReader
-
-                self._reader = EpisodeReader(self._dataset)
-            episode = self._reader.episode(record)
-        except Exception as exc:  # a record that cannot be read: say so, never break
-            self.set_episode(None, f"Record {record} cannot be read as an episode: {exc}")
+        if self.episode is not None and self.episode.record == record:
+            self.go_to(step)
             return
-        if episode is None:
+        self._read(record, step)
+
+    def _read(self, record: int, step: int = 0) -> None:
+        """Read record ``record``'s episode on the reading thread (a long episode, or a
+        remote file, never holds up the window); shown from ``step`` when it arrives,
+        unless another record was asked for meanwhile."""
+        dataset = self._dataset
+        assert dataset is not None
+        self._waiting = None
+        self._asked = (record, step)
+        if self._reader is None:
+            from ...app.episodes import EpisodeReader
+
+            self._reader = EpisodeReader(dataset)
+        reader = self._reader
+        self.message.setText(f"Reading record {record}…")
+        future = self._reading.submit(reader.episode, record)
+        future.add_done_callback(lambda f: self._deliver(record, f))
+
+    def _deliver(self, record: int, future: Future[Episode | None]) -> None:
+        error = future.exception()
+        try:
+            self._read_done.emit(record, None if error else future.result(), error)
+        except RuntimeError:  # the player is gone (its window closed)
+            pass
+
+    def _arrived(self, record: int, episode: Episode | None, error: BaseException | None) -> None:
+        if self._asked is None or self._asked[0] != record:
+            return  # another record was asked for meanwhile
+        step = self._asked[1]
+        self._asked = None
+        if error is not None:
+            self.set_episode(None, f"Record {record} cannot be read as an episode: {error}")
+        elif episode is None:
             self.set_episode(None, f"Record {record} keeps no steps: it is no episode.")
         else:
             self.set_episode(episode)
+            self.go_to(step)
 
     # -- the episode ---------------------------------------------------------------------
     @property
