@@ -130,3 +130,52 @@ def test_a_long_episode_s_steps_stay_closed_in_the_tree_until_opened(qtbot, wind
     assert model.rowCount(action) == 70 and not tree.isExpanded(action)
     tree.setExpanded(action, True)  # the user's choice
     assert tree.isExpanded(action)
+
+
+def test_a_picture_that_does_not_decode_says_so_and_the_player_goes_on(qtbot, window, tmp_path):
+    """An episode written by hand (no features.json) whose step 1 picture is cut short:
+    that camera says why it shows nothing, the other steps show their pictures, and
+    playing goes through it."""
+    import io
+
+    from PIL import Image
+
+    from tests.rlds_data import scene
+    from tests.tf_oracle import tf_write
+    from tfr_viewer.core.write.build import build_example
+
+    def jpeg(step: int) -> bytes:
+        out = io.BytesIO()
+        Image.fromarray(scene(3, step, 64, 0)).save(out, "JPEG")
+        return out.getvalue()
+
+    pictures = [jpeg(t) for t in range(4)]
+    pictures[1] = pictures[1][: len(pictures[1]) // 3]  # cut short
+    record = build_example(
+        {
+            "steps/is_first": [1, 0, 0, 0],
+            "steps/is_last": [0, 0, 0, 1],
+            "steps/action": [0.1 * i for i in range(8)],
+            "steps/observation/image": pictures,
+        }
+    )
+    path = tf_write(tmp_path / "hand_made.tfrecord", [record])
+    open_and_wait(qtbot, window, [path])
+    window.menus.action("panel.episode").trigger()
+    player = window.docks.widget("episode")
+    qtbot.waitUntil(lambda: player.episode is not None and player.shown_step == 0)
+    assert player.episode.length == 4 and player.episode.steps["action"].shape == (4, 2)
+    camera = player._cameras[0]
+    assert camera.shown() is not None
+    player.go_to(1)
+    qtbot.waitUntil(lambda: player.shown_step == 1)
+    assert camera.shown() is None and "observation/image" in camera.text()
+    assert len(camera.text().splitlines()) == 2  # the camera, and why there is no picture
+    player.go_to(2)
+    qtbot.waitUntil(lambda: player.shown_step == 2)
+    assert camera.shown() is not None
+    player.speed.setCurrentIndex(player.speed.findData(60))
+    player.go_to(0)
+    player.play()
+    qtbot.waitUntil(lambda: not player.playing, timeout=10_000)
+    assert player.step == 3
