@@ -128,7 +128,8 @@ def check(
     import time
 
     from ..core.analyze.checks import check_dataset
-    from .episodes import with_episode_checks
+    from ..core.analyze.schema import first_keys
+    from ..core.decode.episodes import is_episode
 
     started = time.perf_counter()
     index(ds, verify=False, state=state)  # the payload CRCs are checked as they are read
@@ -137,10 +138,11 @@ def check(
     else:
         with state.phase("checking", len(ds)) as step:
             found = check_dataset(ds, progress=step, overlay=overlay, **options.keywords())
-    if overlay is None:
-        found = with_episode_checks(ds, found, state)
-    else:
-        found = with_episode_checks(ds, found, state, overlay.edited, overlay.deleted)
+    if is_episode(first_keys(ds)):  # robot-learning episodes: their own checks too
+        from .episodes import with_episode_checks
+
+        edited, deleted = (overlay.edited, overlay.deleted) if overlay else ({}, frozenset())
+        found = with_episode_checks(ds, found, state, edited, deleted)
     return CheckReport(
         len(ds) if records is None else records,
         len(ds.files),

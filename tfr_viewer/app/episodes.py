@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.analyze.findings import Finding
 from ..core.decode import features_of
-from ..core.decode.episodes import Episode, is_episode, read_episode
+from ..core.decode.episodes import Episode, read_episode
 from ..core.decode.file_payloads import decode_record
 from ..core.io import Dataset
 from ..core.io.tfds import info_of
@@ -45,15 +45,6 @@ def dataset_episodes(ds: Dataset, records: Iterable[int]) -> Iterator[Episode]:
             yield episode
 
 
-def is_episodic(ds: Dataset) -> bool:
-    """Whether the indexed ``ds`` holds episodes: its first intact record keeps steps."""
-    intact = ds.undamaged(np.arange(min(len(ds), 64), dtype=np.int64))
-    if not len(intact):
-        return False
-    features = features_of(decode_record(ds, int(intact[0])).payload)
-    return features is not None and is_episode(features)
-
-
 def with_episode_checks(
     ds: Dataset,
     found: Iterable[Finding],
@@ -61,16 +52,14 @@ def with_episode_checks(
     edited: Mapping[int, bytes] | None = None,
     deleted: frozenset[int] = frozenset(),
 ) -> list[Finding]:
-    """``found`` (the record checks' findings) as a check reports them: for an episodic
-    ``ds``, the findings of its steps' pictures folded one an episode and camera, and
-    the episode checks' added; sorted, most severe first."""
+    """``found`` (the record checks' findings of an episodic ``ds``) as a check reports
+    them: the findings of its steps' pictures folded one an episode and camera, and the
+    episode checks' added; sorted, most severe first."""
     from ..core.analyze.episode_checks import as_for_episodes
     from ..core.analyze.findings import sort_key
 
-    if is_episodic(ds):
-        episodes = episode_findings(ds, state, edited, deleted)
-        found = as_for_episodes(found, episodes) + episodes
-    return sorted(found, key=sort_key)
+    episodes = episode_findings(ds, state, edited, deleted)
+    return sorted(as_for_episodes(found, episodes) + episodes, key=sort_key)
 
 
 def episode_findings(

@@ -113,11 +113,14 @@ def episode_stats(
     records are episodes; None otherwise."""
     import numpy as np
 
-    from ..core.analyze.episode_stats import EpisodeStats
-    from .episodes import EpisodeReader, is_episodic
+    from ..core.analyze.schema import first_keys
+    from ..core.decode.episodes import is_episode
 
-    if not is_episodic(ds):
+    if not is_episode(first_keys(ds)):
         return None
+    from ..core.analyze.episode_stats import EpisodeStats
+    from .episodes import EpisodeReader
+
     records = np.arange(len(ds), dtype=np.int64) if shown is None else np.asarray(shown)
     records = ds.undamaged(records).tolist()
     reader, figures = EpisodeReader(ds), EpisodeStats()

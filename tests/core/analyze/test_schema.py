@@ -138,3 +138,22 @@ def test_an_episode_s_steps_parse_as_tfds_reads_them(tmp_path, beside):
                 np.testing.assert_array_equal(mine, values.astype(mine.dtype))
             else:
                 assert list(mine) == list(values)
+
+
+def test_the_first_record_s_keys_are_read_without_decoding_it(tmp_path):
+    from tfr_viewer.core.analyze.schema import first_keys
+
+    path = tf_write(
+        tmp_path / "keys.tfrecord",
+        [
+            build_example({"steps/action": [0.5, 1.5], "steps/is_first": [1, 0]}),
+            build_example({"x": 1}),
+        ],
+    )
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        assert sorted(first_keys(ds)) == ["steps/action", "steps/is_first"]
+    plain = tf_write(tmp_path / "text.tfrecord", [b"not an example at all \xff"])
+    with Dataset([str(plain)]) as ds:
+        ds.index()
+        assert first_keys(ds) == []

@@ -322,6 +322,22 @@ def step_shapes(ds: Dataset, sample: list[int]) -> dict[str, tuple[int, ...]]:
     return out
 
 
+def first_keys(ds: Dataset) -> list[str]:
+    """The feature keys of the first intact record of the indexed ``ds`` (among its
+    first 64), read without decoding it: one compiled call, or protobuf's reading of
+    the keys on the pure-Python path. None of a record that is no Example."""
+    intact = ds.undamaged(np.arange(min(len(ds), 64), dtype=np.int64))
+    for _, block in iter_blocks(ds, intact[:1]):
+        found = kernels.discover(block.buf, block.starts, block.lengths)
+        if found is not None:
+            return [k.key for k in found.keys if not k.sequence]
+        from ..decode.keyed_read import sequence_example
+
+        read = sequence_example(bytes(block.payload(0)))
+        return list(read[1]) if read is not None and not len(read[2]) else []
+    return []
+
+
 def sample_kinds(ds: Dataset, n: int = 64) -> dict[str, str]:
     """The kind each feature key has most often in the first ``n`` records (indexed at
     least that far); the context's keys for SequenceExamples."""
