@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from .. import kernels
-from ..decode.episodes import STEPS
 from ..io import CancelToken, Dataset
 from ..io.dataset_blocks import iter_blocks
 from ..io.payload_block import PayloadBlock
@@ -260,9 +259,12 @@ def infer_schema(
     cancel: CancelToken | None = None,
     progress: Callable[[int, int], None] | None = None,
     block: int = 1 << 15,
+    steps: bool = True,
 ) -> Schema:
     """Infer over ``records`` (global numbers; default all) of an indexed dataset.
-    Damaged records are skipped. Stops early, with what it has, when cancelled."""
+    Damaged records are skipped. Stops early, with what it has, when cancelled. With
+    ``steps``, an episode's step features get one step's shape (:func:`step_shapes`);
+    without, no decoder is loaded (the keys' kinds alone)."""
     schema = Schema()
     chosen = np.arange(len(ds)) if records is None else np.fromiter(records, dtype=np.int64)
     chosen = ds.undamaged(chosen)
@@ -277,8 +279,11 @@ def infer_schema(
             progress(done, total)
     if progress is not None:
         progress(total, total)
-    if any(key.startswith(STEPS + "/") for key in schema.features):
-        schema.steps = step_shapes(ds, chosen[:EPISODES_SAMPLED].tolist())
+    if steps:
+        from ..decode.episodes import is_episode
+
+        if is_episode(schema.features):
+            schema.steps = step_shapes(ds, chosen[:EPISODES_SAMPLED].tolist())
     return schema
 
 
@@ -289,7 +294,7 @@ def step_shapes(ds: Dataset, sample: list[int]) -> dict[str, tuple[int, ...]]:
     """One step's shape of each step feature of ``ds``'s episodes, by key: as
     ``features.json`` says when the folder has it (and it opens no dimension), else as
     every episode of ``sample`` that holds the feature agrees."""
-    from ..decode.episodes import read_episode
+    from ..decode.episodes import STEPS, read_episode
     from ..decode.file_payloads import decode_record
     from ..decode.payload_types import features_of
     from ..io.tfds import info_of
@@ -341,5 +346,5 @@ def first_keys(ds: Dataset) -> list[str]:
 def sample_kinds(ds: Dataset, n: int = 64) -> dict[str, str]:
     """The kind each feature key has most often in the first ``n`` records (indexed at
     least that far); the context's keys for SequenceExamples."""
-    schema = infer_schema(ds, range(min(n, len(ds))))
+    schema = infer_schema(ds, range(min(n, len(ds))), steps=False)
     return {key: stats.kind for key, stats in schema.features.items()}
