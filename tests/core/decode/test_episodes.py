@@ -127,3 +127,20 @@ def test_an_open_dimension_of_features_json_is_worked_out():
     )
     assert episode.steps["points"].shape == (2, 3, 2)
     assert episode.flag("is_first").tolist() == [True, False]
+
+
+def test_an_episode_of_no_steps_is_read_and_checked_without_failing():
+    """Empty step lists that features.json describes: an episode of no steps, whose
+    flags are empty and which the checks pass over without a traceback."""
+    from tfr_viewer.core.analyze.episode_checks import check_episodes
+    from tfr_viewer.core.io.tfds_features import FeatureSpec
+
+    specs = {
+        "steps/is_first": FeatureSpec("steps/is_first", "tensor", "bool", (), sequence="steps"),
+        "steps/action": FeatureSpec("steps/action", "tensor", "float32", (7,), sequence="steps"),
+        "steps/reward": FeatureSpec("steps/reward", "tensor", "float32", (), sequence="steps"),
+    }
+    episode = read_episode(_features(steps__is_first=[], steps__action=[], steps__reward=[]), specs)
+    assert episode.length == 0 and episode.steps["action"].shape == (0, 7)
+    assert episode.flag("is_first").tolist() == [] and episode.reward(0) is None
+    assert check_episodes([episode], lambda record: ("f", 0)) == []

@@ -53,7 +53,8 @@ class Episode:
         values = self.steps.get(name)
         if values is None or self.kinds.get(name) != "tensor":
             return None
-        return np.asarray(values).reshape(self.length, -1)[:, 0].astype(bool)
+        array = np.asarray(values)
+        return (array[:, 0] if array.ndim > 1 else array).astype(bool)
 
     def instruction(self, step: int) -> str | None:
         """The language instruction of ``step``; None when the steps have none."""
@@ -67,7 +68,8 @@ class Episode:
         values = self.steps.get(REWARD)
         if self.kinds.get(REWARD) != "tensor" or values is None or not 0 <= step < len(values):
             return None
-        return float(np.asarray(values).reshape(len(values), -1)[step, 0])
+        array = np.asarray(values)
+        return float(array[step, 0] if array.ndim > 1 else array[step])
 
     @property
     def signals(self) -> list[str]:
