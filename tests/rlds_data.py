@@ -254,6 +254,7 @@ def planted_episodes() -> tuple[dict[str, list[Planned]], dict[str, tuple[int, s
             Planned(12, seed=32),  # 20, copied within train
             Planned(12, seed=32),  # 21
             Planned(12, seed=33, changes={"action": {5: lambda step: step["action"] - 4.0}}),
+            Planned(12, seed=34, changes={"action": {None: lambda step: step["action"] + 3.0}}),
             *[Planned(12, seed=40 + n) for n in range(4)],  # clean, for the usual action
         ],
         "val": [Planned(12, seed=12)],
@@ -279,5 +280,6 @@ def planted_episodes() -> tuple[dict[str, list[Planned]], dict[str, tuple[int, s
         "/robot/train/episode_18.npy": ("camera_frozen", 2),
         "/robot/train/episode_19.npy": ("camera_blank", None),
         "/robot/train/episode_22.npy": ("action_jump", 5),
+        "/robot/train/episode_23.npy": ("instruction_mismatch", None),
     }
     return splits, planted

@@ -117,3 +117,27 @@ def test_a_camera_some_episodes_lack_and_steps_that_do_not_split():
         ("episode_shape", 2, None),
     ]
     assert found[0].offset in (100, 200) and found[0].file == "data.tfrecord"
+
+
+def test_shards_the_description_lists_but_the_folder_lacks(planted, tmp_path):
+    """An RLDS folder whose ``dataset_info.json`` names a shard never written and gives
+    another a wrong ``shardLengths``: ``check`` of the folder says both, beside the
+    episode findings, and the episodes are still read."""
+    import shutil
+
+    folder = tmp_path / "robot_debug" / "1.0.0"
+    shutil.copytree(planted[0], folder)
+    info_path = folder / "dataset_info.json"
+    info = json.loads(info_path.read_text())
+    by_name = {s["name"]: s for s in info["splits"]}
+    by_name["val"]["shardLengths"] = ["1", "3"]  # a second shard of val, never written
+    by_name["train"]["shardLengths"] = [str(int(by_name["train"]["shardLengths"][0]) + 2)]
+    info_path.write_text(json.dumps(info))
+    done = program("check", "--json", str(folder))
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    kinds = {f["kind"]: f for f in report["findings"] if f["kind"].startswith("tfds_")}
+    assert set(kinds) == {"tfds_shard_missing", "tfds_shard_length"}, kinds
+    assert kinds["tfds_shard_missing"]["file"].endswith("robot_debug-val.tfrecord-00001-of-00002")
+    assert "train" in kinds["tfds_shard_length"]["message"]
+    assert any(f["kind"] == "camera_blank" for f in report["findings"])

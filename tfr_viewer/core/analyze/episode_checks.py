@@ -7,7 +7,8 @@ empty or placeholder instruction, a number that is NaN or infinite, an action th
 never moves, a camera black or of one colour in every picture sampled, a camera frozen
 (the same picture step after step), steps that do not split evenly. Over the dataset: an
 action that jumps far outside the dataset's step-to-step spread, a camera some episodes
-lack, the same episode twice (by the content of its steps, in one split or two).
+lack, the same episode twice (by the content of its steps, in one split or two), an
+episode whose actions are unlike those of the other episodes given its instruction.
 
 The camera checks judge whole pictures, decoded: at most :data:`SAMPLED` of each
 camera's pictures an episode (spread over its steps); a frozen camera is found from
@@ -29,6 +30,8 @@ BLACK = 8  # the brightest pixel of a black picture is at most this
 FLAT = 1.0  # the spread (standard deviation) of a picture of one colour is below this
 FROZEN_RUN = 10  # steps of the same picture in a row that make a camera frozen
 JUMP = 12.0  # a step-to-step change this many times the dataset's usual one is a jump
+SHARED = 4  # episodes an instruction is given to before they are compared
+UNLIKE = 10.0  # an episode's mean action this many spreads from its instruction's is unlike
 PLACEHOLDERS = frozenset({"", "none", "null", "n/a", "na", "todo", "tbd", "-", "?", "task"})
 
 Where = Callable[[int], tuple[str, int]]  # a record -> its file and byte offset
@@ -46,6 +49,7 @@ class EpisodeChecks:
     _seen: dict[bytes, int] = field(default_factory=dict)  # content -> first record
     _moves: dict[str, list[np.ndarray]] = field(default_factory=dict)  # action: |Δ| a step
     _actions: dict[int, np.ndarray] = field(default_factory=dict)  # record -> its |Δ|
+    _means: dict[int, tuple[str, np.ndarray]] = field(default_factory=dict)  # instruction, mean
 
     def note(
         self,
@@ -94,6 +98,7 @@ class EpisodeChecks:
     def finish(self) -> list[Finding]:
         """The findings of every episode added, with those over the dataset."""
         self._jumps()
+        self._unlike()
         everywhere = {c for c, n in self._cameras.items() if n == len(self._episodes)}
         for record, cameras in self._episodes:
             for camera in sorted(set(self._cameras) - everywhere - cameras):
@@ -210,6 +215,9 @@ class EpisodeChecks:
         record = episode.record if episode.record is not None else -1
         self._actions[record] = moves
         self._moves.setdefault("action", []).append(moves)
+        text = episode.instruction(0)
+        if text is not None and text.strip().lower() not in PLACEHOLDERS:
+            self._means[record] = (text.strip(), action.mean(axis=0))
 
     def _camera(self, episode: Episode, camera: str) -> None:
         """A camera black or of one colour in every picture sampled; else one that
@@ -250,9 +258,7 @@ class EpisodeChecks:
         every = np.concatenate(moves)
         if len(every) < 20:
             return  # too few steps to know the usual change
-        usual = np.median(every, axis=0) + 1.4826 * np.median(
-            np.abs(every - np.median(every, axis=0)), axis=0
-        )
+        usual = np.median(every, axis=0) + _spread_of(every)
         limit = JUMP * np.maximum(usual, 1e-6)
         for record, steps in sorted(self._actions.items()):
             over = (steps > limit).any(axis=1)
@@ -273,6 +279,57 @@ class EpisodeChecks:
                         step=step,
                     )
                 )
+
+
+    def _unlike(self) -> None:
+        """Each episode whose mean action lies far from those of the other episodes
+        given its instruction (at least :data:`SHARED` of them): more than
+        :data:`UNLIKE` times their spread (the median absolute deviation, per
+        dimension, and never below the dataset's) from their median."""
+        if len(self._means) < SHARED:
+            return
+        widths = {len(mean) for _, mean in self._means.values()}
+        if len(widths) != 1:
+            return  # actions of different sizes: not comparable
+        every = np.stack([mean for _, mean in self._means.values()])
+        floor = np.maximum(_spread_of(every), 1e-6)
+        groups: dict[str, list[int]] = {}
+        for record, (text, _) in self._means.items():
+            groups.setdefault(text, []).append(record)
+        for text, records in sorted(groups.items()):
+            if len(records) < SHARED:
+                continue
+            means = np.stack([self._means[r][1] for r in records])
+            centre = np.median(means, axis=0)
+            scale = np.maximum(_spread_of(means), floor)
+            away = np.abs(means - centre) / scale
+            unlike = np.flatnonzero(away.max(axis=1) > UNLIKE)
+            if len(unlike) * 2 >= len(records):
+                continue  # no clear majority to be unlike
+            for row in unlike.tolist():
+                record, dim = records[row], int(np.argmax(away[row]))
+                file, offset = self.where(record)
+                self.found.append(
+                    Finding(
+                        "instruction_mismatch",
+                        f"{len(records):,} episodes are given the instruction {text!r}, and "
+                        f"this one's actions are unlike theirs: its mean action is "
+                        f"{means[row][dim]:.3g} in dimension {dim}, theirs "
+                        f"{centre[dim]:.3g} ({away[row][dim]:.0f} times their spread)",
+                        record,
+                        file,
+                        offset,
+                        "steps/action",
+                    )
+                )
+
+
+def _spread_of(values: np.ndarray) -> np.ndarray:
+    """The spread of ``values`` (rows) per column: the median absolute deviation,
+    scaled to a normal distribution's standard deviation."""
+    centre = np.median(values, axis=0)
+    spread: np.ndarray = 1.4826 * np.median(np.abs(values - centre), axis=0)
+    return spread
 
 
 def as_for_episodes(

@@ -53,6 +53,11 @@ KINDS: dict[str, tuple[str, str]] = {
         "a language-conditioned policy learns nothing from this step's instruction; "
         "write the task's instruction, or drop the episode",
     ),
+    "instruction_mismatch": (
+        "warning",
+        "the episodes given one instruction should do one task; check this episode's "
+        "instruction against its recording, and correct or drop it",
+    ),
     "signal_not_finite": (
         "error",
         "NaN or infinity poisons training; drop the episode, or fix the recording",
@@ -270,6 +275,7 @@ EPISODE_KINDS = (
     "episode_flags",
     "episode_short",
     "episode_instruction",
+    "instruction_mismatch",
     "signal_not_finite",
     "action_still",
     "action_jump",
