@@ -280,7 +280,6 @@ class EpisodeChecks:
                     )
                 )
 
-
     def _unlike(self) -> None:
         """Each episode whose mean action lies far from those of the other episodes
         given its instruction (at least :data:`SHARED` of them): more than
