@@ -63,7 +63,8 @@ class Analysis:
 
     def make_request(self, options: Mapping[str, Any]) -> Any:
         """The request with ``options`` (the others at their defaults); an option the
-        request has no field for, or a value it refuses, is one :class:`UserError`."""
+        request has no field for, or a value it refuses, is one :class:`UserError`
+        (the request's own, when it raises one)."""
         known = {f.name for f in self.options()}
         unknown = sorted(set(options) - known)
         if unknown:
@@ -73,6 +74,8 @@ class Analysis:
             )
         try:
             return self.request_class()(**options)
+        except UserError:
+            raise  # says what is wrong already
         except (TypeError, ValueError) as exc:
             raise UserError(f"{self.name}: {exc}") from None
 
@@ -93,7 +96,17 @@ def load(path: str) -> Any:
 
 
 # One entry per analysis (see the module's description).
-ANALYSES: list[Analysis] = []
+ANALYSES: list[Analysis] = [
+    Analysis(
+        "episodes",
+        "Episodes",
+        "each robot-learning episode: its split, length, instruction, how it ends, its "
+        "reward and findings",
+        "tfr_viewer.app.episode_table:EpisodesRequest",
+        "tfr_viewer.ui.panels.episode_table:EpisodeTable",
+        area="bottom",
+    ),
+]
 
 
 def by_name(name: str) -> Analysis | None:

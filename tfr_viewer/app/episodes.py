@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..core.analyze.episode_table import EpisodeRow
 from ..core.analyze.findings import Finding
 from ..core.decode import features_of
 from ..core.decode.episodes import Episode, read_episode
@@ -72,16 +73,33 @@ def episode_findings(
     every intact record of ``ds`` that keeps steps, as ``edited`` has them and but those
     ``deleted``. The same wherever the rest of the checks ran (here, on processes, on
     Beam): the episodes are read here."""
+    return episode_pass(ds, state, edited, deleted)[0]
+
+
+def episode_pass(
+    ds: Dataset,
+    state: TaskState = QUIET,
+    edited: Mapping[int, bytes] | None = None,
+    deleted: frozenset[int] = frozenset(),
+) -> tuple[list[Finding], list[EpisodeRow]]:
+    """One read of every intact record of ``ds`` that keeps steps (as ``edited`` has
+    them, but those ``deleted``): the findings of the episode checks, and a row of the
+    episode table an episode, with the kinds of its findings."""
     from ..core.analyze.episode_checks import EpisodeChecks
+    from ..core.analyze.episode_table import episode_row
+    from ..core.analyze.findings import sort_key
 
     reader = EpisodeReader(ds)
     edited = edited or {}
+    info = info_of(f.path for f in ds.files)
 
     def where(record: int) -> tuple[str, int]:
         ref = ds.ref(record)
         return ref.file, ref.offset
 
     checks = EpisodeChecks(where)
+    rows = []
+    splits: dict[str, str | None] = {}
     records = ds.undamaged(np.arange(len(ds), dtype=np.int64)).tolist()
     with state.phase("checking episodes", len(records)) as step:
         for done, record in enumerate(records):
@@ -95,7 +113,18 @@ def episode_findings(
                 episode = None
             if episode is not None:
                 checks.add(episode)
+                ref = ds.ref(record)
+                if ref.file not in splits:
+                    splits[ref.file] = info.split_of(ref.file) if info is not None else None
+                size = len(edited[record]) if record in edited else ref.length
+                rows.append(episode_row(episode, ref.file, ref.offset, size, splits[ref.file]))
             if done % 64 == 0:
                 step(done)
         step(len(records))
-    return checks.finish()
+    found = checks.finish()
+    kinds: dict[int | None, list[str]] = {}
+    for f in sorted(found, key=sort_key):
+        if f.kind not in kinds.setdefault(f.record, []):
+            kinds[f.record].append(f.kind)
+    rows = [replace(row, findings=tuple(kinds.get(row.record, ()))) for row in rows]
+    return found, rows

@@ -18,7 +18,8 @@ from ..errors import EXIT_OK, EXIT_PROBLEMS
 
 def _option(p: argparse.ArgumentParser, field: dataclasses.Field[Any]) -> None:
     """``--FIELD``: typed as the field's default is (a bool one a flag with its
-    ``--no-`` form), required without a default, helped by its ``help`` metadata."""
+    ``--no-`` form), required without a default, helped by its ``help`` metadata and
+    its value named by its ``metavar`` (else the field's name)."""
     flag = "--" + field.name.replace("_", "-")
     helped = field.metadata.get("help")
     has_default = field.default is not dataclasses.MISSING
@@ -35,7 +36,7 @@ def _option(p: argparse.ArgumentParser, field: dataclasses.Field[Any]) -> None:
         type=kind,
         default=default,
         required=not has_default,
-        metavar=field.name.upper(),
+        metavar=field.metadata.get("metavar", field.name.upper()),
         help=helped,
     )
 

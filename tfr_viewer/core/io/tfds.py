@@ -100,6 +100,12 @@ class TfdsInfo:
                 yield cast(str, self.shard_path(split, index)), lengths[index]
             at = index + 1
 
+    def split_of(self, path: str) -> str | None:
+        """The split whose shard ``path`` is (a file of this folder the description
+        names), else None."""
+        full = os.path.abspath(path)
+        return next((s.name for s in self.splits if self._present(s, {full})), None)
+
     def _present(self, split: TfdsSplit, present: set[str]) -> list[int]:
         """The indices of ``split``'s shards that are in ``present``, ascending: a
         shard's name holds its index in digits, so only those numbers are tried."""

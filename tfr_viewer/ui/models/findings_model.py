@@ -17,6 +17,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from ...core.analyze.findings import SEVERITIES, Finding
+from .filter_change import change_filter
 
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("severity", "kind", "record", "file", "offset", "feature", "message")
@@ -130,14 +131,7 @@ class FindingsFilter(QSortFilterProxyModel):
         self._change(lambda: setattr(self, "kind", kind))
 
     def _change(self, apply: Callable[[], object]) -> None:
-        """Change what passes, telling the views (Qt 6.10 has begin/endFilterChange)."""
-        if hasattr(self, "beginFilterChange"):
-            self.beginFilterChange()
-            apply()
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            apply()
-            self.invalidateFilter()
+        change_filter(self, apply)
 
     def filterAcceptsRow(self, row: int, parent: Index) -> bool:  # noqa: N802
         model = self.sourceModel()

@@ -1,0 +1,145 @@
+"""The episode table's rows (:class:`~...core.analyze.episode_table.EpisodeRow`) as a
+Qt table, sortable by any column (numbers as numbers), and the proxy that shows the
+rows a filter of the filter language matched."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor
+
+from ...core.analyze.episode_table import EpisodeRow
+from ...core.analyze.findings import KINDS, SEVERITIES
+from .filter_change import change_filter
+
+Index = QModelIndex | QPersistentModelIndex
+# (title, the row's field)
+COLUMNS = (
+    ("episode", "record"),
+    ("split", "split"),
+    ("steps", "length"),
+    ("instruction", "instruction"),
+    ("ends", "ends"),
+    ("terminal", "terminal"),
+    ("reward", "reward"),
+    ("success", "success"),
+    ("findings", "findings"),
+    ("file", "file"),
+)
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_COLOURS = {"error": QColor(255, 220, 215), "warning": QColor(255, 240, 200)}
+_FLAG = {True: "yes", False: "no", None: "—"}
+
+
+def worst(row: EpisodeRow) -> str | None:
+    """The severity of the row's most severe finding, if it has one."""
+    found = [KINDS[k][0] for k in row.findings if k in KINDS]
+    return min(found, key=SEVERITIES.index) if found else None
+
+
+class EpisodeRowsModel(QAbstractTableModel):
+    """One row an episode; a row with findings coloured by the most severe."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[EpisodeRow] = []
+
+    def set_rows(self, rows: Sequence[EpisodeRow]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def row(self, number: int) -> EpisodeRow:
+        return self.rows[number]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        row = self.rows[index.row()]
+        name = COLUMNS[index.column()][1]
+        value = getattr(row, name)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return _shown(name, value)
+        if role == SORT_ROLE:
+            if isinstance(value, tuple):
+                return len(value)
+            if isinstance(value, bool):
+                return int(value)
+            if value is None:
+                return -1e300 if name in ("reward", "record", "length") else ""
+            return value
+        if role == Qt.ItemDataRole.BackgroundRole:
+            colour = _COLOURS.get(worst(row) or "")
+            return QBrush(colour) if colour is not None else None
+        if role == Qt.ItemDataRole.ToolTipRole and name == "findings" and row.findings:
+            return "\n".join(f"{k}: {KINDS[k][1]}" for k in row.findings if k in KINDS)
+        if role == Qt.ItemDataRole.ToolTipRole and name in ("instruction", "file"):
+            return None if value is None else str(value)
+        if role == Qt.ItemDataRole.TextAlignmentRole and name in ("record", "length", "reward"):
+            return _RIGHT
+        return None
+
+    def headerData(  # noqa: N802
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if 0 <= section < len(COLUMNS):
+                return COLUMNS[section][0]
+        return None
+
+
+def _shown(name: str, value: Any) -> str:
+    if name in ("ends", "terminal", "success"):
+        return _FLAG[value]
+    if value is None:
+        return "—"
+    if name == "findings":
+        return ", ".join(value) or "—"
+    if name == "file":
+        return os.path.basename(str(value))
+    if name == "instruction":
+        return repr(value) if not value.strip() else str(value)
+    if name == "reward":
+        return f"{value:g}"
+    if name in ("record", "length"):
+        return f"{value:,}"
+    return str(value)
+
+
+class MatchedRows(QSortFilterProxyModel):
+    """Shows the rows whose records ``matched`` holds (all when it is None), sorted by
+    the column's values."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.matched: frozenset[int] | None = None
+
+    def set_matched(self, records: frozenset[int] | None) -> None:
+        self._change(lambda: setattr(self, "matched", records))
+
+    def _change(self, apply: Callable[[], object]) -> None:
+        change_filter(self, apply)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # noqa: N802
+        if self.matched is None:
+            return True
+        model = self.sourceModel()
+        assert isinstance(model, EpisodeRowsModel)
+        return model.row(source_row).record in self.matched
