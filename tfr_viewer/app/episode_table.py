@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..core.analyze.episode_table import EpisodeRow, rows_matching
 from ..core.io import Dataset
 from .task_state import QUIET, TaskState
@@ -85,3 +87,17 @@ class EpisodesRequest:
         _, rows = episode_pass(ds, state)
         chosen = rows_matching(rows, self.filter) if self.filter.strip() else rows
         return EpisodesReport(tuple(chosen), len(rows), self.filter.strip())
+
+
+def episodes_among(
+    ds: Dataset, records: np.ndarray, expression: str, state: TaskState = QUIET
+) -> np.ndarray:
+    """Those of ``records`` (of the indexed ``ds``, in their order) that are episodes
+    ``expression`` (the filter language over the table's columns) matches: the table
+    of every episode is made (its findings are judged over the whole dataset), then
+    filtered."""
+    from .episodes import episode_pass
+
+    _, rows = episode_pass(ds, state)
+    chosen = {row.record for row in rows_matching(rows, expression)}
+    return np.array([r for r in np.asarray(records).tolist() if r in chosen], dtype=np.int64)

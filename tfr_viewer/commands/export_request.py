@@ -56,6 +56,7 @@ class ExportRequest:
     runs: Runs = field(default_factory=Runs)
     as_json: bool = False
     format_options: dict[str, Any] = field(default_factory=dict)
+    episodes: str | None = None  # the episode table's filter, choosing episodes
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> ExportRequest:
@@ -69,6 +70,13 @@ class ExportRequest:
         runs = Runs.of(args)
         if runs.runner and fmt != "tfrecord":
             raise UsageError(f"--runner writes TFRecord files; --format {fmt} runs here")
+        episodes = getattr(args, "episodes", None)
+        if episodes is not None:
+            if runs.runner:
+                raise UsageError("--episodes reads the episodes here; it takes no --runner")
+            from ..core.analyze.episode_table import rows_matching
+
+            rows_matching([], episodes)  # a wrong filter before any reading
         own: dict[str, Any] = {}
         if fmt == "images":
             own = {"boxes": args.boxes}
@@ -76,6 +84,18 @@ class ExportRequest:
             own = {"per_shard": args.shard_records or 10_000}
         elif fmt == "csv" and args.raw_cells:
             own = {"raw_cells": True}
+        elif fmt == "tfds":
+            options = export_options(args)
+            if options.compression is not Compression.NONE or options.max_shard_bytes:
+                raise UsageError(
+                    "--format tfds writes shards as TFDS does (uncompressed, about 1 GiB "
+                    "each, or --shards N a split); drop --compression and --max-shard-mb"
+                )
+            own = {
+                "split": options.split,
+                "shuffle": options.shuffle_seed,
+                "shards": options.shards,
+            }
         return cls(
             tuple(args.paths),
             export_options(args),
@@ -84,4 +104,5 @@ class ExportRequest:
             runs,
             bool(args.json),
             own,
+            episodes,
         )

@@ -71,7 +71,7 @@ def _warnings(
     not TFRecords, the export's ``own`` (fewer shards than asked), and an output that
     holds no record. Printed on stderr unless the
     output is JSON, which carries them."""
-    warnings = list(export_warnings(ds, written, request.filter, own))
+    warnings = list(export_warnings(ds, written, request.filter or request.episodes, own))
     if not request.as_json:
         for warning in warnings:
             print(f"warning: {warning}", file=sys.stderr)
@@ -87,7 +87,8 @@ def run_export(request: ExportRequest) -> int:
     runs = request.runs
     runs.asked()
     with Dataset.open(list(request.paths)) as ds:
-        jobs = 1 if runs.runner or request.format != "tfrecord" else runs.for_dataset(ds)
+        whole = request.format != "tfrecord" or request.episodes is not None  # read here
+        jobs = 1 if runs.runner or whole else runs.for_dataset(ds)
         split = bool(runs.runner) or jobs > 1  # the splits verify on their workers
         if request.filter:
             warn_about_filter(ds, request.filter, verify=not split)
@@ -96,6 +97,10 @@ def run_export(request: ExportRequest) -> int:
         index_with_progress(ds, verify=True)
         every = np.arange(len(ds), dtype=np.int64)  # without a filter, every record
         records = matches_of(matches(ds, request.filter, COMMAND_LINE)) if request.filter else every
+        if request.episodes is not None:
+            from ..app.episode_table import episodes_among
+
+            records = episodes_among(ds, records, request.episodes, COMMAND_LINE)
         if request.format != "tfrecord":
             return _export_other(ds, records, request)
         report = ExportRecordsRequest(records, request.output, filter=request.filter).run(
@@ -179,6 +184,12 @@ def export_arguments(p: argparse.ArgumentParser) -> None:
     add_paths(p)
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output file name")
     p.add_argument("--filter", metavar="EXPR", help="keep records matching EXPR")
+    p.add_argument(
+        "--episodes",
+        metavar="EXPR",
+        help="keep the robot-learning episodes matching EXPR over the episode table's "
+        'columns (len(findings) == 0, len(steps) >= 5, instruction != "")',
+    )
     add_output_options(p)
     p.add_argument(
         "--format",

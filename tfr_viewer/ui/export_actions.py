@@ -4,6 +4,7 @@ Save Intact Records As…; long work runs in a child process."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 import numpy as np
 from PySide6.QtCore import QObject
@@ -81,15 +82,22 @@ class ExportActions(QObject):
         self.last_dialog = dialog
         return dialog
 
-    def export_as(self, fmt: str, out: str | None = None) -> ProcessTask | None:
-        """The current (filtered) rows, edits applied, as JSON Lines, CSV or images; runs
-        in a child process and reports in the status bar."""
+    def export_as(
+        self, fmt: str, out: str | None = None, records: Sequence[int] | None = None
+    ) -> ProcessTask | None:
+        """The current (filtered) rows, or ``records``, edits applied and deleted
+        records left out, as JSON Lines, CSV, images or a TFDS folder; runs in a child
+        process and reports in the status bar."""
         w = self.window
         if w.session.dataset is None:
             return None
         if out is None:
             if fmt == "images":
                 out = file_dialogs.save_file(w.as_widget(), "New folder for the images")
+            elif fmt == "tfds":
+                out = file_dialogs.save_file(
+                    w.as_widget(), "New folder for the TFDS dataset (NAME/VERSION)"
+                )
             else:
                 ext = next(x.extension for x in WRITERS if x.name == fmt)
                 out = file_dialogs.save_file(
@@ -98,7 +106,12 @@ class ExportActions(QObject):
             if not out:
                 return None
         ds = w.session.dataset
-        records = ds.undamaged(self._rows()[1]).tolist()
+        chosen = (
+            self._rows()[1]
+            if records is None
+            else np.array(w.session.workspace.edits.kept(list(records)), dtype=np.int64)
+        )
+        records = ds.undamaged(chosen).tolist()
         wanted = set(records)
         payloads = {
             r: p for r, p in self.window.session.workspace.edits.payloads.items() if r in wanted

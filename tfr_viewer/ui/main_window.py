@@ -452,6 +452,10 @@ class MainWindow(QMainWindow):
         """Select the row of a damaged region (shown again if a filter hid it)."""
         return self.order.reveal(lambda model: model.row_of_region(region))
 
+    def export_records(self, fmt: str, records: Sequence[int]) -> None:
+        """Export ``records`` (edits applied) in format ``fmt``, asking where."""
+        self.edit_actions.exports.export_as(fmt, records=records)
+
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if not current.isValid() or self.model is None:
             return

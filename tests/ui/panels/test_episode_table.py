@@ -93,3 +93,24 @@ def test_the_filter_is_remembered(qtbot, window, planted):
     qtbot.addWidget(again)
     assert again.filter_edit.text() == '"camera_blank" in findings'
     _filter(qtbot, panel, "")
+
+
+def test_the_episodes_shown_export_as_a_tfds_folder(qtbot, window, planted, tmp_path, monkeypatch):
+    import tensorflow_datasets as tfds
+
+    from tfr_viewer.ui import file_dialogs
+
+    panel = _run(qtbot, window, planted)
+    _filter(qtbot, panel, "len(findings) == 0")
+    shown = panel.shown_records()
+    assert shown and panel.export_button.isEnabled()
+    out = tmp_path / "clean" / "robot_debug" / "1.0.0"
+    monkeypatch.setattr(file_dialogs, "save_file", lambda *a, **k: str(out))
+    qtbot.mouseClick(panel.export_button, Qt.MouseButton.LeftButton)
+    task = window.edit_actions.exports.last_task
+    assert task is not None
+    qtbot.waitUntil(lambda: (out / "dataset_info.json").exists(), timeout=60_000)
+    qtbot.waitUntil(lambda: "wrote" in window.statusBar().currentMessage(), timeout=10_000)
+    builder = tfds.builder_from_directory(str(out))
+    assert builder.info.splits["train"].num_examples == len(shown)
+    _filter(qtbot, panel, "")

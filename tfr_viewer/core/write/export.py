@@ -84,15 +84,21 @@ def _named(out: str, split_name: str | None) -> str:
 
 
 def _groups(records: np.ndarray, options: ExportOptions) -> list[tuple[str | None, np.ndarray]]:
-    if options.shuffle_seed is not None:
-        records = np.random.default_rng(options.shuffle_seed).permutation(records)
-    if not options.split:
+    return split_groups(records, options.split, options.shuffle_seed)
+
+
+def split_groups(
+    records: np.ndarray, split: tuple[tuple[str, float], ...], seed: int | None = None
+) -> list[tuple[str | None, np.ndarray]]:
+    """``records`` (shuffled with ``seed``, if one is given) cut into the named parts
+    ``split`` gives fractions of, in order (one part, unnamed, without a split)."""
+    if seed is not None:
+        records = np.random.default_rng(seed).permutation(records)
+    if not split:
         return [(None, records)]
-    bounds = np.round(np.cumsum([f for _, f in options.split]) * len(records)).astype(int)
+    bounds = np.round(np.cumsum([f for _, f in split]) * len(records)).astype(int)
     starts = np.concatenate([[0], bounds[:-1]])
-    return [
-        (name, records[s:e]) for (name, _), s, e in zip(options.split, starts, bounds, strict=True)
-    ]
+    return [(name, records[s:e]) for (name, _), s, e in zip(split, starts, bounds, strict=True)]
 
 
 def shard_count(options: ExportOptions, records: int) -> int:

@@ -72,6 +72,16 @@ WRITERS: tuple[Writer, ...] = (
         describe="one Arrow IPC file, also called Feather",
     ),
     Writer(
+        "tfds",
+        "TF&DS Folder…",
+        "",
+        True,
+        "records",
+        "tfds_folder:export_tfds",
+        describe="a TensorFlow Datasets folder OUT from one, its splits kept or cut anew "
+        "(--split), that tfds.builder_from_directory loads",
+    ),
+    Writer(
         "webdataset",
         "&WebDataset Shards…",
         ".tar",

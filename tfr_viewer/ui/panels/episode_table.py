@@ -3,7 +3,8 @@ as a table of the dataset's episodes (split, steps, instruction, how each ends, 
 reward, its findings), sortable by any column and filtered with the filter language
 over its columns (``len(steps) < 5``, ``instruction == ""``, ``"camera_blank" in
 findings``); Enter or a double-click selects the episode, which the Episode Player
-shows."""
+shows; Export as TFDS Folder… writes the episodes shown (edits applied) as a TensorFlow
+Datasets folder, each in its split."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -69,9 +71,17 @@ class EpisodeTable(QWidget):
         self.error.setStyleSheet("color: #b00020; font-family: monospace")
         self.error.setWordWrap(True)
         self.error.hide()
+        self.export_button = QPushButton("Export as TFDS Folder…", self)
+        self.export_button.setToolTip(
+            "Write the episodes shown as a TensorFlow Datasets folder (features.json and "
+            "dataset_info.json with it), each episode in its split"
+        )
+        self.export_button.setEnabled(False)
+        self.export_button.clicked.connect(self.export_shown)
         row = QHBoxLayout()
         row.addWidget(self.filter_edit, 1)
         row.addWidget(self.count)
+        row.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(row)
@@ -90,6 +100,7 @@ class EpisodeTable(QWidget):
     def clear(self) -> None:
         self.report = None
         self.model.set_rows([])
+        self.export_button.setEnabled(False)
         self.count.setText("Run Analyze › Run Episodes to list the episodes.")
 
     def set_report(self, report: EpisodesReport) -> None:
@@ -115,7 +126,14 @@ class EpisodeTable(QWidget):
         self.proxy.set_matched(None if matched is None else frozenset(r.record for r in matched))
         self._count()
 
+    def export_shown(self) -> None:
+        """Export the episodes shown as a TFDS folder (the window asks where)."""
+        records = self.shown_records()
+        if self.host is not None and records:
+            self.host.export_records("tfds", sorted(records))
+
     def _count(self) -> None:
+        self.export_button.setEnabled(self.proxy.rowCount() > 0)
         total = len(self.model.rows)
         if self.report is not None and not self.report.count:
             self.count.setText("No record keeps steps: no episodes.")
