@@ -28,6 +28,38 @@ def test_near_pairs_agree_with_comparing_every_pair():
     assert not {(i, 80 + i) for i in range(5)} & {(i, j) for i, j, _ in got}
 
 
+def test_the_banded_search_over_many_look_alikes_finds_every_pair_once(monkeypatch):
+    """Past the size where every pair is compared, hashes in many tight clusters (the
+    frames of many scenes): the bands find each close pair once, as comparing every
+    pair does, and each group of a band is compared without going over what earlier
+    groups found (which once made the search quadratic in the pairs found)."""
+    from tfr_viewer.core.analyze import image_quality
+
+    monkeypatch.setattr(image_quality, "_ALL_PAIRS", 500)
+    rng = np.random.default_rng(5)
+    centres = rng.integers(0, 2**63, 40, dtype=np.uint64)
+    bits = rng.integers(0, 64, (40, 30))
+    hashes = np.array(
+        [c ^ np.uint64(1 << int(b)) for c, row in zip(centres, bits, strict=True) for b in row],
+        dtype=np.uint64,
+    )
+    sorted_calls = []
+    real_sorted = sorted
+
+    def counting_sorted(items, *a, **k):
+        sorted_calls.append(1)
+        return real_sorted(items, *a, **k)
+
+    monkeypatch.setattr(image_quality, "sorted", counting_sorted, raising=False)
+    got = near_pairs(hashes, bits=4)
+    assert len(sorted_calls) == 1  # the pairs are sorted once, at the end
+    x = hashes[:, None] ^ hashes[None, :]
+    dist = np.array([[bin(int(v)).count("1") for v in row] for row in x])
+    ii, jj = np.nonzero(np.triu(dist <= 4, 1))
+    assert got == [(int(i), int(j), int(dist[i, j])) for i, j in zip(ii, jj, strict=True)]
+    assert len(got) > 40 * 30
+
+
 def _png_header(width: int, height: int) -> bytes:
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     chunk = b"IHDR" + ihdr

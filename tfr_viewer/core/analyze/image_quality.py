@@ -167,11 +167,12 @@ def near_pairs(hashes: np.ndarray, bits: int = NEAR_BITS) -> list[tuple[int, int
     into ``bits + 1`` bands: two hashes that close agree on at least one band, so only
     hashes sharing a band are compared (a group at a time, in blocks of rows)."""
     hashes = np.asarray(hashes, dtype=np.uint64)
+    found: dict[tuple[int, int], int] = {}
     if len(hashes) <= _ALL_PAIRS:  # few enough to compare every pair once
-        return _pairs_within(np.arange(len(hashes)), hashes, bits, {})
+        _pairs_within(np.arange(len(hashes)), hashes, bits, found)
+        return sorted((i, j, d) for (i, j), d in found.items())
     bands = bits + 1
     width = -(-64 // bands)
-    found: dict[tuple[int, int], int] = {}
     for b in range(bands):
         shift = np.uint64(min(63, b * width))
         keys = (hashes >> shift) & np.uint64((1 << width) - 1)
@@ -186,9 +187,9 @@ def near_pairs(hashes: np.ndarray, bits: int = NEAR_BITS) -> list[tuple[int, int
 
 def _pairs_within(
     g: np.ndarray, hashes: np.ndarray, bits: int, found: dict[tuple[int, int], int]
-) -> list[tuple[int, int, int]]:
+) -> None:
     """Adds to ``found`` the pairs of the sorted indices ``g`` at most ``bits`` apart
-    (every pair compared, in blocks of rows); returns them all, sorted."""
+    (every pair compared, in blocks of rows)."""
     hg = hashes[g]
     for start in range(0, len(g), _ROWS):
         dist = _popcount(hg[start : start + _ROWS, None] ^ hg[None, :])
@@ -201,4 +202,3 @@ def _pairs_within(
             strict=True,
         ):
             found[(i, j)] = d
-    return sorted((i, j, d) for (i, j), d in found.items())
