@@ -11,9 +11,7 @@ import numpy as np
 
 from ..core.analyze.episode_table import EpisodeRow
 from ..core.analyze.findings import Finding
-from ..core.decode import features_of
-from ..core.decode.episodes import Episode, read_episode
-from ..core.decode.file_payloads import decode_record
+from ..core.decode.episodes import Episode, is_episode, read_episode
 from ..core.io import Dataset
 from ..core.io.tfds import info_of
 from .task_state import QUIET, TaskState
@@ -30,9 +28,19 @@ class EpisodeReader:
 
     def episode(self, record: int, payload: bytes | None = None) -> Episode | None:
         """Record ``record``'s episode (``payload``: its bytes as edited, when they
-        are); None when it keeps no steps (or is no Example)."""
-        features = features_of(decode_record(self.dataset, record, payload).payload)
-        episode = read_episode(features, self.specs) if features else None
+        are); None when it keeps no steps (or is no Example). The bytes are parsed as
+        an Example once, as the record checks' columns are (whether they are one to the
+        letter is the parse checks' and the tree's question, which sizes the whole
+        message)."""
+        from ..core.decode.keyed_read import example_features
+        from ..core.decode.payloads.features import feature_data
+
+        data = self.dataset.read(record) if payload is None else payload
+        entries = example_features(data)
+        if entries is None or not is_episode(entries):
+            return None
+        features = {key: feature_data(entries[key]) for key in sorted(entries)}
+        episode = read_episode(features, self.specs)
         return replace(episode, record=record) if episode is not None else None
 
 

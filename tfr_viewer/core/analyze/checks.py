@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..decode.detect import ImageInfo, image_info
+from ..decode.episodes import is_step_key, judged_steps
 from ..decode.payloads.example import holds_nothing
 from ..decode.same_bytes import SameBytes, key_of
 from ..io import CancelToken, Dataset
@@ -148,12 +149,16 @@ class _Pass:
     ) -> None:
         c = columns[key]
         values, splits = c.rag.values, c.rag.splits
+        stepped = is_step_key(key)  # a picture a step of an episode: a few are decoded
         for r in np.flatnonzero(ok & c.present).tolist():
             record = int(records[r])
-            for i in range(int(splits[r]), int(splits[r + 1])):
+            start, end = int(splits[r]), int(splits[r + 1])
+            judged = set(judged_steps(end - start)) if stepped else None
+            for i in range(start, end):
                 v = values[i]
                 if isinstance(v, (bytes, memoryview)):
-                    self._check_image(roles, key, columns, record, r, v)
+                    decode = judged is None or i - start in judged
+                    self._check_image(roles, key, columns, record, r, v, decode)
 
     def _check_image(
         self,
@@ -163,8 +168,10 @@ class _Pass:
         record: int,
         r: int,
         value: bytes | memoryview,
+        decode: bool = True,
     ) -> None:
-        """Queue the image for its verdict (every value of an image key is decoded: one
+        """Queue the image for its verdict with ``decode`` (every value of an image key
+        but the pictures of the steps an episode's checks do not judge is decoded: one
         that is no image is ``image_undecodable`` too), and check its header against the
         stored size and format."""
         seen = key_of(value)
@@ -173,7 +180,8 @@ class _Pass:
             facts = (hashlib.sha256(value).digest(), image_info(value))
             _FACTS.put(value, facts, key=seen)
         digest, info = facts
-        self.images.add(record, key, value, digest)
+        if decode:
+            self.images.add(record, key, value, digest)
         if info is None:
             return
         self.sizes.setdefault(r, (info.width, info.height))

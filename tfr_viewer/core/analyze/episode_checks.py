@@ -10,9 +10,10 @@ action that jumps far outside the dataset's step-to-step spread, a camera some e
 lack, the same episode twice (by the content of its steps, in one split or two), an
 episode whose actions are unlike those of the other episodes given its instruction.
 
-The camera checks judge whole pictures, decoded: at most :data:`SAMPLED` of each
-camera's pictures an episode (spread over its steps); a frozen camera is found from
-the pictures' bytes, every step."""
+The camera checks judge whole pictures, decoded: at most
+:data:`~..decode.episodes.JUDGED` of each camera's pictures an episode (spread over its
+steps, :func:`~..decode.episodes.judged_steps`); a frozen camera is found from the
+pictures' bytes, every step."""
 
 from __future__ import annotations
 
@@ -22,10 +23,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..decode.episodes import STEPS, Episode
+from ..decode.episodes import STEPS, Episode, judged_steps
 from .findings import Finding
 
-SAMPLED = 6  # pictures of a camera decoded an episode, spread over its steps
 BLACK = 8  # the brightest pixel of a black picture is at most this
 FLAT = 1.0  # the spread (standard deviation) of a picture of one colour is below this
 FROZEN_RUN = 10  # steps of the same picture in a row that make a camera frozen
@@ -224,7 +224,7 @@ class EpisodeChecks:
         shows the same picture step after step (its bytes, every step)."""
         pictures = episode.steps[camera]
         key = f"steps/{camera}"
-        judged = [_judged(pictures[step]) for step in _spread(len(pictures), SAMPLED)]
+        judged = [_judged(pictures[step]) for step in judged_steps(len(pictures))]
         if judged and all(j in ("black", "flat") for j in judged):
             what = "black" if all(j == "black" for j in judged) else "of one colour"
             self.note(
@@ -340,13 +340,12 @@ def as_for_episodes(
     feature that does not split into steps is ``episode_shape``). The findings of the
     pictures of an episode's steps are folded: one finding an episode, camera and kind,
     saying at how many steps (a picture's finding repeated at every frame says one
-    thing). Near-duplicate pictures
-    among steps are left out: the frames of one scene look alike, within an episode and
-    from one to the next; a camera that stops updating is ``camera_frozen``, an episode
-    recorded twice ``episode_duplicate``. What the episode checks found (``episodes``,
-    their findings) is not said again picture by picture: a camera found blank or
-    frozen has no picture-quality notes besides (a black picture is also dark, grey and
-    blurry), an episode found a copy of another no copied pictures."""
+    thing; the record checks decode the pictures of the steps
+    :func:`~..decode.episodes.judged_steps` names, and hash every one). What the episode
+    checks found (``episodes``, their findings) is not said again picture by picture: a
+    camera found blank or frozen has no picture-quality notes besides (a black picture
+    is also dark, grey and blurry), an episode found a copy of another no copied
+    pictures."""
     prefix = sequence + "/"
     episodes = list(episodes)
     judged = {
@@ -361,8 +360,6 @@ def as_for_episodes(
             continue
         if not stepped or not (f.kind.startswith("image_") or f.kind in _PER_PICTURE):
             out.append(f)
-        elif f.kind == "near_duplicate_image":
-            continue
         elif (f.record, f.feature) in judged and f.severity == "info":
             continue
         elif f.record in copies and f.kind == "duplicate_image":
@@ -372,12 +369,13 @@ def as_for_episodes(
     for same in folded.values():
         first = same[0]
         if len(same) > 1:
-            first = replace(first, message=f"{first.message} (at {len(same):,} of its steps)")
+            among = "its steps" if first.kind == "duplicate_image" else "the steps judged"
+            first = replace(first, message=f"{first.message} (at {len(same):,} of {among})")
         out.append(first)
     return out
 
 
-_PER_PICTURE = frozenset({"duplicate_image", "near_duplicate_image", "exif_rotation"})
+_PER_PICTURE = frozenset({"duplicate_image", "exif_rotation"})
 
 
 def check_episodes(episodes: Iterable[Episode], where: Where) -> list[Finding]:
@@ -386,13 +384,6 @@ def check_episodes(episodes: Iterable[Episode], where: Where) -> list[Finding]:
     for episode in episodes:
         checks.add(episode)
     return checks.finish()
-
-
-def _spread(count: int, most: int) -> list[int]:
-    """At most ``most`` steps of ``count``, spread from the first to the last."""
-    if count <= most:
-        return list(range(count))
-    return sorted({round(i * (count - 1) / (most - 1)) for i in range(most)})
 
 
 def _judged(data: bytes) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..decode.episodes import is_step_key
 from ..decode.image_verdict import ImageVerdict, image_pool
 from .image_quality import ImageScores, Thresholds, flagged, judge_and_score, near_pairs
 
@@ -178,6 +179,10 @@ class ImageChecks:
             return
         self._grey_among_colour(seen, note)
         self._odd_sizes(seen, note)
+        # the frames of an episode's camera look alike, within an episode and from one to
+        # the next: near copies are looked for among other pictures (a camera that stops
+        # updating is camera_frozen, an episode recorded twice episode_duplicate)
+        seen = [s for s in seen if not is_step_key(s.key)]
         hashes = np.array([s.scores.dhash for s in seen], dtype=np.uint64)
         reported: set[int] = set()  # each image is named once, with its first look-alike
         for i, j, distance in near_pairs(hashes, self.limits.near_bits):

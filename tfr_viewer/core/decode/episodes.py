@@ -95,10 +95,26 @@ class Episode:
         return sorted(name for name, kind in self.kinds.items() if kind == "image")
 
 
+JUDGED = 6  # pictures of a camera an episode that the checks decode, spread over its steps
+
+
+def judged_steps(count: int, most: int = JUDGED) -> list[int]:
+    """The steps, of ``count``, whose pictures the checks decode and judge whole: at
+    most ``most``, spread from the first step to the last (the camera checks and the
+    record checks judge the same ones; every step's bytes are still hashed)."""
+    if count <= most:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (most - 1)) for i in range(most)})
+
+
+def is_step_key(key: str, sequence: str = STEPS) -> bool:
+    """Whether feature ``key`` holds a value a step (it is under ``sequence/``)."""
+    return key.startswith(sequence + "/")
+
+
 def is_episode(keys: Iterable[str], sequence: str = STEPS) -> bool:
     """Whether a record with features ``keys`` keeps steps under ``sequence``."""
-    prefix = sequence + "/"
-    return any(key.startswith(prefix) for key in keys)
+    return any(is_step_key(key, sequence) for key in keys)
 
 
 def read_episode(

@@ -71,6 +71,17 @@ def strict(message: Any, data: bytes) -> Any | None:
         msg.ParseFromString(data)
     except DecodeError:
         return None
+    # Sizing a message encodes it whole (a picture's bytes and all). Bytes written as
+    # the runtime writes them are sized once: dropping unknown fields only shrinks a
+    # message, and re-encoding one written otherwise (unpacked lists, default values
+    # spelled out) only shrinks it too, so a size that is still the bytes' length
+    # means that nothing was dropped (the one way to grow, a negative int32 written in
+    # five bytes, would have to be matched byte for byte by the fields dropped).
+    msg.DiscardUnknownFields()
+    if msg.ByteSize() == len(data):
+        return msg
+    msg = message()
+    msg.ParseFromString(data)
     return None if has_unknown(msg) else msg
 
 
