@@ -141,3 +141,25 @@ def test_shards_the_description_lists_but_the_folder_lacks(planted, tmp_path):
     assert kinds["tfds_shard_missing"]["file"].endswith("robot_debug-val.tfrecord-00001-of-00002")
     assert "train" in kinds["tfds_shard_length"]["message"]
     assert any(f["kind"] == "camera_blank" for f in report["findings"])
+
+
+def test_a_cut_picture_is_found_at_any_step_though_only_some_are_decoded(planted, tmp_path):
+    """The record checks decode the pictures of the steps the camera checks judge (six
+    a camera, spread over the episode) and, of the others, those whose bytes do not
+    end as a whole picture's: a JPEG cut short at a step no check samples is still
+    found, decoded whole, at its episode."""
+    from tests.tf_oracle import tf, tf_write
+    from tfr_viewer.core.decode.episodes import judged_steps
+
+    folder, _ = planted
+    shard = next(folder.glob("*-train.tfrecord-*"))
+    first = next(iter(tf().data.TFRecordDataset([str(shard)]))).numpy()
+    example = tf().train.Example.FromString(first)
+    pictures = example.features.feature["steps/observation/image"].bytes_list.value
+    length = len(pictures)
+    unjudged = next(s for s in range(length) if s not in judged_steps(length))
+    pictures[unjudged] = pictures[unjudged][: len(pictures[unjudged]) // 2]
+    path = tf_write(tmp_path / "cut.tfrecord", [first, example.SerializeToString()])
+    report = json.loads(program("check", "--json", str(path)).stdout)
+    cut = [f for f in report["findings"] if f["kind"] == "image_undecodable"]
+    assert [(f["record"], f["feature"]) for f in cut] == [(1, "steps/observation/image")]

@@ -212,3 +212,21 @@ def test_the_pixels_decoded_at_once_are_one_budget_for_all_threads(monkeypatch):
     found = image_verdict.verdicts([out.getvalue()] * 8)
     assert all(v.error is None for v in found)
     assert budget.peak == 4_000_000 and budget.used == 0
+
+
+def test_bytes_that_end_as_a_whole_picture_does():
+    import io
+
+    from PIL import Image
+
+    from tfr_viewer.core.decode.image_verdict import ends_whole
+
+    pictures = {}
+    for fmt in ("JPEG", "PNG", "GIF"):
+        buf = io.BytesIO()
+        Image.new("RGB", (32, 24), (200, 30, 30)).save(buf, fmt)
+        pictures[fmt] = buf.getvalue()
+    assert ends_whole(pictures["JPEG"]) and ends_whole(pictures["JPEG"] + bytes(10))
+    assert ends_whole(memoryview(pictures["PNG"]))
+    assert not ends_whole(pictures["JPEG"][:-40]) and not ends_whole(pictures["PNG"][:-5])
+    assert not ends_whole(pictures["GIF"]) and not ends_whole(b"") and not ends_whole(b"\xff")

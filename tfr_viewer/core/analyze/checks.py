@@ -25,6 +25,7 @@ import numpy as np
 
 from ..decode.detect import ImageInfo, image_info
 from ..decode.episodes import is_step_key, judged_steps
+from ..decode.image_verdict import ends_whole
 from ..decode.payloads.example import holds_nothing
 from ..decode.same_bytes import SameBytes, key_of
 from ..io import CancelToken, Dataset
@@ -157,7 +158,7 @@ class _Pass:
             for i in range(start, end):
                 v = values[i]
                 if isinstance(v, (bytes, memoryview)):
-                    decode = judged is None or i - start in judged
+                    decode = judged is None or i - start in judged or not ends_whole(v)
                     self._check_image(roles, key, columns, record, r, v, decode)
 
     def _check_image(
@@ -171,9 +172,9 @@ class _Pass:
         decode: bool = True,
     ) -> None:
         """Queue the image for its verdict with ``decode`` (every value of an image key
-        but the pictures of the steps an episode's checks do not judge is decoded: one
-        that is no image is ``image_undecodable`` too), and check its header against the
-        stored size and format."""
+        is decoded but the pictures of the steps an episode's checks do not judge that
+        end whole: one that is no image is ``image_undecodable`` too), and check its
+        header against the stored size and format."""
         seen = key_of(value)
         facts = _FACTS.get(value, key=seen)
         if facts is None:  # a picture not seen lately

@@ -110,6 +110,20 @@ def _not_an_image(data: bytes, quote: bool = True) -> ImageVerdict:
     return ImageVerdict(None, error=f"not an image: {len(data):,} bytes{_first_bytes(data, quote)}")
 
 
+def ends_whole(data: bytes | memoryview) -> bool:
+    """Whether encoded picture bytes end as a whole picture of their format does: a
+    JPEG with its end-of-image marker, a PNG with its IEND chunk. A question of the
+    last bytes, not a verdict: a picture whose bytes were cut short fails it (and is
+    then given its verdict by :func:`judge`); other formats fail it too."""
+    view = memoryview(data)
+    if bytes(view[:3]) == b"\xff\xd8\xff":
+        tail = bytes(view[-64:]).rstrip(b"\x00")  # encoders may pad after the marker
+        return tail.endswith(b"\xff\xd9")
+    if bytes(view[:8]) == _PNG_SIGNATURE:
+        return bytes(view[-12:]) == b"\x00\x00\x00\x00IEND\xaeB`\x82"
+    return False
+
+
 def _png_container(data: bytes) -> str | None:
     """Why the PNG's chunks are not whole, or None: every chunk up to IEND present, the
     CRC of each critical chunk right."""
