@@ -16,8 +16,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
+    QColor,
     QHideEvent,
     QKeySequence,
+    QPainter,
+    QPaintEvent,
     QPixmap,
     QResizeEvent,
     QShortcut,
@@ -78,6 +81,21 @@ class CameraView(QLabel):
     def shown(self) -> QPixmap | None:
         """The picture shown, as decoded (None: none)."""
         return self._pixmap
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        """The picture, and the camera's name over its top left corner."""
+        super().paintEvent(event)
+        if self._pixmap is None:
+            return  # the name is in the text shown instead
+        painter = QPainter(self)
+        metrics = painter.fontMetrics()
+        caption = self.name.removeprefix("observation/")
+        box = metrics.boundingRect(caption).adjusted(-4, -2, 4, 2)
+        box.moveTopLeft(self.rect().topLeft())
+        painter.fillRect(box, QColor(0, 0, 0, 160))
+        painter.setPen(QColor("#eeeeee"))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, caption)
+        painter.end()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
