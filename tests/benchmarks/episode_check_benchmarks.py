@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+from tests.benchmarks.scale_benchmarks import cold, drop_cache  # noqa: E402
 
 CAMERAS = ("image", "wrist_image", "left_image", "right_image")
 INSTRUCTIONS = ("pick up the red cup", "open the drawer", "push the block to the left")
@@ -45,27 +46,6 @@ def dataset(data: Path, episodes: int) -> Path:
         plans = [Planned(100, INSTRUCTIONS[n % 3], seed=n) for n in range(episodes)]
         write_rlds(data, {"train": plans}, Shape(cameras=CAMERAS, size=256))
     return folder
-
-
-def drop_cache() -> bool:
-    try:
-        os.sync()
-        with open("/proc/sys/vm/drop_caches", "w") as f:
-            f.write("3\n")
-        return True
-    except OSError:
-        return False
-
-
-def cold(argv: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
-    """The whole process ``argv``, timed after the page cache is dropped."""
-    drop_cache()
-    t0 = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
-    took = time.perf_counter() - t0
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"{argv[:4]} failed: {done.stderr[-2000:]}")
-    return took, done
 
 
 def sampled_decode_seconds(shards: list[Path]) -> tuple[float, int]:

@@ -5,6 +5,7 @@ are not — whichever way the rest is written."""
 
 from __future__ import annotations
 
+from tests.fuzz.cases import varint
 from tests.tf_oracle import tf
 from tfr_viewer.core.decode import proto
 from tfr_viewer.core.decode.strict_parse import example_message, strict
@@ -20,18 +21,9 @@ def _example() -> bytes:
     return t.Example(features=t.Features(feature=feature)).SerializeToString()
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
 def _field(number: int, wire: int, body: bytes) -> bytes:
-    tag = _varint(number << 3 | wire)
-    return tag + (_varint(len(body)) + body if wire == 2 else body)
+    tag = varint(number << 3 | wire)
+    return tag + (varint(len(body)) + body if wire == 2 else body)
 
 
 def _unpacked_example() -> bytes:
@@ -60,9 +52,9 @@ def test_an_example_written_otherwise_is_one_too():
 
 
 def test_a_field_an_example_does_not_define_is_refused_wherever_it_is():
-    unknown = _field(15, 0, _varint(1))
+    unknown = _field(15, 0, varint(1))
     assert example_message(_example() + unknown) is None
     assert example_message(_unpacked_example() + unknown) is None
-    inner = _field(1, 2, _field(1, 2, b"x") + _field(2, 2, _field(9, 0, _varint(4))))
+    inner = _field(1, 2, _field(1, 2, b"x") + _field(2, 2, _field(9, 0, varint(4))))
     assert example_message(_field(1, 2, inner)) is None  # inside a Feature
     assert strict(proto.Example, b"") is None

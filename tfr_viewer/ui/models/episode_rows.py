@@ -11,17 +11,16 @@ from typing import Any
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 
 from ...core.analyze.episode_table import EpisodeRow
 from ...core.analyze.findings import KINDS, SEVERITIES
 from .filter_change import change_filter
+from .findings_model import RIGHT, SEVERITY_COLOURS, SORT_ROLE, Index
 
-Index = QModelIndex | QPersistentModelIndex
 # (title, the row's field)
 COLUMNS = (
     ("episode", "record"),
@@ -35,9 +34,6 @@ COLUMNS = (
     ("findings", "findings"),
     ("file", "file"),
 )
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_COLOURS = {"error": QColor(255, 220, 215), "warning": QColor(255, 240, 200)}
 _FLAG = {True: "yes", False: "no", None: "—"}
 
 
@@ -85,14 +81,14 @@ class EpisodeRowsModel(QAbstractTableModel):
                 return -1e300 if name in ("reward", "record", "length") else ""
             return value
         if role == Qt.ItemDataRole.BackgroundRole:
-            colour = _COLOURS.get(worst(row) or "")
+            colour = SEVERITY_COLOURS.get(worst(row) or "")
             return QBrush(colour) if colour is not None else None
         if role == Qt.ItemDataRole.ToolTipRole and name == "findings" and row.findings:
             return "\n".join(f"{k}: {KINDS[k][1]}" for k in row.findings if k in KINDS)
         if role == Qt.ItemDataRole.ToolTipRole and name in ("instruction", "file"):
             return None if value is None else str(value)
         if role == Qt.ItemDataRole.TextAlignmentRole and name in ("record", "length", "reward"):
-            return _RIGHT
+            return RIGHT
         return None
 
     def headerData(  # noqa: N802

@@ -22,8 +22,8 @@ from .filter_change import change_filter
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("severity", "kind", "record", "file", "offset", "feature", "message")
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-_COLOURS = {"error": QColor(255, 220, 215), "warning": QColor(255, 240, 200)}
-_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+SEVERITY_COLOURS = {"error": QColor(255, 220, 215), "warning": QColor(255, 240, 200)}
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 class FindingsModel(QAbstractTableModel):
@@ -88,7 +88,7 @@ class FindingsModel(QAbstractTableModel):
             since = "\n\nThe record was edited since: run the checks again." if edited else ""
             return f"{f.message}\n\nWhat to do: {f.hint}\n\n{where}".strip() + since
         if role == Qt.ItemDataRole.BackgroundRole:
-            colour = None if edited else _COLOURS.get(f.severity)
+            colour = None if edited else SEVERITY_COLOURS.get(f.severity)
             return QBrush(colour) if colour is not None else None
         if role == Qt.ItemDataRole.ForegroundRole and edited:
             return QBrush(QColor(140, 140, 140))
@@ -97,7 +97,7 @@ class FindingsModel(QAbstractTableModel):
             font.setStrikeOut(True)
             return font
         if role == Qt.ItemDataRole.TextAlignmentRole and name in ("record", "offset"):
-            return _RIGHT
+            return RIGHT
         return None
 
     def headerData(  # noqa: N802

@@ -8,15 +8,13 @@ Datasets folder, each in its split."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSettings, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QSettings, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +25,7 @@ from ...core.query.language import QueryError
 from ...core.text import plural
 from ..host import PanelHost
 from ..models.episode_rows import EpisodeRowsModel, MatchedRows
+from .report_table import report_table
 
 _SETTING = "episodes/filter"
 
@@ -40,17 +39,8 @@ class EpisodeTable(QWidget):
         self.model = EpisodeRowsModel(self)
         self.proxy = MatchedRows(self)
         self.proxy.setSourceModel(self.model)
-        self.table = QTableView(self)
-        self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table = report_table(self, self.proxy)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.activated.connect(self._activated)
         self.table.doubleClicked.connect(self._activated)
         self.filter_edit = QLineEdit(self)

@@ -7,14 +7,11 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QSize, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QHeaderView,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -26,6 +23,7 @@ from ...core.text import plural
 from ...core.write.output import save_file
 from .. import file_dialogs
 from ..models.findings_model import COLUMNS, FindingsFilter, FindingsModel
+from .report_table import report_table
 from .task_strip import TaskStrip
 
 
@@ -42,15 +40,7 @@ class FindingsPanel(QWidget):
         self.model = FindingsModel(self)
         self.proxy = FindingsFilter(self)
         self.proxy.setSourceModel(self.model)
-        self.table = QTableView(self)
-        self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table = report_table(self, self.proxy)
         self.table.doubleClicked.connect(self._activated)
         self.table.activated.connect(self._activated)
         self.strip = TaskStrip(
