@@ -66,6 +66,7 @@ bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(BEAM_PY) tests/benchmarks/beam_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/gui_benchmarks.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/episode_benchmarks.py
+	$(PY) tests/benchmarks/episode_check_benchmarks.py
 
 fuzz: $(VENV)/.test-installed
 	$(PY) -m tests.fuzz.run --cases 100000 --seed 1

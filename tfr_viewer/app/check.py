@@ -8,7 +8,7 @@ for the command line's ``--json``, the Python API and the window."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -133,16 +133,23 @@ def check(
 
     started = time.perf_counter()
     index(ds, verify=False, state=state)  # the payload CRCs are checked as they are read
+    episodic = is_episode(first_keys(ds))  # robot-learning episodes: their own checks too
+    episodes = None
     if jobs > 1 and overlay is None:
-        found = check_in_splits(ds, options, state, jobs)
+        if episodic:  # the episodes are read here while the processes read the records
+            found, episodes = _beside_episodes(
+                ds, state, lambda: check_in_splits(ds, options, state, jobs)
+            )
+        else:
+            found = check_in_splits(ds, options, state, jobs)
     else:
         with state.phase("checking", len(ds)) as step:
             found = check_dataset(ds, progress=step, overlay=overlay, **options.keywords())
-    if is_episode(first_keys(ds)):  # robot-learning episodes: their own checks too
+    if episodic:
         from .episodes import with_episode_checks
 
         edited, deleted = (overlay.edited, overlay.deleted) if overlay else ({}, frozenset())
-        found = with_episode_checks(ds, found, state, edited, deleted)
+        found = with_episode_checks(ds, found, state, edited, deleted, episodes)
     return CheckReport(
         len(ds) if records is None else records,
         len(ds.files),
@@ -150,6 +157,23 @@ def check(
         fail_on,
         time.perf_counter() - started,
     )
+
+
+def _beside_episodes(
+    ds: Dataset, state: TaskState, records: Callable[[], list[Finding]]
+) -> tuple[list[Finding], list[Finding]]:
+    """The record checks' findings (``records()``, run on processes) and the episode
+    checks', read on a thread of this process meanwhile: each file is read from the
+    disk once, the second reader finding it in the system's cache."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .episodes import episode_findings
+    from .task_state import Beside
+
+    with ThreadPoolExecutor(1, "tfr-episodes") as beside:
+        episodes = beside.submit(episode_findings, ds, Beside(state))
+        found = records()
+        return found, episodes.result()
 
 
 def check_in_splits(

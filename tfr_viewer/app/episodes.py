@@ -60,14 +60,17 @@ def with_episode_checks(
     state: TaskState = QUIET,
     edited: Mapping[int, bytes] | None = None,
     deleted: frozenset[int] = frozenset(),
+    episodes: list[Finding] | None = None,
 ) -> list[Finding]:
     """``found`` (the record checks' findings of an episodic ``ds``) as a check reports
     them: the findings of its steps' pictures folded one an episode and camera, and the
-    episode checks' added; sorted, most severe first."""
+    episode checks' added (``episodes``, when they are found already); sorted, most
+    severe first."""
     from ..core.analyze.episode_checks import as_for_episodes
     from ..core.analyze.findings import sort_key
 
-    episodes = episode_findings(ds, state, edited, deleted)
+    if episodes is None:
+        episodes = episode_findings(ds, state, edited, deleted)
     return sorted(as_for_episodes(found, episodes) + episodes, key=sort_key)
 
 

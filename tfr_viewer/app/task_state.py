@@ -50,6 +50,18 @@ class TaskState:
         filter's matches, block by block)."""
 
 
+class Beside(TaskState):
+    """The state of work done beside an operation (on another thread): it says nothing
+    (the operation's own progress is shown) and stops when the operation is asked to."""
+
+    def __init__(self, operation: TaskState) -> None:
+        self.operation = operation
+
+    @property
+    def cancelled(self) -> bool:
+        return self.operation.cancelled
+
+
 def _nothing(*_: object) -> None:
     return None
 

@@ -157,9 +157,11 @@ class _Pass:
             judged = set(judged_steps(end - start)) if stepped else None
             for i in range(start, end):
                 v = values[i]
-                if isinstance(v, (bytes, memoryview)):
-                    decode = judged is None or i - start in judged or not ends_whole(v)
-                    self._check_image(roles, key, columns, record, r, v, decode)
+                if not isinstance(v, (bytes, memoryview)):
+                    continue
+                if judged is not None and i - start not in judged and ends_whole(v):
+                    continue  # a step no check samples, its picture whole: left to the episode
+                self._check_image(roles, key, columns, record, r, v)
 
     def _check_image(
         self,
@@ -169,20 +171,18 @@ class _Pass:
         record: int,
         r: int,
         value: bytes | memoryview,
-        decode: bool = True,
     ) -> None:
-        """Queue the image for its verdict with ``decode`` (every value of an image key
-        is decoded but the pictures of the steps an episode's checks do not judge that
-        end whole: one that is no image is ``image_undecodable`` too), and check its
-        header against the stored size and format."""
+        """Queue the image for its verdict (every value of an image key is decoded, but
+        the pictures of an episode's steps that no check samples and that end whole:
+        one that is no image is ``image_undecodable`` too), and check its header against
+        the stored size and format."""
         seen = key_of(value)
         facts = _FACTS.get(value, key=seen)
         if facts is None:  # a picture not seen lately
             facts = (hashlib.sha256(value).digest(), image_info(value))
             _FACTS.put(value, facts, key=seen)
         digest, info = facts
-        if decode:
-            self.images.add(record, key, value, digest)
+        self.images.add(record, key, value, digest)
         if info is None:
             return
         self.sizes.setdefault(r, (info.width, info.height))

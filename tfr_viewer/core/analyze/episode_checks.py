@@ -81,9 +81,10 @@ class EpisodeChecks:
         self._numbers(episode)
         self._action(episode)
         cameras = frozenset(episode.cameras)
+        looks = _looks(episode, sorted(cameras))
         for camera in cameras:
             self._cameras[camera] = self._cameras.get(camera, 0) + 1
-            self._camera(episode, camera)
+            self._camera(episode, camera, looks[camera])
         self._episodes.append((record, cameras))
         digest = _content(episode)
         first = self._seen.setdefault(digest, record)
@@ -219,12 +220,12 @@ class EpisodeChecks:
         if text is not None and text.strip().lower() not in PLACEHOLDERS:
             self._means[record] = (text.strip(), action.mean(axis=0))
 
-    def _camera(self, episode: Episode, camera: str) -> None:
-        """A camera black or of one colour in every picture sampled; else one that
-        shows the same picture step after step (its bytes, every step)."""
+    def _camera(self, episode: Episode, camera: str, judged: list[str]) -> None:
+        """A camera black or of one colour in every picture sampled (``judged``: how
+        each looks); else one that shows the same picture step after step (its bytes,
+        every step)."""
         pictures = episode.steps[camera]
         key = f"steps/{camera}"
-        judged = [_judged(pictures[step]) for step in judged_steps(len(pictures))]
         if judged and all(j in ("black", "flat") for j in judged):
             what = "black" if all(j == "black" for j in judged) else "of one colour"
             self.note(
@@ -386,6 +387,24 @@ def check_episodes(episodes: Iterable[Episode], where: Where) -> list[Finding]:
     return checks.finish()
 
 
+def _looks(episode: Episode, cameras: list[str]) -> dict[str, list[str]]:
+    """How the pictures of each camera's judged steps look (:func:`_judged`), decoded
+    side by side on the process's image threads."""
+    from ..decode.image_verdict import image_pool
+
+    wanted = [
+        (camera, episode.steps[camera][step])
+        for camera in cameras
+        for step in judged_steps(len(episode.steps[camera]))
+    ]
+    looks: dict[str, list[str]] = {camera: [] for camera in cameras}
+    for (camera, _), look in zip(
+        wanted, image_pool().map(_judged, [data for _, data in wanted]), strict=True
+    ):
+        looks[camera].append(look)
+    return looks
+
+
 def _judged(data: bytes) -> str:
     """``black``, ``flat`` (one colour) or ``ok`` for a whole picture, decoded; ``ok``
     for bytes that are no picture (the image checks say what is wrong with those)."""
@@ -404,15 +423,21 @@ def _judged(data: bytes) -> str:
 
 
 def _content(episode: Episode) -> bytes:
-    """A digest of every step's values (pictures and texts byte for byte)."""
+    """A digest of every step's values: the numbers byte for byte, each picture and
+    text by its length and CRC32C (read at memory speed by the compiled core)."""
+    from .. import crc32c
+
     digest = hashlib.sha256(str(episode.length).encode())
     for name in sorted(episode.steps):
         digest.update(name.encode())
         values = episode.steps[name]
         if isinstance(values, list):
-            for v in values:
-                digest.update(len(v).to_bytes(8, "little"))
-                digest.update(bytes(v))
+            digest.update(
+                b"".join(
+                    len(v).to_bytes(8, "little") + crc32c.value(v).to_bytes(4, "little")
+                    for v in values
+                )
+            )
         else:
             array = np.ascontiguousarray(values)
             digest.update(str(array.dtype).encode() + str(array.shape).encode())
