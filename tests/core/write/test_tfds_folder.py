@@ -124,3 +124,31 @@ def test_an_existing_folder_and_files_of_no_tfds_folder_are_refused(planted, tmp
     done = program("export", "--format", "tfds", str(loose), "-o", str(tmp_path / "new"))
     assert done.returncode == 2 and "no dataset_info.json" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize(("field", "value"), [("split", "../../escaped"), ("name", "../a/b")])
+def test_a_description_whose_names_lead_out_of_the_folder_writes_nothing(
+    planted, tmp_path, field, value
+):
+    """A ``dataset_info.json`` whose dataset or split name would put a shard outside
+    the new folder (``../``, a separator): refused in one line, nothing written
+    anywhere."""
+    import shutil
+
+    source = tmp_path / "hostile" / "1.0.0"
+    shutil.copytree(planted, source)
+    info_path = source / "dataset_info.json"
+    info = json.loads(info_path.read_text())
+    if field == "name":
+        info["name"] = value
+    else:
+        info["splits"][0]["name"] = value
+        info["splits"][0]["filepathTemplate"] = "{DATASET}-train.{FILEFORMAT}-{SHARD_X_OF_Y}"
+    info_path.write_text(json.dumps(info))
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    out = tmp_path / "out" / "deep" / "1.0.0"
+    new_splits = ["--split", "train=1"] if field == "name" else []  # else in no split
+    done = program("export", "--format", "tfds", str(source), "-o", str(out), *new_splits)
+    assert done.returncode == 2 and "no file of the folder" in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..io import Cancelled, CancelToken, Compression, Dataset, RecordWriter, encode_frame
 from ..io.side_files import SideFileError, read_json_side_file, read_side_file
-from ..io.tfds import FEATURES, TfdsInfo, TfdsSplit, info_of
+from ..io.tfds import FEATURES, TfdsInfo, TfdsSplit, info_of, plain_name
 from ..io.tfds_catalog import INFO
 from ..user_error import UserError
 from .output import OutputJob, disk_errors
@@ -74,6 +74,12 @@ def export_tfds(
         lengths, size = [], 0
         for index, part in enumerate(parts):
             shard = info.shard_name(TfdsSplit(name, (0,) * len(parts), 0, TEMPLATE), index)
+            if not plain_name(shard):
+                raise TfdsExportError(
+                    f"the dataset name {info.name!r} and split {name!r} make the shard name "
+                    f"{shard!r}, which is no file of the folder; give splits of plain names "
+                    "(--split train=0.8,val=0.2)"
+                )
             path = os.path.join(folder, shard)
             with disk_errors(out), RecordWriter(open(path, "xb"), Compression.NONE) as writer:
                 for record in part.tolist():
