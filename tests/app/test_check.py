@@ -45,3 +45,40 @@ def test_image_quality_limits_are_taken(planted):
 
     strict = tfv.open(planted[0]).check(limits=Thresholds(dark=250.0))
     assert any(f.kind == "image_dark" for f in strict)
+
+
+def test_the_episodes_read_beside_the_processes_stop_when_the_record_checks_fail(
+    tmp_path, monkeypatch
+):
+    """With ``--jobs``, the episodes are read on a thread while the processes check the
+    records; when the record checks fail (or Ctrl+C interrupts them), the error goes
+    on at once and the thread stops at its next episode, not at the end of the data."""
+    import threading
+    import time
+
+    from tests.rlds_data import Planned, write_rlds
+    from tfr_viewer.app import check as check_module
+    from tfr_viewer.app.episodes import EpisodeReader
+    from tfr_viewer.core.io import Dataset
+
+    folder = write_rlds(tmp_path, {"train": [Planned(3, seed=n) for n in range(30)]})
+    read, started = [], threading.Event()
+    real = EpisodeReader.episode
+
+    def slowly(self, record, payload=None):  # noqa: ANN001, ANN202
+        read.append(record)
+        started.set()
+        time.sleep(0.05)  # an episode takes a while to read
+        return real(self, record, payload)
+
+    monkeypatch.setattr(EpisodeReader, "episode", slowly)
+
+    def failing():  # noqa: ANN202
+        started.wait(30)
+        raise KeyboardInterrupt
+
+    with Dataset([str(p) for p in folder.glob("*.tfrecord-*")]) as ds:
+        ds.index(verify=False)
+        with pytest.raises(KeyboardInterrupt):
+            check_module._beside_episodes(ds, check_module.QUIET, failing)
+        assert 1 <= len(read) < 10 < len(ds)

@@ -164,15 +164,21 @@ def _beside_episodes(
 ) -> tuple[list[Finding], list[Finding]]:
     """The record checks' findings (``records()``, run on processes) and the episode
     checks', read on a thread of this process meanwhile: each file is read from the
-    disk once, the second reader finding it in the system's cache."""
+    disk once, the second reader finding it in the system's cache. When ``records()``
+    raises, the thread stops at its next record and the error goes on."""
     from concurrent.futures import ThreadPoolExecutor
 
     from .episodes import episode_findings
     from .task_state import Beside
 
+    aside = Beside(state)
     with ThreadPoolExecutor(1, "tfr-episodes") as beside:
-        episodes = beside.submit(episode_findings, ds, Beside(state))
-        found = records()
+        episodes = beside.submit(episode_findings, ds, aside)
+        try:
+            found = records()
+        except BaseException:  # failed or interrupted (Ctrl+C): the reader stops too
+            aside.stopped = True
+            raise
         return found, episodes.result()
 
 
