@@ -8,7 +8,7 @@ for the command line's ``--json``, the Python API and the window."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -128,28 +128,14 @@ def check(
     import time
 
     from ..core.analyze.checks import check_dataset
-    from ..core.analyze.schema import first_keys
-    from ..core.decode.episodes import is_episode
 
     started = time.perf_counter()
     index(ds, verify=False, state=state)  # the payload CRCs are checked as they are read
-    episodic = is_episode(first_keys(ds))  # robot-learning episodes: their own checks too
-    episodes = None
     if jobs > 1 and overlay is None:
-        if episodic:  # the episodes are read here while the processes read the records
-            found, episodes = _beside_episodes(
-                ds, state, lambda: check_in_splits(ds, options, state, jobs)
-            )
-        else:
-            found = check_in_splits(ds, options, state, jobs)
+        found = check_in_splits(ds, options, state, jobs)
     else:
         with state.phase("checking", len(ds)) as step:
             found = check_dataset(ds, progress=step, overlay=overlay, **options.keywords())
-    if episodic:
-        from .episodes import with_episode_checks
-
-        edited, deleted = (overlay.edited, overlay.deleted) if overlay else ({}, frozenset())
-        found = with_episode_checks(ds, found, state, edited, deleted, episodes)
     return CheckReport(
         len(ds) if records is None else records,
         len(ds.files),
@@ -157,29 +143,6 @@ def check(
         fail_on,
         time.perf_counter() - started,
     )
-
-
-def _beside_episodes(
-    ds: Dataset, state: TaskState, records: Callable[[], list[Finding]]
-) -> tuple[list[Finding], list[Finding]]:
-    """The record checks' findings (``records()``, run on processes) and the episode
-    checks', read on a thread of this process meanwhile: each file is read from the
-    disk once, the second reader finding it in the system's cache. When ``records()``
-    raises, the thread stops at its next record and the error goes on."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from .episodes import episode_findings
-    from .task_state import Beside
-
-    aside = Beside(state)
-    with ThreadPoolExecutor(1, "tfr-episodes") as beside:
-        episodes = beside.submit(episode_findings, ds, aside)
-        try:
-            found = records()
-        except BaseException:  # failed or interrupted (Ctrl+C): the reader stops too
-            aside.stopped = True
-            raise
-        return found, episodes.result()
 
 
 def check_in_splits(

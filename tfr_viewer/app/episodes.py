@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.analyze.episode_table import EpisodeRow
 from ..core.analyze.findings import Finding
-from ..core.decode.episodes import Episode, is_episode, read_episode
+from ..core.decode.episodes import Episode, episode_in
 from ..core.io import Dataset
 from ..core.io.tfds import info_of
 from .task_state import QUIET, TaskState
@@ -28,20 +28,9 @@ class EpisodeReader:
 
     def episode(self, record: int, payload: bytes | None = None) -> Episode | None:
         """Record ``record``'s episode (``payload``: its bytes as edited, when they
-        are); None when it keeps no steps (or is no Example). The bytes are parsed as
-        an Example once, as the record checks' columns are (whether they are one to the
-        letter is the parse checks' and the tree's question, which sizes the whole
-        message)."""
-        from ..core.decode.keyed_read import example_features
-        from ..core.decode.payloads.features import feature_data
-
+        are); None when it keeps no steps (or is no Example)."""
         data = self.dataset.read(record) if payload is None else payload
-        entries = example_features(data)
-        if entries is None or not is_episode(entries):
-            return None
-        features = {key: feature_data(entries[key]) for key in sorted(entries)}
-        episode = read_episode(features, self.specs)
-        return replace(episode, record=record) if episode is not None else None
+        return episode_in(data, self.specs, record)
 
 
 def dataset_episodes(ds: Dataset, records: Iterable[int]) -> Iterator[Episode]:
@@ -52,39 +41,6 @@ def dataset_episodes(ds: Dataset, records: Iterable[int]) -> Iterator[Episode]:
         episode = reader.episode(record)
         if episode is not None:
             yield episode
-
-
-def with_episode_checks(
-    ds: Dataset,
-    found: Iterable[Finding],
-    state: TaskState = QUIET,
-    edited: Mapping[int, bytes] | None = None,
-    deleted: frozenset[int] = frozenset(),
-    episodes: list[Finding] | None = None,
-) -> list[Finding]:
-    """``found`` (the record checks' findings of an episodic ``ds``) as a check reports
-    them: the findings of its steps' pictures folded one an episode and camera, and the
-    episode checks' added (``episodes``, when they are found already); sorted, most
-    severe first."""
-    from ..core.analyze.episode_checks import as_for_episodes
-    from ..core.analyze.findings import sort_key
-
-    if episodes is None:
-        episodes = episode_findings(ds, state, edited, deleted)
-    return sorted(as_for_episodes(found, episodes) + episodes, key=sort_key)
-
-
-def episode_findings(
-    ds: Dataset,
-    state: TaskState = QUIET,
-    edited: Mapping[int, bytes] | None = None,
-    deleted: frozenset[int] = frozenset(),
-) -> list[Finding]:
-    """The findings of the episode checks (:mod:`..core.analyze.episode_checks`) over
-    every intact record of ``ds`` that keeps steps, as ``edited`` has them and but those
-    ``deleted``. The same wherever the rest of the checks ran (here, on processes, on
-    Beam): the episodes are read here."""
-    return episode_pass(ds, state, edited, deleted)[0]
 
 
 def episode_pass(

@@ -50,20 +50,6 @@ class TaskState:
         filter's matches, block by block)."""
 
 
-class Beside(TaskState):
-    """The state of work done beside an operation (on another thread): it says nothing
-    (the operation's own progress is shown) and stops when the operation is asked to,
-    or when the operation sets ``stopped`` (it failed, or was interrupted)."""
-
-    def __init__(self, operation: TaskState) -> None:
-        self.operation = operation
-        self.stopped = False
-
-    @property
-    def cancelled(self) -> bool:
-        return self.stopped or self.operation.cancelled
-
-
 def _nothing(*_: object) -> None:
     return None
 

@@ -184,15 +184,10 @@ def _checked(ds: Dataset, request: CheckRequest) -> CheckReport:
     index_with_progress(ds, verify=False)
     print_warnings(ds, request.as_json)
     if runs.runner:
-        from ..app.episodes import with_episode_checks
         from ..beam.commands import check_on_beam
-        from ..core.analyze.schema import first_keys
-        from ..core.decode.episodes import is_episode
 
         options = settled(ds, request.check_options).keywords()
         found = check_on_beam(ds, runs.runner, list(runs.pipeline_args), **options)
-        if is_episode(first_keys(ds)):
-            found = with_episode_checks(ds, found, COMMAND_LINE)
         return CheckReport(len(ds), len(ds.files), tuple(found), request.fail_on)
     jobs = runs.for_dataset(ds)
     return check(ds, request.check_options, COMMAND_LINE, jobs=jobs, fail_on=request.fail_on)

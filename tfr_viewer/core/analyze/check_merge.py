@@ -4,7 +4,8 @@ A pass over consecutive records (:func:`.checks.check_dataset` over a whole data
 :func:`.checks.check_split` over a split on a Beam worker) leaves a :class:`CheckPart`.
 :func:`finish_check` merges parts in record order and reports what needs them all: the
 checks of each key, images stored twice (:func:`copies_of`, over every place an image's
-SHA-256 was seen), image content, one class name with several ids, empty shards.
+SHA-256 was seen), image content, one class name with several ids, empty shards, and
+the episode checks over the dataset (robot-learning episodes, merged from the parts).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from ..io import Dataset
 from ..io.tfds import info_of
 from ..text import plural
+from .episode_checks import EpisodeChecks, as_for_episodes
 from .findings import Finding, sort_key
 from .image_checks import ImageChecks, Seen
 from .image_quality import Thresholds
@@ -50,6 +52,7 @@ class CheckPart:
     matched: set[str] = field(default_factory=set)  # prediction ids records matched
     unpredicted: list[int] = field(default_factory=list)  # records no prediction names
     named: dict[str, list[int]] = field(default_factory=dict)  # prediction id -> records
+    episodes: EpisodeChecks | None = None  # the episode checks' part (steps under steps/)
 
 
 @dataclass
@@ -125,7 +128,10 @@ def finish_check(
     text_ids: dict[str, Counter[int]] = defaultdict(Counter)
     text_records: dict[tuple[str, int], list[int]] = defaultdict(list)
     others = OtherPayloads()
+    episodes: EpisodeChecks | None = None
     for part in parts:
+        if part.episodes is not None:
+            episodes = part.episodes if episodes is None else episodes.merge(part.episodes)
         others.merge(part.others)
         found.extend(part.found)
         keys.merge(part.keys)
@@ -203,6 +209,14 @@ def finish_check(
                 f"{MATCH_KEYS[source.match]}, so their labels are not weighed: {shown}{more}",
                 None,
             )
+    if episodes is not None:  # the step pictures' findings folded, the episodes' added
+
+        def where(record: int) -> tuple[str, int]:
+            ref = ds.ref(record)
+            return ref.file, ref.offset
+
+        stepped = episodes.finish(where)
+        found = as_for_episodes(found, stepped) + stepped
     return _placed(ds, found)
 
 

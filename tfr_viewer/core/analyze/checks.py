@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..decode.detect import ImageInfo, image_info
-from ..decode.episodes import is_step_key, judged_steps
+from ..decode.episodes import is_episode, is_step_key, judged_steps
 from ..decode.image_verdict import ends_whole
 from ..decode.payloads.example import holds_nothing
 from ..decode.same_bytes import SameBytes, key_of
@@ -32,11 +32,13 @@ from ..io import CancelToken, Dataset
 from ..io.dataset_blocks import iter_blocks
 from ..io.payload_block import PayloadBlock
 from ..io.splits import Split
+from ..io.tfds_features import FeatureSpec
 from ..query.extract import FeatureColumn, extract
 from .anomalies import SchemaCheck
 from .check_merge import CheckPart, finish_check
 from .check_overlay import Overlay, checked_records
 from .class_checks import ClassChecks
+from .episode_checks import EpisodeChecks
 from .findings import Finding
 from .image_checks import ImageChecks
 from .image_quality import Thresholds
@@ -69,8 +71,12 @@ class _Pass:
         limits: Thresholds | None,
         schema: dict[str, Any] | None = None,
         predictions: PredictionCheck | None = None,
+        specs: Mapping[str, FeatureSpec] | None = None,
     ) -> None:
         self.base = base
+        # robot-learning episodes (steps under steps/): their checks in the same read
+        self.episodes = EpisodeChecks() if is_episode(plan[0]) else None
+        self.specs = specs  # features.json's, by record key, for the episodes' steps
         self.labels = LabelChecks(predictions, self.note, label_map) if predictions else None
         self.sizes: dict[int, tuple[int, int]] = {}  # row -> its image's width and height
         self.plan = plan
@@ -123,6 +129,8 @@ class _Pass:
             else:
                 others[r] = True
         self.others.add(records, others, block)
+        if self.episodes is not None:
+            self._add_episodes(records, block, ok)
         roles = self.roles()
         for key in roles.images:
             if key in columns:
@@ -132,6 +140,17 @@ class _Pass:
         self.classes.add(roles, columns, records, ok)
         if self.labels is not None:
             self.labels.add(roles, columns, records, ok & anything, self.sizes)
+
+    def _add_episodes(self, records: np.ndarray, block: PayloadBlock, ok: np.ndarray) -> None:
+        """Give the episode checks each record of the block that is an episode, its
+        steps shaped by ``features.json`` (from the bytes read for the other checks)."""
+        from ..decode.episodes import episode_in
+
+        assert self.episodes is not None
+        for r in np.flatnonzero(ok).tolist():
+            episode = episode_in(block.payload(r), self.specs, int(records[r]))
+            if episode is not None:
+                self.episodes.add(episode)
 
     def _scalar(self, columns: dict[str, FeatureColumn], key: str | None, r: int) -> Any:
         if key is None or key not in columns:
@@ -329,6 +348,7 @@ class _Pass:
             matched=self.labels.matched if self.labels is not None else set(),
             named=self.labels.named if self.labels is not None else {},
             unpredicted=self.labels.unpredicted if self.labels is not None else [],
+            episodes=self.episodes,
         )
 
     def run(
@@ -363,6 +383,17 @@ def _copy_views(values: np.ndarray) -> None:
         views = [i for i, v in enumerate(values.tolist()) if type(v) is memoryview]
         for i in views:
             values[i] = bytes(values[i])
+
+
+def _specs(ds: Dataset, plan: Plan) -> Mapping[str, FeatureSpec] | None:
+    """What ``features.json`` beside the files of ``ds`` says of each feature, when the
+    records are episodes (their steps are shaped by it) and there is one."""
+    if not is_episode(plan[0]):
+        return None
+    from ..io.tfds import info_of
+
+    info = info_of(f.path for f in ds.files)
+    return info.features if info is not None else None
 
 
 def _side(key: str) -> str:
@@ -409,7 +440,10 @@ def surveyed_check(
                 break
             survey_block(found, payloads)
             if state is None:
-                state = _Pass(len(ds), base, found.plan(), label_map, limits, schema, predictions)
+                plan = found.plan()
+                state = _Pass(
+                    len(ds), base, plan, label_map, limits, schema, predictions, _specs(ds, plan)
+                )
             state.add(records[positions] + base, payloads)
             done += payloads.rows
             if progress is not None:
@@ -459,7 +493,8 @@ def check_dataset(
         predictions=predictions,
     )
     if plan != known.plan() and not (cancel is not None and cancel.cancelled):
-        state = _Pass(len(ds), 0, known.plan(), label_map, limits, schema, predictions)
+        plan = known.plan()
+        state = _Pass(len(ds), 0, plan, label_map, limits, schema, predictions, _specs(ds, plan))
         part = state.run(ds, cancel, progress, block, overlay)
     return finish_check(ds, [part], known, limits=limits, predictions=predictions)
 
@@ -478,5 +513,7 @@ def check_split(
     whose first record is record ``base`` of a dataset surveyed as ``known``
     (``predictions`` settled on the whole dataset: see :func:`.label_checks.settle`)."""
     with split.dataset(verified=True) as ds:
-        state = _Pass(len(ds), base, known.plan(), label_map, limits, schema, predictions)
+        plan = known.plan()
+        specs = _specs(ds, plan)
+        state = _Pass(len(ds), base, plan, label_map, limits, schema, predictions, specs)
         return state.run(ds)

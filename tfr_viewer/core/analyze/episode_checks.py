@@ -39,14 +39,17 @@ Where = Callable[[int], tuple[str, int]]  # a record -> its file and byte offset
 
 @dataclass
 class EpisodeChecks:
-    """The episode checks of one dataset: :meth:`add` each episode, :meth:`finish` for
-    the findings (those over the dataset last). ``where`` locates a record."""
+    r"""The episode checks of one dataset: :meth:`add` each episode (on one pass, or on
+    passes over parts of the dataset, :meth:`merge`\ d in record order), :meth:`finish`
+    for the findings (those over the dataset last). ``where`` locates a record (without
+    it, the findings name their records only, to be placed by the caller)."""
 
-    where: Where
+    where: Where | None = None
     found: list[Finding] = field(default_factory=list)
     _cameras: dict[str, int] = field(default_factory=dict)  # camera -> episodes with it
     _episodes: list[tuple[int, frozenset[str]]] = field(default_factory=list)
-    _seen: dict[bytes, int] = field(default_factory=dict)  # content -> first record
+    _seen: dict[bytes, list[tuple[int, int]]] = field(default_factory=dict)  # content ->
+    # (record, length) of each episode with it
     _moves: dict[str, list[np.ndarray]] = field(default_factory=dict)  # action: |Δ| a step
     _actions: dict[int, np.ndarray] = field(default_factory=dict)  # record -> its |Δ|
     _means: dict[int, tuple[str, np.ndarray]] = field(default_factory=dict)  # instruction, mean
@@ -62,7 +65,7 @@ class EpisodeChecks:
     ) -> None:
         """A finding at ``episode`` (at its ``step``, of its ``feature``)."""
         record = episode.record if episode.record is not None else -1
-        file, offset = self.where(record)
+        file, offset = self.where(record) if self.where is not None else (None, None)
         self.found.append(Finding(kind, message, record, file, offset, feature, step=step))
 
     def add(self, episode: Episode) -> None:
@@ -86,24 +89,34 @@ class EpisodeChecks:
             self._cameras[camera] = self._cameras.get(camera, 0) + 1
             self._camera(episode, camera, looks[camera])
         self._episodes.append((record, cameras))
-        digest = _content(episode)
-        first = self._seen.setdefault(digest, record)
-        if first != record and episode.length:
-            other, _ = self.where(first)
-            self.note(
-                "episode_duplicate",
-                f"the same {episode.length} steps as episode {first} ({_name(other)})",
-                episode,
-            )
+        if episode.length:
+            self._seen.setdefault(_content(episode), []).append((record, episode.length))
 
-    def finish(self) -> list[Finding]:
-        """The findings of every episode added, with those over the dataset."""
+    def merge(self, other: EpisodeChecks) -> EpisodeChecks:
+        """Take what ``other`` (the checks of later records) found and kept."""
+        self.found.extend(other.found)
+        for camera, count in other._cameras.items():
+            self._cameras[camera] = self._cameras.get(camera, 0) + count
+        self._episodes.extend(other._episodes)
+        for digest, places in other._seen.items():
+            self._seen.setdefault(digest, []).extend(places)
+        for name, moves in other._moves.items():
+            self._moves.setdefault(name, []).extend(moves)
+        self._actions.update(other._actions)
+        self._means.update(other._means)
+        return self
+
+    def finish(self, where: Where | None = None) -> list[Finding]:
+        """The findings of every episode added, with those over the dataset; ``where``
+        (else the checks' own) locates records."""
+        where = where or self.where
+        self._copies(where)
         self._jumps()
         self._unlike()
         everywhere = {c for c, n in self._cameras.items() if n == len(self._episodes)}
         for record, cameras in self._episodes:
             for camera in sorted(set(self._cameras) - everywhere - cameras):
-                file, offset = self.where(record)
+                file, offset = self._at(record)
                 have = self._cameras[camera]
                 self.found.append(
                     Finding(
@@ -117,6 +130,29 @@ class EpisodeChecks:
                     )
                 )
         return self.found
+
+    def _at(self, record: int) -> tuple[str | None, int | None]:
+        return self.where(record) if self.where is not None else (None, None)
+
+    def _copies(self, where: Where | None) -> None:
+        """Each episode with the same steps as an earlier one (by record), at the copy."""
+        self.where = where
+        for places in self._seen.values():
+            if len(places) < 2:
+                continue
+            (first, _), *later = sorted(places)
+            other = where(first)[0] if where is not None else "?"
+            for record, length in later:
+                file, offset = self._at(record)
+                self.found.append(
+                    Finding(
+                        "episode_duplicate",
+                        f"the same {length} steps as episode {first} ({_name(other)})",
+                        record,
+                        file,
+                        offset,
+                    )
+                )
 
     # -- per episode ---------------------------------------------------------------------
     def _flags(self, episode: Episode) -> None:
@@ -266,7 +302,7 @@ class EpisodeChecks:
             if over.any():
                 step = int(np.flatnonzero(over)[0]) + 1
                 dim = int(np.argmax(steps[step - 1] / limit))
-                file, offset = self.where(record)
+                file, offset = self._at(record)
                 self.found.append(
                     Finding(
                         "action_jump",
@@ -308,7 +344,7 @@ class EpisodeChecks:
                 continue  # no clear majority to be unlike
             for row in unlike.tolist():
                 record, dim = records[row], int(np.argmax(away[row]))
-                file, offset = self.where(record)
+                file, offset = self._at(record)
                 self.found.append(
                     Finding(
                         "instruction_mismatch",
