@@ -386,3 +386,56 @@ def test_check_with_predictions_on_the_direct_runner(tmp_path, source):
         if f["kind"].startswith("label_")
     }
     assert found == PLANTED
+
+
+def _episode(seed: int, length: int, black: bool = False) -> bytes:
+    """An RLDS episode record: a camera of JPEGs (black when ``black``), an action of
+    three numbers a step, the flags and an instruction."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from tests.tf_oracle import tf
+
+    t = tf().train
+    rng = np.random.default_rng(seed)
+    frames = []
+    for _ in range(length):
+        pixels = np.zeros((32, 32, 3), np.uint8) if black else rng.integers(0, 255, (32, 32, 3))
+        buf = io.BytesIO()
+        Image.fromarray(pixels.astype(np.uint8)).save(buf, "JPEG")
+        frames.append(buf.getvalue())
+    action = np.cumsum(rng.normal(0, 0.05, (length, 3)), axis=0).ravel().tolist()
+    flags = {
+        "steps/is_first": [int(s == 0) for s in range(length)],
+        "steps/is_last": [int(s == length - 1) for s in range(length)],
+    }
+    feature = {
+        "steps/observation/image": t.Feature(bytes_list=t.BytesList(value=frames)),
+        "steps/action": t.Feature(float_list=t.FloatList(value=action)),
+        "steps/language_instruction": t.Feature(
+            bytes_list=t.BytesList(value=[b"open the drawer"] * length)
+        ),
+        **{k: t.Feature(int64_list=t.Int64List(value=v)) for k, v in flags.items()},
+    }
+    return t.Example(features=t.Features(feature=feature)).SerializeToString()
+
+
+def test_episode_checks_on_the_direct_runner_give_the_local_json(tmp_path):
+    """The episode checks run in each worker's pass and are merged: the same findings
+    as here, an episode's copy in another shard and a black camera among them."""
+    from tests.tf_oracle import tf_write
+
+    first = [_episode(n, 12) for n in range(6)] + [_episode(9, 12, black=True)]
+    second = [_episode(20 + n, 12) for n in range(5)] + [_episode(2, 12), _episode(30, 2)]
+    paths = [
+        str(tf_write(tmp_path / "episodes-00000-of-00002", first)),
+        str(tf_write(tmp_path / "episodes-00001-of-00002", second)),
+    ]
+    local = cli("check", "--json", *paths)
+    far = cli("check", "--json", *paths, "--runner", "direct", "--direct_num_workers=2")
+    assert far.returncode == local.returncode == 1, far.stderr
+    assert far.stdout == local.stdout
+    found = {(f["kind"], f["record"]) for f in json.loads(far.stdout)["findings"]}
+    assert {("episode_duplicate", 12), ("camera_blank", 6), ("episode_short", 13)} <= found

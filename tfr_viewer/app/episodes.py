@@ -11,7 +11,8 @@ import numpy as np
 
 from ..core.analyze.episode_table import EpisodeRow
 from ..core.analyze.findings import Finding
-from ..core.decode.episodes import Episode, episode_in
+from ..core.decode.episode_bytes import episode_in
+from ..core.decode.episodes import Episode
 from ..core.io import Dataset
 from ..core.io.tfds import info_of
 from .task_state import QUIET, TaskState

@@ -144,7 +144,7 @@ class _Pass:
     def _add_episodes(self, records: np.ndarray, block: PayloadBlock, ok: np.ndarray) -> None:
         """Give the episode checks each record of the block that is an episode, its
         steps shaped by ``features.json`` (from the bytes read for the other checks)."""
-        from ..decode.episodes import episode_in
+        from ..decode.episode_bytes import episode_in
 
         assert self.episodes is not None
         for r in np.flatnonzero(ok).tolist():

@@ -117,28 +117,6 @@ def is_episode(keys: Iterable[str], sequence: str = STEPS) -> bool:
     return any(is_step_key(key, sequence) for key in keys)
 
 
-def episode_in(
-    payload: bytes | memoryview,
-    specs: Mapping[str, FeatureSpec] | None = None,
-    record: int | None = None,
-) -> Episode | None:
-    """The episode in the bytes of record ``record`` (an Example whose steps are under
-    ``steps/``), shaped by ``specs``: parsed as an Example once, as the record checks'
-    columns are (whether the bytes are one to the letter is the parse checks' question
-    and the tree's, which size the whole message); None when they keep no steps."""
-    from dataclasses import replace
-
-    from .keyed_read import example_features
-    from .payloads.features import feature_data
-
-    entries = example_features(bytes(payload))
-    if entries is None or not is_episode(entries):
-        return None
-    features = {key: feature_data(entries[key]) for key in sorted(entries)}
-    episode = read_episode(features, specs)
-    return replace(episode, record=record) if episode is not None else None
-
-
 def read_episode(
     features: Mapping[str, FeatureData],
     specs: Mapping[str, FeatureSpec] | None = None,
