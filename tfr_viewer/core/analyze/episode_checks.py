@@ -109,8 +109,9 @@ class EpisodeChecks:
     def finish(self, where: Where | None = None) -> list[Finding]:
         """The findings of every episode added, with those over the dataset; ``where``
         (else the checks' own) locates records."""
-        where = where or self.where
-        self._copies(where)
+        if where is not None:
+            self.where = where
+        self._copies()
         self._jumps()
         self._unlike()
         everywhere = {c for c, n in self._cameras.items() if n == len(self._episodes)}
@@ -134,14 +135,13 @@ class EpisodeChecks:
     def _at(self, record: int) -> tuple[str | None, int | None]:
         return self.where(record) if self.where is not None else (None, None)
 
-    def _copies(self, where: Where | None) -> None:
+    def _copies(self) -> None:
         """Each episode with the same steps as an earlier one (by record), at the copy."""
-        self.where = where
         for places in self._seen.values():
             if len(places) < 2:
                 continue
             (first, _), *later = sorted(places)
-            other = where(first)[0] if where is not None else "?"
+            other = self._at(first)[0] or "?"
             for record, length in later:
                 file, offset = self._at(record)
                 self.found.append(

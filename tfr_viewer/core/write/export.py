@@ -176,7 +176,9 @@ def planned_names(options: ExportOptions, count: int) -> list[str]:
     return files
 
 
-def _verify(path: str, expected: int) -> None:
+def verify_written(path: str, expected: int) -> None:
+    """Read the written ``path`` back, every CRC checked: ExportError unless it holds
+    ``expected`` whole records."""
     with Dataset([path]) as check:
         check.index(verify=True)
         problems = check.problems()
@@ -326,7 +328,7 @@ def write_file(
 
     with local_copy(task.temp) as local:
         written = _write_local(task, local, readers, payloads, tick)
-        _verify(local, len(task.records))
+        verify_written(local, len(task.records))
     return written
 
 

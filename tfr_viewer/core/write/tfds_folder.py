@@ -25,6 +25,7 @@ from ..io.side_files import SideFileError, read_json_side_file, read_side_file
 from ..io.tfds import FEATURES, TfdsInfo, TfdsSplit, info_of, plain_name
 from ..io.tfds_catalog import INFO
 from ..user_error import UserError
+from .export import split_groups, verify_written
 from .output import OutputJob, disk_errors
 
 TEMPLATE = "{DATASET}-{SPLIT}.{FILEFORMAT}-{SHARD_X_OF_Y}"
@@ -92,7 +93,7 @@ def export_tfds(
                     if progress is not None and written % 64 == 0:
                         progress(written, total)
                 writer.close(sync=True)
-            _verify(path, len(part), out)
+            verify_written(path, len(part))
             lengths.append(len(part))
         splits.append(
             {
@@ -147,8 +148,6 @@ def _groups(
 ) -> list[tuple[str, np.ndarray]]:
     """The splits to write and their records: new ones cut from ``records``, else
     each record in the split of its file (in the description's order)."""
-    from .export import split_groups
-
     if split:
         return [(str(name), part) for name, part in split_groups(records, split, shuffle)]
     if shuffle is not None:
@@ -170,16 +169,6 @@ def _shards(ds: Dataset, records: np.ndarray, shards: int | None) -> list[np.nda
         size = int(ds.frame_facts(records)[2].sum()) if len(records) else 0
         shards = max(1, math.ceil(size / SHARD_BYTES))
     return list(np.array_split(records, max(1, min(shards, len(records)))))
-
-
-def _verify(path: str, expected: int, out: str) -> None:
-    with Dataset([path]) as check:
-        check.index(verify=True)
-        if check.problems() or len(check) != expected:
-            raise TfdsExportError(
-                f"{out}: a written shard did not verify ({len(check):,} of {expected:,} "
-                "records); nothing was written — check the disk and try again"
-            )
 
 
 def _copy_beside(info: TfdsInfo, folder: str) -> None:
