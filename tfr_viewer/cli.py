@@ -58,6 +58,16 @@ COMMANDS: dict[str, Command] = {
     "export": Command("write records (all, or matching a filter) to new files", "write"),
     "convert": Command("make TFRecords from images: class folders, CSV, VOC or COCO", "convert"),
     "recover": Command("write every intact record of damaged input to OUT", "write"),
+    "scalars": Command(
+        "every scalar point of TensorBoard event files: run, tag, step, wall time, value",
+        "event_tables",
+    ),
+    "histograms": Command(
+        "every histogram of TensorBoard event files, a row a bucket", "event_tables"
+    ),
+    "hparams": Command(
+        "the hyperparameters and metrics of each run of TensorBoard event files", "event_tables"
+    ),
     "index": Command("build and cache the index of each file", "indexing"),
     "open": Command("open the desktop window", "window"),
     "install-desktop": Command(

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .results import (
         Comparison,
         Evaluated,
+        EventTable,
         Findings,
         Info,
         Problems,
@@ -127,11 +128,29 @@ class DatasetView:
         return pa.concat_tables([*blocks, schema.empty_table()])
 
     def to_pandas(self, keys: Sequence[str] | None = None) -> Any:
-        """:meth:`to_arrow` as a pandas DataFrame (needs pyarrow and pandas)."""
+        """:meth:`to_arrow` as a pandas DataFrame (needs pyarrow and pandas); of
+        TensorBoard event files (every file named ``*tfevents*``), their scalars:
+        ``event_table("scalars").to_pandas()``."""
         from ..app.tables import require_pandas
+        from ..core.io.event_runs import is_event_file
 
         require_pandas()
+        if keys is None and self.files and all(is_event_file(p) for p in self.files):
+            return self.event_table("scalars").to_pandas()
         return self.to_arrow(keys).to_pandas()
+
+    def event_table(self, name: str = "scalars") -> EventTable:
+        """A table of TensorBoard event files, every point of every run and tag:
+        ``scalars`` (run, tag, step, wall_time, value, record), ``histograms`` (a row
+        a bucket) or ``hparams`` (a row a run), as ``tfr-viewer NAME`` writes it; its
+        ``to_pandas()`` and ``to_arrow()`` give it as a DataFrame or an Arrow table. Of
+        whole datasets only (a view of some records is one ``UserError``)."""
+        from ..app.event_tables import TableRequest
+        from ..core.user_error import UserError
+
+        if self._records is not None:
+            raise UserError(f"{name} reads whole datasets: call it on tfv.open(...) itself")
+        return TableRequest(name).run(self.dataset).table
 
     # -- analyses ------------------------------------------------------------------------
     def info(self) -> Info:

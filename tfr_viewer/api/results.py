@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..app.check import CheckReport
 from ..app.compare import CompareReport
 from ..app.evaluate import EvaluateReport
+from ..app.event_tables import EventTable
 from ..app.info import InfoReport
 from ..app.schema import SchemaReport
 from ..app.stats import StatsReport
@@ -19,5 +20,15 @@ Findings = CheckReport  # check
 Statistics = StatsReport  # stats
 Comparison = CompareReport  # compare
 Evaluated = EvaluateReport  # evaluate
+EventTable = EventTable  # event_table: scalars, histograms, hparams
 
-__all__ = ["Comparison", "Evaluated", "Findings", "Info", "Problems", "SchemaFound", "Statistics"]
+__all__ = [
+    "Comparison",
+    "Evaluated",
+    "EventTable",
+    "Findings",
+    "Info",
+    "Problems",
+    "SchemaFound",
+    "Statistics",
+]

@@ -15,6 +15,13 @@ EMPTY = "(empty)"  # what the window shows for a list without values, whatever i
 _WHOLE = re.compile(r"-?[0-9]+", re.ASCII)
 
 
+def natural_key(path: str) -> list[object]:
+    """Sort key that orders ``a2`` before ``a10`` (runs of ASCII digits by their value,
+    compared as text of equal length, so that no run is too long to convert)."""
+    parts = re.split(r"([0-9]+)", path)
+    return [(len(t.lstrip("0")), t.lstrip("0"), t) if i % 2 else t for i, t in enumerate(parts)]
+
+
 def whole_number(text: object, digits: int = 20) -> int | None:
     """The integer ``text`` writes in ASCII digits (an optional ``-`` first), of at most
     ``digits`` digits; None for anything else. The one reading of a number a file or a

@@ -16,8 +16,10 @@ import stat
 from collections import defaultdict
 from collections.abc import Iterable
 
+from ..text import natural_key
 from ..user_error import UserError
 from .dataset_warnings import DatasetWarning
+from .event_runs import is_event_file, log_files
 from .look_alikes import RIEGELI, RIEGELI_SAID
 from .remote import is_url
 from .sniff import looks_like_tfrecord
@@ -38,13 +40,6 @@ SIDECARS = frozenset(
 
 class PathError(UserError, OSError):
     """A named path that matches nothing readable."""
-
-
-def natural_key(path: str) -> list[object]:
-    """Sort key that orders ``a2`` before ``a10`` (runs of ASCII digits by their value,
-    compared as text of equal length, so that no run is too long to convert)."""
-    parts = re.split(r"([0-9]+)", path)
-    return [(len(t.lstrip("0")), t.lstrip("0"), t) if i % 2 else t for i, t in enumerate(parts)]
 
 
 def shards_of(base: str, count: int, names: Iterable[str]) -> list[str]:
@@ -197,6 +192,15 @@ def _tfds_files(folder: str, notes: list[DatasetWarning]) -> list[str]:
     return found
 
 
+def _log_folder_files(folder: str, top: list[str]) -> list[str]:
+    """The event files of ``folder`` run by run when it is a TensorBoard log folder
+    (its tree holds event files, and every TFRecord file at its top is one), else
+    none."""
+    if any(not is_event_file(p) and _is_record_file(p) for p in top):
+        return []
+    return log_files(folder)
+
+
 def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> list[str]:
     """Resolve each spec to files, in natural order, without duplicates. What a folder
     leaves out that is neither a TFRecord nor a sidecar is said in ``notes``.
@@ -219,8 +223,14 @@ def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> l
             continue
         spec = os.path.expanduser(spec)
         m = _SPEC_RE.match(spec)
+        ordered = False  # a log folder's files come in the order they were written
         if os.path.isdir(spec):
-            found = _folder_files(spec, notes) or _tfds_files(spec, notes)
+            found = _folder_files(spec, notes)
+            logged = _log_folder_files(spec, found)
+            if logged:
+                found, ordered = logged, True
+            else:
+                found = found or _tfds_files(spec, notes)
         elif os.path.exists(spec):
             odd = not_a_regular_file(spec)
             if odd is not None:
@@ -248,7 +258,7 @@ def expand(specs: Iterable[str], notes: list[DatasetWarning] | None = None) -> l
             )
         else:
             raise PathError(f"{spec}: no such file or folder")
-        for path in sorted(found, key=natural_key):
+        for path in found if ordered else sorted(found, key=natural_key):
             refused = array_record_message(path)
             if refused is not None:  # a known format, not a damaged TFRecord
                 raise PathError(refused)

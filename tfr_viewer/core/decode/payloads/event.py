@@ -53,7 +53,10 @@ class SummaryValue:
     """One tagged value of a summary: ``kind`` is scalar, image, histogram, audio,
     tensor or empty; ``value`` a scalar's number; ``image`` an image's encoded bytes;
     ``tensor`` a tensor value (TensorFlow 2 writes a scalar as a tensor of one element);
-    ``detail`` what else there is to say (a histogram's count and range)."""
+    ``detail`` what else there is to say (a histogram's count and range); ``size`` the
+    bytes the value takes in its summary; ``histo`` a TensorFlow 1 histogram's
+    ``HistogramProto``; ``content`` the plugin's own bytes (its metadata's
+    ``plugin_data.content``: hyperparameters, a PR curve's thresholds)."""
 
     tag: str
     kind: str
@@ -62,6 +65,9 @@ class SummaryValue:
     image: bytes | None = None
     tensor: TensorPayload | None = None
     detail: str = ""
+    size: int = 0
+    histo: bytes | None = None
+    content: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -116,37 +122,54 @@ def bid(data: bytes) -> Bid:
     return Bid(97)
 
 
-def _value(fields: list[WireField]) -> SummaryValue:
+def _value(body: bytes) -> SummaryValue:
+    """One ``Summary.Value`` of ``body``; its ``size`` as the summary holds it (its
+    field's key and length too)."""
+    fields = _fields(body)
+    size = len(body) + 1 + _varint_size(len(body))
     tag = _text(_first(fields, 1, LENGTH))
-    plugin = None
+    plugin = content = None
     if (meta := _first(fields, 9, LENGTH)) is not None:
         if (plugin_data := _first(_fields(meta), 1, LENGTH)) is not None:
-            plugin = _text(_first(_fields(plugin_data), 1, LENGTH)) or None
+            parts = _fields(plugin_data)
+            plugin = _text(_first(parts, 1, LENGTH)) or None
+            content = _first(parts, 2, LENGTH)
+    common: dict[str, Any] = {"plugin": plugin, "size": size, "content": content}
     if (bits := _first(fields, 2, FIXED32)) is not None:
-        return SummaryValue(tag, "scalar", plugin, value=_float(bits))
+        return SummaryValue(tag, "scalar", value=_float(bits), **common)
     if (image := _first(fields, 4, LENGTH)) is not None:
         parts = _fields(image)
         encoded = _first(parts, 4, LENGTH) or b""
-        size = f"{_first(parts, 2, VARINT) or 0}×{_first(parts, 1, VARINT) or 0}"
-        return SummaryValue(tag, "image", plugin, image=encoded, detail=size)
+        shape = f"{_first(parts, 2, VARINT) or 0}×{_first(parts, 1, VARINT) or 0}"
+        return SummaryValue(tag, "image", image=encoded, detail=shape, **common)
     if (histo := _first(fields, 5, LENGTH)) is not None:
         parts = _fields(histo)
         low, high, count = (_double(_first(parts, n, FIXED64) or 0) for n in (1, 2, 3))
         return SummaryValue(
-            tag, "histogram", plugin, detail=f"{count:g} values in [{low:g}, {high:g}]"
+            tag,
+            "histogram",
+            detail=f"{count:g} values in [{low:g}, {high:g}]",
+            histo=histo,
+            **common,
         )
     if (audio := _first(fields, 6, LENGTH)) is not None:
         rate = _first(_fields(audio), 1, FIXED32)
-        return SummaryValue(tag, "audio", plugin, detail=f"{_float(rate or 0):g} Hz")
+        return SummaryValue(tag, "audio", detail=f"{_float(rate or 0):g} Hz", **common)
     if (tensor := _first(fields, 8, LENGTH)) is not None:
         from . import tensor as tensor_decoder
 
         try:
             decoded = tensor_decoder.decode(tensor)
         except Exception as exc:  # noqa: BLE001 - the rest of the event still shows
-            return SummaryValue(tag, "tensor", plugin, detail=f"the tensor does not decode: {exc}")
-        return SummaryValue(tag, "tensor", plugin, tensor=decoded)
-    return SummaryValue(tag, "", plugin)
+            return SummaryValue(
+                tag, "tensor", detail=f"the tensor does not decode: {exc}", **common
+            )
+        return SummaryValue(tag, "tensor", tensor=decoded, **common)
+    return SummaryValue(tag, "", **common)
+
+
+def _varint_size(n: int) -> int:
+    return max(1, (n.bit_length() + 6) // 7)
 
 
 def decode(data: bytes, parsed: Any = None) -> EventPayload:
@@ -161,7 +184,7 @@ def decode(data: bytes, parsed: Any = None) -> EventPayload:
         return EventPayload(wall_time, step, what, file_version=_text(body))
     if what == "summary":
         listed = [v for n, _, v in _fields(body)[:MAX_VALUES] if n == 1]
-        values = tuple(_value(_fields(v)) for v in listed if isinstance(v, bytes))
+        values = tuple(_value(v) for v in listed if isinstance(v, bytes))
         return EventPayload(wall_time, step, what, values=values)
     if what == "log_message":
         parts = _fields(body)

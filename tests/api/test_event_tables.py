@@ -1,0 +1,33 @@
+"""Event files in Python: ``tfv.open(logdir).to_pandas()`` is every scalar point,
+``event_table(name)`` each table, as the command line writes them."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+
+import tfr_viewer as tfv
+from tests.program import program
+from tests.summary_files import write_summaries, write_tf1_summaries
+from tfr_viewer.core.user_error import UserError
+
+
+@pytest.fixture(scope="module")
+def logdir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("logs")
+    write_summaries(root / "train", steps=5)
+    write_tf1_summaries(root / "old" / "events.out.tfevents.1.host", steps=3)
+    return root
+
+
+def test_to_pandas_of_event_files_is_their_scalars_as_the_command_writes_them(logdir):
+    with tfv.open(str(logdir)) as view:
+        frame = view.to_pandas()
+        histograms = view.event_table("histograms").to_pandas()
+        with pytest.raises(UserError, match="whole datasets"):
+            view[:3].event_table("scalars")
+    written = pd.read_csv(io.StringIO(program("scalars", str(logdir)).stdout))
+    pd.testing.assert_frame_equal(frame, written, check_dtype=False)
+    assert set(histograms.tag) == {"weights", "dist"}

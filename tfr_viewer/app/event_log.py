@@ -1,0 +1,56 @@
+"""One read of a log folder's event files into an :class:`~..core.analyze.event_log.
+EventLog`: every intact record, block by block, its payload CRC checked in the bytes
+read; damaged records are counted (and said once), never read as events. What the
+run view, the size breakdown and the scalar, histogram and hyperparameter tables
+show all come from this one read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.analyze.event_log import EventLog
+from ..core.io import Dataset
+from ..core.io.event_runs import run_names
+from .task_state import QUIET, TaskState
+
+
+@dataclass(frozen=True)
+class ReadLog:
+    """The log, and the records that could not be read (damaged or cut short)."""
+
+    log: EventLog
+    damaged: int
+
+
+def read_log(ds: Dataset, state: TaskState = QUIET) -> ReadLog:
+    """Every intact record of ``ds`` read once into an :class:`EventLog` (the dataset
+    indexed first); stops early, with what was read, when ``state`` is cancelled."""
+    from ..core.io.dataset_blocks import iter_blocks
+    from .indexing import index
+
+    index(ds, verify=False, state=state)
+    log = EventLog(run_names([f.path for f in ds.files]))
+    records = ds.undamaged(np.arange(len(ds), dtype=np.int64))
+    files, _ = ds.locate_many(records) if len(records) else (records, records)
+    read = 0
+    with state.phase("reading events", len(records)) as step:
+        for positions, block in iter_blocks(ds, records, verify=True, reuse=True):
+            if state.cancelled:
+                break
+            chosen = records[positions].tolist()
+            number = int(files[positions[0]]) if len(positions) else 0
+            for row, record in enumerate(chosen):
+                log.add(record, number, block.payload(row))
+            read += len(positions)
+            step(read)
+    damaged = len(ds) - len(ds.undamaged(np.arange(len(ds), dtype=np.int64)))
+    if damaged:
+        from ..core.text import plural
+
+        state.warn(
+            f"{plural(damaged, 'damaged record')} left out (`tfr-viewer verify` names "
+            "each with its file and offset)"
+        )
+    return ReadLog(log, damaged)

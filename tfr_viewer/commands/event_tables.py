@@ -1,0 +1,53 @@
+"""``scalars``, ``histograms`` and ``hparams``: the tables of a log folder's event
+files, every point of every run and tag (:mod:`..app.event_tables`), written to
+``-o FILE`` (CSV, JSON, JSON lines or Parquet by its suffix) or, without it, as CSV on
+stdout; ``--json`` says what was written."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..cli_options import CommandSpec, add_overwrite, add_paths
+from ..errors import EXIT_OK
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    add_paths(p)
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default="",
+        help="write the table to FILE (.csv, .json, .jsonl or .parquet); CSV on stdout without",
+    )
+    add_overwrite(p)
+    p.add_argument("--json", action="store_true", help="what was written, as JSON")
+
+
+def _runner(table: str) -> CommandSpec:
+    def run(args: argparse.Namespace) -> int:
+        from ..app.event_tables import TableRequest
+        from ..core import json_text
+        from ..core.io import Dataset
+        from ..core.write.table_file import write_text
+        from .progress import COMMAND_LINE, print_warnings
+
+        request = TableRequest(table, args.output, args.overwrite)
+        with Dataset.open(args.paths) as ds:
+            report = request.run(ds, COMMAND_LINE)
+            print_warnings(ds, args.json)
+        if not args.output:
+            write_text(sys.stdout, "csv", report.table.columns, report.table.blocks)
+            return EXIT_OK
+        if args.json:
+            json_text.dump(report.to_json(), sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        else:
+            print(report.to_text())
+        return EXIT_OK
+
+    return CommandSpec(_arguments, run)
+
+
+COMMANDS = {name: _runner(name) for name in ("scalars", "histograms", "hparams")}
