@@ -31,10 +31,12 @@ def write_summaries(folder: Path, steps: int = 5) -> Path:
     return path
 
 
-def write_tf1_summaries(path: Path, steps: int = 5, start: float = 1.0) -> Path:
-    """An event file as TensorFlow 1 wrote them: a file version, then a summary of a
-    ``simple_value`` and a ``HistogramProto`` (empty buckets at both ends) a step, a
-    graph, and a session log."""
+def write_tf1_summaries(
+    path: Path, steps: int = 5, start: float = 1.0, graph_nodes: int = 1
+) -> Path:
+    """An event file as TensorFlow 1 wrote them: a file version, a graph of
+    ``graph_nodes`` nodes, then a summary of two ``simple_value``s and a
+    ``HistogramProto`` (empty buckets at both ends) a step, and a session log."""
     t = tf()
     summary = t.compat.v1.Summary
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -43,7 +45,8 @@ def write_tf1_summaries(path: Path, steps: int = 5, start: float = 1.0) -> Path:
             t.compat.v1.Event(wall_time=start, file_version="brain.Event:2").SerializeToString()
         )
         graph = t.compat.v1.GraphDef()
-        graph.node.add(name="x", op="Const")
+        for i in range(graph_nodes):
+            graph.node.add(name=f"layer_{i}/kernel", op="VariableV2")
         out.write(
             t.compat.v1.Event(
                 wall_time=start, graph_def=graph.SerializeToString()

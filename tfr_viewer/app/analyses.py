@@ -106,6 +106,13 @@ ANALYSES: list[Analysis] = [
         "tfr_viewer.ui.panels.episode_table:EpisodeTable",
         area="bottom",
     ),
+    Analysis(
+        "runs",
+        "Runs",
+        "the runs of TensorBoard event files: each tag's points, steps and bytes, and the "
+        "bytes by plugin and kind of event",
+        "tfr_viewer.app.event_runs:RunsRequest",
+    ),
 ]
 
 

@@ -16,6 +16,7 @@ from .task_state import QUIET, TaskState
 
 if TYPE_CHECKING:
     from ..core.io.remote import Transferred
+    from .event_runs import RunsReport
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class InfoReport:
     warnings: tuple[str, ...]
     transfer: Transferred | None = None
     tfds: dict[str, Any] | None = None
+    events: RunsReport | None = None
 
     @property
     def problems(self) -> int:
@@ -80,11 +82,15 @@ class InfoReport:
             out["transfer"] = self.transfer.to_json()
         if self.tfds is not None:
             out["tfds"] = self.tfds
+        if self.events is not None:
+            out["events"] = self.events.to_json()
         return out
 
 
 def info(ds: Dataset, state: TaskState = QUIET) -> InfoReport:
-    """The figures of ``ds`` from a header pass."""
+    """The figures of ``ds`` from a header pass; of TensorBoard event files (every file
+    named ``*tfevents*``), also their runs and what their bytes are (one read of every
+    record, :mod:`.event_runs`)."""
     index(ds, verify=False, state=state, other_files=True)  # named in their rows
     invalid = ds.not_tfrecord()
     files = []
@@ -110,7 +116,18 @@ def info(ds: Dataset, state: TaskState = QUIET) -> InfoReport:
         tuple(str(w) for w in ds.warnings),
         ds.transfer(),
         tfds_splits(ds),
+        _events(ds, state) if not invalid else None,
     )
+
+
+def _events(ds: Dataset, state: TaskState) -> RunsReport | None:
+    from ..core.io.event_runs import is_event_file
+
+    if not ds.files or not all(is_event_file(f.path) for f in ds.files):
+        return None
+    from .event_runs import RunsRequest
+
+    return RunsRequest().run(ds, state)
 
 
 def tfds_splits(ds: Dataset) -> dict[str, Any] | None:

@@ -84,6 +84,8 @@ def cmd_info(args: argparse.Namespace) -> int:
                         f"{split['records']:,} records in dataset_info.json, "
                         f"{split['records_found']:,} here, {split['bytes']:,} bytes"
                     )
+            if report.events is not None:
+                print(report.events.to_text())
             _report_transfer(ds)
         return EXIT_USAGE if invalid else 0
 

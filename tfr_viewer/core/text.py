@@ -37,6 +37,18 @@ def whole_number(text: object, digits: int = 20) -> int | None:
     return int(text)
 
 
+def human_bytes(size: int) -> str:
+    """A size as people read it: ``812 B``, ``3.4 kB``, ``1.2 GB`` (powers of 1,000)."""
+    if size < 1000:
+        return f"{size:,} B"
+    power, unit = next(
+        (p, u)
+        for p, u in ((4, "TB"), (3, "GB"), (2, "MB"), (1, "kB"))
+        if size >= 999.95 * 1000 ** (p - 1) or p == 1
+    )
+    return f"{size / 1000**power:,.1f} {unit}"
+
+
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     """``1 problem``, ``2 problems``, ``1,234 records`` (thousands separated)."""
     word = noun if count == 1 else (plural_form or noun + "s")
