@@ -8,6 +8,7 @@
 
 #include "columns.h"
 #include "crc32c.h"
+#include "events.h"
 #include "frames.h"
 #include "tf_example.h"
 
@@ -394,6 +395,58 @@ out:
     return result;
 }
 
+/* event_values(buf, starts, lengths, first, what, row, tag, value, step, wall, tags,
+ * slots) -> (status, stop, values, tags): events.h's events_read from row first on,
+ * into the caller's buffers: what (uint8, a row each), row and tag (int32), value, step
+ * and wall (float64, int64, float64; as many as row holds), tags (int64, six a tag)
+ * and slots (uint64, a power of two, at least twice the tags). */
+static PyObject *py_event_values(PyObject *self, PyObject *args) {
+    Py_buffer buf, starts, lengths, what, row, tag, value, step, wall, tags, slots;
+    Py_ssize_t first;
+    if (!PyArg_ParseTuple(args, "y*y*y*nw*w*w*w*w*w*w*w*", &buf, &starts, &lengths, &first,
+                          &what, &row, &tag, &value, &step, &wall, &tags, &slots))
+        return NULL;
+    PyObject *result = NULL;
+    size_t rows = (size_t)starts.len / 8, cap = (size_t)row.len / 4;
+    size_t tag_cap = (size_t)tags.len / 48, slots_cap = (size_t)slots.len / 8;
+    if (starts.len != lengths.len || starts.len % 8 || (size_t)what.len < rows || first < 0 ||
+        (size_t)first > rows || (size_t)tag.len / 4 < cap || (size_t)value.len / 8 < cap ||
+        (size_t)step.len / 8 < cap || (size_t)wall.len / 8 < cap || slots_cap < 2 * tag_cap ||
+        (slots_cap & (slots_cap - 1))) {
+        PyErr_SetString(PyExc_ValueError, "event_values: buffers of the wrong sizes");
+        goto out;
+    }
+    const int64_t *s = starts.buf, *n = lengths.buf;
+    for (size_t r = 0; r < rows; r++) {
+        if (s[r] >= 0 && (n[r] < 0 || s[r] > buf.len || n[r] > buf.len - s[r])) {
+            PyErr_Format(PyExc_ValueError, "payload %zu lies outside the buffer", r);
+            goto out;
+        }
+    }
+    EventOut o = {row.buf, tag.buf, value.buf, wall.buf, step.buf, cap, 0,
+                  tags.buf, tag_cap, 0, slots.buf, slots_cap};
+    size_t stop = (size_t)first;
+    int status;
+    Py_BEGIN_ALLOW_THREADS;
+    status = events_read(buf.buf, s, n, rows, (size_t)first, what.buf, &o, &stop);
+    Py_END_ALLOW_THREADS;
+    result = Py_BuildValue("(innn)", status, (Py_ssize_t)stop, (Py_ssize_t)o.values,
+                           (Py_ssize_t)o.tag_count);
+out:
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lengths);
+    PyBuffer_Release(&what);
+    PyBuffer_Release(&row);
+    PyBuffer_Release(&tag);
+    PyBuffer_Release(&value);
+    PyBuffer_Release(&step);
+    PyBuffer_Release(&wall);
+    PyBuffer_Release(&tags);
+    PyBuffer_Release(&slots);
+    return result;
+}
+
 /* take_bytes(buf, spans) -> list of bytes, one per (offset, size) int64 pair. */
 static PyObject *py_take_bytes(PyObject *self, PyObject *args) {
     Py_buffer buf, spans;
@@ -523,6 +576,8 @@ static PyMethodDef methods[] = {
     {"tf_fields", py_tf_fields, METH_VARARGS,
      "tf_fields(data) -> (code, offset, differs, spans): an Example's own fields"},
     {"take_bytes", py_take_bytes, METH_VARARGS, "take_bytes(buf, spans) -> list of bytes"},
+    {"event_values", py_event_values, METH_VARARGS,
+     "event_values(buf, starts, lengths, first, ...): TensorBoard events' plain scalars"},
     {"payload_crcs", py_payload_crcs, METH_VARARGS,
      "payload_crcs(buf, starts, lengths, ok): whether each payload's stored CRC matches"},
     {NULL, NULL, 0, NULL}};

@@ -6,6 +6,7 @@ show all come from this one read."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,14 +25,22 @@ class ReadLog:
     damaged: int
 
 
-def read_log(ds: Dataset, state: TaskState = QUIET) -> ReadLog:
+def read_log(
+    ds: Dataset,
+    state: TaskState = QUIET,
+    *,
+    scalars: bool = True,
+    each_block: Callable[[EventLog], None] | None = None,
+) -> ReadLog:
     """Every intact record of ``ds`` read once into an :class:`EventLog` (the dataset
-    indexed first); stops early, with what was read, when ``state`` is cancelled."""
+    indexed first), its scalar points gathered when ``scalars`` is true, ``each_block``
+    called with the log after each block (a writer taking the points as they come);
+    stops early, with what was read, when ``state`` is cancelled."""
     from ..core.io.dataset_blocks import iter_blocks
     from .indexing import index
 
     index(ds, verify=False, state=state)
-    log = EventLog(run_names([f.path for f in ds.files]))
+    log = EventLog(run_names([f.path for f in ds.files]), scalars=scalars)
     records = ds.undamaged(np.arange(len(ds), dtype=np.int64))
     files, _ = ds.locate_many(records) if len(records) else (records, records)
     read = 0
@@ -39,10 +48,10 @@ def read_log(ds: Dataset, state: TaskState = QUIET) -> ReadLog:
         for positions, block in iter_blocks(ds, records, verify=True, reuse=True):
             if state.cancelled:
                 break
-            chosen = records[positions].tolist()
-            number = int(files[positions[0]]) if len(positions) else 0
-            for row, record in enumerate(chosen):
-                log.add(record, number, block.payload(row))
+            if len(positions):
+                log.add_block(records[positions], int(files[positions[0]]), block)
+                if each_block is not None:
+                    each_block(log)
             read += len(positions)
             step(read)
     damaged = len(ds) - len(ds.undamaged(np.arange(len(ds), dtype=np.int64)))

@@ -195,5 +195,5 @@ class RunsRequest:
     def run(self, ds: Dataset, state: TaskState = QUIET) -> RunsReport:
         from .event_log import read_log
 
-        read = read_log(ds, state)
+        read = read_log(ds, state, scalars=False)
         return runs_of(read.log, read.damaged)

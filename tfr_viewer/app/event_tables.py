@@ -14,15 +14,16 @@ command numbers records."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import IO, Any, Protocol
 
 from ..core.analyze.event_log import EventLog
+from ..core.analyze.scalar_columns import ScalarChunk
 from ..core.io import Dataset
 from ..core.user_error import UserError
+from ..core.write.table_file import Coded, Column
 from .task_state import QUIET, TaskState
 
 TABLES = ("scalars", "histograms", "hparams")
@@ -38,22 +39,23 @@ class EventTable:
 
     name: str
     columns: tuple[str, ...]
-    blocks: tuple[Mapping[str, Sequence[Any]], ...] = ()
+    blocks: tuple[Mapping[str, Column], ...] = ()
 
     @property
     def rows(self) -> int:
         return sum(len(b[self.columns[0]]) for b in self.blocks) if self.columns else 0
 
     def to_arrow(self) -> Any:
-        """The table as a ``pyarrow.Table`` (needs pyarrow)."""
+        """The table as a ``pyarrow.Table`` (needs pyarrow); runs and tags as
+        dictionary columns (pandas' categories)."""
         from ..core.write.parquet import require_pyarrow
+        from ..core.write.table_file import arrow_column
 
         pa = require_pyarrow("to_arrow")
         if not self.blocks:
             return pa.table({c: pa.array([], pa.string()) for c in self.columns})
-        return pa.concat_tables(
-            pa.table({c: _arrow(pa, b[c]) for c in self.columns}) for b in self.blocks
-        )
+        tables = [pa.table({c: arrow_column(pa, b[c]) for c in self.columns}) for b in self.blocks]
+        return pa.concat_tables(tables, promote_options="permissive").unify_dictionaries()
 
     def to_pandas(self) -> Any:
         """The table as a pandas DataFrame (needs pyarrow and pandas)."""
@@ -63,30 +65,23 @@ class EventTable:
         return self.to_arrow().to_pandas()
 
 
-def _arrow(pa: Any, column: Sequence[Any]) -> Any:
-    return pa.array(column if isinstance(column, np.ndarray) else list(column))
+def scalar_block(chunk: ScalarChunk) -> dict[str, Column]:
+    """A block of the scalars table: the points of ``chunk``."""
+    return {
+        "run": Coded(chunk.run, chunk.runs),
+        "tag": Coded(chunk.tag, chunk.tags),
+        "step": chunk.step,
+        "wall_time": chunk.wall_time,
+        "value": chunk.value,
+        "record": chunk.record,
+    }
 
 
 def scalar_table(log: EventLog) -> EventTable:
-    """Every scalar point, in the order of the records."""
-    s = log.scalars
-    cols = s.arrays()
-    runs = np.array(s.runs, dtype=object)
-    tags = np.array(s.tags, dtype=object)
-    blocks = []
-    for lo in range(0, len(s), BLOCK_ROWS):
-        hi = min(lo + BLOCK_ROWS, len(s))
-        blocks.append(
-            {
-                "run": runs[cols["run"][lo:hi]].tolist(),
-                "tag": tags[cols["tag"][lo:hi]].tolist(),
-                "step": cols["step"][lo:hi],
-                "wall_time": cols["wall_time"][lo:hi],
-                "value": cols["value"][lo:hi],
-                "record": cols["record"][lo:hi],
-            }
-        )
-    return EventTable("scalars", SCALAR_COLUMNS, tuple(blocks))
+    """Every scalar point the log gathered and still holds, in the order of the
+    records."""
+    chunk = log.scalars.peek()
+    return EventTable("scalars", SCALAR_COLUMNS, (scalar_block(chunk),) if len(chunk) else ())
 
 
 def histogram_table(log: EventLog) -> EventTable:
@@ -126,17 +121,8 @@ def hparams_table(log: EventLog) -> EventTable:
 
 
 def _last_values(log: EventLog) -> dict[tuple[str, str], float]:
-    """The last value of each tag of each run, by ``(run, tag)``."""
-    s = log.scalars
-    cols = s.arrays()
-    keys = cols["run"].astype(np.int64) * max(len(s.tags), 1) + cols["tag"]
-    found, first_from_end = np.unique(keys[::-1], return_index=True)
-    last = len(keys) - 1 - first_from_end
-    width = max(len(s.tags), 1)
-    return {
-        (s.runs[int(k) // width], s.tags[int(k) % width]): float(cols["value"][i])
-        for k, i in zip(found.tolist(), last.tolist(), strict=True)
-    }
+    """The last value of each scalar tag of each run, by ``(run, tag)``."""
+    return {key: t.last_value for key, t in log.tags.items() if t.last_value is not None}
 
 
 def _metrics(log: EventLog, run: str, last: dict[tuple[str, str], float]) -> dict[str, float]:
@@ -161,19 +147,25 @@ _MAKERS = {"scalars": scalar_table, "histograms": histogram_table, "hparams": hp
 
 @dataclass(frozen=True)
 class TableReport:
-    """A table of a log folder: ``rows`` of ``runs``, written to ``output`` (empty:
-    kept in ``table``); ``damaged`` records could not be read."""
+    """A table of a log folder, of ``runs``: kept in ``table``, or written to
+    ``output`` (``written`` rows; the scalars are then not kept, their table empty);
+    ``damaged`` records could not be read."""
 
     table: EventTable
     runs: tuple[str, ...]
     output: str = ""
     damaged: int = 0
+    written: int = 0  # rows written to ``output``
+
+    @property
+    def rows(self) -> int:
+        return self.written if self.output else self.table.rows
 
     def to_json(self) -> dict[str, Any]:
         """``{table, rows, runs, columns, output, damaged}``."""
         return {
             "table": self.table.name,
-            "rows": self.table.rows,
+            "rows": self.rows,
             "runs": list(self.runs),
             "columns": list(self.table.columns),
             "output": self.output or None,
@@ -185,7 +177,7 @@ class TableReport:
 
         where = f" to {self.output}" if self.output else ""
         return (
-            f"wrote {plural(self.table.rows, 'row')} of {self.table.name} of "
+            f"wrote {plural(self.rows, 'row')} of {self.table.name} of "
             f"{plural(len(self.runs), 'run')}{where}"
         )
 
@@ -210,19 +202,66 @@ class TableRequest:
             table_format(self.output)  # a name of no format, before any reading
 
     def run(self, ds: Dataset, state: TaskState = QUIET) -> TableReport:
+        from ..core.write.table_file import TableTarget
         from .event_log import read_log
 
-        read = read_log(ds, state)
-        table = _MAKERS[self.table](read.log)
-        if self.output:
-            from ..core.write.table_file import write_table
+        if not self.output:
+            read = read_log(ds, state, scalars=self.table == "scalars")
+            table = _MAKERS[self.table](read.log)
+            return TableReport(table, tuple(read.log.runs()), "", read.damaged)
+        inputs = [*(f.path for f in ds.files), *self.inputs]
 
-            paths = [f.path for f in ds.files]
-            write_table(
-                self.output,
-                table.columns,
-                table.blocks,
-                inputs=[*paths, *self.inputs],
-                overwrite=self.overwrite,
-            )
-        return TableReport(table, tuple(read.log.runs()), self.output, read.damaged)
+        def target(columns: Sequence[str]) -> TableTarget:
+            return TableTarget(self.output, columns, inputs=inputs, overwrite=self.overwrite)
+
+        return self._written(ds, state, target)
+
+    def to_stream(self, ds: Dataset, out: IO[str], state: TaskState = QUIET) -> TableReport:
+        """The table written to the text stream ``out`` as CSV, as it is read."""
+        from ..core.write.table_file import TableWriter
+
+        @contextmanager
+        def target(columns: Sequence[str]) -> Iterator[TableWriter]:
+            writer = TableWriter("csv", columns, out=out)
+            yield writer
+            writer.close()
+
+        return self._written(ds, state, target)
+
+    def _written(
+        self,
+        ds: Dataset,
+        state: TaskState,
+        target: Callable[[Sequence[str]], AbstractContextManager[Sink]],
+    ) -> TableReport:
+        """The table written to the sink ``target`` opens for its columns: the scalars
+        as they are read (never all in memory), the other tables once read."""
+        from .event_log import read_log
+
+        if self.table != "scalars":
+            read = read_log(ds, state, scalars=False)
+            table = _MAKERS[self.table](read.log)
+            with target(table.columns) as sink:
+                for block in table.blocks:
+                    sink.write(block)
+        else:
+            with target(SCALAR_COLUMNS) as sink:
+
+                def write(log: EventLog) -> None:
+                    chunk = log.scalars.take()
+                    if len(chunk):
+                        sink.write(scalar_block(chunk))
+
+                read = read_log(ds, state, each_block=write)
+            table = EventTable("scalars", SCALAR_COLUMNS)
+        runs = tuple(read.log.runs())
+        return TableReport(table, runs, self.output, read.damaged, sink.rows)
+
+
+class Sink(Protocol):
+    """Where a table's blocks go, counting its rows."""
+
+    @property
+    def rows(self) -> int: ...
+
+    def write(self, block: Mapping[str, Column]) -> None: ...

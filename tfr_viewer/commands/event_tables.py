@@ -30,16 +30,16 @@ def _runner(table: str) -> CommandSpec:
         from ..app.event_tables import TableRequest
         from ..core import json_text
         from ..core.io import Dataset
-        from ..core.write.table_file import write_text
         from .progress import COMMAND_LINE, print_warnings
 
         request = TableRequest(table, args.output, args.overwrite)
         with Dataset.open(args.paths) as ds:
+            if not args.output:
+                request.to_stream(ds, sys.stdout, COMMAND_LINE)
+                print_warnings(ds, False)
+                return EXIT_OK
             report = request.run(ds, COMMAND_LINE)
             print_warnings(ds, args.json)
-        if not args.output:
-            write_text(sys.stdout, "csv", report.table.columns, report.table.blocks)
-            return EXIT_OK
         if args.json:
             json_text.dump(report.to_json(), sys.stdout, indent=2)
             sys.stdout.write("\n")

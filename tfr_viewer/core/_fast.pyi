@@ -50,4 +50,18 @@ def discover(buf: Any, starts: np.ndarray, lengths: np.ndarray) -> tuple[Any, An
 def tf_check(buf: Any, starts: np.ndarray, lengths: np.ndarray) -> tuple[Any, Any]: ...
 def tf_fields(data: Any) -> tuple[int, int, bool, Any]: ...
 def take_bytes(buf: Any, spans: Any) -> list[bytes]: ...
+def event_values(
+    buf: Any,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    first: int,
+    what: np.ndarray,
+    row: np.ndarray,
+    tag: np.ndarray,
+    value: np.ndarray,
+    step: np.ndarray,
+    wall: np.ndarray,
+    tags: np.ndarray,
+    slots: np.ndarray,
+) -> tuple[int, int, int, int]: ...
 def payload_crcs(buf: Any, starts: np.ndarray, lengths: np.ndarray, ok: np.ndarray) -> None: ...

@@ -12,7 +12,9 @@ nothing outside this module reads the compiled module's tuples by position. Two 
   :mod:`.decode.tf_example`, the survey of keys of :mod:`.analyze.schema`, the column
   extraction of :mod:`.query.extract`): :func:`scan_frames`, :func:`hop_frames`,
   :func:`verdicts`, :func:`verdict`, :func:`tf_fields`, :func:`discover`, :func:`extract`,
-  :func:`extract_lists`. The differential tests run both paths on the same inputs.
+  :func:`extract_lists`, and the plain scalars of TensorBoard events read by
+  :mod:`.analyze.event_log`: :class:`EventPass`. The differential tests run both
+  paths on the same inputs.
 
 CRC32C, the most used kernel, is the one place of its own rule: :mod:`.crc32c` (the
 compiled core's, or google-crc32c). The compiled module names its status and verdict
@@ -308,3 +310,86 @@ def take_bytes(buf: Any, spans: np.ndarray) -> list[bytes]:
     pairs = np.asarray(spans, dtype=np.int64).reshape(-1, 2).tolist()
     view = buf.data if isinstance(buf, np.ndarray) else memoryview(buf)
     return [bytes(view[o : o + n]) for o, n in pairs]
+
+
+EVENT_PYTHON = 255  # an event the compiled pass leaves to the Python reading
+EVENTS_DONE, EVENTS_PYTHON, EVENTS_FULL = 0, 1, 2  # why a segment ends
+TAG_FIELDS = ("offset", "length", "values", "bytes", "first", "last")
+
+
+@dataclass(frozen=True)
+class EventSegment:
+    """Consecutive payloads of a block read whole by the compiled pass, from the row
+    asked to ``stop``: ``what`` (a row each, of the whole block), the Event field of
+    each one's oneof (3 file_version … 9 meta_graph_def, 0 none); ``status`` says why it
+    ended: the block's end, row ``stop`` left to Python (its ``what`` is
+    :data:`EVENT_PYTHON`: a summary holding any value but a plain scalar, a log line,
+    anything unusual, no event), or full buffers (read on from ``stop``). Per plain
+    scalar value, in order: its payload's ``row``, its ``tag`` (an index of ``names``),
+    ``value``, and its event's ``step`` and ``wall`` time. Per tag: ``tags``' row of
+    :data:`TAG_FIELDS` (its bytes' place in the buffer, its values, the bytes they take
+    — their own in the summary and an equal share of the rest of their events' frames,
+    in whole bytes, the first values one more while it does not split evenly — and its
+    first and last value)."""
+
+    status: int
+    stop: int
+    what: np.ndarray
+    row: np.ndarray
+    tag: np.ndarray
+    value: np.ndarray
+    step: np.ndarray
+    wall: np.ndarray
+    tags: np.ndarray
+    names: list[bytes]
+
+
+class EventPass:
+    """The compiled reading of TensorBoard events, segment by segment, into buffers
+    kept from one call to the next (the arrays of a segment are views of them, good
+    until the next call)."""
+
+    def __init__(self, values: int = 1 << 18, tags: int = 1 << 10) -> None:
+        self._size(values, tags)
+
+    def _size(self, values: int, tags: int) -> None:
+        import numpy as np
+
+        self._row = np.empty(values, np.int32)
+        self._tag = np.empty(values, np.int32)
+        self._value = np.empty(values, np.float64)
+        self._step = np.empty(values, np.int64)
+        self._wall = np.empty(values, np.float64)
+        self._tags = np.empty((tags, len(TAG_FIELDS)), np.int64)
+        self._slots = np.empty(4 * tags, np.uint64)
+
+    def read(
+        self, buf: Any, starts: np.ndarray, lengths: np.ndarray, what: np.ndarray, first: int
+    ) -> EventSegment | None:
+        """The segment of payloads ``buf[starts[r] : starts[r] + lengths[r]]`` from row
+        ``first`` on (``what``, a uint8 array a row, is filled); None on the pure path."""
+        fast = _compiled()
+        if fast is None:
+            return None
+        while True:
+            status, stop, values, count = fast.event_values(
+                buf, starts, lengths, first, what, self._row, self._tag, self._value,
+                self._step, self._wall, self._tags, self._slots,
+            )  # fmt: skip
+            if status != EVENTS_FULL or stop > first:
+                break
+            self._size(2 * len(self._row), 2 * len(self._tags))  # one event holds more
+        tags = self._tags[:count]
+        spans = tags[:, :2].copy()
+        return EventSegment(
+            status,
+            stop,
+            what,
+            self._row[:values],
+            self._tag[:values],
+            self._value[:values],
+            self._step[:values],
+            self._wall[:values],
+            tags,
+            fast.take_bytes(buf, spans.reshape(-1)),
+        )

@@ -1,33 +1,55 @@
 """What the event files of a log folder hold, read once in record order: each run's
-tags with their points and the bytes they take, the bytes of each kind of event, every
-scalar point, every histogram, image and text summary, each run's hyperparameters.
-Nothing is sampled: every point of every tag is kept, as TensorBoard keeps only when
-told to.
+tags with their points, steps and the bytes they take, the bytes of each kind of event,
+every scalar point (kept, or taken block by block by a reader that writes them as they
+come), every histogram, image and text summary, each run's hyperparameters. Nothing is
+sampled: every point of every tag is kept, as TensorBoard keeps only when told to.
 
 The bytes a tag takes are the bytes of its values in their summaries, and an equal
 share of the rest of each event that holds them (its wall time and step, its frame's
-16 bytes): the tags' bytes and those of the other events add up to the files'."""
+16 bytes; in whole bytes, the first values of the event taking one more when it does
+not split evenly): the tags' bytes and those of the other events add up to the files'.
+
+A block of records is read by the compiled pass where it can (the plain scalars of an
+event, the kinds of the others, :func:`..kernels.event_values`) and by the event
+decoder for the rest; both give the same log."""
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import kernels
 from ..decode.payloads import event
+from ..decode.wire import WireError
 from ..io.framing import FRAME_OVERHEAD
-from .event_values import HPARAMS, histogram_of, hparams_of, metric_tags, plugin_of, scalar_of
+from .event_values import (
+    HPARAMS,
+    SCALARS,
+    histogram_of,
+    hparams_of,
+    metric_tags,
+    plugin_of,
+    scalar_of,
+)
+from .scalar_columns import ScalarColumns
+
+if TYPE_CHECKING:
+    from ..io.payload_block import PayloadBlock
 
 OTHER = "other"  # the kind of a record that is no Event
+UNREADABLE = "unreadable"  # an Event whose fields cannot be read
+# the kinds of event by the field of the Event's oneof, as the compiled pass numbers them
+_WHAT = {0: "none", **{n: name for n, (name, _) in event.EVENT_FIELDS.items() if 3 <= n <= 9}}
 
 
 @dataclass
 class TagEntry:
     """One tag of one run: the plugin that shows it, its ``points`` (one an event that
-    holds it), its first and last step, the bytes it takes, its first record."""
+    holds it), its first and last step, the bytes it takes, its first record, and the
+    last value of a scalar tag."""
 
     run: str
     tag: str
@@ -35,8 +57,9 @@ class TagEntry:
     points: int = 0
     first_step: int = 0
     last_step: int = 0
-    bytes: float = 0.0
+    bytes: int = 0
     record: int = 0
+    last_value: float | None = None  # a scalar tag's last point
 
 
 @dataclass(frozen=True)
@@ -66,51 +89,16 @@ class SummaryPoint:
     text: str | None = None
 
 
-@dataclass
-class ScalarColumns:
-    """Every scalar point, a column each: ``run`` and ``tag`` index :attr:`runs` and
-    :attr:`tags`."""
-
-    runs: list[str] = field(default_factory=list)
-    tags: list[str] = field(default_factory=list)
-    run: array[int] = field(default_factory=lambda: array("i"))
-    tag: array[int] = field(default_factory=lambda: array("i"))
-    step: array[int] = field(default_factory=lambda: array("q"))
-    wall_time: array[float] = field(default_factory=lambda: array("d"))
-    value: array[float] = field(default_factory=lambda: array("d"))
-    record: array[int] = field(default_factory=lambda: array("q"))
-
-    def __len__(self) -> int:
-        return len(self.value)
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The columns as numpy arrays."""
-        return {
-            "run": np.frombuffer(self.run, dtype=np.int32) if len(self.run) else _none(np.int32),
-            "tag": np.frombuffer(self.tag, dtype=np.int32) if len(self.tag) else _none(np.int32),
-            "step": np.frombuffer(self.step, dtype=np.int64) if len(self) else _none(np.int64),
-            "wall_time": (
-                np.frombuffer(self.wall_time, dtype=np.float64) if len(self) else _none(np.float64)
-            ),
-            "value": (
-                np.frombuffer(self.value, dtype=np.float64) if len(self) else _none(np.float64)
-            ),
-            "record": (
-                np.frombuffer(self.record, dtype=np.int64) if len(self) else _none(np.int64)
-            ),
-        }
-
-
-def _none(dtype: Any) -> np.ndarray:
-    return np.zeros(0, dtype=dtype)
-
-
 class EventLog:
-    """The summary of a log folder's records, fed by :meth:`add` in record order.
-    ``runs`` names each file's run (:func:`..io.event_runs.run_names`)."""
+    """The summary of a log folder's records, fed by :meth:`add` and :meth:`add_block`
+    in record order. ``runs`` names each file's run (:func:`..io.event_runs.run_names`);
+    ``scalars`` says whether scalar points are gathered in :attr:`scalars` (for a
+    reader to take; every tag's points, steps, bytes and last value are counted
+    anyway)."""
 
-    def __init__(self, runs: Sequence[str]) -> None:
+    def __init__(self, runs: Sequence[str], scalars: bool = True) -> None:
         self.file_runs = list(runs)
+        self.keep_scalars = scalars
         self.tags: dict[tuple[str, str], TagEntry] = {}
         self.kinds: dict[tuple[str, str], list[int]] = {}  # (run, kind) -> [events, bytes]
         self.scalars = ScalarColumns()
@@ -119,6 +107,7 @@ class EventLog:
         self.hparams: dict[str, dict[str, bool | float | str | None]] = {}
         self.metric_names: dict[str, list[tuple[str, str]]] = {}
         self._run_ids: dict[str, int] = {}
+        self._pass: kernels.EventPass | None = None
         self._tag_ids: dict[str, int] = {}
 
     # -- reading ---------------------------------------------------------------------
@@ -127,26 +116,106 @@ class EventLog:
         run = self.file_runs[file]
         frame = len(payload) + FRAME_OVERHEAD
         if not event.bid(payload).priority:
-            self._kind(run, OTHER, frame)
+            self._kind(run, OTHER, 1, frame)
             return
-        p = event.decode(payload)
-        self._kind(run, p.what, frame)
+        try:
+            p = event.decode(payload)
+        except WireError:
+            self._kind(run, UNREADABLE, 1, frame)
+            return
+        self._kind(run, p.what, 1, frame)
         if not p.values:
             return
-        share = (frame - sum(v.size for v in p.values)) / len(p.values)
-        for v in p.values:
-            self._value(run, record, p, v, v.size + share)
+        base, extra = divmod(frame - sum(v.size for v in p.values), len(p.values))
+        for i, v in enumerate(p.values):
+            self._value(run, record, p, v, v.size + base + (i < extra))
 
-    def _kind(self, run: str, kind: str, frame: int) -> None:
+    def add_block(self, records: np.ndarray, file: int, block: PayloadBlock) -> None:
+        """Take the intact records of one file, ``records`` (in order) being the rows
+        of ``block``: the compiled pass reads what it can, segment by segment, the rest
+        is read as :meth:`add` reads a record, in the records' order."""
+        if not kernels.compiled_in_use():
+            for row, record in enumerate(records.tolist()):
+                self.add(record, file, block.payload(row))
+            return
+        if self._pass is None:
+            self._pass = kernels.EventPass()
+        starts = np.ascontiguousarray(block.starts, dtype=np.int64)
+        lengths = np.ascontiguousarray(block.lengths, dtype=np.int64)
+        what = np.empty(len(starts), dtype=np.uint8)
+        row = 0
+        while row < len(starts):
+            segment = self._pass.read(block.buf, starts, lengths, what, row)
+            assert segment is not None
+            self._add_segment(segment, row, records, file, lengths)
+            row = segment.stop
+            if segment.status == kernels.EVENTS_PYTHON:
+                self.add(int(records[row]), file, block.payload(row))
+                row += 1
+
+    def _add_segment(
+        self,
+        segment: kernels.EventSegment,
+        lo: int,
+        records: np.ndarray,
+        file: int,
+        lengths: np.ndarray,
+    ) -> None:
+        """The rows ``lo`` to ``segment.stop`` of a block, read whole by the compiled
+        pass."""
+        run, hi = self.file_runs[file], segment.stop
+        whats = segment.what[lo:hi]
+        events = np.bincount(whats, minlength=256)
+        sizes = np.bincount(whats, weights=lengths[lo:hi] + FRAME_OVERHEAD, minlength=256)
+        for code in np.flatnonzero(events).tolist():
+            self._kind(run, _WHAT[code], int(events[code]), int(sizes[code]))
+        if not len(segment.names):
+            return
+        names = self.scalars.tags
+        ids = []
+        for name, facts in zip(segment.names, segment.tags.tolist(), strict=True):
+            tag = name.decode("utf-8", "replace")
+            ids.append(_intern(tag, self._tag_ids, names))
+            _, _, values, taken, first, last = facts
+            entry = self.tags.get((run, tag))
+            if entry is None:
+                step = int(segment.step[first])
+                record = int(records[segment.row[first]])
+                entry = TagEntry(run, tag, SCALARS, 0, step, 0, 0, record)
+                self.tags[(run, tag)] = entry
+            entry.points += values
+            entry.bytes += taken
+            entry.last_step = int(segment.step[last])
+            entry.last_value = float(segment.value[last])
+        if self.keep_scalars:
+            count = len(segment.value)
+            run_id = _intern(run, self._run_ids, self.scalars.runs)
+            self.scalars.extend(
+                np.full(count, run_id, dtype=np.int32),
+                np.asarray(ids, dtype=np.int32)[segment.tag],
+                segment.step.copy(),
+                segment.wall.copy(),
+                segment.value.copy(),
+                records[segment.row],
+            )
+
+    def _kind(self, run: str, kind: str, events: int, size: int) -> None:
         counts = self.kinds.setdefault((run, kind), [0, 0])
-        counts[0] += 1
-        counts[1] += frame
+        counts[0] += events
+        counts[1] += size
 
     def _value(
-        self, run: str, record: int, p: event.EventPayload, v: event.SummaryValue, size: float
+        self, run: str, record: int, p: event.EventPayload, v: event.SummaryValue, size: int
     ) -> None:
-        plugin = plugin_of(v)
         entry = self.tags.get((run, v.tag))
+        if (
+            v.plugin is None
+            and v.kind == "tensor"
+            and entry is not None
+            and entry.plugin != "tensor"
+        ):
+            v = replace(v, plugin=entry.plugin)  # a tag's metadata comes with its first value
+        plugin = plugin_of(v)
         if entry is None:
             entry = TagEntry(run, v.tag, plugin, first_step=p.step, last_step=p.step, record=record)
             self.tags[(run, v.tag)] = entry
@@ -154,7 +223,9 @@ class EventLog:
         entry.last_step = p.step
         entry.bytes += size
         if (number := scalar_of(v)) is not None:
-            self._scalar(run, v.tag, p, number, record)
+            entry.last_value = number
+            if self.keep_scalars:
+                self._scalar(run, v.tag, p, number, record)
         elif (buckets := histogram_of(v)) is not None:
             self.histograms.append(HistogramPoint(run, v.tag, p.step, p.wall_time, record, buckets))
         elif plugin == HPARAMS:
@@ -169,12 +240,8 @@ class EventLog:
 
     def _scalar(self, run: str, tag: str, p: event.EventPayload, value: float, record: int) -> None:
         s = self.scalars
-        s.run.append(_intern(run, self._run_ids, s.runs))
-        s.tag.append(_intern(tag, self._tag_ids, s.tags))
-        s.step.append(p.step)
-        s.wall_time.append(p.wall_time)
-        s.value.append(value)
-        s.record.append(record)
+        run_id = _intern(run, self._run_ids, s.runs)
+        s.append(run_id, _intern(tag, self._tag_ids, s.tags), p.step, p.wall_time, value, record)
 
     # -- reading it back -------------------------------------------------------------
     def total_bytes(self) -> int:

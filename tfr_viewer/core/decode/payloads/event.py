@@ -32,7 +32,7 @@ TYPE = "event"
 MAX_VALUES = 10_000  # summary values read from one event
 
 # Event field -> (name, wire type)
-_EVENT = {
+EVENT_FIELDS = {
     1: ("wall_time", FIXED64),
     2: ("step", VARINT),
     3: ("file_version", LENGTH),
@@ -115,7 +115,7 @@ def bid(data: bytes) -> Bid:
         return Bid(0)
     seen = set()
     for number, wire, _ in fields:
-        expected = _EVENT.get(number)
+        expected = EVENT_FIELDS.get(number)
         if expected is None or expected[1] != wire or number in seen:
             return Bid(0)
         seen.add(number)
@@ -177,7 +177,7 @@ def decode(data: bytes, parsed: Any = None) -> EventPayload:
     wall_time = _double(_first(fields, 1, FIXED64) or 0)
     step = _first(fields, 2, VARINT) or 0
     step = step - (1 << 64) if step >= 1 << 63 else step
-    what = next((_EVENT[n][0] for n, _, _ in fields if 3 <= n <= 9), "none")
+    what = next((EVENT_FIELDS[n][0] for n, _, _ in fields if 3 <= n <= 9), "none")
     found = next((v for n, _, v in fields if 3 <= n <= 9), b"")
     body = found if isinstance(found, bytes) else b""
     if what == "file_version":
