@@ -49,7 +49,6 @@ def _arguments(analysis: Analysis, p: argparse.ArgumentParser) -> None:
 
 
 def _run(analysis: Analysis, args: argparse.Namespace) -> int:
-    from ..core import json_text
     from ..core.io import Dataset
     from .progress import COMMAND_LINE, print_warnings
 
@@ -58,12 +57,19 @@ def _run(analysis: Analysis, args: argparse.Namespace) -> int:
     with Dataset.open(args.paths) as ds:
         report = request.run(ds, COMMAND_LINE)
         print_warnings(ds, args.json)
-    if args.json:
+    print_report(report, args.json)
+    return EXIT_PROBLEMS if failed(report) else EXIT_OK
+
+
+def print_report(report: Any, as_json: bool) -> None:
+    """A report on stdout: its JSON with ``--json``, else its text."""
+    from ..core import json_text
+
+    if as_json:
         json_text.dump(report.to_json(), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         print(report.to_text())
-    return EXIT_PROBLEMS if failed(report) else EXIT_OK
 
 
 class _Registered(Mapping[str, CommandSpec]):

@@ -28,8 +28,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def _runner(table: str) -> CommandSpec:
     def run(args: argparse.Namespace) -> int:
         from ..app.event_tables import TableRequest
-        from ..core import json_text
         from ..core.io import Dataset
+        from .analysis import print_report
         from .progress import COMMAND_LINE, print_warnings
 
         request = TableRequest(table, args.output, args.overwrite)
@@ -40,11 +40,7 @@ def _runner(table: str) -> CommandSpec:
                 return EXIT_OK
             report = request.run(ds, COMMAND_LINE)
             print_warnings(ds, args.json)
-        if args.json:
-            json_text.dump(report.to_json(), sys.stdout, indent=2)
-            sys.stdout.write("\n")
-        else:
-            print(report.to_text())
+        print_report(report, args.json)
         return EXIT_OK
 
     return CommandSpec(_arguments, run)
