@@ -154,8 +154,9 @@ class DatasetView:
 
     # -- analyses ------------------------------------------------------------------------
     def info(self) -> Info:
-        """Each file's compression, records, bytes and problems from a header pass, and
-        a TFDS folder's splits: ``info --json``'s report (of the view's files)."""
+        """Each file's compression, records, bytes and problems from a header pass, a
+        TFDS folder's splits, and of TensorBoard event files their runs and where their
+        bytes go (every record read): ``info --json``'s report (of the view's files)."""
         from ..app.info import info
 
         return info(self.dataset)
