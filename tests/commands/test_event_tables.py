@@ -48,6 +48,7 @@ def test_each_table_to_a_file_says_what_it_wrote(logdir, tmp_path):
     assert hparams[0]["run"] == "train" and hparams[0]["optimizer"] == "adam"
 
 
+@pytest.mark.parametrize("table", ["scalars", "histograms", "hparams"])
 @pytest.mark.parametrize(
     "argv, said",
     [
@@ -55,9 +56,9 @@ def test_each_table_to_a_file_says_what_it_wrote(logdir, tmp_path):
         (["-o", "{tmp}/exists.csv"], "exists"),
     ],
 )
-def test_a_wrong_output_is_one_line_and_exit_2(logdir, tmp_path, argv, said):
+def test_a_wrong_output_is_one_line_and_exit_2(logdir, tmp_path, table, argv, said):
     (tmp_path / "exists.csv").write_text("mine")
-    done = program("scalars", str(logdir), *(a.format(tmp=tmp_path) for a in argv))
+    done = program(table, str(logdir), *(a.format(tmp=tmp_path) for a in argv))
     assert done.returncode == 2
     assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr and done.stdout == ""

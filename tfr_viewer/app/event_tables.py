@@ -210,6 +210,9 @@ class TableRequest:
             table = _MAKERS[self.table](read.log)
             return TableReport(table, tuple(read.log.runs()), "", read.damaged)
         inputs = [*(f.path for f in ds.files), *self.inputs]
+        from ..core.write.output import check_target, input_ids
+
+        check_target(self.output, input_ids(inputs), self.overwrite)  # before any reading
 
         def target(columns: Sequence[str]) -> TableTarget:
             return TableTarget(self.output, columns, inputs=inputs, overwrite=self.overwrite)
