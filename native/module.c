@@ -3,6 +3,7 @@
  * plain bytes that the Python side views as numpy arrays. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -553,6 +554,43 @@ static PyObject *py_tf_fields(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* smooth(values, weight, out): TensorBoard's smoothing of a scalar curve, a debiased
+ * exponential moving average: over the finite values in order, last = last * weight +
+ * (1 - weight) * value, and the point drawn is last / (1 - weight^n) after n of them
+ * (weight^n a running product); a value that is not finite is drawn as it is and
+ * leaves the average alone. values and out: float64 arrays of one size. */
+static PyObject *py_smooth(PyObject *self, PyObject *args) {
+    Py_buffer values, out;
+    double weight;
+    if (!PyArg_ParseTuple(args, "y*dw*", &values, &weight, &out)) return NULL;
+    PyObject *result = NULL;
+    if (values.len != out.len || values.len % 8) {
+        PyErr_SetString(PyExc_ValueError, "values and out: float64 arrays of one size");
+        goto out;
+    }
+    const double *x = values.buf;
+    double *y = out.buf;
+    size_t n = (size_t)values.len / 8;
+    Py_BEGIN_ALLOW_THREADS;
+    double last = 0.0, power = 1.0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i])) {
+            y[i] = x[i];
+            continue;
+        }
+        last = last * weight + (1.0 - weight) * x[i];
+        power *= weight;
+        y[i] = last / (1.0 - power);
+    }
+    Py_END_ALLOW_THREADS;
+    result = Py_None;
+    Py_INCREF(result);
+out:
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"crc32c", (PyCFunction)(void (*)(void))py_crc32c, METH_VARARGS | METH_KEYWORDS,
      "crc32c(data, crc=0, impl='auto'): CRC32C of data, extending crc; impl is auto, "
@@ -580,6 +618,8 @@ static PyMethodDef methods[] = {
      "event_values(buf, starts, lengths, first, ...): TensorBoard events' plain scalars"},
     {"payload_crcs", py_payload_crcs, METH_VARARGS,
      "payload_crcs(buf, starts, lengths, ok): whether each payload's stored CRC matches"},
+    {"smooth", py_smooth, METH_VARARGS,
+     "smooth(values, weight, out): TensorBoard's debiased moving average of a curve"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fast",

@@ -5,7 +5,7 @@ allowed (:func:`.fast.native`), and gives the same result as its pure-Python bac
 nothing outside this module reads the compiled module's tuples by position. Two kinds:
 
 - **Whole kernels** choose their backend here and always answer: :func:`same_bytes`,
-  :func:`payload_crcs`, :func:`take_bytes`.
+  :func:`payload_crcs`, :func:`take_bytes`, :func:`smooth`.
 - **Compiled passes** answer only on the compiled path and return None on the pure one,
   where the caller runs its own Python loop over its own state (the frame scan of
   :mod:`.io.index`, the header hop of :mod:`.io.plain_source`, TensorFlow's reading in
@@ -310,6 +310,32 @@ def take_bytes(buf: Any, spans: np.ndarray) -> list[bytes]:
     pairs = np.asarray(spans, dtype=np.int64).reshape(-1, 2).tolist()
     view = buf.data if isinstance(buf, np.ndarray) else memoryview(buf)
     return [bytes(view[o : o + n]) for o, n in pairs]
+
+
+def smooth(values: np.ndarray, weight: float) -> np.ndarray:
+    """TensorBoard's debiased moving average of ``values`` (float64) at ``weight`` in
+    [0, 1): over the finite values in order, ``last = last * weight + (1 - weight) *
+    value``, drawn as ``last / (1 - weight ** n)`` after ``n`` of them (the power a
+    running product); a value that is not finite is drawn as it is."""
+    import math
+
+    import numpy as np
+
+    x = np.ascontiguousarray(values, dtype=np.float64)
+    out = np.empty_like(x)
+    fast = native()
+    if fast is not None:
+        fast.smooth(x, float(weight), out)
+        return out
+    last, power = 0.0, 1.0
+    for i, value in enumerate(x.tolist()):
+        if not math.isfinite(value):
+            out[i] = value
+            continue
+        last = last * weight + (1.0 - weight) * value
+        power *= weight
+        out[i] = last / (1.0 - power)
+    return out
 
 
 EVENT_PYTHON = 255  # an event the compiled pass leaves to the Python reading

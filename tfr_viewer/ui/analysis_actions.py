@@ -19,6 +19,7 @@ from ..app.check import CheckOptions, CheckReport, CheckRequest
 from ..app.compare import CompareRequest
 from ..app.stats import StatsRequest
 from ..core.analyze.stats_summary import StatsSummary
+from ..core.io.event_runs import all_event_files
 from . import file_dialogs
 from .actions import OPEN, Action, Entry, On
 from .analysis_job import AnalysisJob
@@ -285,6 +286,11 @@ class AnalysisActions(QObject):
         when their panel is open."""
         wanted = set(self.waiting)
         self.waiting.clear()
+        ds = self.w.session.dataset
+        if ds is not None and all_event_files([f.path for f in ds.files]):
+            runs = self.w.docks.dock("runs")  # its panel reads them as it is made
+            runs.show()
+            runs.raise_()
         if self.stats_dock.isVisible() or self.classes_dock.isVisible():
             wanted.add("stats")
         for job in sorted(wanted):

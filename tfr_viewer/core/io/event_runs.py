@@ -31,6 +31,11 @@ def is_event_file(path: str) -> bool:
     return EVENT_NAME in os.path.basename(path)
 
 
+def all_event_files(paths: Sequence[str]) -> bool:
+    """Whether there are ``paths`` and every one is named as an event file."""
+    return bool(paths) and all(is_event_file(p) for p in paths)
+
+
 @dataclass(frozen=True)
 class Run:
     """One run: its ``name`` (its folder under the log folder, ``.`` for the log

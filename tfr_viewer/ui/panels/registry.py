@@ -73,6 +73,7 @@ PANELS: tuple[Panel, ...] = (
         "bottom",
         "episode_player:EpisodePlayer",
     ),
+    Panel("runs", "Runs", "&Runs", "view", "Ctrl+9", "bottom", "run_view:RunView"),
 )
 
 
