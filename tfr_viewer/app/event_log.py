@@ -19,10 +19,13 @@ from .task_state import QUIET, TaskState
 
 @dataclass(frozen=True)
 class ReadLog:
-    """The log, and the records that could not be read (damaged or cut short)."""
+    """The log, the records that could not be read (damaged or cut short), and
+    ``end``: the records before it were read (the dataset's length, unless the read
+    was cancelled)."""
 
     log: EventLog
     damaged: int
+    end: int = 0
 
 
 def read_log(
@@ -31,22 +34,29 @@ def read_log(
     *,
     scalars: bool = True,
     each_block: Callable[[EventLog], None] | None = None,
+    log: EventLog | None = None,
+    start: int = 0,
 ) -> ReadLog:
-    """Every intact record of ``ds`` read once into an :class:`EventLog` (the dataset
-    indexed first), its scalar points gathered when ``scalars`` is true, ``each_block``
+    """Every intact record of ``ds`` from record ``start`` on read once into an
+    :class:`EventLog` (the dataset indexed first): ``log``, which holds the records
+    before ``start`` (a read of the first part of a file still being indexed, read on),
+    or a new one, gathering scalar points when ``scalars`` is true; ``each_block`` is
     called with the log after each block (a writer taking the points as they come);
     stops early, with what was read, when ``state`` is cancelled."""
     from ..core.io.dataset_blocks import iter_blocks
     from .indexing import index
 
     index(ds, verify=False, state=state)
-    log = EventLog(run_names([f.path for f in ds.files]), scalars=scalars)
-    records = ds.undamaged(np.arange(len(ds), dtype=np.int64))
+    if log is None:
+        log = EventLog(run_names([f.path for f in ds.files]), scalars=scalars)
+    wanted = np.arange(start, len(ds), dtype=np.int64)
+    records = ds.undamaged(wanted)
     files, _ = ds.locate_many(records) if len(records) else (records, records)
-    read = 0
+    read, end = 0, len(ds)
     with state.phase("reading events", len(records)) as step:
         for positions, block in iter_blocks(ds, records, verify=True, reuse=True):
             if state.cancelled:
+                end = start if not len(positions) else int(records[positions[0]])
                 break
             if len(positions):
                 log.add_block(records[positions], int(files[positions[0]]), block)
@@ -54,7 +64,7 @@ def read_log(
                     each_block(log)
             read += len(positions)
             step(read)
-    damaged = len(ds) - len(ds.undamaged(np.arange(len(ds), dtype=np.int64)))
+    damaged = len(wanted) - len(ds.undamaged(wanted))
     if damaged:
         from ..core.text import plural
 
@@ -62,4 +72,4 @@ def read_log(
             f"{plural(damaged, 'damaged record')} left out (`tfr-viewer verify` names "
             "each with its file and offset)"
         )
-    return ReadLog(log, damaged)
+    return ReadLog(log, damaged, end)

@@ -29,6 +29,7 @@ from .registered_analyses import RegisteredAnalyses
 
 if TYPE_CHECKING:
     from ..core.analyze.findings import Finding
+    from ..core.io import Dataset
     from .dialogs.compare_dialog import CompareDialog
     from .host import AnalysisHost
     from .panels.episode_player import EpisodePlayer
@@ -65,6 +66,7 @@ class AnalysisActions(QObject):
         self.compare_job: AnalysisJob | None = None
         self._cleared: tuple[int | None, str] = (None, "")  # a filter cleared for a record
         w.session.indexed.connect(lambda _state: self.dataset_indexed())
+        w.session.opened.connect(self.dataset_opened)
         w.session.closed.connect(self.dataset_closed)
 
     @cached_property
@@ -281,16 +283,20 @@ class AnalysisActions(QObject):
         self.checked.emit(report)
 
     # -- the window's dataset --------------------------------------------------------
+    def dataset_opened(self, ds: Dataset) -> None:
+        """A log folder or event files: the Runs dock shown, its panel reading them as
+        they are indexed."""
+        if all_event_files([f.path for f in ds.files]):
+            runs = self.w.docks.dock("runs")
+            runs.show()
+            runs.raise_()
+
     def dataset_indexed(self) -> None:
         """The index is complete: run what was asked for meanwhile, and the statistics
         when their panel is open."""
         wanted = set(self.waiting)
         self.waiting.clear()
-        ds = self.w.session.dataset
-        if ds is not None and all_event_files([f.path for f in ds.files]):
-            runs = self.w.docks.dock("runs")  # its panel reads them as it is made
-            runs.show()
-            runs.raise_()
+
         if self.stats_dock.isVisible() or self.classes_dock.isVisible():
             wanted.add("stats")
         for job in sorted(wanted):

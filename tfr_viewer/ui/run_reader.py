@@ -4,8 +4,8 @@ of its own rebuilt from the window's index (its files opened anew, so the window
 reads never share a position with it), in a thread; the compiled pass lets go of
 the interpreter while it reads.
 
-As it reads, ``points(chunk, tags)`` hands the window the scalar points read since the
-last time (a :class:`~..core.analyze.scalar_columns.ScalarChunk`) and a copy of every
+As it reads, ``points(chunks, tags)`` hands the window the scalar points read since the
+last time (:class:`~..core.analyze.scalar_columns.ScalarChunk` parts) and a copy of every
 tag's facts so far, the first block at once and then at most a few times a second, so
 that the first curve is drawn while the rest is read; ``progress(done, total)``
 counts records; ``finished(read, error)`` fires once, with the
@@ -54,15 +54,24 @@ class _ThreadState(TaskState):
 
 
 class RunReadWorker(QObject):
-    """Reads the event files ``paths`` indexed as ``columns`` (a window's index)."""
+    """Reads the event files ``paths`` indexed as ``columns`` (a window's index, perhaps
+    of a part of them yet) from record ``start`` on, into ``log`` (which holds the
+    records before) or a new log."""
 
-    points = Signal(object, object)  # ScalarChunk, list[TagEntry]
+    points = Signal(object, object)  # list[ScalarChunk], list[TagEntry]
     progress = Signal(int, int)
     finished = Signal(object, str)  # ReadLog | None, error
 
-    def __init__(self, paths: list[str], columns: list[tuple[object, ...]]) -> None:
+    def __init__(
+        self,
+        paths: list[str],
+        columns: list[tuple[object, ...]],
+        log: EventLog | None = None,
+        start: int = 0,
+    ) -> None:
         super().__init__()
         self.paths, self.columns = paths, columns
+        self.log, self.start = log, start
         self.token = CancelToken()
         self._shown = 0.0
         self.warnings: list[str] = []
@@ -71,8 +80,8 @@ class RunReadWorker(QObject):
     def run(self) -> None:
         state = _ThreadState(self.token, self.progress.emit)
         try:
-            with Dataset.from_arrays(self.paths, self.columns) as ds:  # type: ignore[arg-type]
-                read = read_log(ds, state, each_block=self._block)
+            with Dataset.from_arrays(self.paths, self.columns) as ds:
+                read = read_log(ds, state, each_block=self._block, log=self.log, start=self.start)
         except Exception as exc:  # said in the panel, never a traceback
             self.finished.emit(None, f"cannot read the event files: {exc}")
             return
@@ -90,7 +99,7 @@ class RunReadWorker(QObject):
 
     def _hand_over(self, log: EventLog) -> None:
         self._shown = time.monotonic()
-        self.points.emit(log.scalars.take(), [replace(t) for t in log.tags.values()])
+        self.points.emit(log.scalars.take_parts(), [replace(t) for t in log.tags.values()])
 
 
 class RunReader(QObject):
@@ -106,11 +115,12 @@ class RunReader(QObject):
         self._thread: QThread | None = None
         self._worker: RunReadWorker | None = None
 
-    def start(self, ds: Dataset) -> None:
-        """Read the indexed ``ds``'s event files."""
+    def start(self, ds: Dataset, log: EventLog | None = None, start: int = 0) -> None:
+        """Read ``ds``'s event files as far as they are indexed now, from record
+        ``start`` on into ``log`` (None: a new log from the first record)."""
         self.stop()
         thread = self._thread = QThread(self)
-        worker = self._worker = RunReadWorker([f.path for f in ds.files], ds.columns())
+        worker = self._worker = RunReadWorker([f.path for f in ds.files], ds.columns(), log, start)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
         worker.points.connect(self._points)  # bound slots: run on the window's thread

@@ -120,7 +120,9 @@ def test_a_click_on_a_point_selects_its_record(qtbot, window, logdir):
     qtbot.wait(50)
     at = view.scalars.view_position(curve, 10)
     qtbot.mouseClick(
-        view.scalars.plot.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(round(at.x()), round(at.y()))
+        view.scalars.plot.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=QPoint(round(at.x()), round(at.y())),
     )
     assert window.current == int(curve.record[10])
     assert _record_step(window, window.current) == curve.step[10]

@@ -73,6 +73,15 @@ class ScalarColumns:
         self._chunks.clear()
         return chunk
 
+    def take_parts(self) -> list[ScalarChunk]:
+        """Every point gathered since the last take, as the parts they were gathered
+        in (no copy), which are forgotten."""
+        self._flush()
+        names = tuple(self.runs), tuple(self.tags)
+        parts = [ScalarChunk(*names, *columns) for columns in self._chunks]
+        self._chunks.clear()
+        return parts
+
     def peek(self) -> ScalarChunk:
         """Every point gathered and not taken, kept."""
         self._flush()

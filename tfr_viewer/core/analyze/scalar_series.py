@@ -4,7 +4,7 @@ order, and TensorBoard's smoothing of a curve."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -38,7 +38,10 @@ class Series:
         if axis == "wall_time":
             return self.wall_time
         if axis == "relative":
-            return (self.wall_time - self.wall_time[0]) / 3600.0 if len(self) else self.wall_time
+            if not len(self):
+                return self.wall_time
+            hours: np.ndarray = (self.wall_time - self.wall_time[0]) / 3600.0
+            return hours
         raise ValueError(f"no x axis {axis!r}; one of {', '.join(X_AXES)}")
 
 
@@ -49,59 +52,56 @@ def smoothed(values: np.ndarray, weight: float) -> np.ndarray:
     whose values are all equal drawn as it is."""
     if not 0.0 <= weight <= MAX_SMOOTHING:
         raise ValueError(f"smoothing {weight} is outside 0 to {MAX_SMOOTHING}")
-    values = np.asarray(values, dtype=np.float64)
-    if weight == 0.0 or not len(values) or bool(np.all(values == values[0])):
-        return values.copy()
-    return kernels.smooth(values, weight)
+    given: np.ndarray = np.asarray(values, dtype=np.float64)
+    if weight == 0.0 or not len(given) or bool(np.all(given == given[0])):
+        same: np.ndarray = given.copy()
+        return same
+    out: np.ndarray = kernels.smooth(given, weight)
+    return out
 
 
-@dataclass
 class ScalarSeries:
-    """The points gathered so far, by ``(run, tag)`` in the order first seen."""
+    """The points gathered so far, kept as they came (about 40 bytes a point); a
+    curve is gathered from them when it is asked for, and only from the points that
+    came since, the next time."""
 
-    _parts: dict[tuple[str, str], list[tuple[np.ndarray, ...]]] = field(default_factory=dict)
-    _whole: dict[tuple[str, str], Series] = field(default_factory=dict)
-    points: int = 0
+    def __init__(self) -> None:
+        self._chunks: list[ScalarChunk] = []
+        self._runs: tuple[str, ...] = ()
+        self._tags: tuple[str, ...] = ()
+        self._curves: dict[tuple[str, str], tuple[int, list[tuple[np.ndarray, ...]]]] = {}
+        self.points = 0
 
-    def add(self, chunk: ScalarChunk) -> set[tuple[str, str]]:
-        """Take ``chunk``'s points; the curves they extend."""
-        if not len(chunk):
-            return set()
-        width = max(len(chunk.tags), 1)
-        key = chunk.run.astype(np.int64) * width + chunk.tag
-        order = np.argsort(key, kind="stable")
-        keys, starts = np.unique(key[order], return_index=True)
-        ends = [*starts[1:].tolist(), len(order)]
-        changed = set()
-        for k, lo, hi in zip(keys.tolist(), starts.tolist(), ends, strict=True):
-            name = (chunk.runs[k // width], chunk.tags[k % width])
-            rows = order[lo:hi]
-            self._parts.setdefault(name, []).append(
-                (chunk.step[rows], chunk.wall_time[rows], chunk.value[rows], chunk.record[rows])
-            )
-            self._whole.pop(name, None)
-            changed.add(name)
-        self.points += len(chunk)
-        return changed
-
-    def keys(self) -> list[tuple[str, str]]:
-        """Every curve, as ``(run, tag)``."""
-        return list(self._parts)
+    def add(self, chunk: ScalarChunk) -> None:
+        """Take ``chunk``'s points (its names include every name seen before)."""
+        if len(chunk):
+            self._chunks.append(chunk)
+            self._runs, self._tags = chunk.runs, chunk.tags
+            self.points += len(chunk)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._parts
+        """Whether the run and the tag of ``key`` have both been seen with points."""
+        return isinstance(key, tuple) and key[0] in self._runs and key[1] in self._tags
 
     def series(self, run: str, tag: str) -> Series:
-        """The points of ``tag`` in ``run`` (none when it has no scalar points)."""
-        whole = self._whole.get((run, tag))
-        if whole is not None:
-            return whole
-        parts = self._parts.get((run, tag))
+        """The points of ``tag`` in ``run``, in the order they came (none when it has
+        no scalar points)."""
+        seen, parts = self._curves.get((run, tag), (0, []))
+        if seen < len(self._chunks) and (run, tag) in self:
+            run_id, tag_id = self._runs.index(run), self._tags.index(tag)
+            for chunk in self._chunks[seen:]:
+                rows = np.flatnonzero((chunk.tag == tag_id) & (chunk.run == run_id))
+                if len(rows):
+                    parts.append(
+                        tuple(
+                            c[rows]
+                            for c in (chunk.step, chunk.wall_time, chunk.value, chunk.record)
+                        )
+                    )
+            if len(parts) > 1:
+                parts = [tuple(np.concatenate(c) for c in zip(*parts, strict=True))]
+        self._curves[(run, tag)] = (len(self._chunks), parts)
         if not parts:
             empty = np.zeros(0, np.float64)
             return Series(run, tag, empty.astype(np.int64), empty, empty, empty.astype(np.int64))
-        if len(parts) > 1:
-            parts[:] = [tuple(np.concatenate(c) for c in zip(*parts, strict=True))]
-        whole = Series(run, tag, *parts[0])
-        self._whole[(run, tag)] = whole
-        return whole
+        return Series(run, tag, *parts[0])

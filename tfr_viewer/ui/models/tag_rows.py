@@ -45,7 +45,9 @@ class TagRowsModel(QAbstractTableModel):
             else:
                 self.rows[row] = entry
         if self.rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1))
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1)
+            )
         if new:
             self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows) + len(new) - 1)
             for entry in new:

@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
+)
 
 from ...app.event_runs import RunsReport
 from ...app.event_tables import EventTable
@@ -46,7 +53,7 @@ class HParamsTable(QTableWidget):
         self.setColumnCount(len(columns))
         self.setHorizontalHeaderLabels(list(columns))
         rows = [
-            [block[c][i] for c in columns]
+            [block[c][i] for c in columns]  # type: ignore[index]
             for block in (table.blocks if table is not None else ())
             for i in range(len(block[columns[0]]) if columns else 0)
         ]

@@ -50,7 +50,7 @@ from ...core.io import Dataset
 from ...core.io.event_runs import all_event_files
 from ...core.text import human_bytes, plural
 from ..host import PanelHost
-from ..models.tag_rows import TagRowsModel, SortedTags
+from ..models.tag_rows import SortedTags, TagRowsModel
 from ..run_reader import RunReader
 from .histogram_plot import HistogramPlot
 from .report_table import report_table
@@ -77,9 +77,11 @@ class RunView(QWidget):
         self.reader.finished.connect(self._finished)
         self.series = ScalarSeries()
         self.log: EventLog | None = None
-        self.total_records = 0
         self._shown: tuple[object, ...] = ()
-        self._read_facts = None
+        self._dataset: Dataset | None = None
+        self._reading: EventLog | None = None
+        self._read_to = 0
+        self._damaged = 0
 
         self.status = QLabel("Open a log folder or an event file.", self)
         self.filter_edit = QLineEdit(self)
@@ -148,37 +150,47 @@ class RunView(QWidget):
 
     # -- the session ---------------------------------------------------------------
     def attach(self, host: PanelHost) -> None:
-        """Follow ``host``'s session: read an indexed dataset of event files; forget it
-        when it closes."""
+        """Follow ``host``'s session: read a dataset of event files as it is indexed
+        (the first part as soon as it is, for a first curve, then on); forget it when
+        it closes."""
         self.host = host
         session = host.session
-        session.indexed.connect(lambda _state: self.read(session.dataset))
+        session.index_progress.connect(lambda _at: self.read_on())
+        session.indexed.connect(lambda _state: self.read_on(said=True))
         session.opened.connect(lambda _ds: self.clear())
         session.closed.connect(self.clear)
-        if session.dataset is not None and all(
-            f.index.complete for f in session.dataset.files
-        ):
-            self.read(session.dataset)
+        if session.dataset is not None:
+            self.read_on(said=True)
 
-    def read(self, ds: Dataset | None) -> None:
-        """Read the event files of the indexed ``ds`` (another dataset: said so); the
-        dataset being read or read already, as it is, is not read again."""
-        facts = None if ds is None else (id(ds), len(ds))
-        if facts is not None and facts == self._read_facts:
-            return
-        self.clear()
-        self._read_facts = facts
+    def read_on(self, said: bool = False) -> None:
+        """Read what the open dataset's index holds and is not read yet (nothing while
+        a read runs: it reads on when it ends); ``said``: say when the dataset holds no
+        event files."""
+        ds = self.host.session.dataset if self.host is not None else None
         if ds is None or not all_event_files([f.path for f in ds.files]):
-            self.status.setText("The dataset open holds no TensorBoard event files.")
+            if said and ds is not None:
+                self.status.setText("The dataset open holds no TensorBoard event files.")
             return
-        self.total_records = len(ds)
-        self.status.setText(f"Reading {plural(len(ds), 'record')} of events…")
-        self.reader.start(ds)
+        if self._dataset is not ds:
+            self.clear()
+            self._dataset = ds
+        if self.reader.running() or self.log is not None:
+            return
+        if len(ds) <= self._read_to:
+            if not len(ds) and all(f.index.complete for f in ds.files):
+                self.status.setText("The event files hold no records.")
+            return
+        if not self._read_to:
+            self.status.setText(f"Reading {plural(len(ds), 'record')} of events…")
+        self.reader.start(ds, self._reading, self._read_to)
 
     def clear(self) -> None:
         """Stop reading and show nothing."""
         self.reader.stop()
-        self._read_facts: tuple[int, int] | None = None
+        self._dataset = None
+        self._reading = None  # the log read so far, read on
+        self._read_to = 0  # the records before it are read
+        self._damaged = 0
         self.series = ScalarSeries()
         self.log = None
         self.model.clear()
@@ -188,16 +200,20 @@ class RunView(QWidget):
         self.sizes.show_report(None)
 
     # -- the read, as it goes --------------------------------------------------------
-    def _points(self, chunk: ScalarChunk, tags: list[TagEntry]) -> None:
-        changed = self.series.add(chunk)
+    def _points(self, chunks: list[ScalarChunk], tags: list[TagEntry]) -> None:
+        for chunk in chunks:
+            self.series.add(chunk)
         self.model.update(tags, sum(t.bytes for t in tags) or 1)
         if not self.table.selectionModel().hasSelection():
             self.select_first(SCALARS)
-        elif changed & {(t.run, t.tag) for t in self.selected()}:
+        elif chunks and any(t.plugin == SCALARS for t in self.selected()):
             self.redraw()
 
-    def _progress(self, done: int, total: int) -> None:
-        self.status.setText(f"Reading events: {done:,} of {plural(total, 'record')}…")
+    def _progress(self, done: int, _total: int) -> None:
+        total = len(self._dataset) if self._dataset is not None else 0
+        self.status.setText(
+            f"Reading events: {self._read_to + done:,} of {plural(total, 'record')}…"
+        )
 
     def _finished(self, read: ReadLog | None, error: str) -> None:
         if read is None:
@@ -205,8 +221,14 @@ class RunView(QWidget):
             if error and self.host is not None:
                 self.host.show_error("Cannot read the event files", error)
             return
+        self._reading, self._read_to = read.log, read.end
+        self._damaged += read.damaged
+        ds = self._dataset
+        if ds is None or not all(f.index.complete for f in ds.files) or read.end < len(ds):
+            self.read_on()  # the index grew meanwhile, or is growing
+            return
         self.log = read.log
-        report = runs_of(read.log, read.damaged)
+        report = runs_of(read.log, self._damaged)
         self.model.update(list(read.log.tags.values()), report.bytes)
         self.sizes.show_report(report)
         self.hparams.show_table(hparams_table(read.log))
@@ -215,8 +237,9 @@ class RunView(QWidget):
             f"{plural(len(report.runs), 'run')}, {plural(tags, 'tag')}, "
             f"{plural(self.series.points, 'scalar point')}, {human_bytes(report.bytes)}"
         )
-        if read.damaged:
-            text += f"; {plural(read.damaged, 'damaged record')} left out (File › Verify names them)"
+        if self._damaged:
+            damaged = plural(self._damaged, "damaged record")
+            text += f"; {damaged} left out (File › Verify names them)"
         self.status.setText(text)
         if not self.table.selectionModel().hasSelection():
             self.select_first(SCALARS)

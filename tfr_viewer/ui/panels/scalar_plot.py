@@ -100,7 +100,8 @@ class ScalarPlot(QWidget):
         """Where point ``i`` of ``series`` is drawn, in the plot widget's own pixels."""
         vb = self.plot.getViewBox()
         scene = vb.mapViewToScene(QPointF(float(series.x(self.axis)[i]), float(series.value[i])))
-        return self.plot.mapFromScene(scene)
+        at: QPointF = self.plot.mapFromScene(scene)
+        return at
 
     def _clicked(self, event: object) -> None:
         if event.button() != Qt.MouseButton.LeftButton:  # type: ignore[attr-defined]

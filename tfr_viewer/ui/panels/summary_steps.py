@@ -50,13 +50,13 @@ class StepSummaries(QWidget):
         self.table.itemSelectionChanged.connect(self._selected)
         self.picture = QLabel(self)
         self.picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidget(self.picture)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.hide()
+        self.sheet_area = QScrollArea(self)
+        self.sheet_area.setWidget(self.picture)
+        self.sheet_area.setWidgetResizable(True)
+        self.sheet_area.hide()
         row = QHBoxLayout()
         row.addWidget(self.table, 2)
-        row.addWidget(self.scroll, 3)
+        row.addWidget(self.sheet_area, 3)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.caption)
@@ -71,7 +71,7 @@ class StepSummaries(QWidget):
         self.points, self.read = list(points), read
         images = bool(points) and points[0].plugin == "images"
         self.table.setColumnHidden(2, images)
-        self.scroll.setVisible(images)
+        self.sheet_area.setVisible(images)
         self.picture.clear()
         self.table.setRowCount(len(points))
         for r, p in enumerate(points):
