@@ -16,6 +16,7 @@ from tests.tf_oracle import tf
 from tests.ui.conftest import open_and_wait
 from tfr_viewer.core.analyze.scalar_series import smoothed
 from tfr_viewer.core.decode.payloads import event
+from tfr_viewer.core.io import Dataset
 
 
 @pytest.fixture(scope="module")
@@ -160,12 +161,16 @@ def test_hyperparameters_a_row_a_run(qtbot, window, logdir):
     view = _open(qtbot, window, logdir)
     table = view.hparams
     columns = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
-    assert columns[:3] == ["run", "learning_rate", "optimizer"]
+    assert columns[0] == "run" and set(columns[1:3]) == {"learning_rate", "optimizer"}
+    rate, optimizer = columns.index("learning_rate"), columns.index("optimizer")
     rows = {
-        table.item(r, 0).text(): table.item(r, 1).data(Qt.ItemDataRole.UserRole)
+        table.item(r, 0).text(): (
+            table.item(r, rate).data(Qt.ItemDataRole.UserRole),
+            table.item(r, optimizer).text(),
+        )
         for r in range(table.rowCount())
     }
-    assert rows == {"train": pytest.approx(0.01), "eval": pytest.approx(0.1)}
+    assert rows == {"train": (pytest.approx(0.01), "adam"), "eval": (pytest.approx(0.1), "adam")}
 
 
 def test_a_dataset_of_examples_is_no_log(qtbot, window, samples):
@@ -176,3 +181,35 @@ def test_a_dataset_of_examples_is_no_log(qtbot, window, samples):
     view = window.docks.widget("runs")
     assert "no TensorBoard event files" in view.status.text()
     assert view.model.rowCount() == 0
+
+
+def test_a_damaged_record_is_left_out_and_said(qtbot, window, tmp_path):
+    from tests.summary_files import write_tf1_summaries
+
+    path = write_tf1_summaries(tmp_path / "run" / "events.out.tfevents.1.host", steps=8)
+    with Dataset([str(path)]) as ds:
+        ds.index(verify=False)
+        fifth = int(ds.files[0].index.offsets()[4])
+    data = bytearray(path.read_bytes())
+    data[fifth + 20] ^= 0xFF  # inside the fifth record's payload
+    path.write_bytes(bytes(data))
+    view = _open(qtbot, window, tmp_path)
+    assert "1 damaged record left out" in view.status.text()
+    lr = next(e for e in view.model.rows if e.tag == "lr")
+    assert lr.points == 7  # the step in the damaged record is not made up
+
+
+def test_closing_the_dataset_while_it_is_read_stops_the_read(qtbot, window, tmp_path):
+    from tests.benchmarks.event_benchmarks import write_events
+
+    folder = tmp_path / "big"
+    folder.mkdir()
+    write_events(folder / "events.out.tfevents.1700000000.big", 60_000, 20)
+    window.open_paths([str(folder)])
+    qtbot.waitUntil(lambda: window.docks.made("runs"), timeout=30_000)
+    view = window.docks.widget("runs")
+    qtbot.waitUntil(lambda: view.series.points > 0, timeout=30_000)
+    window.close_dataset()
+    assert not view.reader.running()
+    assert view.model.rowCount() == 0 and view.log is None
+    assert "Open a log folder" in view.status.text()
