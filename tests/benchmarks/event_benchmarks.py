@@ -4,7 +4,8 @@ step holding a ``simple_value`` a tag), read for its tag table (``runs --json``)
 scalar export (``scalars -o FILE.parquet``), cold, against ``cat`` of the same file cold
 just before, in one run; and the same reading of a part of it against TensorBoard's own
 loader (``EventAccumulator`` keeping every point: on the whole file it would hold a
-hundred million Python objects).
+hundred million Python objects); and the window's first curve of the file, cold
+(:mod:`first_curve`).
 
 Usage: ``python tests/benchmarks/event_benchmarks.py [--data DIR] [--steps N]
 [--tags N] [--part N] [--keep]``. The file is written into DIR (default: a folder
@@ -169,6 +170,10 @@ def main() -> None:
             cat = cat_cold(path)
             took, _ = cold(argv, NO_CACHE)
             rows.append((name, took, cat))
+        _, shown = cold(
+            [sys.executable, str(ROOT / "tests" / "benchmarks" / "first_curve.py"), str(path)]
+        )
+        first, whole, _points, stall = shown.stdout.split()[-4:]
         part_dir = data / "part" / "train"
         part_dir.mkdir(parents=True, exist_ok=True)
         part = part_dir / "events.out.tfevents.1700000000.part"
@@ -183,6 +188,12 @@ def main() -> None:
                 f"{args.tags} scalar tags), cold | {took:.2f} s, `cat` {cat:.2f} s: "
                 f"{took / cat:.2f}x | <= 1.3x |"
             )
+        print(
+            f"| the window's first curve after it is asked to open the file, cold (the "
+            f"Runs dock reads the file as it is indexed) | {float(first):.2f} s; every "
+            f"point read in {float(whole):.1f} s, the window pausing {stall} ms at most "
+            "| <= 1 s |"
+        )
         print(
             f"| `scalars -o` of {args.part:,} steps × {args.tags} tags "
             f"({part.stat().st_size / 1e6:.0f} MB), warm, against TensorBoard's "

@@ -63,7 +63,7 @@ def main(out: str, histograms_out: str) -> None:
         if view.proxy.entry(view.proxy.index(r, 0)).tag == "train/loss"
     ]
     view.select_rows(rows[:2])
-    view.smoothing.setValue(600)
+    view.smoothing.setValue(900)
     for _ in range(60):
         app.processEvents()
     w.grab().save(out)

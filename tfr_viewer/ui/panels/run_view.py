@@ -109,6 +109,8 @@ class RunView(QWidget):
         self.proxy.setSourceModel(self.model)
         self.table = report_table(self, self.proxy)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.redraw())
         self.filter_edit.textChanged.connect(self.proxy.setFilterFixedString)
 
@@ -203,7 +205,10 @@ class RunView(QWidget):
     def _points(self, chunks: list[ScalarChunk], tags: list[TagEntry]) -> None:
         for chunk in chunks:
             self.series.add(chunk)
+        fresh = not self.model.rows
         self.model.update(tags, sum(t.bytes for t in tags) or 1)
+        if fresh and self.model.rows:
+            self.fit_columns()
         if not self.table.selectionModel().hasSelection():
             self.select_first(SCALARS)
         elif chunks and any(t.plugin == SCALARS for t in self.selected()):
@@ -230,6 +235,7 @@ class RunView(QWidget):
         self.log = read.log
         report = runs_of(read.log, self._damaged)
         self.model.update(list(read.log.tags.values()), report.bytes)
+        self.fit_columns()
         self.sizes.show_report(report)
         self.hparams.show_table(hparams_table(read.log))
         tags = len(read.log.tags)
@@ -244,6 +250,15 @@ class RunView(QWidget):
         if not self.table.selectionModel().hasSelection():
             self.select_first(SCALARS)
         self.redraw()
+
+    def fit_columns(self) -> None:
+        """Each column as wide as what it shows, the names' at most a third of the
+        table."""
+        self.table.resizeColumnsToContents()
+        widest = max(self.table.width() // 3, 120)
+        for column in (0, 1):
+            if self.table.columnWidth(column) > widest:
+                self.table.setColumnWidth(column, widest)
 
     # -- what is drawn -------------------------------------------------------------------
     def selected(self) -> list[TagEntry]:

@@ -66,9 +66,9 @@ class ScalarPlot(QWidget):
             name = f"{s.run}: {s.tag}" if several_runs else s.tag
             if weight > 0:
                 faint = pg.mkColor(colour)
-                faint.setAlpha(60)
+                faint.setAlpha(45)
                 self._line(x, s.value, pg.mkPen(faint, width=1), None)
-                self._line(x, smoothed(s.value, weight), pg.mkPen(colour, width=1.6), name)
+                self._line(x, smoothed(s.value, weight), pg.mkPen(colour, width=2), name)
             else:
                 self._line(x, s.value, pg.mkPen(colour, width=1.4), name)
         if not keep_view:
