@@ -68,6 +68,10 @@ COMMANDS: dict[str, Command] = {
     "hparams": Command(
         "the hyperparameters and metrics of each run of TensorBoard event files", "event_tables"
     ),
+    "slim": Command(
+        "a slimmer copy of TensorBoard event files: tags, plugins, graphs, steps left out",
+        "event_slim",
+    ),
     "index": Command("build and cache the index of each file", "indexing"),
     "open": Command("open the desktop window", "window"),
     "install-desktop": Command(

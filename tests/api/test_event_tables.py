@@ -33,3 +33,18 @@ def test_to_pandas_of_event_files_is_their_scalars_as_the_command_writes_them(lo
     texts = frame.astype({"run": "object", "tag": "object"})
     pd.testing.assert_frame_equal(texts, written.astype({"run": "object", "tag": "object"}))
     assert set(histograms.tag) == {"weights", "dist"}
+
+
+def test_a_slimmer_copy_from_python(logdir, tmp_path):
+    with tfv.open(logdir) as log:
+        report = log.slim(str(tmp_path / "slim"), drop_plugins=["histograms"], steps=(1, None))
+        with pytest.raises(tfv.UserError, match="every 0"):
+            log.slim(str(tmp_path / "other"), every=0)
+    facts = report.to_json()
+    assert facts["values_dropped"] > 0 and facts["written"] < facts["bytes"]
+    with tfv.open(tmp_path / "slim") as copy:
+        table = copy.to_pandas()
+    assert table.step.min() == 1
+    with tfv.open(logdir) as log:
+        original = log.to_pandas()
+    assert len(table) == (original.step >= 1).sum()

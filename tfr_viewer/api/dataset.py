@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         Info,
         Problems,
         SchemaFound,
+        SlimReport,
         Statistics,
     )
 
@@ -151,6 +152,38 @@ class DatasetView:
         if self._records is not None:
             raise UserError(f"{name} reads whole datasets: call it on tfv.open(...) itself")
         return TableRequest(name).run(self.dataset).table
+
+    def slim(
+        self,
+        output: str,
+        *,
+        drop_tags: Sequence[str] = (),
+        drop_plugins: Sequence[str] = (),
+        drop_graphs: bool = False,
+        every: int = 1,
+        thin: Sequence[str] = ("*",),
+        steps: tuple[int | None, int | None] = (None, None),
+        overwrite: bool = False,
+    ) -> SlimReport:
+        """A slimmer copy of TensorBoard event files in the folder ``output``, as
+        ``tfr-viewer slim`` writes it: the tags matching ``drop_tags`` (shell
+        patterns) and of ``drop_plugins`` left out, graphs and run metadata with
+        ``drop_graphs``, all but the first and every ``every``-th point after it of the
+        tags matching ``thin``, the summaries outside ``steps`` (first kept, stop not).
+        Of whole datasets only."""
+        from ..app.event_slim import SlimRequest
+        from ..core.user_error import UserError
+        from ..core.write.event_slim import SlimRules
+
+        if self._records is not None:
+            raise UserError("slim copies whole datasets: call it on tfv.open(...) itself")
+        try:
+            rules = SlimRules(
+                tuple(drop_tags), tuple(drop_plugins), drop_graphs, every, tuple(thin), *steps
+            )
+        except ValueError as exc:
+            raise UserError(f"slim: {exc}") from None
+        return SlimRequest(output, rules, overwrite).run(self.dataset)
 
     # -- analyses ------------------------------------------------------------------------
     def info(self) -> Info:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..app.check import CheckReport
 from ..app.compare import CompareReport
 from ..app.evaluate import EvaluateReport
+from ..app.event_slim import SlimReport
 from ..app.event_tables import EventTable
 from ..app.info import InfoReport
 from ..app.schema import SchemaReport
@@ -21,6 +22,7 @@ Statistics = StatsReport  # stats
 Comparison = CompareReport  # compare
 Evaluated = EvaluateReport  # evaluate
 EventTable = EventTable  # event_table: scalars, histograms, hparams
+SlimReport = SlimReport  # slim
 
 __all__ = [
     "Comparison",
@@ -30,5 +32,6 @@ __all__ = [
     "Info",
     "Problems",
     "SchemaFound",
+    "SlimReport",
     "Statistics",
 ]
