@@ -79,3 +79,87 @@ def test_a_cancelled_read_says_how_far_it_got(logdir, monkeypatch):
         read = read_log(ds, _StopAfter(2))
         assert read.end == 10
         assert np.all(read.log.scalars.peek().record < 10)
+
+
+def _frames(path) -> list[tuple[int, int]]:
+    """Each frame's offset and payload length."""
+    with Dataset([str(path)]) as ds:
+        ds.index(verify=False)
+        index = ds.files[0].index
+        return list(zip(index.offsets().tolist(), index.lengths().tolist(), strict=True))
+
+
+def _scalar_points(log) -> list[tuple[str, int, float]]:
+    c = log.scalars.peek()
+    return [
+        (c.tags[t], s, v)
+        for t, s, v in zip(c.tag.tolist(), c.step.tolist(), c.value.tolist(), strict=True)
+    ]
+
+
+class _Heard(TaskState):
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def warn(self, text: str) -> None:
+        self.said.append(text)
+
+
+@pytest.mark.parametrize("which", ["one", "all"])
+def test_records_whose_crc_is_wrong_are_read_and_flagged(tmp_path, which):
+    """Another writer's CRCs: one wrong, or all zero; the payloads are whole, and every
+    point is read as TensorBoard reads the file with its CRCs right."""
+    from tests.summary_files import tensorboard_tensors
+
+    good = write_tf1_summaries(tmp_path / "good" / "events.out.tfevents.1.host", steps=7)
+    frames = _frames(good)
+    data = bytearray(good.read_bytes())
+    spoiled = [3] if which == "one" else list(range(len(frames)))
+    for r in spoiled:
+        offset, length = frames[r]
+        data[offset + 12 + length : offset + 16 + length] = bytes(4)  # the payload's CRC
+    bad = tmp_path / "bad" / "events.out.tfevents.1.host"
+    bad.parent.mkdir()
+    bad.write_bytes(bytes(data))
+    heard = _Heard()
+    with Dataset([str(bad)]) as ds:
+        read = read_log(ds, heard)
+    with Dataset([str(good)]) as ds:
+        whole = read_log(ds)
+    assert read.flagged == tuple(spoiled) and read.damaged == 0
+    assert _scalar_points(read.log) == _scalar_points(whole.log)
+    theirs = tensorboard_tensors(tmp_path / "good", "scalars")
+    assert len(_scalar_points(read.log)) == sum(len(v) for v in theirs.values())
+    (said,) = heard.said
+    assert f"{len(spoiled)} record" in said and "CRC is wrong" in said
+    assert f"record {spoiled[0]} at byte {frames[spoiled[0]][0]:,}" in said
+    assert runs_of(read.log, read.damaged, len(read.flagged)).to_json()["flagged"] == len(spoiled)
+
+
+def test_a_length_crc_of_zero_is_read_and_flagged(tmp_path):
+    path = write_tf1_summaries(tmp_path / "events.out.tfevents.1.host", steps=5)
+    frames = _frames(path)
+    data = bytearray(path.read_bytes())
+    offset, _ = frames[2]
+    data[offset + 8 : offset + 12] = bytes(4)  # the length's CRC
+    path.write_bytes(bytes(data))
+    with Dataset([str(path)]) as ds:
+        read = read_log(ds)
+    assert read.flagged == (2,)
+    assert [s for tag, s, _ in _scalar_points(read.log) if tag == "lr"] == list(range(5))
+
+
+def test_a_record_cut_short_at_the_end_is_named(tmp_path):
+    """A file still being written: its last record is cut short."""
+    path = write_tf1_summaries(tmp_path / "events.out.tfevents.1.host", steps=6)
+    frames = _frames(path)
+    offset, length = frames[-2]  # the last summary, then the session log
+    path.write_bytes(path.read_bytes()[: offset + 12 + length // 2])
+    heard = _Heard()
+    with Dataset([str(path)]) as ds:
+        read = read_log(ds, heard)
+        assert read.end == len(ds)
+    assert read.damaged == 1 and read.flagged == ()
+    assert [s for tag, s, _ in _scalar_points(read.log) if tag == "lr"] == list(range(5))
+    (said,) = heard.said
+    assert f"cut short at byte {offset:,}" in said and "still" in said

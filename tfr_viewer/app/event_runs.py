@@ -50,12 +50,14 @@ class RunsReport:
     runs: tuple[RunSummary, ...]
     bytes: int
     damaged: int = 0
+    flagged: int = 0  # records read although their CRC is wrong
 
     def share(self, size: float) -> float:
         return size / self.bytes if self.bytes else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        """``runs --json`` (and ``info --json``'s ``events``): ``{bytes, damaged, runs:
+        """``runs --json`` (and ``info --json``'s ``events``): ``{bytes, damaged (records
+        cut short, left out), flagged (records read although their CRC is wrong), runs:
         [{run, records, bytes, share, kinds: [{kind, events, bytes, share}], plugins:
         [{plugin, tags, points, bytes, share}], tags: [{tag, plugin, points,
         first_step, last_step, bytes, share, record}]}]}``."""
@@ -65,6 +67,7 @@ class RunsReport:
             {
                 "bytes": self.bytes,
                 "damaged": self.damaged,
+                "flagged": self.flagged,
                 "runs": [self._run_json(run) for run in self.runs],
             }
         )
@@ -139,10 +142,12 @@ class RunsReport:
                 )
         if self.damaged:
             lines.append(f"{plural(self.damaged, 'damaged record')} left out")
+        if self.flagged:
+            lines.append(f"{plural(self.flagged, 'record')} read although its CRC is wrong")
         return "\n".join(lines)
 
 
-def runs_of(log: EventLog, damaged: int = 0) -> RunsReport:
+def runs_of(log: EventLog, damaged: int = 0, flagged: int = 0) -> RunsReport:
     """The report of a read log."""
     total = log.total_bytes()
 
@@ -185,7 +190,7 @@ def runs_of(log: EventLog, damaged: int = 0) -> RunsReport:
                 tuple(sorted(kinds, key=lambda s: (-s.bytes, s.name))),
             )
         )
-    return RunsReport(tuple(r for r in runs if r.records), total, damaged)
+    return RunsReport(tuple(r for r in runs if r.records), total, damaged, flagged)
 
 
 @dataclass(frozen=True)
@@ -196,4 +201,4 @@ class RunsRequest:
         from .event_log import read_log
 
         read = read_log(ds, state, scalars=False)
-        return runs_of(read.log, read.damaged)
+        return runs_of(read.log, read.damaged, len(read.flagged))

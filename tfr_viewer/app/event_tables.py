@@ -149,20 +149,22 @@ _MAKERS = {"scalars": scalar_table, "histograms": histogram_table, "hparams": hp
 class TableReport:
     """A table of a log folder, of ``runs``: kept in ``table``, or written to
     ``output`` (``written`` rows; the scalars are then not kept, their table empty);
-    ``damaged`` records could not be read."""
+    ``damaged`` records could not be read, ``flagged`` ones were read although their
+    CRC is wrong."""
 
     table: EventTable
     runs: tuple[str, ...]
     output: str = ""
     damaged: int = 0
     written: int = 0  # rows written to ``output``
+    flagged: int = 0
 
     @property
     def rows(self) -> int:
         return self.written if self.output else self.table.rows
 
     def to_json(self) -> dict[str, Any]:
-        """``{table, rows, runs, columns, output, damaged}``."""
+        """``{table, rows, runs, columns, output, damaged, flagged}``."""
         return {
             "table": self.table.name,
             "rows": self.rows,
@@ -170,6 +172,7 @@ class TableReport:
             "columns": list(self.table.columns),
             "output": self.output or None,
             "damaged": self.damaged,
+            "flagged": self.flagged,
         }
 
     def to_text(self) -> str:
@@ -208,7 +211,9 @@ class TableRequest:
         if not self.output:
             read = read_log(ds, state, scalars=self.table == "scalars")
             table = _MAKERS[self.table](read.log)
-            return TableReport(table, tuple(read.log.runs()), "", read.damaged)
+            return TableReport(
+                table, tuple(read.log.runs()), "", read.damaged, flagged=len(read.flagged)
+            )
         inputs = [*(f.path for f in ds.files), *self.inputs]
         from ..core.write.output import check_target, input_ids
 
@@ -258,7 +263,7 @@ class TableRequest:
                 read = read_log(ds, state, each_block=write)
             table = EventTable("scalars", SCALAR_COLUMNS)
         runs = tuple(read.log.runs())
-        return TableReport(table, runs, self.output, read.damaged, sink.rows)
+        return TableReport(table, runs, self.output, read.damaged, sink.rows, len(read.flagged))
 
 
 class Sink(Protocol):

@@ -183,20 +183,24 @@ def test_a_dataset_of_examples_is_no_log(qtbot, window, samples):
     assert view.model.rowCount() == 0
 
 
-def test_a_damaged_record_is_left_out_and_said(qtbot, window, tmp_path):
+def test_a_wrong_crc_is_read_and_flagged_a_cut_record_said(qtbot, window, tmp_path):
     from tests.summary_files import write_tf1_summaries
 
     path = write_tf1_summaries(tmp_path / "run" / "events.out.tfevents.1.host", steps=8)
     with Dataset([str(path)]) as ds:
         ds.index(verify=False)
-        fifth = int(ds.files[0].index.offsets()[4])
+        offsets = ds.files[0].index.offsets().tolist()
+        lengths = ds.files[0].index.lengths().tolist()
     data = bytearray(path.read_bytes())
-    data[fifth + 20] ^= 0xFF  # inside the fifth record's payload
-    path.write_bytes(bytes(data))
+    end = offsets[4] + 12 + lengths[4]
+    data[end : end + 4] = bytes(4)  # the fifth record's CRC, as a writer of zeros
+    path.write_bytes(bytes(data[: offsets[-1] + 20]))  # the last record cut short
     view = _open(qtbot, window, tmp_path)
-    assert "1 damaged record left out" in view.status.text()
+    text = view.status.text()
+    assert "1 record read although its CRC is wrong" in text
+    assert "1 damaged record cut short" in text
     lr = next(e for e in view.model.rows if e.tag == "lr")
-    assert lr.points == 7  # the step in the damaged record is not made up
+    assert lr.points == 8  # the step of the record with the wrong CRC is read
 
 
 def test_closing_the_dataset_while_it_is_read_stops_the_read(qtbot, window, tmp_path):

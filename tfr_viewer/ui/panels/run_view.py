@@ -82,6 +82,7 @@ class RunView(QWidget):
         self._reading: EventLog | None = None
         self._read_to = 0
         self._damaged = 0
+        self._flagged = 0
 
         self.status = QLabel("Open a log folder or an event file.", self)
         self.filter_edit = QLineEdit(self)
@@ -193,6 +194,7 @@ class RunView(QWidget):
         self._reading = None  # the log read so far, read on
         self._read_to = 0  # the records before it are read
         self._damaged = 0
+        self._flagged = 0
         self.series = ScalarSeries()
         self.log = None
         self.model.clear()
@@ -228,12 +230,13 @@ class RunView(QWidget):
             return
         self._reading, self._read_to = read.log, read.end
         self._damaged += read.damaged
+        self._flagged += len(read.flagged)
         ds = self._dataset
         if ds is None or not all(f.index.complete for f in ds.files) or read.end < len(ds):
             self.read_on()  # the index grew meanwhile, or is growing
             return
         self.log = read.log
-        report = runs_of(read.log, self._damaged)
+        report = runs_of(read.log, self._damaged, self._flagged)
         self.model.update(list(read.log.tags.values()), report.bytes)
         self.fit_columns()
         self.sizes.show_report(report)
@@ -245,7 +248,10 @@ class RunView(QWidget):
         )
         if self._damaged:
             damaged = plural(self._damaged, "damaged record")
-            text += f"; {damaged} left out (File › Verify names them)"
+            text += f"; {damaged} cut short, left out"
+        if self._flagged:
+            flagged = plural(self._flagged, "record")
+            text += f"; {flagged} read although its CRC is wrong (File › Verify names them)"
         self.status.setText(text)
         if not self.table.selectionModel().hasSelection():
             self.select_first(SCALARS)
