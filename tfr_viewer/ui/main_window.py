@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
         self.recent_menu = self.menus.menu("file/recent")
         self.quit_action = self.menus.action("file.quit")
         self.recent = RecentFiles(self.settings, self.recent_menu, self.open_paths)
+        self.opened_specs: list[str] = []  # what the dataset open was opened from
         self._follow_session()
         self.update_title()
         prestart()  # a child process ready to index the first file
@@ -250,6 +251,7 @@ class MainWindow(QMainWindow):
             model.run_later = self.remote.background.run  # cells never wait on the network
         self.session.open(dataset, model)
         self.recent.remember(specs)
+        self.opened_specs = list(specs)
         self.status.indexing_started()
         # remote files: a header-only scan (Verify CRCs reads them whole, on request)
         self.session.start_indexing(verify=not remote)
@@ -451,6 +453,13 @@ class MainWindow(QMainWindow):
     def select_region(self, region: Problem) -> bool:
         """Select the row of a damaged region (shown again if a filter hid it)."""
         return self.order.reveal(lambda model: model.row_of_region(region))
+
+    def reopen(self) -> bool:
+        """Open the dataset open again as its files are now (grown, or new files in its
+        folders); never while edits are pending. Whether it was opened again."""
+        if self.dataset is None or self.edit_actions.dirty() or not self.opened_specs:
+            return False
+        return self.open_paths(self.opened_specs)
 
     def export_records(self, fmt: str, records: Sequence[int]) -> None:
         """Export ``records`` (edits applied) in format ``fmt``, asking where."""

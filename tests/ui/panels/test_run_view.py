@@ -217,3 +217,52 @@ def test_closing_the_dataset_while_it_is_read_stops_the_read(qtbot, window, tmp_
     assert not view.reader.running()
     assert view.model.rowCount() == 0 and view.log is None
     assert "Open a log folder" in view.status.text()
+
+
+def test_a_run_still_being_written_is_followed(qtbot, window, tmp_path):
+    """A writer appends events: the record it is writing is said to be cut short, then
+    read once whole; the tag selected stays selected."""
+    from tests.summary_files import write_tf1_summaries
+
+    run = tmp_path / "live"
+    path = write_tf1_summaries(run / "events.out.tfevents.1.host", steps=4)
+    later = write_tf1_summaries(tmp_path / "later" / "events.out.tfevents.2.host", steps=9)
+    with Dataset([str(later)]) as ds:
+        ds.index(verify=False)
+        offsets = ds.files[0].index.offsets().tolist()
+    more = later.read_bytes()[offsets[6] : offsets[-1]]  # steps 4 to 8 of the other run
+    view = _open(qtbot, window, tmp_path / "live")
+    view.follow.setChecked(True)
+    view.follow_timer.setInterval(50)
+    view.select_rows([_row_of(view, ".", "acc")])
+    with path.open("ab") as f:
+        f.write(more[: len(more) - 10])  # the writer is in the middle of a record
+    qtbot.waitUntil(
+        lambda: view.log is not None and "cut short" in view.status.text(), timeout=30_000
+    )
+    with path.open("ab") as f:
+        f.write(more[len(more) - 10 :])
+    qtbot.waitUntil(
+        lambda: (
+            view.log is not None and next(e for e in view.model.rows if e.tag == "lr").points == 9
+        ),
+        timeout=30_000,
+    )
+    assert "cut short" not in view.status.text(), view.status.text()
+    assert [(t.run, t.tag) for t in view.selected()] == [(".", "acc")]
+    (curve,) = view.scalars.shown
+    assert curve.step.tolist() == list(range(9))
+    assert window.session.dataset is not None and len(window.session.dataset) > 4
+
+
+def test_follow_is_remembered_and_can_be_turned_off(qtbot, window, logdir):
+    view = _open(qtbot, window, logdir)
+    view.follow.setChecked(False)
+    assert not view.follow_timer.isActive()
+    from tfr_viewer.ui.panels.run_view import RunView
+
+    again = RunView()
+    qtbot.addWidget(again)
+    assert not again.follow.isChecked()
+    view.follow.setChecked(True)
+    assert view.follow_timer.isActive()

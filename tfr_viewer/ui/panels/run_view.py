@@ -14,15 +14,20 @@ application's one read of event files) and shows, as the read goes on:
 - HParams: each run's hyperparameters and metrics, a row a run;
 - Size: each run's bytes by kind of event and by plugin.
 
-Clicking a point, a histogram's line or a step selects its record in the window."""
+Clicking a point, a histogram's line or a step selects its record in the window. With
+Follow (on at first, remembered), a log whose files grow (a run still being written)
+is opened again and read again every few seconds, the tags selected kept selected; a
+record still being written is said to be cut short until it is whole."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QSettings, Qt
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -60,7 +65,21 @@ from .summary_steps import StepSummaries
 
 AXIS_NAMES = {"step": "Step", "relative": "Relative (hours)", "wall_time": "Wall time"}
 TABS = ("Scalars", "Histograms", "Text && Images", "HParams", "Size")
-_SMOOTHING, _AXIS = "runs/smoothing", "runs/x_axis"
+_SMOOTHING, _AXIS, _FOLLOW = "runs/smoothing", "runs/x_axis", "runs/follow"
+FOLLOW_EVERY_MS = 2000  # how often the files of a log read are looked at
+
+
+def file_states(paths: list[str]) -> list[tuple[int, int] | None]:
+    """Each file's size and modification time (None: gone)."""
+    states: list[tuple[int, int] | None] = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            states.append(None)
+        else:
+            states.append((st.st_size, st.st_mtime_ns))
+    return states
 
 
 class RunView(QWidget):
@@ -97,6 +116,14 @@ class RunView(QWidget):
         for name in X_AXES:
             self.axis.addItem(AXIS_NAMES[name], name)
         self.axis.setToolTip("What the curves are drawn against")
+        self.follow = QCheckBox("Follow", self)
+        self.follow.setToolTip(
+            "Open the log again and read it again as its files grow (a run still being written)"
+        )
+        self.follow_timer = QTimer(self, interval=FOLLOW_EVERY_MS)
+        self.follow_timer.timeout.connect(self.look_again)
+        self._states: list[tuple[int, int] | None] = []  # the files' when their read began
+        self._restore: list[tuple[str, str]] = []  # tags to select again once read again
         top = QHBoxLayout()
         top.addWidget(self.status, 1)
         top.addWidget(self.filter_edit)
@@ -104,6 +131,7 @@ class RunView(QWidget):
         top.addWidget(self.smoothing)
         top.addWidget(self.smoothing_label)
         top.addWidget(self.axis)
+        top.addWidget(self.follow)
 
         self.model = TagRowsModel(self)
         self.proxy = SortedTags(self)
@@ -143,6 +171,8 @@ class RunView(QWidget):
         axis = str(self.settings.value(_AXIS, "step") or "step")
         self.axis.setCurrentIndex(max(self.axis.findData(axis), 0))
         self._show_weight()
+        self.follow.setChecked(str(self.settings.value(_FOLLOW, "true")).lower() == "true")
+        self.follow.toggled.connect(self._follow_toggled)
         self.smoothing.valueChanged.connect(self._smoothing_moved)
         self.axis.currentIndexChanged.connect(self._axis_chosen)
 
@@ -185,11 +215,15 @@ class RunView(QWidget):
             return
         if not self._read_to:
             self.status.setText(f"Reading {plural(len(ds), 'record')} of events…")
+            if not self._states:
+                self._states = file_states([f.path for f in ds.files])
         self.reader.start(ds, self._reading, self._read_to)
 
     def clear(self) -> None:
-        """Stop reading and show nothing."""
+        """Stop reading and show nothing (the tags to select again are kept)."""
         self.reader.stop()
+        self.follow_timer.stop()
+        self._states = []
         self._dataset = None
         self._reading = None  # the log read so far, read on
         self._read_to = 0  # the records before it are read
@@ -212,7 +246,7 @@ class RunView(QWidget):
         if fresh and self.model.rows:
             self.fit_columns()
         if not self.table.selectionModel().hasSelection():
-            self.select_first(SCALARS)
+            self._select_again() or self.select_first(SCALARS)
         elif chunks and any(t.plugin == SCALARS for t in self.selected()):
             self.redraw()
 
@@ -254,8 +288,11 @@ class RunView(QWidget):
             text += f"; {flagged} read although its CRC is wrong (File › Verify names them)"
         self.status.setText(text)
         if not self.table.selectionModel().hasSelection():
-            self.select_first(SCALARS)
+            self._select_again() or self.select_first(SCALARS)
+        self._restore = []
         self.redraw()
+        if self.follow.isChecked() and self._states and all(s is not None for s in self._states):
+            self.follow_timer.start()
 
     def fit_columns(self) -> None:
         """Each column as wide as what it shows, the names' at most a third of the
@@ -324,6 +361,40 @@ class RunView(QWidget):
             self.steps.show_points(f"{other.run}: {other.tag}", steps, self._read)
         else:
             self.steps.show_points("", [], None)
+
+    def _select_again(self) -> bool:
+        """Select the tags selected before the log was opened again; whether any is
+        there yet."""
+        entries = [self.proxy.entry(self.proxy.index(r, 0)) for r in range(self.proxy.rowCount())]
+        rows = [r for r, e in enumerate(entries) if (e.run, e.tag) in self._restore]
+        if rows:
+            self.select_rows(rows)
+        return bool(rows)
+
+    def look_again(self) -> None:
+        """Follow: when a file of the log read has grown or changed, open the log again
+        (the tags selected are selected again once it is read)."""
+        ds = self._dataset
+        if ds is None or self.host is None or self.log is None:
+            return
+        if file_states([f.path for f in ds.files]) == self._states:
+            return
+        keep = [(t.run, t.tag) for t in self.selected()]
+        self.follow_timer.stop()
+        if self.host.reopen():
+            self._restore = keep
+        else:
+            self.status.setText(
+                self.status.text() + "; the files changed: export or discard the edits, "
+                "then open the log again to see what was added"
+            )
+
+    def _follow_toggled(self, on: bool) -> None:
+        self.settings.setValue(_FOLLOW, "true" if on else "false")
+        if on and self.log is not None and self._states:
+            self.follow_timer.start()
+        else:
+            self.follow_timer.stop()
 
     def weight(self) -> float:
         return self.smoothing.value() / 1000
