@@ -76,6 +76,16 @@ def main(out: str, histograms_out: str) -> None:
     for _ in range(60):
         app.processEvents()
     w.grab().save(histograms_out)
+    if len(sys.argv) > 3:  # the image tag's steps, to look at
+        images = next(
+            r
+            for r in range(view.proxy.rowCount())
+            if view.proxy.entry(view.proxy.index(r, 0)).tag == "samples"
+        )
+        view.select_rows([images])
+        for _ in range(60):
+            app.processEvents()
+        w.grab().save(sys.argv[3])
 
 
 if __name__ == "__main__":

@@ -461,6 +461,11 @@ class MainWindow(QMainWindow):
             return False
         return self.open_paths(self.opened_specs)
 
+    def show_in_gallery(self, records: Sequence[int]) -> None:
+        """Show just ``records`` (a filter of their numbers), in the gallery."""
+        self.analysis.apply_filter(f"record.index in [{', '.join(map(str, records))}]")
+        self.left_tabs.setCurrentIndex(1)  # the gallery
+
     def export_records(self, fmt: str, records: Sequence[int]) -> None:
         """Export ``records`` (edits applied) in format ``fmt``, asking where."""
         self.edit_actions.exports.export_as(fmt, records=records)

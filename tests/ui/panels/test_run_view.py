@@ -155,6 +155,11 @@ def test_histograms_text_and_images_by_step(qtbot, window, logdir):
     assert view.steps.picture_count() == 2  # both pictures of the step
     pixmap = view.steps.picture.pixmap()
     assert pixmap.width() > pixmap.height()  # side by side
+    (step,) = view.steps.points
+    view.steps.gallery_button.click()  # Show in Gallery
+    assert window.left_tabs.currentIndex() == 1
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=10_000)
+    assert window.model.record_at(0) == step.record
 
 
 def test_hyperparameters_a_row_a_run(qtbot, window, logdir):

@@ -10,7 +10,8 @@ application's one read of event files) and shows, as the read goes on:
   as TensorBoard smooths them (the slider, remembered), against the step, the hours
   since each curve began or the wall time (remembered), zoomed and panned by the mouse;
 - Histograms: the first histogram tag selected, a line a step;
-- Text & Images: the first text or image tag selected, step by step, with its pictures;
+- Text & Images: the first text or image tag selected, step by step, with its pictures
+  (Show in Gallery shows the records of its steps in the window's gallery);
 - HParams: each run's hyperparameters and metrics, a row a run;
 - Size: each run's bytes by kind of event and by plugin.
 
@@ -155,6 +156,9 @@ class RunView(QWidget):
             self.tabs.addTab(widget, title)
         for view in (self.scalars, self.histograms, self.steps):
             view.picked.connect(self._picked)
+        self.steps.gallery.connect(
+            lambda records: self.host.show_in_gallery(records) if self.host is not None else None
+        )
 
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.table)

@@ -1,6 +1,7 @@
 """A tag's text or image summaries step by step: a table of its steps (step, time, the
 text), and for images the pictures of the step selected, read from its record. Up and
-Down walk the steps; selecting a step emits ``picked(record)``."""
+Down walk the steps; selecting a step emits ``picked(record)``; Show in Gallery emits
+``gallery(records)``, the records of every step."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QScrollArea,
     QTableWidget,
     QTableWidgetItem,
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ...core.analyze.event_log import SummaryPoint
 from ...core.decode.payloads import event
+from ...core.text import plural
 
 ReadRecord = Callable[[int], bytes]  # a record's payload, as the window has it
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -36,10 +39,17 @@ class StepSummaries(QWidget):
     """The steps of one tag; ``picked(record)`` when a step is selected."""
 
     picked = Signal(int)
+    gallery = Signal(list)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.caption = QLabel("Select a text or image tag.", self)
+        self.gallery_button = QPushButton("Show in Gallery", self)
+        self.gallery_button.setToolTip("Show the records of every step of the tag in the gallery")
+        self.gallery_button.clicked.connect(
+            lambda: self.gallery.emit(sorted({p.record for p in self.points}))
+        )
+        self.gallery_button.hide()
         self.table = QTableWidget(0, 3, self)
         self.table.setHorizontalHeaderLabels(["step", "time", "text"])
         self.table.verticalHeader().hide()
@@ -59,7 +69,10 @@ class StepSummaries(QWidget):
         row.addWidget(self.sheet_area, 3)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.caption)
+        top = QHBoxLayout()
+        top.addWidget(self.caption, 1)
+        top.addWidget(self.gallery_button)
+        layout.addLayout(top)
         layout.addLayout(row, 1)
         self.points: list[SummaryPoint] = []
         self.read: ReadRecord | None = None
@@ -72,6 +85,7 @@ class StepSummaries(QWidget):
         images = bool(points) and points[0].plugin == "images"
         self.table.setColumnHidden(2, images)
         self.sheet_area.setVisible(images)
+        self.gallery_button.setVisible(images)
         self.picture.clear()
         self.table.setRowCount(len(points))
         for r, p in enumerate(points):
@@ -83,7 +97,7 @@ class StepSummaries(QWidget):
             self.table.setItem(r, 2, QTableWidgetItem(p.text or ""))
         self.table.resizeColumnsToContents()
         self.caption.setText(
-            f"{title}: {len(points):,} steps" if points else "Select a text or image tag."
+            f"{title}: {plural(len(points), 'step')}" if points else "Select a text or image tag."
         )
         if points:
             self._quiet = True  # the first step shown, not picked by the user
