@@ -105,10 +105,11 @@ class _Heard(TaskState):
         self.said.append(text)
 
 
-@pytest.mark.parametrize("which", ["one", "all"])
+@pytest.mark.parametrize("which", ["one", "all", "no crcs"])
 def test_records_whose_crc_is_wrong_are_read_and_flagged(tmp_path, which):
-    """Another writer's CRCs: one wrong, or all zero; the payloads are whole, and every
-    point is read as TensorBoard reads the file with its CRCs right."""
+    """Another writer's CRCs: one wrong, all zero, or a writer that writes none (both
+    CRCs zero); the payloads are whole, and every point is read as TensorBoard reads
+    the file with its CRCs right."""
     from tests.summary_files import tensorboard_tensors
 
     good = write_tf1_summaries(tmp_path / "good" / "events.out.tfevents.1.host", steps=7)
@@ -118,6 +119,8 @@ def test_records_whose_crc_is_wrong_are_read_and_flagged(tmp_path, which):
     for r in spoiled:
         offset, length = frames[r]
         data[offset + 12 + length : offset + 16 + length] = bytes(4)  # the payload's CRC
+        if which == "no crcs":
+            data[offset + 8 : offset + 12] = bytes(4)  # the length's
     bad = tmp_path / "bad" / "events.out.tfevents.1.host"
     bad.parent.mkdir()
     bad.write_bytes(bytes(data))

@@ -104,8 +104,9 @@ def _say(ds: Dataset, state: TaskState, flagged: list[int], cut: list[int]) -> N
     if flagged:
         first = ds.ref(flagged[0])
         state.warn(
-            f"{plural(len(flagged), 'record')} read although its CRC is wrong, and "
-            f"flagged: its values may be wrong (the first: {first.file}, record "
+            f"{plural(len(flagged), 'record')} read although {_its(len(flagged))} CRC is "
+            f"wrong, and flagged: {_its(len(flagged))} values may be wrong (the first: "
+            f"{first.file}, record "
             f"{first.local} at byte {first.offset:,}); `tfr-viewer verify` lists each"
         )
     for record in cut:
@@ -114,3 +115,7 @@ def _say(ds: Dataset, state: TaskState, flagged: list[int], cut: list[int]) -> N
             f"{ref.file} ends in a record cut short at byte {ref.offset:,}: a writer still "
             "writing it, or one that stopped mid-write; every event before it is read"
         )
+
+
+def _its(count: int) -> str:
+    return "its" if count == 1 else "their"

@@ -143,7 +143,8 @@ class RunsReport:
         if self.damaged:
             lines.append(f"{plural(self.damaged, 'damaged record')} left out")
         if self.flagged:
-            lines.append(f"{plural(self.flagged, 'record')} read although its CRC is wrong")
+            its = "its" if self.flagged == 1 else "their"
+            lines.append(f"{plural(self.flagged, 'record')} read although {its} CRC is wrong")
         return "\n".join(lines)
 
 

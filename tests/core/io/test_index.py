@@ -302,3 +302,46 @@ def test_plain_files_read_ahead_with_small_windows(tmp_path, monkeypatch, damage
     if damage == "none":
         assert statuses(ahead) == [OK] * len(payloads)
         assert read_all(path) == tf_read(path) == payloads
+
+
+def _without_crcs(payloads: list[bytes]) -> bytes:
+    """Frames as a writer that leaves its CRCs zero writes them."""
+    return b"".join(struct.pack("<Q", len(p)) + bytes(4) + p + bytes(4) for p in payloads)
+
+
+def test_an_event_file_written_without_crcs_is_framed_and_flagged(tmp_path):
+    payloads = [b"\x09" + bytes(8) + b"event %d" % i * (i + 1) for i in range(40)]
+    path = tmp_path / "events.out.tfevents.1.host"
+    data = _without_crcs(payloads)
+    path.write_bytes(data + data[:30])  # and a last frame cut short, as a live writer's
+    fi = indexed(path, verify=True)
+    statuses = fi.statuses().tolist()
+    assert statuses[:40] == [RecordStatus.BAD_LENGTH_CRC] * 40
+    assert statuses[40:] == [RecordStatus.TRUNCATED]
+    offsets, lengths = fi.offsets().tolist(), fi.lengths().tolist()
+    assert lengths[:40] == [len(p) for p in payloads]
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        assert [ds.read(i) for i in range(40)] == payloads
+    assert offsets[1] == 16 + len(payloads[0])
+
+
+@pytest.mark.parametrize("name", ["data.tfrecord", "events.out.tfevents.2.host"])
+def test_zero_crcs_are_taken_from_event_files_only_and_never_as_empty_frames(tmp_path, name):
+    path = tmp_path / name
+    if name.endswith(".tfrecord"):
+        path.write_bytes(_without_crcs([b"payload"] * 3))  # another writer's: damage
+    else:
+        path.write_bytes(bytes(4096))  # zeros: no writer's frames
+    fi = indexed(path, verify=True)
+    assert len(fi) == 0 and len(fi.garbage) == 1
+
+
+def test_a_zero_crc_claiming_too_much_in_an_event_file_is_damage_only(tmp_path):
+    good = encode_frame(b"\x09" + bytes(8))
+    lying = struct.pack("<Q", 1 << 63) + bytes(4) + b"x" * 20
+    path = tmp_path / "events.out.tfevents.3.host"
+    path.write_bytes(good + lying + good)
+    fi = indexed(path, verify=True)
+    assert fi.statuses().tolist() == [RecordStatus.OK, RecordStatus.OK]
+    assert [(g.offset, g.size) for g in fi.garbage] == [(len(good), len(lying))]

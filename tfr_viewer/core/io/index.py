@@ -363,6 +363,38 @@ def scan(
         sc.close()
 
 
+def _written_without_crcs(source: Source, pos: int, header: bytes) -> RecordStatus | None:
+    """How the frame at ``pos`` of an event file (``*tfevents*``) stands when a writer
+    that leaves its CRCs zero wrote it: a length CRC of zero, a length above zero, then
+    ``BAD_LENGTH_CRC`` for a whole frame (a payload CRC of zero, and after it the end of
+    the stream, a good frame header or another such header) and ``TRUNCATED`` for one
+    that runs past the end (a frame still being written); None for anything else. Only
+    the stream's bytes at those places are read: no buffer is sized from the unverified
+    length."""
+    from .event_runs import is_event_file
+
+    size = source.size
+    if len(header) < HEADER_SIZE or header[8:12] != bytes(4) or size is None:
+        return None
+    length = _U64.unpack_from(header)[0]
+    if length == 0 or not is_event_file(source.path):
+        return None
+    end = pos + FRAME_OVERHEAD + length
+    if end > size:
+        return RecordStatus.TRUNCATED
+    if source.read_at(end - FOOTER_SIZE, FOOTER_SIZE) != bytes(4):
+        return None
+    if end == size:
+        return RecordStatus.BAD_LENGTH_CRC
+    after = source.read_at(end, HEADER_SIZE)
+    if len(after) < HEADER_SIZE:
+        return RecordStatus.BAD_LENGTH_CRC if after[8:] == bytes(len(after[8:])) else None
+    following, ok = decode_header(after)
+    if ok or (after[8:12] == bytes(4) and following > 0):
+        return RecordStatus.BAD_LENGTH_CRC
+    return None
+
+
 def _scan(
     sc: _Scanner,
     source: Source,
@@ -423,6 +455,16 @@ def _scan(
             else:
                 rewindow(pos, length + FRAME_OVERHEAD if ok else 0)
                 continue
+        crcless = _written_without_crcs(source, pos, header)
+        if crcless is RecordStatus.BAD_LENGTH_CRC:
+            # a writer that leaves its CRCs zero: the frame is taken, flagged
+            length = _U64.unpack_from(header)[0]
+            batch.add_settled(pos, length, crcless)
+            record += 1
+            pos += FRAME_OVERHEAD + length
+            if pos >= win.end and not win.eof:
+                rewindow(pos)
+            continue
         # A damaged frame at ``pos``: find where the next good frame starts.
         if len(batch):
             yield flush()
@@ -443,6 +485,10 @@ def _scan(
         elif pos + FRAME_OVERHEAD + length == stop:
             # The length agrees with the next good frame: only its CRC is damaged.
             batch.add_settled(pos, length, RecordStatus.BAD_LENGTH_CRC)
+            record += 1
+        elif nxt is None and crcless is RecordStatus.TRUNCATED:
+            # the last frame of a writer without CRCs, still being written
+            batch.add_settled(pos, _U64.unpack_from(header)[0], RecordStatus.TRUNCATED)
             record += 1
         else:
             batch.garbage.append(GarbageRegion(pos, stop - pos, record))

@@ -289,7 +289,8 @@ class RunView(QWidget):
             text += f"; {damaged} cut short, left out"
         if self._flagged:
             flagged = plural(self._flagged, "record")
-            text += f"; {flagged} read although its CRC is wrong (File › Verify names them)"
+            its = "its" if self._flagged == 1 else "their"
+            text += f"; {flagged} read although {its} CRC is wrong (File › Verify names them)"
         self.status.setText(text)
         if not self.table.selectionModel().hasSelection():
             self._select_again() or self.select_first(SCALARS)
