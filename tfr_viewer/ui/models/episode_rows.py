@@ -9,8 +9,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
@@ -19,7 +17,8 @@ from PySide6.QtGui import QBrush
 from ...core.analyze.episode_table import EpisodeRow
 from ...core.analyze.findings import KINDS, SEVERITIES
 from .filter_change import change_filter
-from .findings_model import RIGHT, SEVERITY_COLOURS, SORT_ROLE, Index
+from .findings_model import SEVERITY_COLOURS
+from .titled_table import RIGHT, SORT_ROLE, Index, TitledTable
 
 # (title, the row's field)
 COLUMNS = (
@@ -43,8 +42,10 @@ def worst(row: EpisodeRow) -> str | None:
     return min(found, key=SEVERITIES.index) if found else None
 
 
-class EpisodeRowsModel(QAbstractTableModel):
+class EpisodeRowsModel(TitledTable):
     """One row an episode; a row with findings coloured by the most severe."""
+
+    titles = tuple(title for title, _ in COLUMNS)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -58,11 +59,8 @@ class EpisodeRowsModel(QAbstractTableModel):
     def row(self, number: int) -> EpisodeRow:
         return self.rows[number]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
+    def count(self) -> int:
+        return len(self.rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -89,14 +87,6 @@ class EpisodeRowsModel(QAbstractTableModel):
             return None if value is None else str(value)
         if role == Qt.ItemDataRole.TextAlignmentRole and name in ("record", "length", "reward"):
             return RIGHT
-        return None
-
-    def headerData(  # noqa: N802
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if 0 <= section < len(COLUMNS):
-                return COLUMNS[section][0]
         return None
 
 

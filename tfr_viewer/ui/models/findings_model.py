@@ -8,9 +8,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
@@ -18,18 +15,18 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from ...core.analyze.findings import SEVERITIES, Finding
 from .filter_change import change_filter
+from .titled_table import RIGHT, SORT_ROLE, Index, TitledTable
 
-Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("severity", "kind", "record", "file", "offset", "feature", "message")
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_COLOURS = {"error": QColor(255, 220, 215), "warning": QColor(255, 240, 200)}
-RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
-class FindingsModel(QAbstractTableModel):
+class FindingsModel(TitledTable):
     """Rows are findings (their ``severity kind record file offset feature message`` the
     columns). A finding of a record edited since the checks ran is shown greyed,
     as perhaps fixed, until they run again."""
+
+    titles = COLUMNS
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -56,11 +53,8 @@ class FindingsModel(QAbstractTableModel):
     def finding(self, row: int) -> Finding:
         return self.findings[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.findings)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
+    def count(self) -> int:
+        return len(self.findings)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.findings):
@@ -98,14 +92,6 @@ class FindingsModel(QAbstractTableModel):
             return font
         if role == Qt.ItemDataRole.TextAlignmentRole and name in ("record", "offset"):
             return RIGHT
-        return None
-
-    def headerData(  # noqa: N802
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if 0 <= section < len(COLUMNS):
-                return COLUMNS[section]
         return None
 
 

@@ -8,19 +8,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
 
 from ...core.analyze.event_log import TagEntry
 from ...core.text import human_bytes
-from .findings_model import RIGHT, SORT_ROLE, Index
+from .titled_table import RIGHT, SORT_ROLE, Index, TitledTable
 
 COLUMNS = ("run", "tag", "plugin", "points", "first step", "last step", "bytes", "share")
 _FIELDS = ("run", "tag", "plugin", "points", "first_step", "last_step", "bytes", None)
 _NUMBERS = frozenset(range(3, len(COLUMNS)))
 
 
-class TagRowsModel(QAbstractTableModel):
+class TagRowsModel(TitledTable):
     """The tags read so far; ``total`` bytes, the share's whole."""
+
+    titles = COLUMNS
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -55,11 +57,8 @@ class TagRowsModel(QAbstractTableModel):
                 self.rows.append(entry)
             self.endInsertRows()
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
+    def count(self) -> int:
+        return len(self.rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -81,14 +80,6 @@ class TagRowsModel(QAbstractTableModel):
             return f"{round(value):,} bytes"
         if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMBERS:
             return RIGHT
-        return None
-
-    def headerData(  # noqa: N802
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if 0 <= section < len(COLUMNS):
-                return COLUMNS[section]
         return None
 
 
