@@ -163,3 +163,26 @@ def test_a_record_that_is_no_event_is_copied_as_it_is(tmp_path):
     assert copied == [b"\xff\xff not an event"]
     assert report.to_json()["kept"] == report.to_json()["records"] - 1  # the graph
     assert path.exists()
+
+
+def test_an_output_folder_that_links_to_the_log_is_refused(logdir, tmp_path):
+    link = tmp_path / "link"
+    link.symlink_to(logdir, target_is_directory=True)
+    before = {p: p.read_bytes() for p in logdir.rglob("events.out.tfevents.*")}
+    with Dataset.open([str(logdir)]) as ds, pytest.raises(ExportError, match="source"):
+        SlimRequest(str(link), SlimRules(drop_graphs=True), overwrite=True).run(ds)
+    assert {p: p.read_bytes() for p in logdir.rglob("events.out.tfevents.*")} == before
+
+
+def test_a_file_cut_while_it_is_copied_stops_the_copy_and_writes_nothing(tmp_path):
+    from tfr_viewer.core.io.source_errors import FileChanged
+
+    path = write_tf1_summaries(tmp_path / "run" / "events.out.tfevents.1.host", steps=30)
+    out = tmp_path / "copy"
+    with Dataset.open([str(tmp_path / "run")]) as ds:
+        ds.index(verify=False)
+        with open(path, "r+b") as f:  # another program cuts the file meanwhile
+            f.truncate(path.stat().st_size // 2)
+        with pytest.raises(FileChanged):
+            SlimRequest(str(out), SlimRules(drop_graphs=True)).run(ds)
+    assert not out.exists() or not any(out.rglob("*"))
