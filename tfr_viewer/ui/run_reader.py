@@ -5,7 +5,7 @@ reads never share a position with it), in a thread; the compiled pass lets go of
 the interpreter while it reads.
 
 As it reads, ``points(chunks, tags)`` hands the window the scalar points read since the
-last time (:class:`~..core.analyze.scalar_columns.ScalarChunk` parts) and a copy of every
+last time (:class:`~..core.analyze.scalar_series.KeptPoints`, made here) and a copy of every
 tag's facts so far, the first block at once and then at most a few times a second, so
 that the first curve is drawn while the rest is read; ``progress(done, total)``
 counts records; ``finished(read, error)`` fires once, with the
@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from ..app.event_log import read_log
 from ..app.task_state import Step, TaskState
 from ..core.analyze.event_log import EventLog
+from ..core.analyze.scalar_series import KeptPoints
 from ..core.io import Dataset
 from ..core.io.records import CancelToken
 from .threads import stop_worker
@@ -58,7 +59,7 @@ class RunReadWorker(QObject):
     of a part of them yet) from record ``start`` on, into ``log`` (which holds the
     records before) or a new log."""
 
-    points = Signal(object, object)  # list[ScalarChunk], list[TagEntry]
+    points = Signal(object, object)  # list[KeptPoints], list[TagEntry]
     progress = Signal(int, int)
     finished = Signal(object, str)  # ReadLog | None, error
 
@@ -99,7 +100,8 @@ class RunReadWorker(QObject):
 
     def _hand_over(self, log: EventLog) -> None:
         self._shown = time.monotonic()
-        self.points.emit(log.scalars.take_parts(), [replace(t) for t in log.tags.values()])
+        kept = [KeptPoints.of(part) for part in log.scalars.take_parts() if len(part)]
+        self.points.emit(kept, [replace(t) for t in log.tags.values()])
 
 
 class RunReader(QObject):

@@ -60,22 +60,73 @@ def smoothed(values: np.ndarray, weight: float) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class KeptPoints:
+    """A chunk's points as a curve keeps them (made where the chunk is read, so that
+    whoever draws takes them as they are): per point its ``tag`` and ``value`` and the
+    number of its event (its record) among ``step``, ``wall_time`` and ``record``, one
+    row an event, which all the values of an event share; ``run``, an array a point, or
+    one number for a chunk of one run; ``runs`` and ``tags`` name the ids."""
+
+    runs: tuple[str, ...]
+    tags: tuple[str, ...]
+    run: np.ndarray | int
+    tag: np.ndarray
+    value: np.ndarray
+    event: np.ndarray
+    step: np.ndarray
+    wall_time: np.ndarray
+    record: np.ndarray
+
+    @classmethod
+    def of(cls, chunk: ScalarChunk) -> KeptPoints:
+        n = len(chunk)
+        first = np.ones(n, dtype=bool)
+        first[1:] = chunk.record[1:] != chunk.record[:-1]
+        starts = np.flatnonzero(first)
+        event = np.cumsum(first, dtype=np.int32) - 1
+        one_run = bool(np.all(chunk.run == chunk.run[0]))
+        return cls(
+            chunk.runs,
+            chunk.tags,
+            int(chunk.run[0]) if one_run else chunk.run.copy(),
+            chunk.tag.copy(),
+            chunk.value.copy(),
+            event,
+            chunk.step[starts],
+            chunk.wall_time[starts],
+            chunk.record[starts],
+        )
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def rows(self, run: int, tag: int) -> np.ndarray:
+        mine = self.tag == tag
+        if isinstance(self.run, int):
+            return np.flatnonzero(mine) if self.run == run else np.zeros(0, np.int64)
+        return np.flatnonzero(mine & (self.run == run))
+
+
 class ScalarSeries:
-    """The points gathered so far, kept as they came (about 40 bytes a point); a
-    curve is gathered from them when it is asked for, and only from the points that
-    came since, the next time."""
+    """The points gathered so far, kept compactly (about 16 bytes a point, and 24 an
+    event: the values of an event share its step, time and record); a curve is
+    gathered from them when it is asked for, and only from the points that came since,
+    the next time."""
 
     def __init__(self) -> None:
-        self._chunks: list[ScalarChunk] = []
+        self._chunks: list[KeptPoints] = []
         self._runs: tuple[str, ...] = ()
         self._tags: tuple[str, ...] = ()
         self._curves: dict[tuple[str, str], tuple[int, list[tuple[np.ndarray, ...]]]] = {}
         self.points = 0
 
-    def add(self, chunk: ScalarChunk) -> None:
-        """Take ``chunk``'s points (its names include every name seen before)."""
+    def add(self, chunk: ScalarChunk | KeptPoints) -> None:
+        """Take ``chunk``'s points (its names include every name seen before; its
+        points in record order)."""
         if len(chunk):
-            self._chunks.append(chunk)
+            kept = chunk if isinstance(chunk, KeptPoints) else KeptPoints.of(chunk)
+            self._chunks.append(kept)
             self._runs, self._tags = chunk.runs, chunk.tags
             self.points += len(chunk)
 
@@ -89,13 +140,16 @@ class ScalarSeries:
         seen, parts = self._curves.get((run, tag), (0, []))
         if seen < len(self._chunks) and (run, tag) in self:
             run_id, tag_id = self._runs.index(run), self._tags.index(tag)
-            for chunk in self._chunks[seen:]:
-                rows = np.flatnonzero((chunk.tag == tag_id) & (chunk.run == run_id))
+            for kept in self._chunks[seen:]:
+                rows = kept.rows(run_id, tag_id)
                 if len(rows):
+                    events = kept.event[rows]
                     parts.append(
-                        tuple(
-                            c[rows]
-                            for c in (chunk.step, chunk.wall_time, chunk.value, chunk.record)
+                        (
+                            kept.step[events],
+                            kept.wall_time[events],
+                            kept.value[rows],
+                            kept.record[events],
                         )
                     )
             if len(parts) > 1:

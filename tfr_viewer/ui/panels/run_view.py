@@ -45,11 +45,11 @@ from ...app.event_runs import runs_of
 from ...app.event_tables import hparams_table
 from ...core.analyze.event_log import EventLog, TagEntry
 from ...core.analyze.event_values import HISTOGRAMS, IMAGES, SCALARS, TEXT
-from ...core.analyze.scalar_columns import ScalarChunk
 from ...core.analyze.scalar_series import (
     DEFAULT_SMOOTHING,
     MAX_SMOOTHING,
     X_AXES,
+    KeptPoints,
     ScalarSeries,
 )
 from ...core.io import Dataset
@@ -242,7 +242,7 @@ class RunView(QWidget):
         self.sizes.show_report(None)
 
     # -- the read, as it goes --------------------------------------------------------
-    def _points(self, chunks: list[ScalarChunk], tags: list[TagEntry]) -> None:
+    def _points(self, chunks: list[KeptPoints], tags: list[TagEntry]) -> None:
         for chunk in chunks:
             self.series.add(chunk)
         fresh = not self.model.rows
