@@ -5,13 +5,16 @@ summary, tag and kind of event; a cancelled read says how far it got."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 
 from tests.summary_files import write_summaries, write_tf1_summaries
 from tfr_viewer.app.event_log import read_log
 from tfr_viewer.app.event_runs import runs_of
-from tfr_viewer.app.task_state import TaskState
+from tfr_viewer.app.task_state import Step, TaskState
 from tfr_viewer.core.io import Dataset
 
 
@@ -58,13 +61,21 @@ def test_a_part_read_then_read_on_is_the_whole(logdir, part):
 
 
 class _StopAfter(TaskState):
+    """Cancelled once the reading has told of ``blocks`` blocks read."""
+
     def __init__(self, blocks: int) -> None:
         self.blocks = blocks
 
     @property
     def cancelled(self) -> bool:
-        self.blocks -= 1
-        return self.blocks < 0
+        return self.blocks <= 0
+
+    @contextmanager
+    def phase(self, label: str, total: int, unit: str = "records") -> Iterator[Step]:
+        def step(done: int, told: int | None = None) -> None:
+            self.blocks -= 1
+
+        yield step
 
 
 def test_a_cancelled_read_says_how_far_it_got(logdir, monkeypatch):

@@ -8,7 +8,7 @@ hundred million Python objects); and the window's first curve of the file, cold
 (:mod:`first_curve`).
 
 Usage: ``python tests/benchmarks/event_benchmarks.py [--data DIR] [--steps N]
-[--tags N] [--part N] [--keep]``. The file is written into DIR (default: a folder
+[--tags N] [--part N] [--rounds N] [--keep]``. The file is written into DIR (default: a folder
 under the system's temporary folder) once and reused while it is there; without
 ``--keep`` it is deleted afterwards. Dropping the page cache needs root; where it
 cannot be dropped the benchmark says so and its figures are warm.
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import struct
 import subprocess
 import sys
@@ -119,8 +120,9 @@ def tool(*argv: str) -> list[str]:
 
 
 def cat_cold(path: Path) -> float:
-    """Seconds for ``cat`` to read the file, cold: taken right before each row, since a
-    virtual machine's cold reads drift from minute to minute."""
+    """Seconds for ``cat`` to read the file, cold: taken right before each run of a
+    command, since a virtual machine's cold reads drift from minute to minute (the
+    medians of several such pairs are compared)."""
     return cold(["sh", "-c", 'cat "$1" > /dev/null', "cat", str(path)])[0]
 
 
@@ -150,6 +152,9 @@ def main() -> None:
     parser.add_argument("--tags", type=int, default=100)
     parser.add_argument("--part", type=int, default=20_000, help="steps TensorBoard loads")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="cold runs of each command and of cat"
+    )
     args = parser.parse_args()
     data = args.data or Path(tempfile.gettempdir()) / "tfr-viewer-bench" / "events"
     data.mkdir(parents=True, exist_ok=True)
@@ -167,13 +172,18 @@ def main() -> None:
                 tool("scalars", str(path), "-o", str(out), "--overwrite", "--json"),
             ),
         ):
-            cat = cat_cold(path)
-            took, _ = cold(argv, NO_CACHE)
-            rows.append((name, took, cat))
-        _, shown = cold(
-            [sys.executable, str(ROOT / "tests" / "benchmarks" / "first_curve.py"), str(path)]
-        )
-        first, whole, _points, stall = shown.stdout.split()[-4:]
+            cats, tooks = [], []
+            for _ in range(args.rounds):  # cat, then the command, each cold, in turn
+                cats.append(cat_cold(path))
+                tooks.append(cold(argv, NO_CACHE)[0])
+            rows.append((name, statistics.median(tooks), statistics.median(cats)))
+        curves = []
+        for _ in range(args.rounds):
+            _, shown = cold(
+                [sys.executable, str(ROOT / "tests" / "benchmarks" / "first_curve.py"), str(path)]
+            )
+            curves.append([float(x) for x in shown.stdout.split()[-4:]])
+        first, whole, _points, stall = (statistics.median(c) for c in zip(*curves, strict=True))
         part_dir = data / "part" / "train"
         part_dir.mkdir(parents=True, exist_ok=True)
         part = part_dir / "events.out.tfevents.1700000000.part"
@@ -185,14 +195,14 @@ def main() -> None:
         for name, took, cat in rows:
             print(
                 f"| {name}, one event file of {size / 1e9:.2f} GB ({args.steps:,} steps × "
-                f"{args.tags} scalar tags), cold | {took:.2f} s, `cat` {cat:.2f} s: "
-                f"{took / cat:.2f}x | <= 1.3x |"
+                f"{args.tags} scalar tags), cold, medians of {args.rounds} runs each | "
+                f"{took:.2f} s, `cat` {cat:.2f} s: {took / cat:.2f}x | <= 1.3x |"
             )
         print(
             f"| the window's first curve after it is asked to open the file, cold (the "
-            f"Runs dock reads the file as it is indexed) | {float(first):.2f} s; every "
-            f"point read in {float(whole):.1f} s, the window pausing {stall} ms at most "
-            "| <= 1 s |"
+            f"Runs dock reads the file as it is indexed), medians of {args.rounds} runs | "
+            f"{first:.2f} s; every point read in {whole:.1f} s, the window pausing "
+            f"{stall:.0f} ms at most | <= 1 s |"
         )
         print(
             f"| `scalars -o` of {args.part:,} steps × {args.tags} tags "

@@ -15,7 +15,7 @@ from ..core.analyze.event_log import EventLog
 from ..core.io import Dataset
 from ..core.io.event_runs import run_names
 from ..core.io.records import RecordStatus
-from .task_state import QUIET, TaskState
+from .task_state import QUIET, Step, TaskState
 
 
 @dataclass(frozen=True)
@@ -41,60 +41,97 @@ def read_log(
     start: int = 0,
 ) -> ReadLog:
     """Every record of ``ds`` from record ``start`` on read once, in order, into an
-    :class:`EventLog` (the dataset indexed first): ``log``, which holds the records
-    before ``start`` (a read of the first part of a file still being indexed, read on),
-    or a new one, gathering scalar points when ``scalars`` is true; ``each_block`` is
-    called with the log after each block (a writer taking the points as they come);
-    stops early, with what was read, when ``state`` is cancelled.
+    :class:`EventLog`: ``log``, which holds the records before ``start`` (a read of the
+    first part of a file still being indexed, read on), or a new one, gathering scalar
+    points when ``scalars`` is true; ``each_block`` is called with the log after each
+    block (a writer taking the points as they come); stops early, with what was read,
+    when ``state`` is cancelled. A dataset not yet indexed is indexed first, or, when
+    its files allow it, on a thread ahead of the read (:mod:`.index_ahead`: the disk
+    read once).
 
     A record whose payload CRC (or length CRC) is wrong but whose bytes are all there
     is read all the same and flagged, and said; a record cut short is left out and
     named (a file still being written ends so)."""
-    from ..core.io.dataset_blocks import iter_blocks
-    from ..core.io.payload_block import PayloadBlock
+    from .index_ahead import index_ahead, indexes_ahead
     from .indexing import index
 
-    index(ds, verify=False, state=state)
     if log is None:
         log = EventLog(run_names([f.path for f in ds.files]), scalars=scalars)
-    records = np.arange(start, len(ds), dtype=np.int64)
-    files, _ = ds.locate_many(records) if len(records) else (records, records)
-    handled = 0  # the records at positions before it are read (or left out)
-    flagged: list[int] = []
-    cut: list[int] = []
+    reading = _Reading(ds, log, state, each_block, start)
+    with state.phase("reading events", 0) as step:
+        if indexes_ahead(ds):
+            with index_ahead(ds, state) as counts:
+                for upto in counts:
+                    if not reading.read(upto, step):
+                        break
+        else:
+            index(ds, verify=False, state=state)
+            reading.read(len(ds), step)
+    _say(ds, state, reading.flagged, reading.cut)
+    return ReadLog(log, len(reading.cut), reading.handled, tuple(reading.flagged))
 
-    def apart(upto: int) -> None:
-        """The records at positions ``handled`` to ``upto`` no block held: damaged."""
-        for record in records[handled:upto].tolist():
-            ref = ds.ref(record)
-            if ref.status in (RecordStatus.BAD_DATA_CRC, RecordStatus.BAD_LENGTH_CRC):
-                log.add(record, ref.file_number, ds.read(record))
-                flagged.append(record)
-            else:
-                cut.append(record)
 
-    with state.phase("reading events", len(records)) as step:
+class _Reading:
+    """The records of ``ds`` from ``start`` on read into ``log`` range by range, as
+    far as the index reaches: ``handled`` is the first record not read yet."""
+
+    def __init__(
+        self,
+        ds: Dataset,
+        log: EventLog,
+        state: TaskState,
+        each_block: Callable[[EventLog], None] | None,
+        start: int,
+    ) -> None:
+        self.ds, self.log, self.state, self.each_block = ds, log, state, each_block
+        self.handled = start
+        self.flagged: list[int] = []
+        self.cut: list[int] = []
+
+    def read(self, upto: int, step: Step) -> bool:
+        """Read the records from ``handled`` to ``upto`` (indexed); False when
+        ``state`` was cancelled meanwhile (``handled`` then says how far it got)."""
+        from ..core.io.dataset_blocks import iter_blocks
+        from ..core.io.payload_block import PayloadBlock
+
+        ds, log = self.ds, self.log
+        records = np.arange(self.handled, upto, dtype=np.int64)
+        if not len(records):
+            return not self.state.cancelled
+        files, _ = ds.locate_many(records)
+        flagged = len(self.flagged)
         for positions, block in iter_blocks(ds, records, verify=True, reuse=True):
-            if state.cancelled:
-                break
+            if self.state.cancelled:
+                return False
             if not len(positions):
                 continue
             cuts = (np.flatnonzero(np.diff(positions) != 1) + 1).tolist()
             for lo, hi in zip([0, *cuts], [*cuts, len(positions)], strict=True):
-                apart(int(positions[lo]))
+                self._apart(int(records[positions[lo]]))
                 part = PayloadBlock(block.buf, block.starts[lo:hi], block.lengths[lo:hi])
                 log.add_block(records[positions[lo:hi]], int(files[positions[lo]]), part)
-                handled = int(positions[hi - 1]) + 1
-            if each_block is not None:
-                each_block(log)
-            step(handled)
-        else:
-            apart(len(records))
-            handled = len(records)
-            if flagged and each_block is not None:
-                each_block(log)  # the points of the last records read apart
-    _say(ds, state, flagged, cut)
-    return ReadLog(log, len(cut), start + handled, tuple(flagged))
+                self.handled = int(records[positions[hi - 1]]) + 1
+            if self.each_block is not None:
+                self.each_block(log)
+            step(self.handled, upto)
+        self._apart(upto)
+        if len(self.flagged) > flagged and self.each_block is not None:
+            self.each_block(log)  # the points of the records read apart
+        step(self.handled, upto)
+        return not self.state.cancelled
+
+    def _apart(self, upto: int) -> None:
+        """The records from ``handled`` to ``upto`` that no block held: damaged ones,
+        read apart when their bytes are all there (flagged), else cut short."""
+        ds = self.ds
+        for record in range(self.handled, upto):
+            ref = ds.ref(record)
+            if ref.status in (RecordStatus.BAD_DATA_CRC, RecordStatus.BAD_LENGTH_CRC):
+                self.log.add(record, ref.file_number, ds.read(record))
+                self.flagged.append(record)
+            else:
+                self.cut.append(record)
+        self.handled = max(self.handled, upto)
 
 
 def _say(ds: Dataset, state: TaskState, flagged: list[int], cut: list[int]) -> None:

@@ -80,8 +80,8 @@ def scalar_block(chunk: ScalarChunk) -> dict[str, Column]:
 def scalar_table(log: EventLog) -> EventTable:
     """Every scalar point the log gathered and still holds, in the order of the
     records."""
-    chunk = log.scalars.peek()
-    return EventTable("scalars", SCALAR_COLUMNS, (scalar_block(chunk),) if len(chunk) else ())
+    parts = log.scalars.parts()  # a block a part, never copied into one
+    return EventTable("scalars", SCALAR_COLUMNS, tuple(scalar_block(p) for p in parts if len(p)))
 
 
 def histogram_table(log: EventLog) -> EventTable:

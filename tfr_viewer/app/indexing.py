@@ -26,7 +26,8 @@ def index(
     """Index ``ds``; with ``until``, stop as soon as global record ``until`` is known.
     A file that turns out not to be a TFRecord at all is refused
     (:meth:`Dataset.refuse_other_files`) unless ``other_files`` (the caller reports
-    it itself); a dataset past the size that deserves a warning is told once."""
+    it itself); a dataset past the size that deserves a warning is told once. Stops,
+    the index incomplete, when ``state`` is cancelled."""
     warned = False
     with state.scanning(ds, verify) as scanned:
         for number, chunk in ds.scan(verify=verify):
@@ -34,7 +35,7 @@ def index(
             if not warned and (warning := ds.size_warning()) is not None:
                 state.warn(warning)
                 warned = True
-            if until is not None and len(ds) > until:
+            if (until is not None and len(ds) > until) or state.cancelled:
                 return
     if not other_files:
         ds.refuse_other_files()

@@ -220,3 +220,27 @@ def test_the_compiled_pass_reads_on_when_its_buffers_are_full(tmp_path, monkeypa
     monkeypatch.setattr(kernels, "EventPass", lambda: small(values=3, tags=2))
     by_block, one_by_one = _both_ways(_events(tmp_path) + _made_events())
     _same(by_block, one_by_one)
+
+
+def test_a_large_block_read_in_halves_side_by_side_reads_as_the_decoder_does(tmp_path, monkeypatch):
+    """A block of thousands of events, its halves read at once on two threads (the
+    events the compiled pass leaves to Python on both sides of the middle, and buffers
+    that fill within each half): the same log as the decoder's, record by record."""
+    from tfr_viewer.core import kernels
+    from tfr_viewer.core.analyze import event_log
+
+    halves: list[int] = []
+    real = event_log._side_by_side
+    monkeypatch.setattr(event_log, "_two_cores", lambda: True)
+    monkeypatch.setattr(
+        event_log, "_side_by_side", lambda reads: halves.append(len(reads)) or real(reads)
+    )
+    small = kernels.EventPass
+    monkeypatch.setattr(kernels, "EventPass", lambda: small(values=50, tags=2))
+    good = _events(tmp_path) + _made_events()
+    payloads = (good * (3000 // len(good) + 1))[:3000]
+    payloads[1499:1502] = [b"\x09", good[-1], b""]  # around the middle
+    by_block, one_by_one = _both_ways(payloads)
+    _same(by_block, one_by_one)
+    assert halves == ([2] if kernels.compiled_in_use() else [])
+    assert len(by_block["scalars"]) > 1500

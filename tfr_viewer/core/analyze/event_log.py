@@ -15,8 +15,11 @@ decoder for the rest; both give the same log."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
 OTHER = "other"  # the kind of a record that is no Event
 UNREADABLE = "unreadable"  # an Event whose fields cannot be read
 # the kinds of event by the field of the Event's oneof, as the compiled pass numbers them
+_HALF_ROWS = 1024  # a block of twice as many rows is read in two halves side by side
 _WHAT = {0: "none", **{n: name for n, (name, _) in event.EVENT_FIELDS.items() if 3 <= n <= 9}}
 
 
@@ -107,7 +111,7 @@ class EventLog:
         self.hparams: dict[str, dict[str, bool | float | str | None]] = {}
         self.metric_names: dict[str, list[tuple[str, str]]] = {}
         self._run_ids: dict[str, int] = {}
-        self._pass: kernels.EventPass | None = None
+        self._passes: list[kernels.EventPass] = []  # one a half of a block
         self._tag_ids: dict[str, int] = {}
 
     # -- reading ---------------------------------------------------------------------
@@ -132,26 +136,59 @@ class EventLog:
 
     def add_block(self, records: np.ndarray, file: int, block: PayloadBlock) -> None:
         """Take the intact records of one file, ``records`` (in order) being the rows
-        of ``block``: the compiled pass reads what it can, segment by segment, the rest
-        is read as :meth:`add` reads a record, in the records' order."""
+        of ``block``: the compiled pass reads what it can, segment by segment (the two
+        halves of a large block side by side, on two cores), the rest is read as
+        :meth:`add` reads a record, in the records' order."""
         if not kernels.compiled_in_use():
             for row, record in enumerate(records.tolist()):
                 self.add(record, file, block.payload(row))
             return
-        if self._pass is None:
-            self._pass = kernels.EventPass()
+        from ..io.payload_block import PayloadBlock
+
         starts = np.ascontiguousarray(block.starts, dtype=np.int64)
         lengths = np.ascontiguousarray(block.lengths, dtype=np.int64)
-        what = np.empty(len(starts), dtype=np.uint8)
+        n = len(starts)
+        cuts = [0, n // 2, n] if n >= 2 * _HALF_ROWS and _two_cores() else [0, n]
+        parts = [
+            (PayloadBlock(block.buf, starts[lo:hi], lengths[lo:hi]), records[lo:hi])
+            for lo, hi in zip(cuts, cuts[1:], strict=False)
+        ]
+        while len(self._passes) < len(parts):
+            self._passes.append(kernels.EventPass())
+        whats = [np.empty(part.rows, dtype=np.uint8) for part, _ in parts]
+        reads = []
+        for p, (part, _), what in zip(self._passes, parts, whats, strict=False):
+            p.reserve(int(part.lengths.sum()))
+            reads.append(partial(p.read, part.buf, part.starts, part.lengths, what, 0))
+        firsts = _side_by_side(reads)
+        for p, (part, part_records), what, first in zip(
+            self._passes, parts, whats, firsts, strict=False
+        ):
+            self._add_rows(p, first, part, part_records, file, what)
+
+    def _add_rows(
+        self,
+        read: kernels.EventPass,
+        segment: kernels.EventSegment | None,
+        block: PayloadBlock,
+        records: np.ndarray,
+        file: int,
+        what: np.ndarray,
+    ) -> None:
+        """The rows of ``block`` (int64 starts and lengths), ``records``, taken: from
+        ``segment``, their first read already, on, the next segments read by ``read``
+        (``what`` its row of each)."""
         row = 0
-        while row < len(starts):
-            segment = self._pass.read(block.buf, starts, lengths, what, row)
+        while row < block.rows:
+            if segment is None:
+                segment = read.read(block.buf, block.starts, block.lengths, what, row)
             assert segment is not None
-            self._add_segment(segment, row, records, file, lengths)
+            self._add_segment(segment, row, records, file, block.lengths)
             row = segment.stop
             if segment.status == kernels.EVENTS_PYTHON:
                 self.add(int(records[row]), file, block.payload(row))
                 row += 1
+            segment = None
 
     def _add_segment(
         self,
@@ -269,3 +306,25 @@ def _text(v: event.SummaryValue) -> str | None:
         b.decode("utf-8", "replace") if isinstance(b, bytes) else str(b)
         for b in v.tensor.values.ravel().tolist()
     )
+
+
+_helper: ThreadPoolExecutor | None = None  # the second core's reader of halves of blocks
+
+
+def _two_cores() -> bool:
+    return (os.cpu_count() or 1) > 1
+
+
+def _side_by_side(
+    reads: Sequence[Callable[[], kernels.EventSegment | None]],
+) -> list[kernels.EventSegment | None]:
+    """Each read's segment, the first read here and the others on the helper thread at
+    the same time (the compiled pass lets go of the interpreter)."""
+    global _helper
+    if len(reads) == 1:
+        return [reads[0]()]
+    if _helper is None:
+        _helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfr-events")
+    others = [_helper.submit(read) for read in reads[1:]]
+    first = reads[0]()
+    return [first, *(o.result() for o in others)]

@@ -76,11 +76,16 @@ class ScalarColumns:
     def take_parts(self) -> list[ScalarChunk]:
         """Every point gathered since the last take, as the parts they were gathered
         in (no copy), which are forgotten."""
-        self._flush()
-        names = tuple(self.runs), tuple(self.tags)
-        parts = [ScalarChunk(*names, *columns) for columns in self._chunks]
+        parts = self.parts()
         self._chunks.clear()
         return parts
+
+    def parts(self) -> list[ScalarChunk]:
+        """Every point gathered and not taken, as the parts they were gathered in (no
+        copy), kept."""
+        self._flush()
+        names = tuple(self.runs), tuple(self.tags)
+        return [ScalarChunk(*names, *columns) for columns in self._chunks]
 
     def peek(self) -> ScalarChunk:
         """Every point gathered and not taken, kept."""

@@ -379,9 +379,11 @@ class Dataset:
         for number in sorted(set(numbers.tolist())):
             mask = numbers == number
             index = self.files[number].index
-            offsets[mask] = index.offsets()[local[mask]]
-            lengths[mask] = index.lengths()[local[mask]]
-            statuses[mask] = index.statuses()[local[mask]]
+            want = local[mask]
+            lo, hi = int(want.min()), int(want.max()) + 1  # copied: only the span asked
+            offsets[mask] = index.offsets(lo, hi)[want - lo]
+            lengths[mask] = index.lengths(lo, hi)[want - lo]
+            statuses[mask] = index.statuses(lo, hi)[want - lo]
         return numbers, offsets, lengths, statuses
 
     def record_at_offset(self, file_number: int, offset: int) -> int | None:
