@@ -340,7 +340,6 @@ def smooth(values: np.ndarray, weight: float) -> np.ndarray:
 
 EVENT_PYTHON = 255  # an event the compiled pass leaves to the Python reading
 EVENTS_DONE, EVENTS_PYTHON, EVENTS_FULL = 0, 1, 2  # why a segment ends
-RESERVED_VALUES = 1 << 21  # the most values an EventPass makes room for ahead
 TAG_FIELDS = ("offset", "length", "values", "bytes", "first", "last")
 
 
@@ -378,14 +377,6 @@ class EventPass:
 
     def __init__(self, values: int = 1 << 18, tags: int = 1 << 10) -> None:
         self._size(values, tags)
-
-    def reserve(self, payload_bytes: int) -> None:
-        """Room for the values that payloads of ``payload_bytes`` in all likely hold
-        (a plain scalar takes 16 bytes or more of a summary), up to
-        :data:`RESERVED_VALUES`: such payloads then read in one segment."""
-        want = min(payload_bytes // 16, RESERVED_VALUES)
-        if want > len(self._row):
-            self._size(want, len(self._tags))
 
     def _size(self, values: int, tags: int) -> None:
         import numpy as np

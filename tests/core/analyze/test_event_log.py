@@ -222,25 +222,35 @@ def test_the_compiled_pass_reads_on_when_its_buffers_are_full(tmp_path, monkeypa
     _same(by_block, one_by_one)
 
 
-def test_a_large_block_read_in_halves_side_by_side_reads_as_the_decoder_does(tmp_path, monkeypatch):
-    """A block of thousands of events, its halves read at once on two threads (the
-    events the compiled pass leaves to Python on both sides of the middle, and buffers
-    that fill within each half): the same log as the decoder's, record by record."""
+def test_a_large_block_read_in_parts_side_by_side_reads_as_the_decoder_does(tmp_path, monkeypatch):
+    """A block of thousands of events, its parts read two at a time on two threads
+    (events the compiled pass leaves to Python on both sides of a part's edge, buffers
+    that fill within a part, a last part alone): the same log as the decoder's, record
+    by record."""
     from tfr_viewer.core import kernels
     from tfr_viewer.core.analyze import event_log
 
-    halves: list[int] = []
+    sides: list[int] = []
     real = event_log._side_by_side
     monkeypatch.setattr(event_log, "_two_cores", lambda: True)
+    monkeypatch.setattr(event_log, "_PART_BYTES", 40_000)
     monkeypatch.setattr(
-        event_log, "_side_by_side", lambda reads: halves.append(len(reads)) or real(reads)
+        event_log, "_side_by_side", lambda reads: sides.append(len(reads)) or real(reads)
     )
     small = kernels.EventPass
     monkeypatch.setattr(kernels, "EventPass", lambda: small(values=50, tags=2))
     good = _events(tmp_path) + _made_events()
     payloads = (good * (3000 // len(good) + 1))[:3000]
-    payloads[1499:1502] = [b"\x09", good[-1], b""]  # around the middle
+    cuts = event_log._cuts(np.array([len(p) for p in payloads], dtype=np.int64))
+    while len(cuts) % 2:  # an odd number of parts: the last read alone
+        payloads.append(good[0])
+        cuts = event_log._cuts(np.array([len(p) for p in payloads], dtype=np.int64))
+    edge = cuts[3]
+    for row in (edge - 1, edge):  # a part's edge between two events left to Python
+        payloads[row] = b"\x0a" + payloads[row][1:]
+    assert len(cuts) > 6
     by_block, one_by_one = _both_ways(payloads)
     _same(by_block, one_by_one)
-    assert halves == ([2] if kernels.compiled_in_use() else [])
+    parts = len(cuts) - 1
+    assert sides == ([2] * (parts // 2) + [1] if kernels.compiled_in_use() else [])
     assert len(by_block["scalars"]) > 1500

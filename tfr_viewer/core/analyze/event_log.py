@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 OTHER = "other"  # the kind of a record that is no Event
 UNREADABLE = "unreadable"  # an Event whose fields cannot be read
 # the kinds of event by the field of the Event's oneof, as the compiled pass numbers them
-_HALF_ROWS = 1024  # a block of twice as many rows is read in two halves side by side
+_PART_BYTES = 2 << 20  # payload bytes of a part of a block read on one core, at least
 _WHAT = {0: "none", **{n: name for n, (name, _) in event.EVENT_FIELDS.items() if 3 <= n <= 9}}
 
 
@@ -136,8 +136,8 @@ class EventLog:
 
     def add_block(self, records: np.ndarray, file: int, block: PayloadBlock) -> None:
         """Take the intact records of one file, ``records`` (in order) being the rows
-        of ``block``: the compiled pass reads what it can, segment by segment (the two
-        halves of a large block side by side, on two cores), the rest is read as
+        of ``block``: the compiled pass reads what it can, segment by segment (parts
+        of the block two at a time side by side, on two cores), the rest is read as
         :meth:`add` reads a record, in the records' order."""
         if not kernels.compiled_in_use():
             for row, record in enumerate(records.tolist()):
@@ -147,24 +147,26 @@ class EventLog:
 
         starts = np.ascontiguousarray(block.starts, dtype=np.int64)
         lengths = np.ascontiguousarray(block.lengths, dtype=np.int64)
-        n = len(starts)
-        cuts = [0, n // 2, n] if n >= 2 * _HALF_ROWS and _two_cores() else [0, n]
-        parts = [
-            (PayloadBlock(block.buf, starts[lo:hi], lengths[lo:hi]), records[lo:hi])
-            for lo, hi in zip(cuts, cuts[1:], strict=False)
-        ]
-        while len(self._passes) < len(parts):
+        cuts = _cuts(lengths) if _two_cores() else [0, len(starts)]
+        while len(self._passes) < 2:
             self._passes.append(kernels.EventPass())
-        whats = [np.empty(part.rows, dtype=np.uint8) for part, _ in parts]
-        reads = []
-        for p, (part, _), what in zip(self._passes, parts, whats, strict=False):
-            p.reserve(int(part.lengths.sum()))
-            reads.append(partial(p.read, part.buf, part.starts, part.lengths, what, 0))
-        firsts = _side_by_side(reads)
-        for p, (part, part_records), what, first in zip(
-            self._passes, parts, whats, firsts, strict=False
-        ):
-            self._add_rows(p, first, part, part_records, file, what)
+        for k in range(0, len(cuts) - 1, 2):  # two parts at a time, side by side
+            pair = cuts[k : k + 3]
+            parts = [
+                (PayloadBlock(block.buf, starts[lo:hi], lengths[lo:hi]), records[lo:hi])
+                for lo, hi in zip(pair, pair[1:], strict=False)
+            ]
+            whats = [np.empty(part.rows, dtype=np.uint8) for part, _ in parts]
+            firsts = _side_by_side(
+                [
+                    partial(p.read, part.buf, part.starts, part.lengths, what, 0)
+                    for p, (part, _), what in zip(self._passes, parts, whats, strict=False)
+                ]
+            )
+            for p, (part, part_records), what, first in zip(
+                self._passes, parts, whats, firsts, strict=False
+            ):
+                self._add_rows(p, first, part, part_records, file, what)
 
     def _add_rows(
         self,
@@ -308,7 +310,7 @@ def _text(v: event.SummaryValue) -> str | None:
     )
 
 
-_helper: ThreadPoolExecutor | None = None  # the second core's reader of halves of blocks
+_helper: ThreadPoolExecutor | None = None  # the second core's reader of parts of blocks
 
 
 def _two_cores() -> bool:
@@ -328,3 +330,12 @@ def _side_by_side(
     others = [_helper.submit(read) for read in reads[1:]]
     first = reads[0]()
     return [first, *(o.result() for o in others)]
+
+
+def _cuts(lengths: np.ndarray) -> list[int]:
+    """The rows where a block's parts begin (and its end): parts of at least
+    :data:`_PART_BYTES` of payload each, but the last."""
+    ends = np.cumsum(lengths)
+    marks = np.arange(_PART_BYTES, int(ends[-1]) if len(ends) else 0, _PART_BYTES)
+    inner = np.unique(np.searchsorted(ends, marks, side="left") + 1)
+    return [0, *(int(c) for c in inner if 0 < c < len(lengths)), len(lengths)]
