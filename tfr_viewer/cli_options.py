@@ -105,15 +105,58 @@ class Runs:
 
 def add_paths(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="file, glob, folder or name@N")
-    add_no_cache(p)
+    add_reading_options(p)
 
 
-def add_no_cache(p: argparse.ArgumentParser) -> None:
+def add_reading_options(p: argparse.ArgumentParser) -> None:
+    """How a command reads its datasets: ``--no-cache``, and the message type of
+    records that hold a project's own protobuf (:func:`give_message_types`)."""
     p.add_argument(
         "--no-cache",
         action="store_true",
         help="neither read nor write the persistent index cache",
     )
+    p.add_argument(
+        "--proto",
+        metavar="PATH",
+        help="read the records as a message type of this .proto file or folder of them "
+        "(needs grpcio-tools: the proto extra)",
+    )
+    p.add_argument(
+        "--descriptor-set",
+        metavar="FILE",
+        help="read the records as a message type of this FileDescriptorSet "
+        "(protoc --include_imports --descriptor_set_out=FILE)",
+    )
+    p.add_argument(
+        "--message",
+        metavar="NAME",
+        help="the message type of the records (its full name); without it, the type "
+        "that reads a file's records best is chosen, and said",
+    )
+
+
+def give_message_types(args: argparse.Namespace) -> None:
+    """The message type ``--proto`` or ``--descriptor-set`` and ``--message`` name, for
+    every dataset the command reads (:func:`~.core.decode.message_types.give`); a
+    :class:`~.errors.UsageError` for ``--message`` alone or both sources."""
+    proto = getattr(args, "proto", None)
+    descriptor_set = getattr(args, "descriptor_set", None)
+    message = getattr(args, "message", None)
+    if proto is None and descriptor_set is None:
+        if message is not None:
+            from .errors import UsageError
+
+            raise UsageError(f"--message {message}: give its --proto or --descriptor-set too")
+        return
+    if proto is not None and descriptor_set is not None:
+        from .errors import UsageError
+
+        raise UsageError("give --proto or --descriptor-set, not both")
+    from .core.decode import message_types
+
+    types = message_types.load(proto, descriptor_set)
+    message_types.give(types.get(message) if message is not None else types)
 
 
 class VersionAction(argparse.Action):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.io import Dataset
+from ..core.user_error import UserError
 from .records import Record, read_record
 
 if TYPE_CHECKING:
@@ -31,15 +32,26 @@ if TYPE_CHECKING:
 
 
 def open(  # noqa: A001 - the API's verb, as in tfv.open(...)
-    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, verify: bool = False
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    *,
+    verify: bool = False,
+    proto: str | os.PathLike[str] | None = None,
+    descriptor_set: str | os.PathLike[str] | None = None,
+    message: str | None = None,
 ) -> DatasetView:
     """The dataset of ``paths`` (a path, a glob, a folder of shards, a URL, or a list of
     them), indexed by its frame headers (``verify``: every CRC checked now), through the
-    index cache as the command line uses it. Raises
+    index cache as the command line uses it. Its records are read as a message type of
+    ``proto`` (a ``.proto`` file or folder; needs grpcio-tools) or ``descriptor_set``
+    (a ``FileDescriptorSet``) when one is given: the one ``message`` names, or the one
+    that reads each file's records best (said among the view's warnings). Raises
     :class:`~tfr_viewer.core.user_error.UserError` (a path that matches nothing, a file
-    that cannot be read, a file that is no TFRecord at all: the command line's errors)."""
+    that cannot be read, a file that is no TFRecord at all, a ``.proto`` that does not
+    compile, a message type it does not define: the command line's errors)."""
+    kind = _message_type(proto, descriptor_set, message)
     specs = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     ds = Dataset.open([os.fspath(p) for p in specs])
+    ds.message_type = kind
     try:
         ds.index(verify=verify)
         ds.refuse_other_files()
@@ -47,6 +59,25 @@ def open(  # noqa: A001 - the API's verb, as in tfv.open(...)
         ds.close()
         raise
     return DatasetView(ds, None)
+
+
+def _message_type(
+    proto: str | os.PathLike[str] | None,
+    descriptor_set: str | os.PathLike[str] | None,
+    message: str | None,
+) -> object:
+    """The message type (or types) :func:`open` reads the records as; None."""
+    if proto is None and descriptor_set is None:
+        if message is not None:
+            raise UserError(f"message={message!r}: give its proto= or descriptor_set= too")
+        return None
+    from ..core.decode import message_types
+
+    types = message_types.load(
+        None if proto is None else os.fspath(proto),
+        None if descriptor_set is None else os.fspath(descriptor_set),
+    )
+    return types.get(message) if message is not None else types
 
 
 class DatasetView:

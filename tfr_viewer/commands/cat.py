@@ -14,7 +14,7 @@ import argparse
 import difflib
 import sys
 
-from ..cli_options import CommandSpec, add_no_cache, add_overwrite
+from ..cli_options import CommandSpec, add_overwrite, add_reading_options
 from ..core.decode import decode, features_of
 from ..core.text import plural
 from ..errors import EXIT_OK, EXIT_PROBLEMS, UsageError
@@ -100,7 +100,7 @@ def cat_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
     add_overwrite(p)
-    add_no_cache(p)
+    add_reading_options(p)
 
 
 COMMANDS = {"cat": CommandSpec(cat_arguments, cmd_cat, listed="words")}

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 from ..cli_options import (
     CommandSpec,
     Runs,
-    add_no_cache,
     add_output_options,
     add_overwrite,
+    add_reading_options,
     add_runs,
 )
 from ..core import json_text
@@ -274,7 +274,7 @@ def convert_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-check", action="store_true", help="skip the data-quality checks")
     add_overwrite(p)
-    add_no_cache(p)
+    add_reading_options(p)
     p.add_argument("--json", action="store_true")
     add_runs(p)
 

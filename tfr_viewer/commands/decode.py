@@ -7,13 +7,13 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ..cli_options import CommandSpec, add_no_cache, add_overwrite, add_paths
+from ..cli_options import CommandSpec, add_overwrite, add_paths, add_reading_options
 from ..core import json_text
 from ..core.decode.record_json import record_json
 from ..core.json_text import write_json
 from ..core.text import plural, whole_number
 from ..errors import UsageError
-from .progress import COMMAND_LINE, index_with_progress, print_warnings
+from .progress import COMMAND_LINE, index_with_progress, print_message_types, print_warnings
 
 if TYPE_CHECKING:
     from ..core.io import Dataset
@@ -80,7 +80,8 @@ def _print_record(record: dict[str, object], as_json: bool, indent: int | None) 
 
 def cmd_show(args: argparse.Namespace) -> int:
     index, paths = index_and_paths(args.words)
-    record = cached_record(index, paths)
+    users = args.proto is not None or args.descriptor_set is not None  # the user's type
+    record = None if users else cached_record(index, paths)
     if record is not None:
         _print_record(record, args.json, indent=2)
         return 0
@@ -91,6 +92,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         if index >= len(ds):
             raise UsageError(no_record(ds, f"record {index} does not exist"))
         _print_record(show_record(ds, index), args.json, indent=2)
+        print_message_types(ds, args.json)
         return 0
 
 
@@ -117,6 +119,8 @@ def cmd_head(args: argparse.Namespace) -> int:
                 print()
         if len(ds) < args.n:  # every file was scanned: say what held nothing
             print_warnings(ds, args.json)
+        else:
+            print_message_types(ds, args.json)
         return 0
 
 
@@ -151,7 +155,7 @@ def show_arguments(p: argparse.ArgumentParser) -> None:
         "words", nargs="+", metavar="INDEX PATH", help="the global record number and the paths"
     )
     p.add_argument("--json", action="store_true")
-    add_no_cache(p)
+    add_reading_options(p)
 
 
 def head_arguments(p: argparse.ArgumentParser) -> None:

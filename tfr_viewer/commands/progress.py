@@ -133,7 +133,7 @@ def warn_about_filter(ds: Dataset, text: str, *, verify: bool) -> None:
     when the command verifies next anyway (``verify``): one pass over the data, not a
     header pass and then a verifying one. Any other filter reads nothing here."""
     from ..core.query import compile_filter, lint_filter, needs_index
-    from ..core.query.names import require_features, resolved
+    from ..core.query.names import message_types_of, require_features, resolved
 
     sample = 64
     flt = compile_filter(text)
@@ -142,7 +142,7 @@ def warn_about_filter(ds: Dataset, text: str, *, verify: bool) -> None:
     index_with_progress(ds, verify=verify)
     flt = resolved(ds, flt)
     require_features(ds, flt)
-    if flt.keys:
+    if flt.keys and not message_types_of(ds):  # a message type's paths are checked whole
         from ..core.analyze.schema import sample_kinds
 
         for warning in lint_filter(text, sample_kinds(ds, sample)):
@@ -161,3 +161,13 @@ def print_warnings(ds: Dataset, as_json: bool, shown: set[str] | None = None) ->
                 shown.add(warning)
                 print(f"warning: {warning}", file=sys.stderr)
     return shown
+
+
+def print_message_types(ds: Dataset, as_json: bool) -> None:
+    """Print on stderr which message type each file's records were read as, and why,
+    when the user gave types but named none (``--proto`` without ``--message``); not
+    with ``--json``, whose output names the type of each record."""
+    if not as_json:
+        for warning in ds.warnings:
+            if warning.kind == "message_type":
+                print(f"note: {warning}", file=sys.stderr)

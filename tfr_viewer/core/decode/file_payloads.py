@@ -19,6 +19,7 @@ from .payloads import Decoded, choose_for_many, decode
 
 if TYPE_CHECKING:
     from ..io import Dataset
+    from .message_types import MessageType
 
 SAMPLE = 48  # records looked at to decide a file's payload type
 SAMPLE_BYTES = 64 << 20  # ... and at most this many of their bytes (one record at least)
@@ -62,9 +63,33 @@ def file_decoder(ds: Dataset, file_number: int) -> str:
     count = len(f.index)
     if kept is not None and (kept[0] >= SAMPLE or kept[0] == count):
         return kept[1]
-    name = choose_for_many(_samples(ds, file_number))
+    name = _user_decoder(ds, file_number)
+    if name is None:
+        name = choose_for_many(_samples(ds, file_number))
     f.payload_decoder = (min(count, SAMPLE), name)
     return name
+
+
+def _user_decoder(ds: Dataset, file_number: int) -> str | None:
+    """The decoder of the message type the user gave for the dataset (or for every
+    dataset, :func:`~.message_types.give`), chosen among the types given by the
+    file's records when no one is named (the choice and why among the dataset's
+    warnings); None when the user gave none."""
+    from ..io.dataset_warnings import DatasetWarning
+    from .message_types import MessageType, MessageTypes
+
+    user = ds.message_type
+    if isinstance(user, MessageType):
+        return user.decoder
+    if not isinstance(user, MessageTypes):
+        return None
+    kind, why = user.choose(_samples(ds, file_number))
+    path = ds.files[file_number].path
+    ds.warnings[:] = [w for w in ds.warnings if (w.kind, w.where) != ("message_type", path)]
+    ds.warnings.append(
+        DatasetWarning("message_type", path, f"records read as {why} (choose with --message)")
+    )
+    return kind.decoder
 
 
 def decode_record(ds: Dataset, index: int, payload: bytes | None = None) -> Decoded:
@@ -72,3 +97,13 @@ def decode_record(ds: Dataset, index: int, payload: bytes | None = None) -> Deco
     number, _ = ds.locate(index)
     data = ds.read(index) if payload is None else payload
     return decode(data, within=file_decoder(ds, number))
+
+
+def message_type_of(ds: Dataset, file_number: int) -> MessageType | None:
+    """The user's message type the file's records are read as, or None (at once, with
+    no record read, when the user gave none)."""
+    from .message_types import bound
+
+    if ds.message_type is None:
+        return None
+    return bound(file_decoder(ds, file_number))

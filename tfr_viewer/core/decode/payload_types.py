@@ -139,6 +139,19 @@ class ProtobufPayload:
 
 
 @dataclass(frozen=True)
+class MessagePayload:
+    """A record read as a message type the user gave (:mod:`.message_types`):
+    ``message``, the type's full name; ``value``, the message protobuf parsed (never
+    changed); ``unknown``, the fields in it and in the messages it holds that the type
+    does not define (kept by protobuf, counted here)."""
+
+    message: str
+    value: Any
+    unknown: int = 0
+    type: str = field(default="message", init=False)
+
+
+@dataclass(frozen=True)
 class TextPayload:
     text: str
     type: str = field(default="text", init=False)
@@ -156,6 +169,7 @@ Payload = (
     | ExampleListPayload
     | TensorPayload
     | ProtobufPayload
+    | MessagePayload
     | TextPayload
     | BytesPayload
 )

@@ -89,6 +89,12 @@ class RecordRef:
 class Dataset:
     """An ordered set of files read as one. Close it (or use ``with``) when done."""
 
+    # the message type (or types to choose from) the user gave for the records
+    # (:mod:`..decode.message_types`), set on a dataset, or on the class for every
+    # dataset of a command (:func:`~..decode.message_types.give`); None: the type is
+    # found from the records
+    message_type: object = None
+
     def __init__(self, paths: Iterable[str], *, seek_points: bool = False) -> None:
         """``seek_points``: compressed files keep rapidgzip's seek points from the first
         read (for exporting them), rather than being scanned with ISA-L."""

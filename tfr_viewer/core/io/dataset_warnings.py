@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-Kind = Literal["missing_shards", "left_out", "empty_file", "not_tfrecord", "other_versions"]
+Kind = Literal[
+    "missing_shards", "left_out", "empty_file", "not_tfrecord", "other_versions", "message_type"
+]
 
 
 class DatasetWarning(str):

@@ -3,13 +3,15 @@
 Payloads are parsed only when the filter reads features, once per block, and then
 leniently, as TensorFlow's own parser would: a SequenceExample's context is seen as its
 features, and a payload that is not an Example has none. Damaged records have no
-features but can still be matched on ``status`` and the other record fields.
+features but can still be matched on ``status`` and the other record fields. Records
+read as a user's message type have field paths for keys (:mod:`.message_columns`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +21,9 @@ from ..io.splits import Split, SplitRef
 from .columns import Rag
 from .extract import extract
 from .language import Filter, compile_filter
+
+if TYPE_CHECKING:
+    from ..decode.message_types import MessageType
 
 _KINDS = np.array([s.kind for s in RecordStatus], dtype=object)
 
@@ -34,8 +39,10 @@ class RecordBlock:
         lengths: np.ndarray,
         statuses: np.ndarray,
         payloads: PayloadBlock | None,
+        kind: MessageType | None = None,
     ) -> None:
         self.rows = len(offsets)
+        self._kind = kind  # a user's message type the records are read as (key paths)
         self._first = first_index
         self._path = path
         self._offsets, self._lengths, self._statuses = offsets, lengths, statuses
@@ -67,7 +74,12 @@ class RecordBlock:
         block = self._payloads
         if block is None:
             block = PayloadBlock.of([b""] * self.rows)
-        _, columns = extract(block, keys)
+        if self._kind is not None:
+            from .message_columns import message_columns
+
+            _, columns = message_columns(block, keys, self._kind)
+        else:
+            _, columns = extract(block, keys)
         for key, column in columns.items():
             self._cache[key] = (column.rag, column.present)
 
@@ -88,9 +100,11 @@ def block_of(
     lengths: np.ndarray,
     statuses: np.ndarray,
     edited: Mapping[int, bytes] | None = None,
+    kind: MessageType | None = None,
 ) -> RecordBlock:
     """A block over the given records, reading payloads only if the filter needs them;
-    ``edited`` payloads (by global number) replace what the file holds."""
+    ``edited`` payloads (by global number) replace what the file holds; ``kind``, the
+    user's message type they are read as (the filter's keys are then field paths)."""
     payloads = None
     if flt.keys:
         local = None
@@ -98,7 +112,8 @@ def block_of(
             hi = first_index + len(offsets)
             local = {i - first_index: p for i, p in edited.items() if first_index <= i < hi}
         payloads = read_block(source, offsets, lengths, statuses, local)
-    return RecordBlock(first_index, path, offsets, lengths, statuses, payloads).want(flt.keys)
+    block = RecordBlock(first_index, path, offsets, lengths, statuses, payloads, kind)
+    return block.want(flt.keys)
 
 
 @dataclass(frozen=True)
@@ -161,7 +176,12 @@ def matching(
         if flt is None:
             keep = np.arange(len(offsets))
         else:
-            rb = block_of(flt, f.open(), f.path, start, offsets, lengths, statuses, edited)
+            kind = None
+            if flt.keys and ds.message_type is not None:
+                from ..decode.file_payloads import message_type_of
+
+                kind = message_type_of(ds, number)
+            rb = block_of(flt, f.open(), f.path, start, offsets, lengths, statuses, edited, kind)
             keep = np.flatnonzero(flt.mask(rb))
         yield Matched(number, start, offsets, lengths, statuses, keep)
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..user_error import UserError
 from .columns import Col, Rag, Value, to_mask
-from .ops import FUNCTIONS, arithmetic, compare, membership
+from .ops import FUNCTIONS, arithmetic, compare, membership, named_field
 
 MAX_LENGTH = 4000
 MAX_DEPTH = 40
@@ -194,7 +194,13 @@ class _Compiler:
                 return Col(values, valid)
 
             return item
-        raise self.fail(node, 'only f["key"] and value[number] subscripts are allowed')
+        if isinstance(sl, ast.Constant) and isinstance(sl.value, str):
+            self._text(sl, sl.value)
+            inner, name = self.compile(node.value, d), sl.value
+            return lambda block: named_field(inner(block), name)
+        raise self.fail(
+            node, 'only f["key"], value[number] and message["field"] subscripts are allowed'
+        )
 
     def _List(self, node: ast.List | ast.Tuple, d: int) -> Node:
         items = []

@@ -15,12 +15,16 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
 
 from ..io import CancelToken, Dataset
 from ..io.dataset_blocks import iter_blocks
 from ..user_error import UserError
 from .extract import extract
 from .language import RECORD_FIELDS, Filter, QueryError, compile_filter
+
+if TYPE_CHECKING:
+    from ..decode.message_types import MessageType
 
 
 def feature_column(key: str) -> str:
@@ -53,6 +57,9 @@ def features_named(
     wanted, found = sorted(set(names)), set()
     if not wanted:
         return frozenset()
+    kinds = message_types_of(ds)
+    if kinds:  # records of a user's message type: the names that are field paths of it
+        return frozenset(n for n in wanted if all(_is_path(kind, n) for kind in kinds))
     for _records, block in iter_blocks(ds, np.arange(len(ds), dtype=np.int64), edited=edited):
         if cancel is not None and cancel.cancelled:
             break
@@ -79,6 +86,14 @@ def require_features(
     meant. A dataset without records has nothing to say."""
     if not flt.keys or not len(ds):
         return
+    for kind in message_types_of(ds):
+        from .message_columns import check_path
+
+        for key in sorted(flt.keys):
+            try:
+                check_path(kind, key)
+            except UserError as exc:
+                raise UnknownFeature(f"filter {flt.text!r}: {exc}") from None
     found = features_named(ds, flt.keys, cancel, edited)
     missing = sorted(flt.keys - found)
     if not missing or (cancel is not None and cancel.cancelled):
@@ -91,6 +106,26 @@ def require_features(
         f"filter {flt.text!r}: no record has a feature {key!r} (a record's own columns "
         f"are {columns}){unknown_key_hint(flt.text, _first_kinds(ds), key)}"
     )
+
+
+def message_types_of(ds: Dataset) -> list[MessageType]:
+    """The user's message types the dataset's files are read as (none: Examples)."""
+    if ds.message_type is None:
+        return []
+    from ..decode.file_payloads import message_type_of
+
+    found = [message_type_of(ds, n) for n in range(len(ds.files)) if len(ds.files[n].index)]
+    return list({k.decoder: k for k in found if k is not None}.values())
+
+
+def _is_path(kind: MessageType, name: str) -> bool:
+    from .message_columns import check_path
+
+    try:
+        check_path(kind, name)
+    except UserError:
+        return False
+    return True
 
 
 def _first_kinds(ds: Dataset, n: int = 64) -> dict[str, str]:

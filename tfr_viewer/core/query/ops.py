@@ -322,3 +322,34 @@ FUNCTIONS: dict[str, tuple[int, Callable[..., Value]]] = {
     "width": (1, _image_side("width")),
     "height": (1, _image_side("height")),
 }
+
+
+def fields_of(values: Any, name: str) -> list[Any]:
+    """The values of field ``name`` of each value in turn: values that have named
+    fields (a message's, :mod:`.message_columns`) give a list each (``field(name)``)."""
+    out: list[Any] = []
+    for v in values:
+        field = getattr(v, "field", None)
+        if field is None:
+            raise TypeError(f"[{name!r}] names a field of a message: {v!r} is no message")
+        out += field(name)
+    return out
+
+
+def named_field(v: Value, name: str) -> Value:
+    """``v[name]``: the field ``name`` of each message of ``v``, a list a row (all the
+    values of a row's messages together)."""
+    if isinstance(v, Col):
+        valid = v.valid if v.valid is not None else np.ones(len(v.values), dtype=bool)
+        per_row = [
+            fields_of([x], name) if ok else [] for x, ok in zip(v.values, valid, strict=True)
+        ]
+    elif isinstance(v, Rag):
+        per_row = [
+            fields_of(v.values[a:b], name) for a, b in zip(v.splits[:-1], v.splits[1:], strict=True)
+        ]
+    else:
+        return fields_of([v], name)
+    lengths = np.array([len(p) for p in per_row], dtype=np.int64)
+    splits = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    return Rag(as_array([x for p in per_row for x in p]), splits)

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..payload_types import Bid, BytesPayload, Decoded, Payload
-from . import elwc, event, example, hexdump, raw_proto, sequence, tensor, text
+from . import elwc, event, example, hexdump, message, raw_proto, sequence, tensor, text
 
 if TYPE_CHECKING:
     from ..layouts import ImageAnnotation, KeyMap
@@ -49,6 +49,7 @@ DECODERS: tuple[Decoder, ...] = (
     event,
     tensor,
     raw_proto,
+    message,
     text,
     hexdump,
 )
@@ -121,12 +122,21 @@ def choose_for_many(samples: list[bytes]) -> str:
 
 
 def decode(data: bytes, decoder: str | None = None, within: str | None = None) -> Decoded:
-    """Decode ``data`` with the best decoder, or the one named by ``decoder``.
+    """Decode ``data`` with the best decoder, or the one named by ``decoder`` (or a
+    user's message type's, :attr:`~..message_types.MessageType.decoder`).
 
     ``within`` names the decoder of the file the bytes come from
     (:func:`choose_for_many`): unless the bytes name their type alone (:func:`certain`),
     it decodes them whenever it can read them at all, and the best bidder only when it
     cannot (a record that truly differs from its file)."""
+    from ..message_types import bound
+
+    users = bound(decoder) if decoder is not None else bound(within)
+    if users is not None:  # the message type a user gave: its reading, or the bytes
+        try:
+            return Decoded(message.read_as(users, data), message.NAME)
+        except Exception as exc:  # noqa: BLE001 - protobuf's error, said with the bytes
+            return Decoded(BytesPayload(bytes(data)), hexdump.NAME, users.name, str(exc))
     parsed = None
     if decoder is not None:
         chosen = by_name(decoder)

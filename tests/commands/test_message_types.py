@@ -1,0 +1,118 @@
+"""A project's own message type through the program: ``--proto``, ``--descriptor-set``
+and ``--message`` on ``show`` and on the filtering commands; a filter over field paths
+matching the records the generated module's values say; every mistake one line and
+exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.program import program
+from tests.tf_oracle import tf_write
+from tests.user_protos import descriptor_set, frames, note_sequences, proto_folder
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cli")
+    protos = proto_folder(root)
+    sets = descriptor_set(protos, root / "all.pb")
+    messages = frames(16)
+    path = root / "frames.tfrecord"
+    tf_write(path, [m.SerializeToString() for m in messages])
+    return root, protos, sets, path, messages
+
+
+def test_show_json_names_every_field_as_the_api_does(made):
+    import tfr_viewer as tfv
+
+    _, protos, sets, path, messages = made
+    done = program("show", "--json", "5", str(path), "--descriptor-set", str(sets),
+                   "--message", "drive.Frame")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert shown["type"] == "message" and shown["message"] == "drive.Frame"
+    assert shown["fields"]["context"]["name"] == messages[5].context.name
+    assert [i["name"] for i in shown["fields"]["images"]] == ["FRONT", "FRONT_LEFT", "SIDE_LEFT"]
+    view = tfv.open(path, proto=protos, message="drive.Frame")
+    api = view[5].to_json()
+    assert json.loads(json.dumps(api, default=str))["fields"] == shown["fields"]
+
+
+def test_the_chosen_type_is_said_on_stderr(made):
+    _, protos, _, path, _ = made
+    done = program("show", "0", str(path), "--proto", str(protos))
+    assert done.returncode == 0, done.stderr
+    assert "message drive.Frame" in done.stdout
+    (note,) = [line for line in done.stderr.splitlines() if line.startswith("note: ")]
+    assert "records read as drive.Frame: 16 of 16 records sampled parse" in note
+
+
+FILTERS = {
+    'f["context.name"] == "segment-1"': lambda m: m.context.name == "segment-1",
+    'len(f["images"]) == 3': lambda m: len(m.images) == 3,
+    'f["images"][2]["name"] == "SIDE_LEFT"': lambda m: len(m.images) > 2 and m.images[2].name == 3,
+    'f["lasers"][0]["ranges"][2] >= 9': lambda m: m.lasers[0].ranges[2] >= 9,
+    'f["context.stats"]["yaw"] < -1': lambda m: m.context.stats.get("yaw", 0) < -1,
+    'f["labels"]["7"] == "car"': lambda m: m.labels.get(7) == "car",
+    'f["night"] and f["timestamp_micros"] > 1700000000000000': lambda m: (
+        m.night and m.timestamp_micros > 1_700_000_000_000_000
+    ),
+    'has("context.stats") and not f["night"]': lambda m: not m.night,
+}
+
+
+@pytest.mark.parametrize("text", list(FILTERS))
+def test_a_filter_over_field_paths_matches_what_the_values_say(made, text):
+    _, protos, _, path, messages = made
+    done = program("list", str(path), "--proto", str(protos), "--message", "drive.Frame",
+                   "--filter", text, "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    found = [json.loads(line)["index"] for line in done.stdout.splitlines()]
+    assert found == [i for i, m in enumerate(messages) if FILTERS[text](m)]
+    assert "warning" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--message", "drive.Frame"], "--message drive.Frame: give its --proto"),
+        (["--proto", "PROTOS", "--message", "Nope"], "--message Nope: names no message type"),
+        (["--proto", "MISSING"], "no such .proto file or folder"),
+        (["--proto", "BROKEN"], "protoc cannot compile it: "),
+        (["--proto", "IMPORTS"], "protoc cannot compile it: "),
+        (["--descriptor-set", "DATA"], "not a FileDescriptorSet"),
+        (["--proto", "PROTOS", "--descriptor-set", "SET"], "not both"),
+        (["--proto", "PROTOS", "--message", "drive.Frame", "--filter", 'f["nope"] == 1'],
+         "drive.Frame has no field 'nope' (its fields: context, "),
+        (["--proto", "PROTOS", "--message", "drive.Frame", "--filter", 'f["seed.x"] == 1'],
+         "seed of drive.Frame holds no fields"),
+    ],
+)  # fmt: skip
+def test_each_mistake_is_one_line_and_exit_2(made, tmp_path, args, said):
+    _, protos, sets, path, _ = made
+    broken = tmp_path / "broken.proto"
+    broken.write_text('syntax = "proto3";\nmessage A { int32 x = 1 }\n')
+    imports = tmp_path / "imports"
+    imports.mkdir()
+    (imports / "a.proto").write_text('syntax = "proto3";\nimport "gone.proto";\nmessage A {}\n')
+    names = {"PROTOS": protos, "SET": sets, "DATA": path, "MISSING": tmp_path / "none",
+             "BROKEN": broken, "IMPORTS": imports}  # fmt: skip
+    argv = [str(names.get(a, a)) for a in args]
+    command = "list" if "--filter" in args else "show"
+    done = program(command, *([] if command == "list" else ["0"]), str(path), *argv)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0] and "Traceback" not in done.stderr
+
+
+def test_other_types_read_their_own_files(made, tmp_path):
+    _, protos, _, _, _ = made
+    path = tmp_path / "notes.tfrecord"
+    tf_write(path, [s.SerializeToString() for s in note_sequences(5)])
+    done = program("count", str(path), "--proto", str(protos), "--filter",
+                   'len(f["notes"]) >= 5 and f["tempo_qpm"] == 120.5')  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "2"

@@ -1,0 +1,339 @@
+"""Message types a user gives: a ``FileDescriptorSet`` (as ``protoc
+--descriptor_set_out`` writes it) or ``.proto`` files, compiled by the ``protoc`` that
+``grpcio-tools`` ships (the ``proto`` extra; never a parser of our own), held in a
+private descriptor pool; and the choice of one type for a file's records when the user
+names none.
+
+Every type loaded is given a decoder name of its own (:attr:`MessageType.decoder`,
+``message:NAME@N``), by which :func:`bound` finds it again: a file read as a user's
+type is decoded by that name (:mod:`.file_payloads`) as any other file by its
+decoder's."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import DecodeError, Message
+
+from ..user_error import UserError
+
+_WELL_KNOWN = (
+    "any",
+    "api",
+    "duration",
+    "empty",
+    "field_mask",
+    "source_context",
+    "struct",
+    "timestamp",
+    "type",
+    "wrappers",
+)
+
+
+@dataclass(frozen=True)
+class MessageType:
+    """One message type: its full ``name``, its runtime class, and the ``decoder``
+    name a file read as it is decoded by."""
+
+    name: str
+    cls: type[Message]
+    decoder: str
+
+    @property
+    def descriptor(self) -> Any:
+        """The type's descriptor (protobuf's)."""
+        return self.cls.DESCRIPTOR
+
+    def parse(self, data: bytes) -> Message:
+        """``data`` parsed as this type (protobuf's own parser); ``DecodeError`` when
+        the bytes are no such message."""
+        message = self.cls()
+        message.ParseFromString(data)
+        return message
+
+
+_numbers = itertools.count(1)
+_bound: dict[str, MessageType] = {}
+_lock = threading.Lock()
+
+
+class MessageTypes:
+    """The message types of a set of ``.proto`` files (``origin`` names where they came
+    from, for messages)."""
+
+    def __init__(self, files: descriptor_pb2.FileDescriptorSet, origin: str) -> None:
+        self.origin = origin
+        self._pool = descriptor_pool.DescriptorPool()
+        _add_files(self._pool, list(files.file), origin)
+        self._number = next(_numbers)
+        self._names = [
+            name
+            for f in files.file
+            for name in _message_names(self._pool.FindFileByName(f.name).message_types_by_name)
+        ]
+        self._types: dict[str, MessageType] = {}
+
+    def names(self) -> list[str]:
+        """The full name of every message type the files define (nested ones too, map
+        entries not), the files' order."""
+        return list(self._names)
+
+    def get(self, name: str) -> MessageType:
+        """The type named ``name`` (its full name, or a name only one type ends in); a
+        :class:`UserError` naming the types there are for any other."""
+        found = [n for n in self._names if n == name or n.endswith("." + name)]
+        if name in self._names:
+            found = [name]
+        if len(found) != 1:
+            what = "names no message type" if not found else "names more than one type"
+            shown = ", ".join(found or self._names[:12])
+            more = "" if found or len(self._names) <= 12 else f" and {len(self._names) - 12} more"
+            raise UserError(f"--message {name}: {what} of {self.origin} ({shown}{more})")
+        full = found[0]
+        if full not in self._types:
+            descriptor = self._pool.FindMessageTypeByName(full)
+            cls = message_factory.GetMessageClass(descriptor)
+            kept = MessageType(full, cls, f"message:{full}@{self._number}")
+            with _lock:
+                _bound[kept.decoder] = kept
+            self._types[full] = kept
+        return self._types[full]
+
+    def choose(self, samples: list[bytes]) -> tuple[MessageType, str]:
+        """The type that reads ``samples`` best (every one parsed strictly by protobuf,
+        the fewest fields it does not know, the fewest enum numbers it does not name,
+        then the most fields read; the files' order breaks ties), and why, in a
+        sentence."""
+        if not self._names:
+            raise UserError(f"{self.origin} defines no message type")
+        scored = sorted(
+            ((_score(self.get(n), samples), i, n) for i, n in enumerate(self._names)),
+            key=lambda s: (s[0], -s[1]),
+            reverse=True,
+        )
+        (best, _, name), runner_up = scored[0], scored[1] if len(scored) > 1 else None
+        chosen = self.get(name)
+        why = f"{name}: {_said(best, len(samples))}"
+        if runner_up is not None:
+            why += f"; the next, {runner_up[2]}: {_said(runner_up[0], len(samples))}"
+        return chosen, why
+
+
+def load(proto: str | None = None, descriptor_set: str | None = None) -> MessageTypes:
+    """The types of ``descriptor_set`` (a serialized ``FileDescriptorSet``) or of
+    ``proto`` (a ``.proto`` file or a folder of them, imports resolved within that
+    folder and among protobuf's well-known types). A :class:`UserError` in one line
+    for a file that cannot be read or compiled, or a set that is not one."""
+    if (proto is None) == (descriptor_set is None):
+        raise UserError("give --proto PATH or --descriptor-set FILE (one of them)")
+    if descriptor_set is not None:
+        return MessageTypes(_read_set(descriptor_set), descriptor_set)
+    assert proto is not None
+    return MessageTypes(_compiled(proto), proto)
+
+
+def bound(decoder: str | None) -> MessageType | None:
+    """The type whose :attr:`MessageType.decoder` is ``decoder``, or None."""
+    if decoder is None or not decoder.startswith("message:"):
+        return None
+    with _lock:
+        return _bound.get(decoder)
+
+
+def give(chosen: MessageType | MessageTypes | None) -> None:
+    """The type (or the types, to choose from per file) every dataset of this process
+    is read as unless it names its own (the command line's ``--proto`` or
+    ``--descriptor-set`` with ``--message``). None: no more."""
+    from ..io import Dataset
+
+    Dataset.message_type = chosen
+
+
+def _read_set(path: str) -> descriptor_pb2.FileDescriptorSet:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(256 << 20)
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the descriptor set ({exc.strerror})") from None
+    files = descriptor_pb2.FileDescriptorSet()
+    try:
+        files.ParseFromString(data)
+    except DecodeError:
+        files.Clear()
+    if not files.file or not all(f.name for f in files.file):
+        raise UserError(
+            f"{path}: not a FileDescriptorSet (write one with protoc --include_imports "
+            "--descriptor_set_out=FILE, or give the .proto with --proto)"
+        )
+    return files
+
+
+def _compiled(proto: str) -> descriptor_pb2.FileDescriptorSet:
+    """``proto`` compiled by grpcio-tools' protoc (the ``proto`` extra)."""
+    try:
+        import grpc_tools  # type: ignore[import-untyped]
+    except ImportError:
+        raise UserError(
+            "compiling .proto files needs grpcio-tools: pip install 'tfr-viewer[proto]', "
+            "or give a descriptor set (protoc --include_imports --descriptor_set_out=FILE)"
+        ) from None
+    if os.path.isdir(proto):
+        root = os.path.abspath(proto)
+        files = sorted(
+            os.path.relpath(os.path.join(folder, name), root)
+            for folder, _, names in os.walk(proto)
+            for name in names
+            if name.endswith(".proto")
+        )
+        if not files:
+            raise UserError(f"{proto}: the folder holds no .proto file")
+    elif os.path.isfile(proto):
+        root, files = os.path.dirname(os.path.abspath(proto)), [os.path.basename(proto)]
+    else:
+        raise UserError(f"{proto}: no such .proto file or folder")
+    include = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
+    with tempfile.TemporaryDirectory(prefix="tfr-viewer-proto-") as folder:
+        out = os.path.join(folder, "set.pb")
+        done = subprocess.run(
+            [sys.executable, "-m", "grpc_tools.protoc", f"-I{root}", f"-I{include}",
+             "--include_imports", f"--descriptor_set_out={out}", *files],
+            capture_output=True, text=True, errors="replace", cwd=folder,
+        )  # fmt: skip
+        if done.returncode != 0 or not os.path.exists(out):
+            said = [line for line in done.stderr.splitlines() if line.strip()]
+            first = said[0] if said else f"protoc ended with {done.returncode}"
+            raise UserError(f"{proto}: protoc cannot compile it: {first}")
+        return _read_set(out)
+
+
+def _add_files(
+    pool: descriptor_pool.DescriptorPool,
+    files: list[descriptor_pb2.FileDescriptorProto],
+    origin: str,
+) -> None:
+    """Add ``files`` to ``pool``, each after the files it imports (protobuf's
+    well-known types from protobuf itself when the set leaves them out)."""
+    known = {f.name: f for f in files}
+    added: set[str] = set()
+
+    def add(f: descriptor_pb2.FileDescriptorProto, trail: tuple[str, ...]) -> None:
+        if f.name in added:
+            return
+        if f.name in trail:
+            raise UserError(f"{origin}: {f.name} imports itself through {', '.join(trail)}")
+        for dep in f.dependency:
+            found = known.get(dep) or _well_known(dep)
+            if found is None:
+                raise UserError(
+                    f"{origin}: {f.name} imports {dep}, which the set does not hold "
+                    "(write it with protoc --include_imports)"
+                )
+            add(found, (*trail, f.name))
+        try:
+            pool.Add(f)
+        except (TypeError, ValueError) as exc:
+            raise UserError(f"{origin}: {f.name} cannot be loaded: {exc}") from None
+        added.add(f.name)
+
+    for f in files:
+        add(f, ())
+
+
+def _well_known(name: str) -> descriptor_pb2.FileDescriptorProto | None:
+    """protobuf's own definition of a well-known type's file, or None."""
+    import importlib
+
+    stem = name.removeprefix("google/protobuf/").removesuffix(".proto")
+    if not name.startswith("google/protobuf/") or stem not in (*_WELL_KNOWN, "descriptor"):
+        return None
+    module = importlib.import_module(f"google.protobuf.{stem}_pb2")
+    return descriptor_pb2.FileDescriptorProto.FromString(module.DESCRIPTOR.serialized_pb)
+
+
+def _message_names(found: Mapping[str, Any]) -> list[str]:
+    out = []
+    for d in found.values():
+        if d.GetOptions().map_entry:
+            continue
+        out.append(d.full_name)
+        out += _message_names(d.nested_types_by_name)
+    return out
+
+
+def _score(kind: MessageType, samples: list[bytes]) -> tuple[int, int, int, int]:
+    """(samples parsed, minus unknown fields, minus enum numbers unnamed, fields
+    read) of ``kind`` over ``samples``."""
+    parsed = unknown = unnamed = read = 0
+    for data in samples:
+        try:
+            message = kind.parse(data)
+        except (DecodeError, RuntimeError, ValueError):
+            continue
+        parsed += 1
+        counts = _counts(message)
+        unknown += counts[0]
+        unnamed += counts[1]
+        read += counts[2]
+    return parsed, -unknown, -unnamed, read
+
+
+def _counts(message: Message) -> tuple[int, int, int]:
+    """(unknown fields, enum numbers without a name, fields set) of ``message`` and
+    the messages in it."""
+    from google.protobuf.unknown_fields import UnknownFieldSet
+
+    unknown = len(UnknownFieldSet(message))
+    unnamed = read = 0
+    for field, value in message.ListFields():
+        read += 1
+        values: Iterable[Any] = value if is_repeated(field) else (value,)
+        if field.message_type is not None:
+            if field.message_type.GetOptions().map_entry:
+                values = _map_values(field, value)
+                if field.message_type.fields_by_name["value"].message_type is None:
+                    continue
+            for item in values:
+                u, e, r = _counts(item)
+                unknown, unnamed, read = unknown + u, unnamed + e, read + r
+        elif field.enum_type is not None:
+            names = field.enum_type.values_by_number
+            unnamed += sum(1 for v in values if v not in names)
+    return unknown, unnamed, read
+
+
+def unknown_fields(message: Message) -> int:
+    """The fields in ``message`` and in the messages it holds that their types do not
+    define."""
+    return _counts(message)[0]
+
+
+def is_repeated(field: Any) -> bool:
+    """Whether ``field`` is repeated (a map too), in every protobuf this runs with."""
+    repeated = getattr(field, "is_repeated", None)  # protobuf 5.28 on; ``label`` before
+    if repeated is not None:
+        return bool(repeated)
+    return bool(field.label == FieldDescriptor.LABEL_REPEATED)
+
+
+def _map_values(field: FieldDescriptor, value: Any) -> list[Any]:
+    return list(value.values())
+
+
+def _said(score: tuple[int, int, int, int], samples: int) -> str:
+    parsed, unknown, unnamed, read = score
+    text = f"{parsed} of {samples} records sampled parse"
+    text += f", {-unknown} unknown field{'s' if unknown != -1 else ''}"
+    if unnamed:
+        text += f", {-unnamed} enum number{'s' if unnamed != -1 else ''} without a name"
+    return text + f", {read} fields read"
