@@ -116,3 +116,14 @@ def test_other_types_read_their_own_files(made, tmp_path):
                    'len(f["notes"]) >= 5 and f["tempo_qpm"] == 120.5')  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "2"
+
+
+def test_one_proto_file_finds_its_imports_in_a_folder_above(made):
+    """``protos/drive/frame.proto`` imports ``drive/common.proto``: the root of its
+    imports is the folder above its own."""
+    _, protos, _, path, messages = made
+    done = program("show", "--json", "2", str(path), "--proto",
+                   str(protos / "drive" / "frame.proto"), "--message", "drive.Frame")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)["fields"]
+    assert shown["lasers"][0]["name"] == "SIDE_LEFT" and shown["seed"] == messages[2].seed

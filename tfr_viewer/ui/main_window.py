@@ -42,6 +42,7 @@ from .index_status import IndexStatus
 from .indexer import Indexer, IndexProgress, IndexState
 from .label_maps import LabelMaps
 from .layout_keys import LayoutKeys
+from .message_types import MessageTypeChoice
 from .models.record_table import RecordTableModel
 from .navigation import ACTIONS as GO_ACTIONS, Navigator
 from .panels.gallery import Gallery
@@ -101,6 +102,7 @@ class MainWindow(QMainWindow):
             self, self.tree, self.preview, self.edit_actions, self.remote, self.record_shown
         )
         self.layout_keys = LayoutKeys(self, self.settings, self.preview, self.panes)
+        self.message_types = MessageTypeChoice(self, self.settings, self.panes.show_record)
         self.action_table = [
             *window_actions(self),
             *self.remote.actions(),
@@ -112,6 +114,7 @@ class MainWindow(QMainWindow):
             *self.layout_keys.actions(),
             *PREDICTION_ACTIONS,
             *self.label_maps.actions(),
+            *self.message_types.actions(),
             *HTML_ACTIONS,
         ]
         self.menus = build_menus(self.menuBar(), self, self.action_table)

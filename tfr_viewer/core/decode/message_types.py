@@ -27,6 +27,7 @@ from google.protobuf.message import DecodeError, Message
 
 from ..user_error import UserError
 
+_ROOTS_ABOVE = 4  # folders above a .proto file tried as the root of its imports
 _WELL_KNOWN = (
     "any",
     "api",
@@ -180,7 +181,10 @@ def _read_set(path: str) -> descriptor_pb2.FileDescriptorSet:
 
 
 def _compiled(proto: str) -> descriptor_pb2.FileDescriptorSet:
-    """``proto`` compiled by grpcio-tools' protoc (the ``proto`` extra)."""
+    """``proto`` compiled by grpcio-tools' protoc (the ``proto`` extra): a folder's
+    files with the folder as the root of their imports; one file with its own folder
+    as that root, or the nearest folder above it under which its imports are found
+    (``import "drive/common.proto"`` in ``protos/drive/frame.proto``)."""
     try:
         import grpc_tools  # type: ignore[import-untyped]
     except ImportError:
@@ -188,6 +192,7 @@ def _compiled(proto: str) -> descriptor_pb2.FileDescriptorSet:
             "compiling .proto files needs grpcio-tools: pip install 'tfr-viewer[proto]', "
             "or give a descriptor set (protoc --include_imports --descriptor_set_out=FILE)"
         ) from None
+    include = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
     if os.path.isdir(proto):
         root = os.path.abspath(proto)
         files = sorted(
@@ -198,11 +203,30 @@ def _compiled(proto: str) -> descriptor_pb2.FileDescriptorSet:
         )
         if not files:
             raise UserError(f"{proto}: the folder holds no .proto file")
+        roots = [(root, files)]
     elif os.path.isfile(proto):
-        root, files = os.path.dirname(os.path.abspath(proto)), [os.path.basename(proto)]
+        path = os.path.abspath(proto)
+        roots, folder = [], os.path.dirname(path)
+        for _ in range(_ROOTS_ABOVE + 1):
+            roots.append((folder, [os.path.relpath(path, folder)]))
+            if os.path.dirname(folder) == folder:
+                break
+            folder = os.path.dirname(folder)
     else:
         raise UserError(f"{proto}: no such .proto file or folder")
-    include = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
+    first_error = ""
+    for root, files in roots:
+        found, error = _protoc(root, include, files)
+        if found is not None:
+            return found
+        first_error = first_error or error
+    raise UserError(f"{proto}: protoc cannot compile it: {first_error}")
+
+
+def _protoc(
+    root: str, include: str, files: list[str]
+) -> tuple[descriptor_pb2.FileDescriptorSet | None, str]:
+    """The set protoc makes of ``files`` under ``root``, or None and its first line."""
     with tempfile.TemporaryDirectory(prefix="tfr-viewer-proto-") as folder:
         out = os.path.join(folder, "set.pb")
         done = subprocess.run(
@@ -212,9 +236,8 @@ def _compiled(proto: str) -> descriptor_pb2.FileDescriptorSet:
         )  # fmt: skip
         if done.returncode != 0 or not os.path.exists(out):
             said = [line for line in done.stderr.splitlines() if line.strip()]
-            first = said[0] if said else f"protoc ended with {done.returncode}"
-            raise UserError(f"{proto}: protoc cannot compile it: {first}")
-        return _read_set(out)
+            return None, said[0] if said else f"protoc ended with {done.returncode}"
+        return _read_set(out), ""
 
 
 def _add_files(

@@ -1,0 +1,33 @@
+"""The picture of a project's own records read by name: driving frames written with
+the modules ``protoc`` generates from ``tests/user_protos.py``'s ``.proto`` files,
+opened in the window and read as ``drive.Frame`` of their descriptor set, a record
+selected. ``python tests/tools/message_screenshot.py OUT``"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from picture_window import opened
+
+
+def main(out: str) -> None:
+    from tests.tf_oracle import tf_write
+    from tests.user_protos import descriptor_set, frames, proto_folder
+
+    root = Path(tempfile.mkdtemp())
+    sets = descriptor_set(proto_folder(root), root / "drive.pb")
+    path = root / "frames.tfrecord"
+    tf_write(path, [m.SerializeToString() for m in frames(40)])
+    app, window = opened([str(path)], (1366, 768))
+    window.message_types.use(str(sets), "drive.Frame")
+    window.select_record(5)
+    window.tree.expandAll()
+    for _ in range(60):
+        app.processEvents()
+    window.grab().save(out)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,95 @@
+"""File › Message Types… through the window: a project's own records read by name
+once the user gives the ``.proto`` or the descriptor set and chooses the type (the
+tree by field names with their types, the pictures by field path, a filter over field
+paths), remembered for the dataset; a file that is no descriptor set said, nothing
+changed."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QModelIndex
+from PySide6.QtWidgets import QInputDialog
+
+from tests.tf_oracle import tf_write
+from tests.ui.conftest import open_and_wait
+from tests.ui.models.test_feature_tree import child, names
+from tests.user_protos import descriptor_set, frames, proto_folder
+from tfr_viewer.ui import file_dialogs
+
+
+@pytest.fixture
+def made(tmp_path):
+    protos = proto_folder(tmp_path)
+    sets = descriptor_set(protos, tmp_path / "drive.pb")
+    messages = frames(8)
+    path = tmp_path / "frames.tfrecord"
+    tf_write(path, [m.SerializeToString() for m in messages])
+    return protos, sets, path, messages
+
+
+def _answer(monkeypatch, file: str, choice: str) -> list[list[str]]:
+    offered: list[list[str]] = []
+    monkeypatch.setattr(file_dialogs, "open_file", lambda *a, **k: file)
+
+    def get_item(parent, title, label, items, current, editable):
+        offered.append(list(items))
+        return choice, True
+
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
+    return offered
+
+
+def test_records_read_by_name_once_the_type_is_chosen(qtbot, window, made, monkeypatch):
+    protos, sets, path, messages = made
+    open_and_wait(qtbot, window, [path])
+    window.select_record(3)
+    assert names(window.tree_model)[0].startswith("#")  # fields by number, guessed
+    offered = _answer(monkeypatch, str(sets), "drive.Frame")
+    window.menus.action("file.message_types").trigger()
+    assert "drive.Frame" in offered[0] and offered[0][0].startswith("The type that reads")
+    model = window.tree_model
+    qtbot.waitUntil(lambda: "images" in names(model), timeout=5000)
+    assert names(model) == ["context", "timestamp_micros", "images", "lasers", "taken",
+                            "labels", "seed"]  # fmt: skip
+    images = child(model, QModelIndex(), "images")
+    first = child(model, images, "[0]")
+    assert names(model, first) == ["name", "image", "pose_timestamp"]
+    shown = window.preview.images._annotations
+    assert [a.key for a in shown] == [f"images[{k}].image" for k in range(3)]
+    assert [a.data for a in shown] == [i.image for i in messages[3].images]
+    # a filter over field paths
+    window.filter_bar.edit.setText('f["images"][1]["name"] == "FRONT_LEFT" and f["night"]')
+    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=20_000):
+        window.filter_bar.apply()
+    matched = [i for i, m in enumerate(messages) if m.night]
+    assert window.model.rowCount() == len(matched) == 2
+    # remembered for the dataset: read so when it opens again
+    window.close_dataset()
+    open_and_wait(qtbot, window, [path])
+    window.select_record(0)
+    qtbot.waitUntil(lambda: "images" in names(window.tree_model), timeout=5000)
+
+
+def test_the_best_type_from_a_proto_is_chosen_and_said(qtbot, window, made, monkeypatch):
+    protos, _, path, _ = made
+    open_and_wait(qtbot, window, [path])
+    window.select_record(1)
+    _answer(
+        monkeypatch, str(protos / "drive" / "frame.proto"), "The type that reads the records best"
+    )
+    window.menus.action("file.message_types").trigger()
+    qtbot.waitUntil(lambda: "lasers" in names(window.tree_model), timeout=5000)
+    assert "records read as" in window.statusBar().currentMessage()
+
+
+def test_a_file_that_is_no_descriptor_set_is_said(qtbot, window, made, monkeypatch):
+    _, _, path, _ = made
+    open_and_wait(qtbot, window, [path])
+    window.select_record(0)
+    said: list[tuple[str, str]] = []
+    monkeypatch.setattr(window, "show_error", lambda title, text: said.append((title, text)))
+    _answer(monkeypatch, str(path), "drive.Frame")
+    window.menus.action("file.message_types").trigger()
+    assert said and "not a FileDescriptorSet" in said[0][1]
+    assert window.session.dataset.message_type is None
+    assert names(window.tree_model)[0].startswith("#")
