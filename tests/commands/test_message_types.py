@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from tests.core.analyze.test_message_checks import EXPECTED, faulty_frames
 from tests.program import program
 from tests.tf_oracle import tf_write
 from tests.user_protos import descriptor_set, frames, note_sequences, proto_folder
@@ -127,3 +128,15 @@ def test_one_proto_file_finds_its_imports_in_a_folder_above(made):
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)["fields"]
     assert shown["lasers"][0]["name"] == "SIDE_LEFT" and shown["seed"] == messages[2].seed
+
+
+def test_check_finds_each_fault_on_one_process_or_two(tmp_path):
+    protos, _, path = faulty_frames(tmp_path)
+    outputs = []
+    for jobs in ("1", "2"):
+        done = program("check", str(path), "--proto", str(protos), "--message",
+                       "drive.Frame", "--json", "--jobs", jobs)  # fmt: skip
+        assert done.returncode == 1, done.stderr  # an error among the findings
+        outputs.append(json.loads(done.stdout)["findings"])
+    assert outputs[0] == outputs[1]
+    assert {(f["kind"], f["record"], f["feature"]) for f in outputs[0]} == EXPECTED

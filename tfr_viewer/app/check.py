@@ -151,11 +151,13 @@ def check_in_splits(
     """The findings of a header-indexed ``ds``, its splits checked on ``jobs``
     processes, every split matching predictions by the same id."""
     from ..core.analyze.split_check import check_each
+    from ..core.decode.message_types import worker_setup
     from ..core.io.split_pool import pool_each
 
     keywords = settled(ds, options).keywords()
     with state.phase("checking", 0, unit="splits") as step:
-        return check_each(ds, pool_each(jobs, step), **keywords)
+        setup = worker_setup(ds.message_type)
+        return check_each(ds, pool_each(jobs, step, setup), **keywords)
 
 
 def settled(ds: Dataset, options: CheckOptions) -> CheckOptions:

@@ -55,11 +55,13 @@ def _export_by_splits(ds: Dataset, request: ExportRequest, jobs: int) -> int:
 
         summary = export_on_beam(ds, expression, options, runs.runner, list(runs.pipeline_args))
     else:
+        from ..core.decode.message_types import worker_setup
         from ..core.io.split_pool import pool_each
         from ..core.write.split_export import export_each
 
         with TaskProgress("exporting", 0, unit="parts") as progress:
-            summary = export_each(ds, expression, options, pool_each(jobs, progress.update))
+            each = pool_each(jobs, progress.update, worker_setup(ds.message_type))
+            summary = export_each(ds, expression, options, each)
     _print(ExportReport.of(ds, summary, request.filter), request.as_json)
     return 0
 

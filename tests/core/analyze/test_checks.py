@@ -14,6 +14,7 @@ from tests.tf_oracle import tf_write
 from tfr_viewer.core.analyze.checks import check_dataset
 from tfr_viewer.core.analyze.findings import EPISODE_KINDS, KINDS
 from tfr_viewer.core.analyze.label_map import LabelMapError, parse_label_map
+from tfr_viewer.core.analyze.message_checks import MESSAGE_KINDS
 from tfr_viewer.core.io.dataset import Dataset
 
 
@@ -52,6 +53,7 @@ def test_every_planted_fault_is_reported_at_its_record(datasets):
     elsewhere = {"label_not_in_map"} | {k for k in KINDS if k.startswith("schema_")}
     elsewhere |= {k for k in KINDS if "prediction" in k or k.startswith(("label_", "tfds_"))}
     elsewhere |= set(EPISODE_KINDS)  # planted in RLDS episodes: test_episode_checks.py
+    elsewhere |= set(MESSAGE_KINDS)  # planted in a project's own messages: test_message_checks.py
     elsewhere |= {"checks_not_applicable"}  # records of other payloads: test_other_payloads.py
     assert {kind for kind, _ in planted} | {"empty_shard"} == set(KINDS) - elsewhere
     with Dataset([str(faulty)]) as ds:

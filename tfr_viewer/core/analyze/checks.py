@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,10 +44,14 @@ from .image_checks import ImageChecks
 from .image_quality import Thresholds
 from .key_checks import KeyChecks
 from .label_checks import LabelChecks, PredictionCheck, settle
+from .message_checks import check_messages
 from .other_payloads import OtherPayloads
 from .parse_checks import parse_findings
 from .roles import Roles
 from .stats import VIEWS_FROM
+
+if TYPE_CHECKING:
+    from ..decode.message_types import MessageType
 from .survey import Plan, Survey, survey_block
 
 TOLERANCE = 1.01  # the Object Detection API accepts normalised coordinates up to this
@@ -96,7 +100,14 @@ class _Pass:
         return self.plan[1]
 
     # -- one block -------------------------------------------------------------
-    def add(self, records: np.ndarray, block: PayloadBlock) -> None:
+    def add(
+        self, records: np.ndarray, block: PayloadBlock, kind: MessageType | None = None
+    ) -> None:
+        """Check a block of one file's records (read as the user's message type
+        ``kind`` when it is given: the message checks, :mod:`.message_checks`)."""
+        if kind is not None:
+            check_messages(records, block.starts >= 0, block, kind, self.note)
+            return
         keys = list(self.plan[0])
         if self.schema_check is not None:
             keys = sorted({*keys, *self.schema_check.keys()})
@@ -368,7 +379,8 @@ class _Pass:
             for positions, payloads in iter_blocks(ds, records, block, edited, reuse=True):
                 if cancel is not None and cancel.cancelled:
                     break
-                self.add(records[positions] + self.base, payloads)
+                kind = _read_as(ds, records[positions])
+                self.add(records[positions] + self.base, payloads, kind)
                 done += payloads.rows
                 if progress is not None:
                     progress(done, len(records))
@@ -444,7 +456,7 @@ def surveyed_check(
                 state = _Pass(
                     len(ds), base, plan, label_map, limits, schema, predictions, _specs(ds, plan)
                 )
-            state.add(records[positions] + base, payloads)
+            state.add(records[positions] + base, payloads, _read_as(ds, records[positions]))
             done += payloads.rows
             if progress is not None:
                 progress(done, len(records))
@@ -456,6 +468,15 @@ def surveyed_check(
     if state is None:  # no intact record
         state = _Pass(len(ds), base, found.plan(), label_map, limits, schema, predictions)
     return found, state.part(), state.plan
+
+
+def _read_as(ds: Dataset, records: np.ndarray) -> MessageType | None:
+    """The user's message type the block's records (of one file) are read as, or None."""
+    if ds.message_type is None or not len(records):
+        return None
+    from ..decode.file_payloads import message_type_of
+
+    return message_type_of(ds, ds.locate(int(records[0]))[0])
 
 
 def check_dataset(

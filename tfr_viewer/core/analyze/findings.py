@@ -33,6 +33,23 @@ KINDS: dict[str, tuple[str, str]] = {
         "as UTF-8 text",
     ),
     "empty_shard": ("warning", "remove the file from the shard set, or write it again"),
+    # records read as a project's own message type, see message_checks.py
+    "message_unparseable": (
+        "error",
+        "the record is no message of the type given: check --message (or the .proto's "
+        "version), or drop the record",
+    ),
+    "message_unknown_fields": (
+        "info",
+        "a newer version of the type, or another type, wrote these fields: give the "
+        ".proto that defines them to read them by name",
+    ),
+    "message_enum_unnamed": (
+        "warning",
+        "the value is no name of its enum: a newer enum, or a wrong value written",
+    ),
+    "message_not_finite": ("warning", "check the script that wrote the value"),
+    "message_empty": ("warning", "drop the record, or check the script that wrote it"),
     # robot-learning episodes (RLDS: steps under steps/), see episode_checks.py
     "episode_shape": (
         "warning",

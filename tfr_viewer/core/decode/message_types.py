@@ -50,6 +50,7 @@ class MessageType:
     name: str
     cls: type[Message]
     decoder: str
+    source: tuple[str | None, str | None] = (None, None)  # load()'s proto, descriptor_set
 
     @property
     def descriptor(self) -> Any:
@@ -73,8 +74,14 @@ class MessageTypes:
     """The message types of a set of ``.proto`` files (``origin`` names where they came
     from, for messages)."""
 
-    def __init__(self, files: descriptor_pb2.FileDescriptorSet, origin: str) -> None:
+    def __init__(
+        self,
+        files: descriptor_pb2.FileDescriptorSet,
+        origin: str,
+        source: tuple[str | None, str | None] = (None, None),
+    ) -> None:
         self.origin = origin
+        self.source = source  # what load() was given: (proto, descriptor_set)
         self._pool = descriptor_pool.DescriptorPool()
         _add_files(self._pool, list(files.file), origin)
         self._number = next(_numbers)
@@ -105,7 +112,7 @@ class MessageTypes:
         if full not in self._types:
             descriptor = self._pool.FindMessageTypeByName(full)
             cls = message_factory.GetMessageClass(descriptor)
-            kept = MessageType(full, cls, f"message:{full}@{self._number}")
+            kept = MessageType(full, cls, f"message:{full}@{self._number}", self.source)
             with _lock:
                 _bound[kept.decoder] = kept
             self._types[full] = kept
@@ -138,10 +145,47 @@ def load(proto: str | None = None, descriptor_set: str | None = None) -> Message
     for a file that cannot be read or compiled, or a set that is not one."""
     if (proto is None) == (descriptor_set is None):
         raise UserError("give --proto PATH or --descriptor-set FILE (one of them)")
+    source = (
+        None if proto is None else os.path.abspath(proto),
+        None if descriptor_set is None else os.path.abspath(descriptor_set),
+    )
     if descriptor_set is not None:
-        return MessageTypes(_read_set(descriptor_set), descriptor_set)
+        return MessageTypes(_read_set(descriptor_set), descriptor_set, source)
     assert proto is not None
-    return MessageTypes(_compiled(proto), proto)
+    return MessageTypes(_compiled(proto), proto, source)
+
+
+Spec = tuple[str | None, str | None, str | None]  # (proto, descriptor_set, message)
+
+
+def spec_of(chosen: object) -> Spec | None:
+    """What another process loads ``chosen`` (a dataset's ``message_type``) again from
+    (:func:`from_spec`); None for no type."""
+    if isinstance(chosen, MessageType):
+        return (*chosen.source, chosen.name)
+    if isinstance(chosen, MessageTypes):
+        return (*chosen.source, None)
+    return None
+
+
+def worker_setup(chosen: object) -> tuple[Any, tuple[Any, ...]] | None:
+    """What a worker process runs first to read records as ``chosen`` (a dataset's
+    ``message_type``) too (:func:`~..io.split_pool.pool_each`'s ``setup``); None for
+    no type."""
+    spec = spec_of(chosen)
+    return None if spec is None else (give_spec, (spec,))
+
+
+def give_spec(spec: Spec) -> None:
+    """:func:`give` the type ``spec`` names, loaded in this process."""
+    give(from_spec(spec))
+
+
+def from_spec(spec: Spec) -> MessageType | MessageTypes:
+    """The type (or types) ``spec`` names, loaded in this process."""
+    proto, descriptor_set, message = spec
+    types = load(proto, descriptor_set)
+    return types.get(message) if message is not None else types
 
 
 def bound(decoder: str | None) -> MessageType | None:

@@ -27,6 +27,10 @@ class WorkerLost(UserError):
     """A worker process of ``--jobs`` ended without finishing its work."""
 
 
+# a module-level function and its arguments, run first in each worker process
+Setup = tuple[Callable[..., None], tuple[Any, ...]]
+
+
 def _weight(item: Any) -> int:
     """An item's share of the work: its records (or images), from ``len``."""
     try:
@@ -71,13 +75,15 @@ def _each_of(fn: Callable[[Any], Any], batch: list[Any]) -> list[Any]:
     return [fn(item) for item in batch]
 
 
-def pool_each(jobs: int, progress: Callable[[int, int], None] | None = None) -> Each:
+def pool_each(
+    jobs: int, progress: Callable[[int, int], None] | None = None, setup: Setup | None = None
+) -> Each:
     """An :data:`Each` that runs on ``jobs`` processes of this machine (``progress`` in
-    items)."""
+    items), each set up by ``setup`` first (see :func:`map_splits`)."""
 
     def each(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
         out: list[Any] = []
-        for found in map_splits(items, partial(_each_of, fn), jobs, progress):
+        for found in map_splits(items, partial(_each_of, fn), jobs, progress, setup):
             out.extend(found)
         return out
 
@@ -89,19 +95,24 @@ def map_splits(
     work: Callable[[list[Any]], T],
     jobs: int,
     progress: Callable[[int, int], None] | None = None,
+    setup: Setup | None = None,
 ) -> Iterator[T]:
     """``work(batch)`` for batches of the splits (a few per process, so results
     travel back a few times rather than once per split), in the order they finish,
-    computed by ``jobs`` processes (``work`` must be a module-level function). A
-    worker's exception is raised here, and the batches not started yet are cancelled.
-    ``progress(done, total)`` counts splits."""
+    computed by ``jobs`` processes (``work`` must be a module-level function), each of
+    which first calls ``setup``'s function with its arguments (how the dataset's
+    records are read there: a message type the user gave). A worker's exception is
+    raised here, and the batches not started yet are cancelled. ``progress(done,
+    total)`` counts splits."""
     import multiprocessing  # here: a command that runs no pool does not pay for it
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
     jobs = usable_jobs(jobs)
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start)
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_worker_start, initargs=(setup,)
+    )
     finished = False
     try:
         with _interrupts_ignored():  # the workers start (and stay) deaf to Ctrl+C
@@ -158,12 +169,14 @@ def _interrupts_ignored() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _worker_start() -> None:
+def _worker_start(setup: Setup | None = None) -> None:
     """A worker leaves Ctrl+C to the command, which ends every worker and says so
-    once (each would print its own traceback)."""
+    once (each would print its own traceback); then ``setup`` runs."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if setup is not None:
+        setup[0](*setup[1])
 
 
 def _end(process: Any) -> None:
