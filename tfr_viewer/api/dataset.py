@@ -152,12 +152,36 @@ class DatasetView:
         """The Examples' features as a ``pyarrow.Table`` (one row a record, a column a
         key: scalars where every record has one value, lists otherwise), through the
         columnar extractor; ``keys`` chooses the columns (a key no record holds, or of
-        several kinds, is a UserError). Needs pyarrow."""
+        several kinds, is a UserError). Records read as a project's own message type
+        (``tfv.open(..., proto=, message=)``) give a column a field, typed by the type,
+        nested messages flattened (``context.name``; see
+        :mod:`~tfr_viewer.core.write.message_arrow`). Needs pyarrow."""
         from ..core.write.parquet import require_pyarrow, tables
 
         pa = require_pyarrow("to_arrow")
+        kind = self._message_kind()
+        if kind is not None:
+            from ..core.write.message_arrow import message_table
+
+            return message_table(self.dataset, self.records, kind, keys)
         _columns, schema, blocks = tables(self.dataset, self.records, keys=keys)
         return pa.concat_tables([*blocks, schema.empty_table()])
+
+    def _message_kind(self) -> Any:
+        """The one message type of the user's the records are read as, or None; a
+        UserError when the files are read as several."""
+        if self.dataset.message_type is None:
+            return None
+        from ..core.decode.file_payloads import message_type_of
+
+        found = (message_type_of(self.dataset, n) for n in range(len(self.files)))
+        kinds = {k for k in found if k is not None}
+        if len(kinds) > 1:
+            names = ", ".join(sorted(k.name for k in kinds))
+            raise UserError(
+                f"the files are read as several message types ({names}): one table each"
+            )
+        return next(iter(kinds), None)
 
     def to_pandas(self, keys: Sequence[str] | None = None) -> Any:
         """:meth:`to_arrow` as a pandas DataFrame (needs pyarrow and pandas); of
