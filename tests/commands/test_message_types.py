@@ -140,3 +140,35 @@ def test_check_finds_each_fault_on_one_process_or_two(tmp_path):
         outputs.append(json.loads(done.stdout)["findings"])
     assert outputs[0] == outputs[1]
     assert {(f["kind"], f["record"], f["feature"]) for f in outputs[0]} == EXPECTED
+
+
+def test_hostile_type_files_are_refused_in_one_line(made, tmp_path):
+    """A FIFO as the descriptor set or the .proto (nothing writes to it: reading would
+    wait for ever), a descriptor set far too large, a folder whose one FIFO named
+    ``.proto`` is passed over."""
+    import os
+
+    _, protos, _, path, _ = made
+    fifo = tmp_path / "types.pb"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.pb"
+    with open(huge, "wb") as f:
+        f.truncate(65 << 20)
+    folder = tmp_path / "folder"
+    (folder / "drive").mkdir(parents=True)
+    for name in ("drive/common.proto", "drive/frame.proto"):
+        (folder / name).write_text((protos / name).read_text())
+    os.mkfifo(folder / "waits.proto")
+    cases = [
+        (["--descriptor-set", str(fifo)], "not a regular file"),
+        (["--proto", str(fifo)], "not a regular file"),
+        (["--descriptor-set", str(huge)], "larger than 64 MB"),
+    ]
+    for args, said in cases:
+        done = program("show", "0", str(path), *args, timeout=60)
+        assert done.returncode == 2 and said in done.stderr, (args, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1
+    done = program("show", "0", str(path), "--proto", str(folder), "--message", "Frame",
+                   timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "message drive.Frame" in done.stdout

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -27,6 +28,8 @@ from google.protobuf.message import DecodeError, Message
 
 from ..user_error import UserError
 
+MAX_SET_BYTES = 64 << 20  # a descriptor set larger than this is none
+PROTOC_SECONDS = 120  # protoc compiling the files given, at most
 _ROOTS_ABOVE = 4  # folders above a .proto file tried as the root of its imports
 _WELL_KNOWN = (
     "any",
@@ -206,11 +209,17 @@ def give(chosen: MessageType | MessageTypes | None) -> None:
 
 
 def _read_set(path: str) -> descriptor_pb2.FileDescriptorSet:
+    """The set in the regular file ``path`` (a FIFO or a device is refused before it is
+    opened: reading one could wait for ever), at most :data:`MAX_SET_BYTES` of it."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise UserError(f"{path}: not a regular file; give the descriptor set's file")
         with open(path, "rb") as f:
-            data = f.read(256 << 20)
+            data = f.read(MAX_SET_BYTES + 1)
     except OSError as exc:
         raise UserError(f"{path}: cannot read the descriptor set ({exc.strerror})") from None
+    if len(data) > MAX_SET_BYTES:
+        raise UserError(f"{path}: larger than {MAX_SET_BYTES >> 20} MB: no descriptor set")
     files = descriptor_pb2.FileDescriptorSet()
     try:
         files.ParseFromString(data)
@@ -243,11 +252,13 @@ def _compiled(proto: str) -> descriptor_pb2.FileDescriptorSet:
             os.path.relpath(os.path.join(folder, name), root)
             for folder, _, names in os.walk(proto)
             for name in names
-            if name.endswith(".proto")
-        )
+            if name.endswith(".proto") and os.path.isfile(os.path.join(folder, name))
+        )  # regular files only: protoc would wait on a FIFO
         if not files:
             raise UserError(f"{proto}: the folder holds no .proto file")
         roots = [(root, files)]
+    elif os.path.exists(proto) and not os.path.isfile(proto):
+        raise UserError(f"{proto}: not a regular file; give a .proto file or a folder of them")
     elif os.path.isfile(proto):
         path = os.path.abspath(proto)
         roots, folder = [], os.path.dirname(path)
@@ -273,11 +284,15 @@ def _protoc(
     """The set protoc makes of ``files`` under ``root``, or None and its first line."""
     with tempfile.TemporaryDirectory(prefix="tfr-viewer-proto-") as folder:
         out = os.path.join(folder, "set.pb")
-        done = subprocess.run(
-            [sys.executable, "-m", "grpc_tools.protoc", f"-I{root}", f"-I{include}",
-             "--include_imports", f"--descriptor_set_out={out}", *files],
-            capture_output=True, text=True, errors="replace", cwd=folder,
-        )  # fmt: skip
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "grpc_tools.protoc", f"-I{root}", f"-I{include}",
+                 "--include_imports", f"--descriptor_set_out={out}", *files],
+                capture_output=True, text=True, errors="replace", cwd=folder,
+                timeout=PROTOC_SECONDS, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            return None, f"protoc took more than {PROTOC_SECONDS} s"
         if done.returncode != 0 or not os.path.exists(out):
             said = [line for line in done.stderr.splitlines() if line.strip()]
             return None, said[0] if said else f"protoc ended with {done.returncode}"
