@@ -93,3 +93,52 @@ def test_a_file_that_is_no_descriptor_set_is_said(qtbot, window, made, monkeypat
     assert said and "not a FileDescriptorSet" in said[0][1]
     assert window.session.dataset.message_type is None
     assert names(window.tree_model)[0].startswith("#")
+
+
+def test_a_field_edited_in_the_tree_is_exported(qtbot, window, made, monkeypatch, tmp_path):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QLineEdit
+
+    from tests.tf_oracle import tf_read
+
+    _, sets, path, messages = made
+    open_and_wait(qtbot, window, [path])
+    window.select_record(2)
+    _answer(monkeypatch, str(sets), "drive.Frame")
+    window.menus.action("file.message_types").trigger()
+    model, tree = window.tree_model, window.tree
+    qtbot.waitUntil(lambda: "context" in names(model), timeout=5000)
+    context = child(model, QModelIndex(), "context")
+    tree.expand(context)
+    name = child(model, context, "name")
+    value = model.index(name.row(), 3, context)
+    tree.scrollTo(value)
+    qtbot.mouseClick(
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(value).center()
+    )
+    qtbot.mouseDClick(
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualRect(value).center()
+    )
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "renamed")
+    tree.commitData(editor)
+    assert window.edit_actions.stack.count() == 1
+    frame = type(messages[2])
+    assert frame.FromString(window.edit_actions.payload(2)).context.name == "renamed"
+    # a text the field's type refuses changes nothing
+    assert not window.edit_actions.edit_value("timestamp_micros", "soon")
+    assert window.edit_actions.stack.count() == 1
+    dialog = window.edit_actions.exports.export_dialog()
+    out = tmp_path / "edited.tfrecord"
+    dialog.output.setText(str(out))
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.report is not None, timeout=30_000)
+    got = tf_read(out)
+    assert len(got) == len(messages)
+    assert frame.FromString(got[2]).context.name == "renamed"
+    assert frame.FromString(got[2]).images == messages[2].images
+    original = path.read_bytes()
+    assert all(got[i] == window.dataset.read(i) for i in range(len(got)) if i != 2)
+    assert path.read_bytes() == original

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
@@ -27,6 +27,7 @@ from ..core.write.box_edits import (
     move_box,
     set_box_class,
 )
+from ..core.write.message_edits import set_field
 from . import file_dialogs
 from .actions import Action, Entry
 from .dialogs.class_choice import Class, choose_class
@@ -38,6 +39,9 @@ from .filter_bar import FilterBar
 from .host import PanelHost, PanelLookup
 from .panels.pending_edits import PendingEdits
 from .record_view import RecordTableView
+
+if TYPE_CHECKING:
+    from ..core.decode.message_types import MessageType
 
 _KINDS = ["int64", "float", "bytes"]
 Key = QKeySequence.StandardKey
@@ -403,6 +407,16 @@ class EditActions(QObject):
         if key is None or w.session.current is None:
             self._fail("select a feature in the tree first")
             return False
+        kind = self._message_kind(w.session.current)
+        if kind is not None:  # a field of a record of the user's own type, by its path
+            if text is None:
+                return False  # edited in the tree, where its value is
+            typed, path = text, key
+            return self.apply(
+                f"Set {key} of record {w.session.current}",
+                [w.session.current],
+                lambda p: set_field(kind, p, path, typed),
+            )
         node_kind, current = self._current_values(key)
         if text is None:
             text = ask_values(w.as_widget(), "Edit values", key, node_kind, current)
@@ -414,6 +428,15 @@ class EditActions(QObject):
             [w.session.current],
             lambda p: core_edits.set_values(p, key, values),
         )
+
+    def _message_kind(self, record: int) -> MessageType | None:
+        """The user's message type record ``record`` is read as, or None."""
+        ds = self.window.session.dataset
+        if ds is None or ds.message_type is None:
+            return None
+        from ..core.decode.file_payloads import message_type_of
+
+        return message_type_of(ds, ds.locate(record)[0])
 
     def set_on_selection(self, key: str | None = None, text: str | None = None) -> bool:
         records = self.selected_records()

@@ -89,6 +89,7 @@ class FeatureTreeModel(QAbstractItemModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._root = Node("")
+        self._message = False  # the payload shown is of a user's message type
         # class names by key where the dataset's folder gives them (TFDS ClassLabel files)
         self.class_names: dict[str, list[str]] = {}
 
@@ -96,6 +97,7 @@ class FeatureTreeModel(QAbstractItemModel):
         """Show a decoded payload; ``damage`` (what is wrong with a damaged record) is
         its first node, before anything of it. Nodes are built before the model resets,
         so a failure leaves the model consistent and shows the error in the tree."""
+        self._message = decoded is not None and decoded.payload.type == "message"
         try:
             nodes = payload_nodes(decoded) if decoded is not None else []
             if damage is not None:
@@ -177,7 +179,11 @@ class FeatureTreeModel(QAbstractItemModel):
         return None
 
     def _editable(self, node: Node) -> bool:
-        """A feature's node (its whole list), or one value of a list (``[i]``)."""
+        """A feature's node (its whole list), or one value of a list (``[i]``); in a
+        message of the user's own type, a field's one value that is no message, list,
+        map or bytes (its path the node's key)."""
+        if self._message:
+            return bool(node.key) and not node.children and node.count == ""
         return node.kind in ("bytes", "float", "int64") and bool(node.key)
 
     @staticmethod
@@ -201,7 +207,7 @@ class FeatureTreeModel(QAbstractItemModel):
         node = self.node(index)
         if not self._editable(node):
             return False
-        element = self._element(node)
+        element = None if self._message else self._element(node)
         if element is None:
             self.edit_requested.emit(node.key, str(value))
         else:
