@@ -9,9 +9,11 @@ payload types it holds."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.analyze.message_schema import MessageSchema
 from ..core.analyze.schema import Schema
 from ..core.io import Dataset
 from ..core.text import plural
@@ -29,7 +31,7 @@ class SchemaReport:
     """The survey (``schema``): its JSON, its parsing spec as Python, and the keys held
     as several kinds."""
 
-    schema: Schema
+    schema: Schema | MessageSchema
 
     def to_json(self) -> dict[str, Any]:
         """``schema --json``."""
@@ -60,6 +62,8 @@ def schema(ds: Dataset, state: TaskState = QUIET, sample: int | None = None) -> 
     if sample is not None and sample < len(ds):
         step = len(ds) / sample
         records = sorted({int(i * step) for i in range(sample)})
+    if ds.message_type is not None:
+        return _of_messages(ds, records)
     found = infer_schema(ds, records)
     if not found.examples and not found.sequence_examples:
         looked, types = payload_types(ds)
@@ -80,3 +84,27 @@ def payload_types(ds: Dataset, limit: int = 200) -> tuple[int, str]:
     looked = ds.undamaged(range(0, len(ds), step)).tolist()
     counts = Counter(decode_record(ds, i).payload.type for i in looked)
     return len(looked), ", ".join(f"{n} {kind}" for kind, n in counts.most_common())
+
+
+def _of_messages(ds: Dataset, records: list[int] | None) -> SchemaReport:
+    """The schema of a dataset read as the user's message type (one type: a dataset
+    whose files are read as several is a :class:`SchemaError`)."""
+    import numpy as np
+
+    from ..core.analyze.message_schema import message_schema
+    from ..core.decode.file_payloads import message_type_of
+    from ..core.io.dataset_blocks import iter_blocks
+
+    kinds = {message_type_of(ds, n) for n in range(len(ds.files)) if len(ds.files[n].index)}
+    named = sorted(k.name for k in kinds if k is not None)
+    if len(named) != 1:
+        raise SchemaError(f"the files are read as several message types ({', '.join(named)})")
+    (kind,) = (k for k in kinds if k is not None)
+    chosen = ds.undamaged(np.arange(len(ds)) if records is None else records)
+
+    def payloads() -> Iterator[bytes]:
+        for _, block in iter_blocks(ds, chosen):
+            for r in range(block.rows):
+                yield block.payload(r)
+
+    return SchemaReport(message_schema(kind, payloads()))
