@@ -144,10 +144,17 @@ def give_message_types(args: argparse.Namespace) -> None:
     descriptor_set = getattr(args, "descriptor_set", None)
     message = getattr(args, "message", None)
     if proto is None and descriptor_set is None:
-        if message is not None:
+        if message is not None:  # one of the messages TensorFlow writes, by name
+            from .core.decode import message_types
             from .errors import UsageError
 
-            raise UsageError(f"--message {message}: give its --proto or --descriptor-set too")
+            kind = message_types.built_in_type(message)
+            if kind is None:
+                raise UsageError(
+                    f"--message {message}: give its --proto or --descriptor-set too (the "
+                    f"built-in types: {', '.join(message_types.BUILT_IN)})"
+                )
+            message_types.give(kind)
         return
     if proto is not None and descriptor_set is not None:
         from .errors import UsageError

@@ -173,3 +173,45 @@ def test_hostile_type_files_are_refused_in_one_line(made, tmp_path):
                    timeout=60)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "message drive.Frame" in done.stdout
+
+
+def test_the_messages_tensorflow_writes_read_by_name_as_a_users_are(tmp_path):
+    """``--message tensorflow.Example`` (no .proto: the built-in definitions) reads an
+    Example by name, as TensorFlow's parser reads it; a filter over its paths; a
+    TensorProto likewise."""
+    import numpy as np
+
+    from tests.tf_oracle import tf
+
+    t = tf()
+    examples = [
+        t.train.Example(features=t.train.Features(feature={
+            "label": t.train.Feature(int64_list=t.train.Int64List(value=[i, 2 * i])),
+            "name": t.train.Feature(bytes_list=t.train.BytesList(value=[f"n{i}".encode()])),
+        })).SerializeToString()
+        for i in range(6)
+    ]  # fmt: skip
+    path = tmp_path / "examples.tfrecord"
+    tf_write(path, examples)
+    done = program("show", "--json", "4", str(path), "--message", "tensorflow.Example")
+    assert done.returncode == 0, done.stderr
+    feature = json.loads(done.stdout)["fields"]["features"]["feature"]
+    parsed = t.io.parse_single_example(
+        examples[4], {"label": t.io.VarLenFeature(t.int64), "name": t.io.VarLenFeature(t.string)}
+    )
+    assert feature["label"]["int64_list"]["value"] == parsed["label"].values.numpy().tolist()
+    assert feature["name"]["bytes_list"]["value"][0]["text"] == "n4"
+    counted = program("count", str(path), "--message", "Example", "--filter",
+                      'f["features.feature"]["label"]["int64_list"]["value"][1] >= 6')  # fmt: skip
+    assert counted.returncode == 0, counted.stderr
+    assert counted.stdout.strip() == "3"
+    tensors = tmp_path / "tensors.tfrecord"
+    values = np.arange(6, dtype=np.float32).reshape(2, 3)
+    tf_write(tensors, [t.io.serialize_tensor(t.constant(values)).numpy()])
+    shown = json.loads(program("show", "--json", "0", str(tensors), "--message",
+                               "tensorflow.TensorProto").stdout)["fields"]  # fmt: skip
+    dims = [d["size"] for d in shown["tensor_shape"]["dim"]]
+    assert shown["dtype"] == 1 and dims == [2, 3]
+    content = np.frombuffer(__import__("base64").b64decode(shown["tensor_content"]["base64"]),
+                            dtype=np.float32)  # fmt: skip
+    assert np.array_equal(content.reshape(dims), values)

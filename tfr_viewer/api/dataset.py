@@ -67,11 +67,19 @@ def _message_type(
     message: str | None,
 ) -> object:
     """The message type (or types) :func:`open` reads the records as; None."""
-    if proto is None and descriptor_set is None:
-        if message is not None:
-            raise UserError(f"message={message!r}: give its proto= or descriptor_set= too")
+    if proto is None and descriptor_set is None and message is None:
         return None
     from ..core.decode import message_types
+
+    if proto is None and descriptor_set is None:
+        assert message is not None
+        kind = message_types.built_in_type(message)  # one of the messages TensorFlow writes
+        if kind is None:
+            raise UserError(
+                f"message={message!r}: give its proto= or descriptor_set= too (the "
+                f"built-in types: {', '.join(message_types.BUILT_IN)})"
+            )
+        return kind
 
     types = message_types.load(
         None if proto is None else os.fspath(proto),

@@ -94,22 +94,24 @@ class MessageTypes:
             for name in _message_names(self._pool.FindFileByName(f.name).message_types_by_name)
         ]
         self._types: dict[str, MessageType] = {}
+        self.public: list[str] | None = None  # the names offered, when not every one
 
     def names(self) -> list[str]:
         """The full name of every message type the files define (nested ones too, map
         entries not), the files' order."""
-        return list(self._names)
+        return list(self.public if self.public is not None else self._names)
 
     def get(self, name: str) -> MessageType:
         """The type named ``name`` (its full name, or a name only one type ends in); a
         :class:`UserError` naming the types there are for any other."""
-        found = [n for n in self._names if n == name or n.endswith("." + name)]
-        if name in self._names:
+        names = self.names()
+        found = [n for n in names if n == name or n.endswith("." + name)]
+        if name in names:
             found = [name]
         if len(found) != 1:
             what = "names no message type" if not found else "names more than one type"
-            shown = ", ".join(found or self._names[:12])
-            more = "" if found or len(self._names) <= 12 else f" and {len(self._names) - 12} more"
+            shown = ", ".join(found or names[:12])
+            more = "" if found or len(names) <= 12 else f" and {len(names) - 12} more"
             raise UserError(f"--message {name}: {what} of {self.origin} ({shown}{more})")
         full = found[0]
         if full not in self._types:
@@ -139,6 +141,48 @@ class MessageTypes:
         if runner_up is not None:
             why += f"; the next, {runner_up[2]}: {_said(runner_up[0], len(samples))}"
         return chosen, why
+
+
+BUILT_IN = (
+    "tensorflow.Example",
+    "tensorflow.SequenceExample",
+    "tensorflow.ExampleListWithContext",
+    "tensorflow.TensorProto",
+)  # the messages TensorFlow writes into TFRecords, from :mod:`.proto`'s definitions
+
+
+def built_in() -> MessageTypes:
+    """The messages TensorFlow writes into TFRecords (:data:`BUILT_IN` and the types
+    they hold), as written from the public definitions in :mod:`.proto`: named with
+    ``--message`` alone, read as a user's type is read."""
+    global _built_in
+    if _built_in is None:
+        from .proto import FILE
+
+        _built_in = MessageTypes(
+            descriptor_pb2.FileDescriptorSet(file=[FILE]), "the built-in types"
+        )
+        _built_in.public = [n for n in _built_in.names() if not _private(n)]
+    return _built_in
+
+
+def built_in_type(message: str) -> MessageType | None:
+    """The built-in type ``message`` names (its full name, or a name only one ends
+    in), or None when it names none."""
+    types = built_in()
+    names = types.names()
+    if message not in names and sum(n.endswith("." + message) for n in names) != 1:
+        return None
+    return types.get(message)
+
+
+def _private(name: str) -> bool:
+    """The decoders' own helper types of :mod:`.proto`, no message TensorFlow writes."""
+    short = name.rpartition(".")[2]
+    return short == "RawMessage" or short.startswith(("BytesKeyed", "KeyedFeature"))
+
+
+_built_in: MessageTypes | None = None
 
 
 def load(proto: str | None = None, descriptor_set: str | None = None) -> MessageTypes:
@@ -187,7 +231,7 @@ def give_spec(spec: Spec) -> None:
 def from_spec(spec: Spec) -> MessageType | MessageTypes:
     """The type (or types) ``spec`` names, loaded in this process."""
     proto, descriptor_set, message = spec
-    types = load(proto, descriptor_set)
+    types = built_in() if proto is None and descriptor_set is None else load(proto, descriptor_set)
     return types.get(message) if message is not None else types
 
 

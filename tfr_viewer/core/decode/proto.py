@@ -178,8 +178,9 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
     return fdp
 
 
+FILE = _build_file()  # the definitions, for a pool of their own (message_types.built_in)
 _POOL = descriptor_pool.DescriptorPool()
-_POOL.Add(_build_file())
+_POOL.Add(FILE)
 
 
 def _cls(name: str) -> Any:
