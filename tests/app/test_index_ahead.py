@@ -12,9 +12,9 @@ from contextlib import contextmanager
 
 import pytest
 
+from tests.app.test_event_log import _facts
 from tests.summary_files import write_summaries, write_tf1_summaries
 from tfr_viewer.app.event_log import read_log
-from tfr_viewer.app.event_runs import runs_of
 from tfr_viewer.app.index_ahead import index_ahead, indexes_ahead
 from tfr_viewer.app.task_state import Step, TaskState
 from tfr_viewer.core.io import Dataset
@@ -30,18 +30,6 @@ def logdir(tmp_path_factory):
     write_tf1_summaries(root / "old" / "events.out.tfevents.1.host", steps=25)
     write_tf1_summaries(root / "eval" / "events.out.tfevents.2.host", steps=20)
     return root
-
-
-def _facts(log):
-    scalars = log.scalars.peek()
-    return (
-        runs_of(log).to_json(),
-        [(h.run, h.tag, h.step, h.record, h.buckets.tolist()) for h in log.histograms],
-        log.summaries,
-        log.hparams,
-        list(zip(scalars.run.tolist(), scalars.tag.tolist(), scalars.step.tolist(),
-                 scalars.value.tolist(), scalars.record.tolist(), strict=True)),
-    )  # fmt: skip
 
 
 def _no_index_thread() -> bool:

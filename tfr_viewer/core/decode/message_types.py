@@ -444,6 +444,13 @@ def unknown_fields(message: Message) -> int:
     return _counts(message)[0]
 
 
+def enum_value(field: Any, number: int) -> str | int:
+    """An enum field's value as every reading shows it: its name, or the number when
+    the enum names none (an open enum keeps numbers it does not know)."""
+    named = field.enum_type.values_by_number.get(number)
+    return named.name if named is not None else int(number)
+
+
 def is_repeated(field: Any) -> bool:
     """Whether ``field`` is repeated (a map too), in every protobuf this runs with."""
     repeated = getattr(field, "is_repeated", None)  # protobuf 5.28 on; ``label`` before

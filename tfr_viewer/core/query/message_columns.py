@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from google.protobuf.descriptor import FieldDescriptor
 
-from ..decode.message_types import is_repeated
+from ..decode.message_types import enum_value, is_repeated
 from ..user_error import UserError
 from .columns import Rag, as_array
 from .extract import ROW_MALFORMED, ROW_OK, FeatureColumn
@@ -92,8 +92,7 @@ def _item(field: Any, value: Any) -> Any:
     if kind in (_F.TYPE_MESSAGE, _F.TYPE_GROUP):
         return MessageValue(value)
     if kind == _F.TYPE_ENUM:
-        named = field.enum_type.values_by_number.get(value)
-        return named.name if named is not None else int(value)
+        return enum_value(field, value)
     if kind == _F.TYPE_BYTES:
         return bytes(value)
     return value

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from google.protobuf.descriptor import FieldDescriptor
 
-from ..decode.message_types import is_repeated
+from ..decode.message_types import enum_value, is_repeated
 from ..io.dataset_blocks import iter_blocks
 from ..user_error import UserError
 
@@ -99,8 +99,7 @@ def _one(field: Any, value: Any, depth: int) -> Any:
     if field.message_type is not None:
         return value.SerializeToString() if depth >= MAX_DEPTH else row(value, depth + 1)
     if field.type == _F.TYPE_ENUM:
-        named = field.enum_type.values_by_number.get(value)
-        return named.name if named is not None else str(value)
+        return str(enum_value(field, value))  # a string column: a number as its text
     return value
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from google.protobuf.descriptor import FieldDescriptor
 
 from ...text import plural, shortest_float32
-from ..message_types import is_repeated
+from ..message_types import enum_value, is_repeated
 from ..payload_types import Bid, MessagePayload
 
 if TYPE_CHECKING:
@@ -94,8 +94,7 @@ def value_json(field: Any, value: Any) -> Any:
     if kind in (_F.TYPE_MESSAGE, _F.TYPE_GROUP):
         return message_json(value)
     if kind == _F.TYPE_ENUM:
-        named = field.enum_type.values_by_number.get(value)
-        return named.name if named is not None else int(value)
+        return enum_value(field, value)
     if kind == _F.TYPE_BYTES:
         return bytes_value(bytes(value))
     if kind == _F.TYPE_FLOAT:
