@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from .cli_options import CommandSpec, VersionAction, give_message_types
+from .cli_options import CommandSpec, VersionAction, message_types_given
 from .errors import EXIT_OK, EXIT_USAGE, UserError
 
 # numpy's BLAS threads are never used here; without this they start, and spin, anyway
@@ -261,8 +261,8 @@ def _command_line(argv: Sequence[str] | None) -> tuple[int, str | None]:
         _warn_fallback()
         _terminate_like_an_interrupt()
     try:
-        give_message_types(args)
-        code = own.run(args)
+        with message_types_given(args):
+            code = own.run(args)
     except BrokenPipeError:
         code = EXIT_OK
     except Terminated:

@@ -6,8 +6,9 @@ processes."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -134,6 +135,20 @@ def add_reading_options(p: argparse.ArgumentParser) -> None:
         help="the message type of the records (its full name); without it, the type "
         "that reads a file's records best is chosen, and said",
     )
+
+
+@contextlib.contextmanager
+def message_types_given(args: argparse.Namespace) -> Iterator[None]:
+    """The command's run with its message type given (:func:`give_message_types`) and
+    taken back after it (a program that runs commands in turn reads each one's own)."""
+    give_message_types(args)
+    try:
+        yield
+    finally:
+        if any(getattr(args, n, None) for n in ("proto", "descriptor_set", "message")):
+            from .core.decode import message_types
+
+            message_types.give(None)
 
 
 def give_message_types(args: argparse.Namespace) -> None:

@@ -215,3 +215,15 @@ def test_the_messages_tensorflow_writes_read_by_name_as_a_users_are(tmp_path):
     content = np.frombuffer(__import__("base64").b64decode(shown["tensor_content"]["base64"]),
                             dtype=np.float32)  # fmt: skip
     assert np.array_equal(content.reshape(dims), values)
+
+
+def test_a_commands_type_is_taken_back_after_it(made):
+    """Commands run in turn in one process: the next one reads records as its own
+    options say, not as the one before."""
+    from tfr_viewer.cli import main
+    from tfr_viewer.core.io import Dataset
+
+    _, protos, _, path, _ = made
+    assert main(["count", str(path), "--proto", str(protos), "--message", "drive.Frame"]) == 0
+    assert Dataset.message_type is None
+    assert main(["count", str(path)]) == 0
