@@ -68,6 +68,7 @@ bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/episode_benchmarks.py
 	$(PY) tests/benchmarks/episode_check_benchmarks.py
 	$(PY) tests/benchmarks/event_benchmarks.py
+	$(PY) tests/benchmarks/message_benchmarks.py
 
 fuzz: $(VENV)/.test-installed
 	$(PY) -m tests.fuzz.run --cases 100000 --seed 1
