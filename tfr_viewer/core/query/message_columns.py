@@ -9,7 +9,7 @@ map one :class:`MapValue`, whose keys a filter names (``f["stats"]["speed"]``)."
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -138,18 +138,16 @@ def message_columns(
     wanted = sorted(set(keys))
     status = np.full(block.rows, ROW_OK, dtype=np.uint8)
     rows: dict[str, list[list[Any]]] = {key: [] for key in wanted}
+    getters = [(rows[key], _getter(kind, key)) for key in wanted]
     for r in range(block.rows):
-        roots: list[Any] = []
+        message = None
         if block.starts[r] >= 0:
             try:
-                roots = [MessageValue(kind.parse(block.payload(r)))]
+                message = kind.parse(block.payload(r))
             except DecodeError:
                 status[r] = ROW_MALFORMED
-        for key in wanted:
-            values = roots
-            for name in key.split("."):
-                values = fields_of(values, name)
-            rows[key].append(values)
+        for out, get in getters:
+            out.append([] if message is None else get(message))
     columns = {}
     for key, per_row in rows.items():
         lengths = np.array([len(v) for v in per_row], dtype=np.int64)
@@ -160,3 +158,56 @@ def message_columns(
             Rag(flat, splits), present, np.zeros(block.rows, dtype=np.uint8)
         )
     return status, columns
+
+
+def _getter(kind: MessageType, key: str) -> Callable[[Message], list[Any]]:
+    """How a record's values of ``key`` are read: along its singular messages straight
+    to a field that holds no message (the common path, a few attribute reads), or
+    through :class:`MessageValue` for any other path; both give the same values."""
+    steps: list[Any] = []
+    descriptor = kind.descriptor
+    for name in key.split("."):
+        field = descriptor.fields_by_name.get(name) if descriptor is not None else None
+        steps.append(field)
+        descriptor = None if field is None or _is_map(field) else field.message_type
+    *through, leaf = steps
+    plain = (
+        leaf is not None
+        and leaf.message_type is None
+        and all(
+            f is not None and f.message_type is not None and not is_repeated(f) for f in through
+        )
+    )
+    if not plain:
+        names = key.split(".")
+
+        def walked(message: Message) -> list[Any]:
+            values: list[Any] = [MessageValue(message)]
+            for name in names:
+                values = fields_of(values, name)
+            return values
+
+        return walked
+    path = [f.name for f in through]
+    name, converted = leaf.name, leaf.type in (_F.TYPE_ENUM, _F.TYPE_BYTES)
+    if is_repeated(leaf):
+
+        def many(message: Message) -> list[Any]:
+            for step in path:
+                if not message.HasField(step):
+                    return []
+                message = getattr(message, step)
+            values = getattr(message, name)
+            return [_item(leaf, v) for v in values] if converted else list(values)
+
+        return many
+
+    def one(message: Message) -> list[Any]:
+        for step in path:
+            if not message.HasField(step):
+                return []
+            message = getattr(message, step)
+        value = getattr(message, name)
+        return [_item(leaf, value) if converted else value]
+
+    return one
