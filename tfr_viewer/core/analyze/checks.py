@@ -44,7 +44,7 @@ from .image_checks import ImageChecks
 from .image_quality import Thresholds
 from .key_checks import KeyChecks
 from .label_checks import LabelChecks, PredictionCheck, settle
-from .message_checks import check_messages
+from .message_checks import check_messages, read_as
 from .other_payloads import OtherPayloads
 from .parse_checks import parse_findings
 from .roles import Roles
@@ -379,7 +379,7 @@ class _Pass:
             for positions, payloads in iter_blocks(ds, records, block, edited, reuse=True):
                 if cancel is not None and cancel.cancelled:
                     break
-                kind = _read_as(ds, records[positions])
+                kind = read_as(ds, records[positions])
                 self.add(records[positions] + self.base, payloads, kind)
                 done += payloads.rows
                 if progress is not None:
@@ -456,7 +456,7 @@ def surveyed_check(
                 state = _Pass(
                     len(ds), base, plan, label_map, limits, schema, predictions, _specs(ds, plan)
                 )
-            state.add(records[positions] + base, payloads, _read_as(ds, records[positions]))
+            state.add(records[positions] + base, payloads, read_as(ds, records[positions]))
             done += payloads.rows
             if progress is not None:
                 progress(done, len(records))
@@ -468,15 +468,6 @@ def surveyed_check(
     if state is None:  # no intact record
         state = _Pass(len(ds), base, found.plan(), label_map, limits, schema, predictions)
     return found, state.part(), state.plan
-
-
-def _read_as(ds: Dataset, records: np.ndarray) -> MessageType | None:
-    """The user's message type the block's records (of one file) are read as, or None."""
-    if ds.message_type is None or not len(records):
-        return None
-    from ..decode.file_payloads import message_type_of
-
-    return message_type_of(ds, ds.locate(int(records[0]))[0])
 
 
 def check_dataset(

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from google.protobuf.descriptor import FieldDescriptor
 
-from ..decode.message_types import is_repeated, unknown_fields
+from ..decode.message_types import is_map, is_repeated, unknown_fields
 
 if TYPE_CHECKING:
     from google.protobuf.message import Message
 
     from ..decode.message_types import MessageType
+    from ..io import Dataset
     from ..io.payload_block import PayloadBlock
 
 Note = Callable[..., None]  # (kind, message, record, **where)
@@ -32,6 +33,16 @@ MESSAGE_KINDS = (
     "message_not_finite",
     "message_empty",
 )
+
+
+def read_as(ds: Dataset, records: np.ndarray) -> MessageType | None:
+    """The user's message type a block's records (of one file, ``records`` their
+    numbers) are read as, or None (at once when the user gave none)."""
+    if ds.message_type is None or not len(records):
+        return None
+    from ..decode.file_payloads import message_type_of
+
+    return message_type_of(ds, ds.locate(int(records[0]))[0])
 
 
 def check_messages(
@@ -73,11 +84,11 @@ def check_messages(
 def _values(message: Message, path: str) -> Iterator[tuple[str, Any, Any]]:
     """``(path, field, value)`` of every enum and floating-point value in ``message``
     and the messages it holds."""
-    for field, value in message.ListFields():
+    fields: Any = message.ListFields()
+    for field, value in fields:
         here = f"{path}.{field.name}" if path else field.name
-        entry = field.message_type
-        if entry is not None and entry.GetOptions().map_entry:
-            inner = entry.fields_by_name["value"]
+        if is_map(field):
+            inner = field.message_type.fields_by_name["value"]
             items = [(f"{here}[{k!r}]", inner, value[k]) for k in sorted(value)]
         elif is_repeated(field):
             items = [(f"{here}[{i}]", field, v) for i, v in enumerate(value)]

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..decode.message_types import is_repeated
+from ..decode.message_types import is_map, is_repeated
 from ..decode.payloads.message import type_name
 from ..text import plural
 
@@ -105,7 +105,7 @@ def _leaves(message: Message, path: str, depth: int) -> Iterator[tuple[str, Any,
     for f, value in message.ListFields():
         here = f"{path}.{f.name}" if path else f.name
         entry = f.message_type
-        if entry is not None and is_repeated(f) and entry.GetOptions().map_entry:
+        if is_map(f):
             yield here, f, len(value)
         elif entry is not None and depth < MAX_DEPTH:
             items: Iterable[Any] = value if is_repeated(f) else (value,)
@@ -134,7 +134,7 @@ def _declared(descriptor: Any, path: str = "", depth: int = 0) -> Iterator[str]:
     for f in descriptor.fields:
         here = f"{path}.{f.name}" if path else f.name
         entry = f.message_type
-        if entry is not None and not entry.GetOptions().map_entry and depth < MAX_DEPTH:
+        if entry is not None and not is_map(f) and depth < MAX_DEPTH:
             yield from _declared(entry, here, depth + 1)
         else:
             yield here

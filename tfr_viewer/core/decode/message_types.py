@@ -425,7 +425,7 @@ def _counts(message: Message) -> tuple[int, int, int]:
         read += 1
         values: Iterable[Any] = value if is_repeated(field) else (value,)
         if field.message_type is not None:
-            if field.message_type.GetOptions().map_entry:
+            if is_map(field):
                 values = _map_values(field, value)
                 if field.message_type.fields_by_name["value"].message_type is None:
                     continue
@@ -449,6 +449,13 @@ def enum_value(field: Any, number: int) -> str | int:
     the enum names none (an open enum keeps numbers it does not know)."""
     named = field.enum_type.values_by_number.get(number)
     return named.name if named is not None else int(number)
+
+
+def is_map(field: Any) -> bool:
+    """Whether ``field`` is a map (protobuf writes one as repeated entries of a type of
+    its own, marked ``map_entry``)."""
+    entry = field.message_type
+    return entry is not None and is_repeated(field) and bool(entry.GetOptions().map_entry)
 
 
 def is_repeated(field: Any) -> bool:

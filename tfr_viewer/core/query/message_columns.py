@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from google.protobuf.descriptor import FieldDescriptor
 
-from ..decode.message_types import enum_value, is_repeated
+from ..decode.message_types import enum_value, is_map, is_repeated
 from ..user_error import UserError
 from .columns import Rag, as_array
 from .extract import ROW_MALFORMED, ROW_OK, FeatureColumn
@@ -46,7 +46,7 @@ class MessageValue:
         if field is None:
             raise TypeError(f"{descriptor.full_name} has no field {name!r} ({_names(descriptor)})")
         value = getattr(self.message, name)
-        if _is_map(field):
+        if is_map(field):
             return [MapValue(field, value)]
         if is_repeated(field):
             return [_item(field, v) for v in value]
@@ -98,14 +98,6 @@ def _item(field: Any, value: Any) -> Any:
     return value
 
 
-def _is_map(field: Any) -> bool:
-    return (
-        field.type == _F.TYPE_MESSAGE
-        and is_repeated(field)
-        and field.message_type.GetOptions().map_entry
-    )
-
-
 def _names(descriptor: Any) -> str:
     return "its fields: " + ", ".join(f.name for f in descriptor.fields) or "it has no field"
 
@@ -125,7 +117,7 @@ def check_path(kind: MessageType, key: str) -> None:
             where = ".".join(walked) or kind.name
             raise UserError(f"{where} has no field {name!r} ({_names(descriptor)})")
         walked.append(name)
-        descriptor = None if _is_map(field) else field.message_type
+        descriptor = None if is_map(field) else field.message_type
 
 
 def message_columns(
@@ -169,7 +161,7 @@ def _getter(kind: MessageType, key: str) -> Callable[[Message], list[Any]]:
     for name in key.split("."):
         field = descriptor.fields_by_name.get(name) if descriptor is not None else None
         steps.append(field)
-        descriptor = None if field is None or _is_map(field) else field.message_type
+        descriptor = None if field is None or is_map(field) else field.message_type
     *through, leaf = steps
     plain = (
         leaf is not None
@@ -189,25 +181,20 @@ def _getter(kind: MessageType, key: str) -> Callable[[Message], list[Any]]:
 
         return walked
     path = [f.name for f in through]
-    name, converted = leaf.name, leaf.type in (_F.TYPE_ENUM, _F.TYPE_BYTES)
-    if is_repeated(leaf):
+    name, converted, repeated = (
+        leaf.name,
+        leaf.type in (_F.TYPE_ENUM, _F.TYPE_BYTES),
+        is_repeated(leaf),
+    )
 
-        def many(message: Message) -> list[Any]:
-            for step in path:
-                if not message.HasField(step):
-                    return []
-                message = getattr(message, step)
-            values = getattr(message, name)
-            return [_item(leaf, v) for v in values] if converted else list(values)
-
-        return many
-
-    def one(message: Message) -> list[Any]:
+    def straight(message: Message) -> list[Any]:
         for step in path:
             if not message.HasField(step):
                 return []
             message = getattr(message, step)
         value = getattr(message, name)
-        return [_item(leaf, value) if converted else value]
+        if not repeated:
+            return [_item(leaf, value) if converted else value]
+        return [_item(leaf, v) for v in value] if converted else list(value)
 
-    return one
+    return straight

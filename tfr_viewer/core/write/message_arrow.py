@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from google.protobuf.descriptor import FieldDescriptor
 
-from ..decode.message_types import enum_value, is_repeated
+from ..decode.message_types import enum_value, is_map, is_repeated
 from ..io.dataset_blocks import iter_blocks
 from ..user_error import UserError
 
@@ -50,13 +50,8 @@ def _scalar_type(pa: Any, field: Any) -> Any:
     return pa.string()  # string, enum (by name)
 
 
-def _is_map(field: Any) -> bool:
-    entry = field.message_type
-    return entry is not None and is_repeated(field) and entry.GetOptions().map_entry
-
-
 def _field_type(pa: Any, field: Any, depth: int) -> Any:
-    if _is_map(field):
+    if is_map(field):
         entry = field.message_type
         key, value = entry.fields_by_name["key"], entry.fields_by_name["value"]
         return pa.map_(_scalar_type(pa, key), _one_type(pa, value, depth))
@@ -83,7 +78,7 @@ def row(message: Message, depth: int = 0) -> dict[str, Any]:
     fields: Any = message.DESCRIPTOR.fields
     for field in fields:
         value = getattr(message, field.name)
-        if _is_map(field):
+        if is_map(field):
             inner = field.message_type.fields_by_name["value"]
             out[field.name] = [(k, _one(inner, value[k], depth)) for k in sorted(value)]
         elif is_repeated(field):

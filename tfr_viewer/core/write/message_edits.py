@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from ..decode.message_types import is_repeated
+from ..decode.message_types import is_map, is_repeated
 from .edits import EditError
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def _locate(message: Message, path: str) -> tuple[Any, Any, Any]:
             raise EditError(f"{path}: {here.DESCRIPTOR.full_name} has no field {name!r}")
         last = n == len(steps) - 1
         entry = field.message_type
-        if entry is not None and is_repeated(field) and entry.GetOptions().map_entry:
+        if is_map(field):
             if len(indexes) != 1:
                 raise EditError(f"{path}: name one key of the map {name}")
             inner = entry.fields_by_name["value"]

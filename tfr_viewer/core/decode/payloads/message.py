@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from google.protobuf.descriptor import FieldDescriptor
 
 from ...text import plural, shortest_float32
-from ..message_types import enum_value, is_repeated
+from ..message_types import enum_value, is_map, is_repeated
 from ..payload_types import Bid, MessagePayload
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def message_json(message: Message) -> dict[str, Any]:
     """Every field of ``message`` that is set, by name (see the module)."""
     out: dict[str, Any] = {}
     for field, value in message.ListFields():
-        if _is_map(field):
+        if is_map(field):
             kind = _map_value(field)
             out[field.name] = {str(k): value_json(kind, value[k]) for k in sorted(value)}
         elif is_repeated(field):
@@ -109,7 +109,7 @@ def value_json(field: Any, value: Any) -> Any:
 def type_name(field: Any) -> str:
     """A field's type as its ``.proto`` spells it (a message's or enum's name, a map's
     ``map<key, value>``, ``repeated`` before a list's)."""
-    if _is_map(field):
+    if is_map(field):
         key, value = (field.message_type.fields_by_name[n] for n in ("key", "value"))
         return f"map<{type_name(key)}, {type_name(value)}>"
     if field.message_type is not None:
@@ -124,14 +124,6 @@ def type_name(field: Any) -> str:
 def _map_value(field: Any) -> Any:
     """The value field of a map field's entries."""
     return field.message_type.fields_by_name["value"]
-
-
-def _is_map(field: Any) -> bool:
-    return (
-        field.type == _F.TYPE_MESSAGE
-        and is_repeated(field)
-        and field.message_type.GetOptions().map_entry
-    )
 
 
 def render(record: dict[str, Any]) -> Iterator[str]:
@@ -184,7 +176,7 @@ def _field_nodes(message: Message, path: str) -> list[Outline]:
     for field, value in message.ListFields():
         here = f"{path}.{field.name}" if path else field.name
         node = Outline(field.name, type_name(field), key=here)
-        if _is_map(field):
+        if is_map(field):
             kind = _map_value(field)
             node.count = plural(len(value), "entry", "entries")
             for k in sorted(value)[:MAX_CHILDREN]:
@@ -229,7 +221,7 @@ def images(p: MessagePayload, keymap: KeyMap | None) -> list[ImageAnnotation]:
             if len(found) >= MAX_IMAGES:
                 return
             here = f"{path}.{field.name}" if path else field.name
-            if _is_map(field):
+            if is_map(field):
                 kind = _map_value(field)
                 items = [(f"{here}[{k!r}]", value[k]) for k in sorted(value)]
                 field = kind
