@@ -74,3 +74,14 @@ def test_each_mistake_is_one_user_error(made, tmp_path):
         tfv.open(path, descriptor_set=path)
     with pytest.raises(UserError, match="no such .proto file or folder"):
         tfv.open(path, proto=tmp_path / "gone")
+
+
+def test_statistics_by_field_path(made):
+    _, sets, path, messages = made
+    report = tfv.open(path, descriptor_set=sets, message="drive.Frame").stats()
+    found = report.to_json()
+    assert found["message"] == "drive.Frame" and found["other_payloads"] == 1
+    ranges = [r for m in messages for laser in m.lasers for r in laser.ranges]
+    assert found["features"]["lasers.ranges"]["numeric"]["max"] == max(ranges)
+    table = report.to_pandas()
+    assert "context.name" in set(table["feature"])

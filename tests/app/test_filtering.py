@@ -61,7 +61,9 @@ def test_every_front_end_picks_the_same_records(shards):
     with Dataset(shards) as ds:
         ds.index()
         window = FilterRequest("label == 3").run(ds).records.tolist()
-        messages = collect(operation_task, (shards, ds.columns(), FilterRequest("label == 3")))
+        messages = collect(
+            operation_task, (shards, ds.columns(), FilterRequest("label == 3"), None)
+        )
     assert cli == window == WANTED
     assert json.loads(counted.stdout)["count"] == len(WANTED)
     assert api.records.tolist() == WANTED
@@ -93,10 +95,10 @@ def test_a_mistake_in_the_filter_is_one_failure(shards):
     with Dataset(shards) as ds:
         ds.index()
         columns = ds.columns()
-    messages = collect(operation_task, (shards, columns, FilterRequest("label =")))
+    messages = collect(operation_task, (shards, columns, FilterRequest("label ="), None))
     failed = messages[-1]
     assert isinstance(failed, Failed) and failed.kind == "input"
-    unknown = collect(operation_task, (shards, columns, FilterRequest("colour == 3")))
+    unknown = collect(operation_task, (shards, columns, FilterRequest("colour == 3"), None))
     assert isinstance(unknown[-1], Failed) and "colour" in unknown[-1].message
 
 

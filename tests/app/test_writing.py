@@ -37,7 +37,7 @@ def test_chosen_records_with_an_edit_are_what_tensorflow_reads_back(tmp_path):
     edit = build_example({"label": 99})
     out = tmp_path / "out.tfrecord"
     request = ExportRecordsRequest([7, 2, 5], ExportOptions(str(out)), {2: edit})
-    messages = collect(operation_task, (paths, columns, request))
+    messages = collect(operation_task, (paths, columns, request, None))
     assert isinstance(messages[-1], Done) and messages[-1].result.records == 3
     assert any(isinstance(m, Progress) for m in messages)
     assert tf_read(out) == [payloads[7], edit, payloads[5]]
@@ -46,11 +46,15 @@ def test_chosen_records_with_an_edit_are_what_tensorflow_reads_back(tmp_path):
 def test_rows_as_json_lines_and_a_refused_output(tmp_path):
     paths, columns, _ = _dataset(tmp_path)
     out = tmp_path / "rows.jsonl"
-    done = collect(operation_task, (paths, columns, FormatExportRequest([1, 3], "jsonl", str(out))))
+    done = collect(
+        operation_task, (paths, columns, FormatExportRequest([1, 3], "jsonl", str(out)), None)
+    )
     assert isinstance(done[-1], Done) and done[-1].result == 2
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 2 and "label" in json.dumps(rows[1])
-    refused = collect(operation_task, (paths, columns, FormatExportRequest([1], "jsonl", paths[0])))
+    refused = collect(
+        operation_task, (paths, columns, FormatExportRequest([1], "jsonl", paths[0]), None)
+    )
     assert isinstance(refused[-1], Failed) and refused[-1].kind == "input"
     assert tf_read(paths[0])  # the input is whole
 
@@ -103,7 +107,7 @@ def test_the_command_line_the_api_and_the_window_report_one_export(tmp_path):
     assert cli["records"] == 4 and cli["warnings"] == []
     assert tf_read(out_cli) == payloads[6:]
     request = ExportRecordsRequest([6, 7, 8, 9], ExportOptions(str(out_win)), filter="label >= 6")
-    done = collect(operation_task, (paths, columns, request))
+    done = collect(operation_task, (paths, columns, request, None))
     assert isinstance(done[-1], Done)
     assert same(done[-1].result.to_json(), out_win) == same(cli, out_cli)
     nothing = tfv.open(paths[0]).filter("label > 99").export(str(tmp_path / "none.tfrecord"))

@@ -227,3 +227,30 @@ def test_a_commands_type_is_taken_back_after_it(made):
     assert main(["count", str(path), "--proto", str(protos), "--message", "drive.Frame"]) == 0
     assert Dataset.message_type is None
     assert main(["count", str(path)]) == 0
+
+
+def test_stats_of_named_fields_the_same_on_one_process_or_two(made, tmp_path):
+    """Two shards (a split each on two processes): every path's figures as one pass
+    gives them, the type chosen once for both."""
+    _, protos, _, _, messages = made
+    shards = []
+    for n, part in enumerate((messages[:9], messages[9:])):
+        shards.append(tmp_path / f"frames-{n}.tfrecord")
+        tf_write(shards[-1], [m.SerializeToString() for m in part])
+    outputs = []
+    for jobs in ("1", "2"):
+        done = program("stats", *map(str, shards), "--proto", str(protos), "--json",
+                       "--jobs", jobs)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        outputs.append(json.loads(done.stdout))
+    assert outputs[0] == outputs[1]
+    found = outputs[0]
+    assert found["message"] == "drive.Frame" and found["messages"] == len(messages)
+    stamps = found["features"]["timestamp_micros"]["numeric"]
+    assert stamps["min"] == min(m.timestamp_micros for m in messages)
+    assert stamps["max"] == max(m.timestamp_micros for m in messages)
+    text = program("stats", *map(str, shards), "--proto", str(protos))
+    assert text.returncode == 0, text.stderr
+    assert "read as drive.Frame" in text.stdout
+    line = next(x for x in text.stdout.splitlines() if x.startswith("images.name "))
+    assert "CameraName" in line and "'FRONT' 16" in line

@@ -142,3 +142,19 @@ def test_a_field_edited_in_the_tree_is_exported(qtbot, window, made, monkeypatch
     original = path.read_bytes()
     assert all(got[i] == window.dataset.read(i) for i in range(len(got)) if i != 2)
     assert path.read_bytes() == original
+
+
+def test_the_statistics_panel_gives_stats_by_field_path(qtbot, window, made, monkeypatch):
+    from tests.app.cli import cli_json
+    from tests.ui.panels.test_analysis_panels import _action
+
+    _, sets, path, _ = made
+    open_and_wait(qtbot, window, [path])
+    _answer(monkeypatch, str(sets), "drive.Frame")
+    window.menus.action("file.message_types").trigger()
+    _action(window, "Statistics").trigger()
+    qtbot.waitUntil(lambda: window.analysis.stats is not None, timeout=60_000)
+    cli = cli_json("stats", "--json", str(path), "--descriptor-set", str(sets), "--message",
+                   "drive.Frame")[1]  # fmt: skip
+    assert cli["message"] == "drive.Frame"
+    assert window.analysis.stats.to_json() == cli

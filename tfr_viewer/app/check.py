@@ -151,12 +151,13 @@ def check_in_splits(
     """The findings of a header-indexed ``ds``, its splits checked on ``jobs``
     processes, every split matching predictions by the same id."""
     from ..core.analyze.split_check import check_each
+    from ..core.decode.file_payloads import settled_type
     from ..core.decode.message_types import worker_setup
     from ..core.io.split_pool import pool_each
 
     keywords = settled(ds, options).keywords()
     with state.phase("checking", 0, unit="splits") as step:
-        setup = worker_setup(ds.message_type)
+        setup = worker_setup(settled_type(ds))
         return check_each(ds, pool_each(jobs, step, setup), **keywords)
 
 

@@ -2,8 +2,9 @@
 
 A CPU-bound Python job in a thread would compete with the window's thread for the
 interpreter lock; in a child process it cannot. :func:`run_child` is every child's
-entry. :func:`operation_task` receives ``(paths, columns, request)`` — the dataset as
-the window indexed it, and a request of this layer (anything with ``run(ds, state)``);
+entry. :func:`operation_task` receives what :func:`operation_payload` makes — the
+dataset as the window indexed it (with the message type its records are read as), and a
+request of this layer (anything with ``run(ds, state)``);
 :func:`standalone_task` receives a request that reads no indexed dataset (``run(state)``:
 a conversion of images). Either runs the request with a :class:`PipeState`, which sends
 its progress as :mod:`~tfr_viewer.core.task_messages`, and sends ``Done(report)`` or
@@ -82,17 +83,32 @@ def run_child(
         pass
 
 
+def operation_payload(ds: Dataset, request: Request) -> tuple[Any, ...]:
+    """What :func:`operation_task` receives to run ``request`` on ``ds``: its files,
+    its index, and what its records are read as (the user's message type, or None)."""
+    from ..core.decode.message_types import spec_of
+
+    return [f.path for f in ds.files], ds.columns(), request, spec_of(ds.message_type)
+
+
 def on_dataset(
     conn: Connection,
     paths: list[str],
     columns: list[tuple[Any, ...]],
     job: Callable[[Dataset], None],
     verified: bool = True,
+    spec: Any = None,
 ) -> None:
     """Run ``job`` on a dataset rebuilt from a parent's index (``verified``: its
-    statuses are a CRC pass's); errors become ``Failed``; the pipe is closed after."""
+    statuses are a CRC pass's; ``spec``: the message type its records are read as, see
+    :func:`~..core.decode.message_types.spec_of`); errors become ``Failed``; the pipe is
+    closed after."""
     ds = Dataset.from_arrays(paths, columns, verified=verified)
     try:
+        if spec is not None:
+            from ..core.decode.message_types import from_spec
+
+            ds.message_type = from_spec(spec)
         job(ds)
     except Exception as exc:  # reported to the parent, which shows it
         conn.send(Failed.of(exc))
@@ -102,11 +118,17 @@ def on_dataset(
 
 
 def operation_task(conn: Connection) -> None:
-    """Receive ``(paths, columns, request)`` and run the request on the dataset
+    """Receive :func:`operation_payload`'s tuple and run its request on the dataset
     rebuilt from the parent's index. Messages: ``Phase``, ``Progress`` and
     ``Partial``, then ``Done(report)`` or ``Failed``."""
-    paths, columns, request = conn.recv()
-    on_dataset(conn, paths, columns, lambda ds: conn.send(Done(request.run(ds, PipeState(conn)))))
+    paths, columns, request, spec = conn.recv()
+    on_dataset(
+        conn,
+        paths,
+        columns,
+        lambda ds: conn.send(Done(request.run(ds, PipeState(conn)))),
+        spec=spec,
+    )
 
 
 def standalone_task(conn: Connection) -> None:

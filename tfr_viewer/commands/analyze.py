@@ -29,14 +29,14 @@ from .reports import (
 )
 
 
-def _feature_line(key: str, f: dict[str, Any], width: int) -> str:
+def _feature_line(key: str, f: dict[str, Any], width: int, kinds: int = 5) -> str:
     counts = f["value_counts"]
     span = (
         f"{counts['min']:.0f}"
         if counts["min"] == counts["max"]
         else f"{num(counts['min'])}-{num(counts['max'])}"
     )
-    head = f"{key:<{width}}  {f['kind']:<5}  {100 * f['presence']:5.1f}%  {span:>9}  "
+    head = f"{key:<{width}}  {f['kind']:<{kinds}}  {100 * f['presence']:5.1f}%  {span:>9}  "
     if "images" in f:
         img = f["images"]
         fmts = ", ".join(f"{k} {v}" for k, v in img["formats"].items())
@@ -62,14 +62,21 @@ def print_stats(out: dict[str, Any]) -> None:
     """The human-readable report of :meth:`Stats.to_json`."""
     damaged = f", {plural(out['damaged'], 'damaged record')} skipped" if out["damaged"] else ""
     others = out["other_payloads"]
-    other = f", {plural(others, 'record')} with no Example features" if others else ""
+    read_as = out.get("message")
+    unread = f"the type does not parse as {read_as}" if read_as else "with no Example features"
+    other = f", {plural(others, 'record')} {unread}" if others else ""
     print(f"{plural(out['records'], 'record')} in {plural(out['files'], 'file')}{damaged}{other}")
+    if read_as:
+        print(f"read as {read_as}")
     features = out["features"]
     if features:
         width = max(len(k) for k in features)
-        print(f"{'key':<{width}}  kind   present  values/rec")
+        kinds = max(5, *(len(f["kind"]) for f in features.values()))
+        print(
+            f"{'key' if not read_as else 'path':<{width}}  {'kind':<{kinds}}  present  values/rec"
+        )
         for key, f in features.items():
-            print(_feature_line(key, f, width))
+            print(_feature_line(key, f, width, kinds))
         for key, f in features.items():
             if warning := kinds_warning(key, f.get("kinds", {})):
                 print(f"note: {warning}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from ..app.jobs import Request, operation_task
+from ..app.jobs import Request, operation_payload, operation_task
 from ..core.io import Dataset
 from ..core.task_messages import Done, Failed, Phase, Progress
 from .process_task import ProcessTask
@@ -25,8 +25,7 @@ class AnalysisJob(QObject):
     def __init__(self, dataset: Dataset, request: Request, parent: QObject | None = None) -> None:
         """``request``: what to run on ``dataset`` as the window indexed it."""
         super().__init__(parent)
-        payload = ([f.path for f in dataset.files], dataset.columns(), request)
-        self._task = ProcessTask(operation_task, payload, parent=self)
+        self._task = ProcessTask(operation_task, operation_payload(dataset, request), parent=self)
         self._task.message.connect(self._on_message)
         self._task.ended.connect(self._on_ended)
         self._done = False

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 from PySide6.QtCore import QObject
 
-from ..app.jobs import operation_task
+from ..app.jobs import operation_payload, operation_task
 from ..app.writing import FormatExportRequest
 from ..core.task_messages import Done, Failed, Progress
 from ..core.text import plural
@@ -117,9 +117,7 @@ class ExportActions(QObject):
             r: p for r, p in self.window.session.workspace.edits.payloads.items() if r in wanted
         }
         request = FormatExportRequest(records, fmt, out, payloads)
-        task = ProcessTask(
-            operation_task, ([f.path for f in ds.files], ds.columns(), request), parent=self
-        )
+        task = ProcessTask(operation_task, operation_payload(ds, request), parent=self)
 
         def report(msg: object) -> None:
             match msg:

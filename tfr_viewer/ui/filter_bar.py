@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..app.filtering import FilterRequest
-from ..app.jobs import operation_task
+from ..app.jobs import operation_payload, operation_task
 from ..app.task_state import Step, TaskState
 from ..core.io import CancelToken, Dataset
 from ..core.query import QueryError, compile_filter, lint_filter
@@ -312,8 +312,7 @@ class FilterBar(QWidget):
         assert ds is not None
         self._hits, self._error = [], ""
         request = FilterRequest(text, self.edited(), as_indexed=True)
-        payload = ([f.path for f in ds.files], ds.columns(), request)
-        task = self._task = ProcessTask(operation_task, payload, parent=self)
+        task = self._task = ProcessTask(operation_task, operation_payload(ds, request), parent=self)
         task.message.connect(lambda m, t=task: self._on_message(m) if t is self._task else None)
         task.ended.connect(lambda t=task: self._on_ended() if t is self._task else None)
         task.start()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from .schema import add_block
 from .sketch import bytes_hashes, file_seed, place_hashes
 from .stats_data import FeatureStats, ImageStats, Stats
 
+if TYPE_CHECKING:
+    from ..decode.message_types import MessageType
+
 __all__ = ["FeatureStats", "ImageStats", "Stats", "add_payloads", "dataset_stats", "file_stats"]
 
 KIND_NAMES = {BYTES: "bytes", FLOAT: "float", INT64: "int64"}
@@ -46,16 +49,27 @@ def _positions(rag_splits: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np
     return rows[row_of], np.arange(len(row_of)) - rag_splits[row_of]
 
 
-def _add_column(
-    st: Stats, key: str, column: FeatureColumn, seed: int, rows: np.ndarray, ok: np.ndarray
+def add_column(
+    st: Stats,
+    key: str,
+    column: FeatureColumn,
+    seed: int,
+    rows: np.ndarray,
+    ok: np.ndarray,
+    kind_name: str | None = None,
 ) -> None:
+    """Add a key's values in a block (``rows``: their record numbers within their
+    file, ``ok`` the rows that count); its kind by each row's list, or ``kind_name``
+    for every row that holds the key."""
     present = column.present & ok
     if not present.any():
         return
     fs = st.features.setdefault(key, FeatureStats())
     fs.present += int(present.sum())
+    if kind_name is not None:
+        fs.kinds[kind_name] += int(present.sum())
     for kind, n in enumerate(np.bincount(column.kinds[present], minlength=4).tolist()):
-        if kind in KIND_NAMES and n:
+        if kind in KIND_NAMES and n and kind_name is None:
             fs.kinds[KIND_NAMES[kind]] += n
     counts = np.diff(column.rag.splits)[present]
     fs.value_counts.add(counts, place_hashes(seed, rows[present], np.zeros(len(counts))))
@@ -143,16 +157,37 @@ def _add_bytes(
         fs.images.height.add(wh[:, 1], hashes[found])
 
 
-def add_payloads(st: Stats, block: PayloadBlock, seed: int, rows: np.ndarray) -> None:
+def add_payloads(
+    st: Stats, block: PayloadBlock, seed: int, rows: np.ndarray, kind: MessageType | None = None
+) -> None:
     """Add a block of payloads (``rows``: their record numbers within their file, whose
-    :func:`~.sketch.file_seed` is ``seed``)."""
+    :func:`~.sketch.file_seed` is ``seed``), read as Examples, or as the user's message
+    type ``kind`` (:mod:`.message_stats`)."""
+    if kind is not None:
+        _add_messages(st, block, seed, rows, kind)
+        return
     add_block(st.schema, block)
     keys = sorted(st.schema.features)
     status, columns = extract(block, keys, views_from=VIEWS_FROM)
     ok = status == 0
     for key in keys:
-        _add_column(st, key, columns[key], seed, rows, ok)
+        add_column(st, key, columns[key], seed, rows, ok)
     _add_layout(st, st.roles(), columns, seed, rows, ok)
+
+
+def _add_messages(
+    st: Stats, block: PayloadBlock, seed: int, rows: np.ndarray, kind: MessageType
+) -> None:
+    from .message_stats import message_block
+
+    parsed, columns = message_block(block, kind)
+    st.message = kind.name
+    st.messages += int(parsed.sum())
+    st.schema.records += block.rows
+    st.schema.others += block.rows - int(parsed.sum())
+    for path in sorted(columns):
+        found = columns[path]
+        add_column(st, path, found.column, seed, rows, parsed, found.kind)
 
 
 def _ints(column: FeatureColumn) -> np.ndarray:
@@ -243,11 +278,16 @@ def file_stats(
     each block of records. The payload CRCs a header-only index left unverified are
     checked as the payloads are read (one read of the file), and the records found
     damaged counted as such, so the figures are those of a verified index. Cancelling
-    stops early with what was counted. The figures of a completely indexed file are kept
-    in the persistent cache (:mod:`.stats_cache`)."""
+    stops early with what was counted. The figures of a completely indexed file read as
+    Examples are kept in the persistent cache (:mod:`.stats_cache`); read as the user's
+    message type, they are computed each time."""
+    from ..decode.file_payloads import message_type_of
+
     f = ds.files[number]
     start, total = ds.start_of(number), len(f.index)
-    if f.index.complete and f.index.verified:  # damage is known for every record
+    kind = message_type_of(ds, number)
+    cache = kind is None and ds.message_type is None
+    if cache and f.index.complete and f.index.verified:  # damage is known for every record
         cached = stats_cache.load(f.path)
         if cached is not None and cached.records == total:
             if progress is not None:
@@ -259,12 +299,12 @@ def file_stats(
     for positions, payloads in iter_blocks(ds, records, block, verify=True, reuse=True):
         if cancel is not None and cancel.cancelled:
             return st  # part of the file: never cached
-        add_payloads(st, payloads, seed, records[positions] - start)
+        add_payloads(st, payloads, seed, records[positions] - start, kind)
         st.damaged -= payloads.rows
         if progress is not None:
             progress(payloads.rows)
     f.index.settle_verified()  # every undamaged record's CRC was checked above
-    if f.index.complete:
+    if cache and f.index.complete:
         stats_cache.store(f.path, st)
     return st
 
@@ -273,6 +313,8 @@ def records_stats(ds: Dataset, records: np.ndarray, block: int = 1 << 15) -> Sta
     """The statistics of some records of an indexed dataset (global numbers, each once),
     as :func:`file_stats` counts them: each value's place in the sample is hashed from
     its file and local record number, so a record counts the same in any selection."""
+    from ..decode.file_payloads import message_type_of
+
     chosen = np.unique(np.asarray(records, dtype=np.int64))
     st = Stats(files=0, records=len(chosen), damaged=len(chosen))
     for number, f in enumerate(ds.files):
@@ -282,9 +324,9 @@ def records_stats(ds: Dataset, records: np.ndarray, block: int = 1 << 15) -> Sta
             continue
         st.files += 1
         wanted = ds.undamaged(mine)
-        seed = file_seed(f.open())
+        seed, kind = file_seed(f.open()), message_type_of(ds, number)
         for positions, payloads in iter_blocks(ds, wanted, block, verify=True, reuse=True):
-            add_payloads(st, payloads, seed, wanted[positions] - start)
+            add_payloads(st, payloads, seed, wanted[positions] - start, kind)
             st.damaged -= payloads.rows
     return st
 
@@ -294,14 +336,16 @@ def split_stats(split: Split, block: int = 1 << 15) -> Stats:
     Merged in any order, the splits of a dataset give exactly what :func:`dataset_stats`
     gives for its verified index: sums are exact, and each value's place in the sample is
     hashed from its file's content and local record number, which a split keeps."""
+    from ..decode.file_payloads import message_type_of
+
     total = len(split)
     st = Stats(files=int(split.first == 0), records=total, damaged=total)
     with split.dataset(verified=split.checked) as ds:
         records = ds.undamaged(np.arange(total))
-        seed = file_seed(ds.files[0].open())
+        seed, kind = file_seed(ds.files[0].open()), message_type_of(ds, 0)
         # the CRCs checked in the bytes read for the figures: one read of the split
         for positions, payloads in iter_blocks(ds, records, block, verify=True, reuse=True):
-            add_payloads(st, payloads, seed, records[positions] + split.first)
+            add_payloads(st, payloads, seed, records[positions] + split.first, kind)
             st.damaged -= payloads.rows
     return st
 
@@ -320,10 +364,13 @@ def pooled_stats(
 ) -> Stats:
     """The statistics of a header-indexed ``ds`` by ``jobs`` processes on this machine,
     one split at a time (``progress`` in splits); the same as :func:`dataset_stats`."""
+    from ..decode.file_payloads import settled_type
+    from ..decode.message_types import worker_setup
     from ..io.split_pool import map_splits
 
     total = Stats()
-    for stats in map_splits(plan_refs(ds), refs_stats, jobs, progress):
+    setup = worker_setup(settled_type(ds))
+    for stats in map_splits(plan_refs(ds), refs_stats, jobs, progress, setup):
         total.merge(stats)
     return total
 

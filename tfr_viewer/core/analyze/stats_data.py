@@ -116,8 +116,14 @@ class Stats:
     # class names by key, where the dataset describes them (a TFDS folder's ClassLabel
     # files): given to ids that carry no text of their own (see :func:`named`)
     class_names: dict[str, list[str]] = field(default_factory=dict)
+    # records read as the user's message type: those the type parsed, and its name
+    messages: int = 0
+    message: str | None = None
 
     def roles(self) -> Roles:
+        """The layout the keys follow (none for paths of the user's message type)."""
+        if self.message is not None:
+            return find_roles({}, set())
         kinds = {k: s.kinds.most_common(1)[0][0] for k, s in self.features.items() if s.kinds}
         return find_roles(kinds, self.image_keys)
 
@@ -130,6 +136,8 @@ class Stats:
         s.examples += o.examples
         s.sequence_examples += o.sequence_examples
         s.others += o.others
+        self.messages += other.messages
+        self.message = self.message or other.message
         for key, fs in other.features.items():
             self.features.setdefault(key, FeatureStats()).merge(fs)
         self.image_keys |= other.image_keys
@@ -138,7 +146,7 @@ class Stats:
         return self
 
     def to_json(self) -> dict[str, Any]:
-        parsed = self.schema.examples + self.schema.sequence_examples
+        parsed = self.schema.examples + self.schema.sequence_examples + self.messages
         roles = self.roles()
         out: dict[str, Any] = {
             "records": self.records,
@@ -150,6 +158,8 @@ class Stats:
             "features": {k: self.features[k].to_json(parsed) for k in sorted(self.features)},
             "roles": {k: v for k, v in roles.__dict__.items() if v},
         }
+        if self.message is not None:
+            out["message"], out["messages"] = self.message, self.messages
         if self.classes.counts or self.classes.overflow:
             out["classes"] = _classes_json(self.classes, roles.label, self.class_names)
         if self.object_classes.counts or self.object_classes.overflow:

@@ -70,6 +70,23 @@ def file_decoder(ds: Dataset, file_number: int) -> str:
     return name
 
 
+def settled_type(ds: Dataset) -> object:
+    """What another process is given to read ``ds``'s records as (its ``message_type``):
+    the one type every file's records are read as, when the user named none and the
+    files agree (so that a part of a file reads as the whole file does, whatever its
+    own records would choose); the dataset's ``message_type`` otherwise."""
+    from .message_types import MessageTypes
+
+    if not isinstance(ds.message_type, MessageTypes):
+        return ds.message_type
+    chosen = {}
+    for number in range(len(ds.files)):
+        kind = message_type_of(ds, number)
+        if kind is not None:
+            chosen[kind.name] = kind
+    return next(iter(chosen.values())) if len(chosen) == 1 else ds.message_type
+
+
 def _user_decoder(ds: Dataset, file_number: int) -> str | None:
     """The decoder of the message type the user gave for the dataset (or for every
     dataset, :func:`~.message_types.give`), chosen among the types given by the

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...app.jobs import operation_task
+from ...app.jobs import operation_payload, operation_task
 from ...app.writing import ExportRecordsRequest, ExportReport
 from ...core.io import Compression, Dataset
 from ...core.task_messages import Done, Failed, Progress
@@ -226,8 +226,7 @@ class ExportDialog(QDialog):
         payloads = {int(r): self.payloads[int(r)] for r in records if int(r) in self.payloads}
         ds = self.dataset
         request = ExportRecordsRequest(records, options, payloads)
-        payload = ([f.path for f in ds.files], ds.columns(), request)
-        self.task = ProcessTask(operation_task, payload, parent=self)
+        self.task = ProcessTask(operation_task, operation_payload(ds, request), parent=self)
         self.task.message.connect(self._on_message)
         self.task.ended.connect(self._on_ended)
         self.run_button.setEnabled(False)
