@@ -211,7 +211,7 @@ def test_the_messages_tensorflow_writes_read_by_name_as_a_users_are(tmp_path):
     shown = json.loads(program("show", "--json", "0", str(tensors), "--message",
                                "tensorflow.TensorProto").stdout)["fields"]  # fmt: skip
     dims = [d["size"] for d in shown["tensor_shape"]["dim"]]
-    assert shown["dtype"] == 1 and dims == [2, 3]
+    assert shown["dtype"] == "DT_FLOAT" and dims == [2, 3]
     content = np.frombuffer(__import__("base64").b64decode(shown["tensor_content"]["base64"]),
                             dtype=np.float32)  # fmt: skip
     assert np.array_equal(content.reshape(dims), values)

@@ -148,20 +148,23 @@ BUILT_IN = (
     "tensorflow.SequenceExample",
     "tensorflow.ExampleListWithContext",
     "tensorflow.TensorProto",
-)  # the messages TensorFlow writes into TFRecords, from :mod:`.proto`'s definitions
+    "tensorflow.Event",
+    "tensorflow.serving.PredictionLog",
+)  # the messages TensorFlow writes into TFRecords, from the definitions of :mod:`.proto`,
+# :mod:`.proto_events` and :mod:`.proto_serving`
 
 
 def built_in() -> MessageTypes:
     """The messages TensorFlow writes into TFRecords (:data:`BUILT_IN` and the types
-    they hold), as written from the public definitions in :mod:`.proto`: named with
-    ``--message`` alone, read as a user's type is read."""
+    they hold), as written from the public definitions: named with ``--message`` alone,
+    read as a user's type is read."""
     global _built_in
     if _built_in is None:
+        from . import proto_events, proto_serving
         from .proto import FILE
 
-        _built_in = MessageTypes(
-            descriptor_pb2.FileDescriptorSet(file=[FILE]), "the built-in types"
-        )
+        files = [FILE, proto_events.build_file(), proto_serving.build_file()]
+        _built_in = MessageTypes(descriptor_pb2.FileDescriptorSet(file=files), "the built-in types")
         _built_in.public = [n for n in _built_in.names() if not _private(n)]
     return _built_in
 

@@ -19,13 +19,15 @@ _Field = tuple[str, int, int, int, str | None, int | None]
 OPT, REP = _F.LABEL_OPTIONAL, _F.LABEL_REPEATED
 
 
-def _message(
+def add_message(
     fdp: descriptor_pb2.FileDescriptorProto | descriptor_pb2.DescriptorProto,
     name: str,
     fields: list[_Field],
     oneofs: tuple[str, ...] = (),
     map_entry: bool = False,
 ) -> descriptor_pb2.DescriptorProto:
+    """Define message ``name`` in a file or inside a message: ``fields`` as
+    ``(name, number, type, label, type_name or None, oneof index or None)``."""
     msg = fdp.message_type.add() if hasattr(fdp, "message_type") else fdp.nested_type.add()
     msg.name = name
     if map_entry:
@@ -42,8 +44,10 @@ def _message(
     return msg
 
 
-def _map(parent: descriptor_pb2.DescriptorProto, entry: str, value_type: str) -> None:
-    _message(
+def add_map(parent: descriptor_pb2.DescriptorProto, entry: str, value_type: str) -> None:
+    """Define the entry type ``entry`` of a map from text to the message ``value_type``
+    inside ``parent``."""
+    add_message(
         parent,
         entry,
         [
@@ -54,15 +58,39 @@ def _map(parent: descriptor_pb2.DescriptorProto, entry: str, value_type: str) ->
     )
 
 
+# TensorFlow's element types (types.proto), each with its reference type 100 on
+_PLAIN_TYPES = (
+    "INVALID FLOAT DOUBLE INT32 UINT8 INT16 INT8 STRING COMPLEX64 INT64 BOOL QINT8 QUINT8 "
+    "QINT32 BFLOAT16 QINT16 QUINT16 UINT16 COMPLEX128 HALF RESOURCE VARIANT UINT32 UINT64 "
+    "FLOAT8_E5M2 FLOAT8_E4M3FN FLOAT8_E4M3FNUZ FLOAT8_E4M3B11FNUZ FLOAT8_E5M2FNUZ INT4 UINT4 "
+    "INT2 UINT2 FLOAT4_E2M1FN"
+).split()
+_DATA_TYPES = {
+    **{f"DT_{name}": n for n, name in enumerate(_PLAIN_TYPES)},
+    **{f"DT_{name}_REF": 100 + n for n, name in enumerate(_PLAIN_TYPES) if n},
+}
+
+
+def add_enum(
+    fdp: descriptor_pb2.FileDescriptorProto | descriptor_pb2.DescriptorProto,
+    name: str,
+    values: dict[str, int],
+) -> None:
+    """Define enum ``name`` with ``values`` in a file or inside a message."""
+    enum = fdp.enum_type.add(name=name)
+    for value, number in values.items():
+        enum.value.add(name=value, number=number)
+
+
 def _build_file() -> descriptor_pb2.FileDescriptorProto:
     fdp = descriptor_pb2.FileDescriptorProto(
         name="tfr_viewer/tf_messages.proto", package=_PACKAGE, syntax="proto3"
     )
     t = f".{_PACKAGE}."
-    _message(fdp, "BytesList", [("value", 1, _F.TYPE_BYTES, REP, None, None)])
-    _message(fdp, "FloatList", [("value", 1, _F.TYPE_FLOAT, REP, None, None)])
-    _message(fdp, "Int64List", [("value", 1, _F.TYPE_INT64, REP, None, None)])
-    _message(
+    add_message(fdp, "BytesList", [("value", 1, _F.TYPE_BYTES, REP, None, None)])
+    add_message(fdp, "FloatList", [("value", 1, _F.TYPE_FLOAT, REP, None, None)])
+    add_message(fdp, "Int64List", [("value", 1, _F.TYPE_INT64, REP, None, None)])
+    add_message(
         fdp,
         "Feature",
         [
@@ -72,19 +100,19 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
         ],
         oneofs=("kind",),
     )
-    features = _message(
+    features = add_message(
         fdp, "Features", [("feature", 1, _F.TYPE_MESSAGE, REP, t + "Features.FeatureEntry", None)]
     )
-    _map(features, "FeatureEntry", t + "Feature")
-    _message(fdp, "FeatureList", [("feature", 1, _F.TYPE_MESSAGE, REP, t + "Feature", None)])
-    lists = _message(
+    add_map(features, "FeatureEntry", t + "Feature")
+    add_message(fdp, "FeatureList", [("feature", 1, _F.TYPE_MESSAGE, REP, t + "Feature", None)])
+    lists = add_message(
         fdp,
         "FeatureLists",
         [("feature_list", 1, _F.TYPE_MESSAGE, REP, t + "FeatureLists.FeatureListEntry", None)],
     )
-    _map(lists, "FeatureListEntry", t + "FeatureList")
-    _message(fdp, "Example", [("features", 1, _F.TYPE_MESSAGE, OPT, t + "Features", None)])
-    _message(
+    add_map(lists, "FeatureListEntry", t + "FeatureList")
+    add_message(fdp, "Example", [("features", 1, _F.TYPE_MESSAGE, OPT, t + "Features", None)])
+    add_message(
         fdp,
         "SequenceExample",
         [
@@ -93,7 +121,7 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
         ],
     )
     # TF-Ranking's list of Examples sharing a context (input_pb2.ExampleListWithContext)
-    _message(
+    add_message(
         fdp,
         "ExampleListWithContext",
         [
@@ -101,7 +129,8 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
             ("context", 2, _F.TYPE_MESSAGE, OPT, t + "Example", None),
         ],
     )
-    shape = _message(
+    add_enum(fdp, "DataType", _DATA_TYPES)
+    shape = add_message(
         fdp,
         "TensorShapeProto",
         [
@@ -109,16 +138,16 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
             ("unknown_rank", 3, _F.TYPE_BOOL, OPT, None, None),
         ],
     )
-    _message(
+    add_message(
         shape,
         "Dim",
         [("size", 1, _F.TYPE_INT64, OPT, None, None), ("name", 2, _F.TYPE_STRING, OPT, None, None)],
     )
-    _message(
+    add_message(
         fdp,
         "TensorProto",
         [
-            ("dtype", 1, _F.TYPE_INT32, OPT, None, None),
+            ("dtype", 1, _F.TYPE_ENUM, OPT, t + "DataType", None),
             ("tensor_shape", 2, _F.TYPE_MESSAGE, OPT, t + "TensorShapeProto", None),
             ("version_number", 3, _F.TYPE_INT32, OPT, None, None),
             ("tensor_content", 4, _F.TYPE_BYTES, OPT, None, None),
@@ -135,10 +164,10 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
             ("uint64_val", 17, _F.TYPE_UINT64, REP, None, None),
         ],
     )
-    _message(fdp, "RawMessage", [])  # no fields: everything parses as unknown fields
+    add_message(fdp, "RawMessage", [])  # no fields: everything parses as unknown fields
     # The same wire format with the feature keys as bytes: what TensorFlow's own C++
     # parser accepts when a key is not valid UTF-8 (protobuf's string check refuses it).
-    _message(
+    add_message(
         fdp,
         "KeyedFeature",
         [
@@ -146,15 +175,15 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
             ("value", 2, _F.TYPE_MESSAGE, OPT, t + "Feature", None),
         ],
     )
-    _message(
+    add_message(
         fdp, "BytesKeyedFeatures", [("feature", 1, _F.TYPE_MESSAGE, REP, t + "KeyedFeature", None)]
     )
-    _message(
+    add_message(
         fdp,
         "BytesKeyedExample",
         [("features", 1, _F.TYPE_MESSAGE, OPT, t + "BytesKeyedFeatures", None)],
     )
-    _message(
+    add_message(
         fdp,
         "KeyedFeatureList",
         [
@@ -162,12 +191,12 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
             ("value", 2, _F.TYPE_MESSAGE, OPT, t + "FeatureList", None),
         ],
     )
-    _message(
+    add_message(
         fdp,
         "BytesKeyedFeatureLists",
         [("feature_list", 1, _F.TYPE_MESSAGE, REP, t + "KeyedFeatureList", None)],
     )
-    _message(
+    add_message(
         fdp,
         "BytesKeyedSequenceExample",
         [
