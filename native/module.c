@@ -11,6 +11,7 @@
 #include "crc32c.h"
 #include "events.h"
 #include "frames.h"
+#include "message_paths.h"
 #include "tf_example.h"
 
 static int hardware_crc = 0;
@@ -223,6 +224,106 @@ out:
     PyBuffer_Release(&buf);
     PyBuffer_Release(&starts);
     PyBuffer_Release(&lengths);
+    return result;
+}
+
+/* message_paths(buf, starts, lengths, fields, msgs, paths) -> (row_status, [(splits,
+ * values), ...]): message_paths.h's paths_extract; fields and msgs as int32 bytes, a
+ * path as (steps as int32 bytes, leaf, type, flags, fallback), each result as bytes. */
+static PyObject *py_message_paths(PyObject *self, PyObject *args) {
+    Py_buffer buf, starts, lengths, fields, msgs;
+    PyObject *paths;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*O!", &buf, &starts, &lengths, &fields, &msgs,
+                          &PyTuple_Type, &paths))
+        return NULL;
+    PyObject *result = NULL;
+    size_t rows = 0, ncols = (size_t)PyTuple_GET_SIZE(paths);
+    size_t n_msgs = (size_t)msgs.len / 8, n_fields = (size_t)fields.len / 16;
+    PathColumn *cols = calloc(ncols ? ncols : 1, sizeof(PathColumn));
+    uint8_t *row_status = NULL;
+    if (!cols) {
+        no_memory();
+        goto out;
+    }
+    if (check_ranges(&buf, &starts, &lengths, &rows)) goto out;
+    if (ncols > 64 || !n_msgs || msgs.len % 8 || fields.len % 16) {
+        PyErr_SetString(PyExc_ValueError, "message_paths: a schema or paths of the wrong shape");
+        goto out;
+    }
+    const int32_t *m = msgs.buf, *f = fields.buf;
+    for (size_t i = 0; i < n_msgs; i++) {
+        if (m[2 * i] < 0 || m[2 * i + 1] < 0 || (size_t)m[2 * i] + (size_t)m[2 * i + 1] > n_fields) {
+            PyErr_SetString(PyExc_ValueError, "message_paths: a message outside the fields");
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < n_fields; i++) {
+        if (f[4 * i + 1] == 11 && (f[4 * i + 3] < 0 || (size_t)f[4 * i + 3] >= n_msgs)) {
+            PyErr_SetString(PyExc_ValueError, "message_paths: a field of no message");
+            goto out;
+        }
+    }
+    row_status = malloc(rows ? rows : 1);
+    if (!row_status) {
+        no_memory();
+        goto out;
+    }
+    for (size_t c = 0; c < ncols; c++) {
+        Py_buffer steps;
+        int leaf, type, flags;
+        unsigned long long fallback;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(paths, c), "y*iiiK", &steps, &leaf, &type, &flags,
+                              &fallback))
+            goto out;
+        /* the path's steps live as long as the tuple that holds them */
+        cols[c].steps = steps.buf;
+        cols[c].n_steps = (size_t)steps.len / 4;
+        PyBuffer_Release(&steps);
+        cols[c].leaf = leaf;
+        cols[c].type = type;
+        cols[c].flags = flags;
+        cols[c].fallback = fallback;
+        cols[c].splits = malloc((rows + 1) * sizeof(int64_t));
+        if (!cols[c].splits) {
+            no_memory();
+            goto out;
+        }
+    }
+    PathSchema schema = {f, m, n_msgs};
+    int status;
+    Py_BEGIN_ALLOW_THREADS;
+    status = paths_extract(buf.buf, starts.buf, lengths.buf, rows, &schema, cols, ncols, row_status);
+    Py_END_ALLOW_THREADS;
+    if (status == WIRE_NOMEM) {
+        no_memory();
+        goto out;
+    }
+    PyObject *list = PyList_New((Py_ssize_t)ncols);
+    if (!list) goto out;
+    for (size_t c = 0; c < ncols; c++) {
+        PyObject *item = Py_BuildValue("(NN)", as_bytes(cols[c].splits, (rows + 1) * 8),
+                                       as_bytes(cols[c].values, cols[c].n_values * 8));
+        if (!item) {
+            Py_DECREF(list);
+            goto out;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)c, item);
+    }
+    result = Py_BuildValue("(NN)", as_bytes(row_status, rows), list);
+out:
+    if (cols) {
+        for (size_t c = 0; c < ncols; c++) {
+            free(cols[c].splits);
+            free(cols[c].values);
+        }
+        free(cols);
+    }
+    free(row_status);
+    PyBuffer_Release(&buf);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&lengths);
+    PyBuffer_Release(&fields);
+    PyBuffer_Release(&msgs);
     return result;
 }
 
@@ -448,10 +549,12 @@ out:
     return result;
 }
 
-/* take_bytes(buf, spans) -> list of bytes, one per (offset, size) int64 pair. */
+/* take_bytes(buf, spans, text=False) -> list of bytes, one per (offset, size) int64
+ * pair; with text, each as its UTF-8 text (bytes that are no UTF-8 stay bytes). */
 static PyObject *py_take_bytes(PyObject *self, PyObject *args) {
     Py_buffer buf, spans;
-    if (!PyArg_ParseTuple(args, "y*y*", &buf, &spans)) return NULL;
+    int text = 0;
+    if (!PyArg_ParseTuple(args, "y*y*|p", &buf, &spans, &text)) return NULL;
     PyObject *list = NULL;
     if (spans.len % 16) {
         PyErr_SetString(PyExc_ValueError, "spans must be int64 (offset, size) pairs");
@@ -468,7 +571,13 @@ static PyObject *py_take_bytes(PyObject *self, PyObject *args) {
             Py_CLEAR(list);
             goto out;
         }
-        PyObject *item = PyBytes_FromStringAndSize((const char *)buf.buf + off, size);
+        const char *at = (const char *)buf.buf + off;
+        PyObject *item = NULL;
+        if (text) {
+            item = PyUnicode_DecodeUTF8(at, size, NULL);
+            if (!item && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) PyErr_Clear();
+        }
+        if (!item && !PyErr_Occurred()) item = PyBytes_FromStringAndSize(at, size);
         if (!item) {
             Py_CLEAR(list);
             goto out;
@@ -606,6 +715,8 @@ static PyMethodDef methods[] = {
      "scan_frames(buf, pos, limit, verify, base, offsets, lengths, status) -> (n, stop)"},
     {"extract", py_extract, METH_VARARGS,
      "extract(buf, starts, lengths, keys) -> (row_status, columns)"},
+    {"message_paths", py_message_paths, METH_VARARGS,
+     "message_paths(buf, starts, lengths, fields, msgs, paths) -> (row_status, columns)"},
     {"extract_lists", py_extract_lists, METH_VARARGS,
      "extract_lists(buf, starts, lengths, keys) -> (row_status, columns)"},
     {"discover", py_discover, METH_VARARGS, "discover(buf, starts, lengths) -> (row_type, keys)"},
@@ -613,7 +724,8 @@ static PyMethodDef methods[] = {
      "tf_check(buf, starts, lengths) -> (codes, offsets): TensorFlow's parser's verdicts"},
     {"tf_fields", py_tf_fields, METH_VARARGS,
      "tf_fields(data) -> (code, offset, differs, spans): an Example's own fields"},
-    {"take_bytes", py_take_bytes, METH_VARARGS, "take_bytes(buf, spans) -> list of bytes"},
+    {"take_bytes", py_take_bytes, METH_VARARGS,
+     "take_bytes(buf, spans, text=False) -> list of bytes (or text)"},
     {"event_values", py_event_values, METH_VARARGS,
      "event_values(buf, starts, lengths, first, ...): TensorBoard events' plain scalars"},
     {"payload_crcs", py_payload_crcs, METH_VARARGS,

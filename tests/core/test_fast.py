@@ -130,3 +130,42 @@ def test_the_compiled_core_names_the_constants_the_python_side_defines():
     agreed, refused = run.stdout.splitlines()
     assert agreed == "True"
     assert refused.startswith("True ") and "TF_DIFFERS is 128 there, 65 here" in refused
+
+
+def test_text_taken_as_python_decodes_it_and_bytes_where_it_is_no_utf8():
+    from tfr_viewer.core import kernels
+
+    pieces = [b"", b"plain", "ünï😀".encode(), b"\xff\xfe", b"\xed\xa0\x80", b"ok\xc3"]
+    buf = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+    spans, at = [], 0
+    for p in pieces:
+        spans += [at, len(p)]
+        at += len(p)
+    spans_array = np.array(spans, dtype=np.int64)
+    compiled = kernels.take_text(buf, spans_array)
+    fast.use(False)
+    try:
+        python = kernels.take_text(buf, spans_array)
+    finally:
+        fast.use(True)
+    assert compiled == python == ["", "plain", "ünï😀", b"\xff\xfe", b"\xed\xa0\x80", b"ok\xc3"]
+    assert [type(v) for v in compiled] == [type(v) for v in python]
+
+
+def test_message_paths_refuse_a_schema_of_the_wrong_shape():
+    from tfr_viewer.core import _fast
+
+    buf = b"\x08\x01"
+    starts, lengths = np.array([0], np.int64), np.array([2], np.int64)
+    path = (b"", 1, 5, 0, 0)
+    with pytest.raises(ValueError, match="outside the fields"):
+        _fast.message_paths(
+            buf, starts, lengths, b"", np.array([0, 3], np.int32).tobytes(), (path,)
+        )
+    fields = np.array([1, 11, 0, 4], np.int32).tobytes()  # a message field of message 4
+    with pytest.raises(ValueError, match="a field of no message"):
+        _fast.message_paths(
+            buf, starts, lengths, fields, np.array([0, 1], np.int32).tobytes(), (path,)
+        )
+    with pytest.raises(ValueError, match="outside the buffer"):
+        _fast.message_paths(buf, starts, np.array([9], np.int64), fields, b"\0" * 8, (path,))

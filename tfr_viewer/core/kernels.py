@@ -5,14 +5,15 @@ allowed (:func:`.fast.native`), and gives the same result as its pure-Python bac
 nothing outside this module reads the compiled module's tuples by position. Two kinds:
 
 - **Whole kernels** choose their backend here and always answer: :func:`same_bytes`,
-  :func:`payload_crcs`, :func:`take_bytes`, :func:`smooth`.
+  :func:`payload_crcs`, :func:`take_bytes`, :func:`take_text`, :func:`smooth`.
 - **Compiled passes** answer only on the compiled path and return None on the pure one,
   where the caller runs its own Python loop over its own state (the frame scan of
   :mod:`.io.index`, the header hop of :mod:`.io.plain_source`, TensorFlow's reading in
   :mod:`.decode.tf_example`, the survey of keys of :mod:`.analyze.schema`, the column
-  extraction of :mod:`.query.extract`): :func:`scan_frames`, :func:`hop_frames`,
+  extraction of :mod:`.query.extract`, the field paths of a user's message type of
+  :mod:`.query.message_paths`): :func:`scan_frames`, :func:`hop_frames`,
   :func:`verdicts`, :func:`verdict`, :func:`tf_fields`, :func:`discover`, :func:`extract`,
-  :func:`extract_lists`, and the plain scalars of TensorBoard events read by
+  :func:`extract_lists`, :func:`message_paths`, and the plain scalars of TensorBoard events read by
   :mod:`.analyze.event_log`: :class:`EventPass`. The differential tests run both
   paths on the same inputs.
 
@@ -299,6 +300,38 @@ def _columns(
     return np.frombuffer(status, dtype=np.uint8), _pieces(columns, lists=name == "extract_lists")
 
 
+@dataclass(frozen=True)
+class PathPiece:
+    """One field path's values in a run of rows, as the compiled walk gives them: row
+    ``splits`` and every value's 64 bits (text: an (offset, size) pair into the buffer,
+    offset -1 for the field's default)."""
+
+    splits: np.ndarray
+    words: np.ndarray  # uint64
+
+
+def message_paths(
+    buf: Any,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    schema: tuple[bytes, bytes],
+    paths: tuple[tuple[bytes, int, int, int, int], ...],
+) -> tuple[np.ndarray, list[PathPiece]] | None:
+    """Per-row status and one piece per field path of a user's message type (compiled;
+    ``schema`` and ``paths`` as :mod:`.query.message_paths` lays them out)."""
+    import numpy as np
+
+    fast = _compiled()
+    if fast is None:
+        return None
+    status, columns = fast.message_paths(buf, starts, lengths, *schema, paths)
+    pieces = [
+        PathPiece(np.frombuffer(splits, dtype=np.int64), np.frombuffer(words, dtype=np.uint64))
+        for splits, words in columns
+    ]
+    return np.frombuffer(status, dtype=np.uint8), pieces
+
+
 def take_bytes(buf: Any, spans: np.ndarray) -> list[bytes]:
     """The bytes at each (offset, size) pair of ``spans`` in ``buf``."""
     import numpy as np
@@ -310,6 +343,22 @@ def take_bytes(buf: Any, spans: np.ndarray) -> list[bytes]:
     pairs = np.asarray(spans, dtype=np.int64).reshape(-1, 2).tolist()
     view = buf.data if isinstance(buf, np.ndarray) else memoryview(buf)
     return [bytes(view[o : o + n]) for o, n in pairs]
+
+
+def take_text(buf: Any, spans: np.ndarray) -> list[str | bytes]:
+    """As :func:`take_bytes`, each value as its UTF-8 text (bytes that are no UTF-8
+    stay bytes)."""
+    fast = _compiled()
+    if fast is not None:
+        result: list[str | bytes] = fast.take_bytes(buf, spans, True)
+        return result
+    out: list[str | bytes] = []
+    for data in take_bytes(buf, spans):
+        try:
+            out.append(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append(data)
+    return out
 
 
 def smooth(values: np.ndarray, weight: float) -> np.ndarray:

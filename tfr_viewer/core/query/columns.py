@@ -7,6 +7,7 @@ for every row), a :class:`Col` (one value per row, possibly missing) or a :class
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -120,7 +121,8 @@ def elementwise(op: Callable[[Any, Any], Any], x: Any, y: Any, size: int) -> np.
         or isinstance(y, np.ndarray)
         and (y.dtype == object)
     ):
-        return _slow(op, x, y, size)
+        same = _equality(op, x, y, size)
+        return same if same is not None else _slow(op, x, y, size)
     try:
         with np.errstate(all="ignore"):
             out = op(x, y)
@@ -129,6 +131,24 @@ def elementwise(op: Callable[[Any, Any], Any], x: Any, y: Any, size: int) -> np.
     if isinstance(out, np.ndarray) and out.shape == (size,):
         return out
     return np.full(size, out, dtype=np.asarray(out).dtype)
+
+
+_PLAIN = (str, bytes, int, float, type(None))
+
+
+def _equality(op: Callable[[Any, Any], Any], x: Any, y: Any, size: int) -> np.ndarray | None:
+    """``==`` or ``!=`` of an array of objects and one plain value, element by element
+    in numpy (what :func:`_slow` gives, one Python comparison each); None otherwise."""
+    if op not in (operator.eq, operator.ne):
+        return None
+    if not (isinstance(x, np.ndarray) and isinstance(y, _PLAIN)) and not (
+        isinstance(y, np.ndarray) and isinstance(x, _PLAIN)
+    ):
+        return None
+    out = op(x, y)
+    if isinstance(out, np.ndarray) and out.dtype == bool and out.shape == (size,):
+        return out
+    return None
 
 
 def _slow(op: Callable[[Any, Any], Any], x: Any, y: Any, size: int) -> np.ndarray:

@@ -64,8 +64,8 @@ def _extract_compiled(
     block: PayloadBlock, wanted: list[str], views_from: int | None = None
 ) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
     keys = tuple(k.encode("utf-8") for k in wanted)
-    results = _on_every_core(
-        lambda a, b: _compiled_part(block, a, b, keys, kernels.extract), _parts(block.rows)
+    results = on_every_core(
+        lambda a, b: _compiled_part(block, a, b, keys, kernels.extract), parts(block.rows)
     )
     status = np.concatenate([r[0] for r in results])
     columns = {}
@@ -105,13 +105,13 @@ def _by_kind(pieces: list[ColumnPiece]) -> dict[int, np.ndarray]:
 PARALLEL_ROWS = 1 << 13  # fewer rows than this are extracted on one thread
 
 
-def _parts(rows: int) -> list[tuple[int, int]]:
+def parts(rows: int) -> list[tuple[int, int]]:
     workers = min(os.cpu_count() or 1, 8, max(1, rows // PARALLEL_ROWS))
     cuts = [rows * i // workers for i in range(workers + 1)]
     return list(zip(cuts[:-1], cuts[1:], strict=True))
 
 
-def _on_every_core(
+def on_every_core(
     work: Callable[[int, int], tuple[Any, ...]], parts: list[tuple[int, int]]
 ) -> list[Any]:
     """``work(a, b)`` for every part, the first on this thread and the others on threads

@@ -26,10 +26,10 @@ from .extract import (
     _by_kind,
     _compiled_part,
     _joined_splits,
-    _on_every_core,
-    _parts,
     _python_values,
     _typed_values,
+    on_every_core,
+    parts,
 )
 
 
@@ -61,8 +61,8 @@ def _compiled(
     block: PayloadBlock, wanted: list[str]
 ) -> tuple[np.ndarray, dict[str, FeatureListColumn]]:
     keys = tuple(k.encode("utf-8") for k in wanted)
-    results = _on_every_core(
-        lambda a, b: _compiled_part(block, a, b, keys, kernels.extract_lists), _parts(block.rows)
+    results = on_every_core(
+        lambda a, b: _compiled_part(block, a, b, keys, kernels.extract_lists), parts(block.rows)
     )
     status = np.concatenate([r[0] for r in results])
     columns = {}

@@ -124,10 +124,23 @@ def message_columns(
     block: PayloadBlock, keys: Iterable[str], kind: MessageType
 ) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
     """Per-row parse status and a column per key path over records of ``kind`` (a
-    record that does not parse holds no key)."""
-    from google.protobuf.message import DecodeError
+    record that does not parse holds no key): by the compiled walk of field paths where
+    it answers (:mod:`.message_paths`, the same columns), each record parsed by
+    protobuf's runtime otherwise."""
+    from .message_paths import columns
 
     wanted = sorted(set(keys))
+    compiled = columns(block, wanted, kind)
+    return compiled if compiled is not None else runtime_columns(block, wanted, kind)
+
+
+def runtime_columns(
+    block: PayloadBlock, wanted: list[str], kind: MessageType
+) -> tuple[np.ndarray, dict[str, FeatureColumn]]:
+    """:func:`message_columns` of the keys ``wanted`` (sorted, each once), each record
+    parsed by protobuf's runtime."""
+    from google.protobuf.message import DecodeError
+
     status = np.full(block.rows, ROW_OK, dtype=np.uint8)
     rows: dict[str, list[list[Any]]] = {key: [] for key in wanted}
     getters = [(rows[key], _getter(kind, key)) for key in wanted]
