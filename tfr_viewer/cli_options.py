@@ -175,13 +175,6 @@ def give_message_types(args: argparse.Namespace) -> None:
         from .errors import UsageError
 
         raise UsageError("give --proto or --descriptor-set, not both")
-    if getattr(args, "runner", None):
-        from .errors import UsageError
-
-        raise UsageError(
-            "records read as a message type of your own run here, not on Beam: "
-            "use --jobs N instead of --runner"
-        )
     from .core.decode import message_types
 
     types = message_types.load(proto, descriptor_set)

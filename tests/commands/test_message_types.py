@@ -86,7 +86,6 @@ def test_a_filter_over_field_paths_matches_what_the_values_say(made, text):
         (["--proto", "IMPORTS"], "protoc cannot compile it: "),
         (["--descriptor-set", "DATA"], "not a FileDescriptorSet"),
         (["--proto", "PROTOS", "--descriptor-set", "SET"], "not both"),
-        (["--proto", "PROTOS", "--runner", "direct"], "not on Beam"),
         (["--proto", "PROTOS", "--message", "drive.Frame", "--filter", 'f["nope"] == 1'],
          "drive.Frame has no field 'nope' (its fields: context, "),
         (["--proto", "PROTOS", "--message", "drive.Frame", "--filter", 'f["seed.x"] == 1'],
@@ -103,7 +102,7 @@ def test_each_mistake_is_one_line_and_exit_2(made, tmp_path, args, said):
     names = {"PROTOS": protos, "SET": sets, "DATA": path, "MISSING": tmp_path / "none",
              "BROKEN": broken, "IMPORTS": imports}  # fmt: skip
     argv = [str(names.get(a, a)) for a in args]
-    command = "list" if "--filter" in args else "check" if "--runner" in args else "show"
+    command = "list" if "--filter" in args else "show"
     done = program(command, *(["0"] if command == "show" else []), str(path), *argv)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()

@@ -35,7 +35,7 @@ def stats_on_beam(ds: Dataset, runner: str, extra: Sequence[str]) -> Stats:
     from .pipeline import run
     from .transforms import ComputeStats
 
-    (stats,) = run(plan_refs(ds), ComputeStats(), runner, extra)
+    (stats,) = run(plan_refs(ds), ComputeStats(read_as(ds)), runner, extra)
     merged: Stats = stats
     return merged
 
@@ -50,7 +50,7 @@ def check_on_beam(ds: Dataset, runner: str, extra: Sequence[str], **options: Any
     from .transforms import CheckShards
 
     parts, copies, known = [], Copies(), None
-    for tag, value in run(plan_refs(ds), CheckShards(**options), runner, extra):
+    for tag, value in run(plan_refs(ds), CheckShards(read_as(ds), **options), runner, extra):
         if tag == "statuses":
             apply_statuses(ds, *value)
         elif tag == "part":
@@ -86,7 +86,16 @@ def export_on_beam(
     from .pipeline import beam_each
 
     reachable_output("export", runner, options.out)
-    return export_each(ds, expression, options, beam_each(runner, extra), records)
+    return export_each(ds, expression, options, beam_each(runner, extra, read_as(ds)), records)
+
+
+def read_as(ds: Dataset) -> Any:
+    """What the workers read the records of ``ds`` as: the user's message type, as
+    :func:`~..core.decode.message_types.spec_of` carries it (None: as they say)."""
+    from ..core.decode.file_payloads import settled_type
+    from ..core.decode.message_types import spec_of
+
+    return spec_of(settled_type(ds))
 
 
 def reachable_output(command: str, runner: str, out: str) -> None:

@@ -148,12 +148,15 @@ def run(refs: Sequence[Any], transform: Any, runner: str, extra: Sequence[str]) 
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def beam_each(runner: str, extra: Sequence[str]) -> Each:
+def beam_each(runner: str, extra: Sequence[str], spec: Any = None) -> Each:
     """An :data:`~tfr_viewer.core.io.split_pool.Each` that runs a pipeline on ``runner``:
-    ``fn`` of every item on its workers."""
+    ``fn`` of every item on its workers, which read records as the message type
+    ``spec`` names (:class:`~tfr_viewer.beam.transforms.Typed`)."""
     import apache_beam as beam
 
+    from .transforms import Typed
+
     def each(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
-        return run(items, beam.Map(fn), runner, extra)
+        return run(items, beam.Map(Typed(fn, spec)), runner, extra)
 
     return each

@@ -28,6 +28,23 @@ from ..core.analyze.survey import Survey
 from ..core.io.splits import SplitRef
 
 
+class Typed:
+    """``fn`` run on a worker that reads records as the command's message type
+    (``spec``, :func:`~tfr_viewer.core.decode.message_types.spec_of`: the definitions
+    themselves, which any worker loads with protobuf alone); with None, as the records
+    say."""
+
+    def __init__(self, fn: Callable[..., Any], spec: Any = None) -> None:
+        self.fn, self.spec = fn, spec
+
+    def __call__(self, *args: Any) -> Any:
+        if self.spec is not None:
+            from ..core.decode import message_types
+
+            message_types.give(message_types.from_spec(self.spec))  # loaded once a worker
+        return self.fn(*args)
+
+
 def _stats(ref: SplitRef) -> Stats:
     return split_stats(ref.load(verify=True))
 
@@ -58,11 +75,18 @@ class Merge(beam.CombineFn):
 
 
 class ComputeStats(beam.PTransform):
-    """Split references -> one :class:`Stats` of the whole dataset."""
+    """Split references -> one :class:`Stats` of the whole dataset (its records read as
+    the message type ``spec`` names, see :class:`Typed`)."""
+
+    def __init__(self, spec: Any = None) -> None:
+        super().__init__()
+        self.spec = spec
 
     def expand(self, refs: Any) -> Any:
         return (
-            refs | "Statistics" >> beam.Map(_stats) | "Merge" >> beam.CombineGlobally(Merge(Stats))
+            refs
+            | "Statistics" >> beam.Map(Typed(_stats, self.spec))
+            | "Merge" >> beam.CombineGlobally(Merge(Stats))
         )
 
 
@@ -91,19 +115,20 @@ class CheckShards(beam.PTransform):
     places of every image are grouped on its SHA-256 (``("copies", Copies)`` per image
     held by more than one record)."""
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, spec: Any = None, **options: Any) -> None:
         super().__init__()
+        self.spec = spec  # the message type the records are read as (see Typed)
         self.options = options  # label_map, limits, schema: as check_dataset takes them
 
     def expand(self, refs: Any) -> Any:
-        checked = refs | "Check" >> beam.Map(ref_check, self.options)
+        checked = refs | "Check" >> beam.Map(Typed(ref_check, self.spec), self.options)
         known = (
             checked
             | "Surveys" >> beam.Map(lambda item: item.survey)
             | "Merge" >> beam.CombineGlobally(Merge(Survey))
         )
         parts = checked | "Settle" >> beam.Map(
-            settled_part, beam.pvalue.AsSingleton(known), self.options
+            Typed(settled_part, self.spec), beam.pvalue.AsSingleton(known), self.options
         )
         copies = (
             parts

@@ -248,3 +248,19 @@ def test_nesting_past_the_walk_is_left_to_the_runtime(kinds, hot_path):
 def test_paths_the_walk_does_not_read_are_read_by_the_runtime(kinds, name, key):
     types, _, _ = kinds
     assert message_paths.plan(types.get(name), (key,)) is None
+
+
+def test_a_protobuf_older_than_editions_is_read_by_its_files_syntax():
+    from types import SimpleNamespace
+
+    from google.protobuf.descriptor import FieldDescriptor
+
+    def field(syntax):
+        return SimpleNamespace(type=FieldDescriptor.TYPE_STRING, full_name="a.b",
+                               file=SimpleNamespace(syntax=syntax))  # fmt: skip
+
+    assert message_paths._checks_text(field("proto3"))
+    assert not message_paths._checks_text(field("proto2"))
+    with pytest.raises(message_paths._Unsaid):
+        message_paths._checks_text(field("editions"))
+    assert message_paths._required(SimpleNamespace(label=FieldDescriptor.LABEL_REQUIRED))

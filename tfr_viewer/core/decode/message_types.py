@@ -11,6 +11,8 @@ decoder's."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
 import os
 import stat
@@ -53,7 +55,7 @@ class MessageType:
     name: str
     cls: type[Message]
     decoder: str
-    source: tuple[str | None, str | None] = (None, None)  # load()'s proto, descriptor_set
+    family: MessageTypes | None = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def descriptor(self) -> Any:
@@ -77,14 +79,9 @@ class MessageTypes:
     """The message types of a set of ``.proto`` files (``origin`` names where they came
     from, for messages)."""
 
-    def __init__(
-        self,
-        files: descriptor_pb2.FileDescriptorSet,
-        origin: str,
-        source: tuple[str | None, str | None] = (None, None),
-    ) -> None:
+    def __init__(self, files: descriptor_pb2.FileDescriptorSet, origin: str) -> None:
         self.origin = origin
-        self.source = source  # what load() was given: (proto, descriptor_set)
+        self.files = files
         self._pool = descriptor_pool.DescriptorPool()
         _add_files(self._pool, list(files.file), origin)
         self._number = next(_numbers)
@@ -117,7 +114,7 @@ class MessageTypes:
         if full not in self._types:
             descriptor = self._pool.FindMessageTypeByName(full)
             cls = message_factory.GetMessageClass(descriptor)
-            kept = MessageType(full, cls, f"message:{full}@{self._number}", self.source)
+            kept = MessageType(full, cls, f"message:{full}@{self._number}", self)
             with _lock:
                 _bound[kept.decoder] = kept
             self._types[full] = kept
@@ -195,27 +192,25 @@ def load(proto: str | None = None, descriptor_set: str | None = None) -> Message
     for a file that cannot be read or compiled, or a set that is not one."""
     if (proto is None) == (descriptor_set is None):
         raise UserError("give --proto PATH or --descriptor-set FILE (one of them)")
-    source = (
-        None if proto is None else os.path.abspath(proto),
-        None if descriptor_set is None else os.path.abspath(descriptor_set),
-    )
     if descriptor_set is not None:
-        return MessageTypes(_read_set(descriptor_set), descriptor_set, source)
+        return MessageTypes(_read_set(descriptor_set), descriptor_set)
     assert proto is not None
-    return MessageTypes(_compiled(proto), proto, source)
+    return MessageTypes(_compiled(proto), proto)
 
 
-Spec = tuple[str | None, str | None, str | None]  # (proto, descriptor_set, message)
+# what another process reads records as: the set's bytes, where it came from, the type
+Spec = tuple[bytes, str, str | None]
 
 
 def spec_of(chosen: object) -> Spec | None:
-    """What another process loads ``chosen`` (a dataset's ``message_type``) again from
-    (:func:`from_spec`); None for no type."""
-    if isinstance(chosen, MessageType):
-        return (*chosen.source, chosen.name)
-    if isinstance(chosen, MessageTypes):
-        return (*chosen.source, None)
-    return None
+    """What another process, here or on another machine, loads ``chosen`` (a dataset's
+    ``message_type``) again from (:func:`from_spec`), with nothing but protobuf: the
+    definitions themselves, not the files they were read from; None for no type."""
+    types = chosen.family if isinstance(chosen, MessageType) else chosen
+    if not isinstance(types, MessageTypes):
+        return None
+    message = chosen.name if isinstance(chosen, MessageType) else None
+    return types.files.SerializeToString(deterministic=True), types.origin, message
 
 
 def worker_setup(chosen: object) -> tuple[Any, tuple[Any, ...]] | None:
@@ -232,10 +227,15 @@ def give_spec(spec: Spec) -> None:
 
 
 def from_spec(spec: Spec) -> MessageType | MessageTypes:
-    """The type (or types) ``spec`` names, loaded in this process."""
-    proto, descriptor_set, message = spec
-    types = built_in() if proto is None and descriptor_set is None else load(proto, descriptor_set)
+    """The type (or types) ``spec`` names, loaded in this process (once for a set)."""
+    data, origin, message = spec
+    types = _from_bytes(data, origin)
     return types.get(message) if message is not None else types
+
+
+@functools.lru_cache(maxsize=4)
+def _from_bytes(data: bytes, origin: str) -> MessageTypes:
+    return MessageTypes(descriptor_pb2.FileDescriptorSet.FromString(data), origin)
 
 
 def bound(decoder: str | None) -> MessageType | None:

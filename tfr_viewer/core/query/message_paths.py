@@ -145,6 +145,13 @@ def plan(kind: MessageType, keys: tuple[str, ...]) -> Plan | None:
     the module)."""
     if not keys or len(keys) > MAX_PATHS:
         return None
+    try:
+        return _plan(kind, keys)
+    except _Unsaid:
+        return None
+
+
+def _plan(kind: MessageType, keys: tuple[str, ...]) -> Plan | None:
     laid = _schema(kind.descriptor)
     if laid is None:
         return None
@@ -181,19 +188,42 @@ def _path(descriptor: Any, key: str) -> tuple[list[int], Any] | None:
     leaf = descriptor.fields_by_name.get(names[-1])
     if leaf is None or leaf.message_type is not None or leaf.containing_oneof is not None:
         return None
-    if leaf.type == _F.TYPE_GROUP or (leaf.enum_type is not None and leaf.enum_type.is_closed):
+    if leaf.type == _F.TYPE_GROUP or (leaf.enum_type is not None and _closed(leaf.enum_type)):
         return None
     return steps, leaf
 
 
+class _Unsaid(Exception):
+    """The protobuf in use does not say what the walk needs to know of a field."""
+
+
 def _checks_text(field: Any) -> bool:
-    """Whether protobuf refuses a record whose value of ``field`` is no UTF-8."""
+    """Whether protobuf refuses a record whose value of ``field`` is no UTF-8: as the
+    field's features say (editions), or its file's syntax (proto3's strings) in a
+    protobuf older than editions."""
     if field.type != _F.TYPE_STRING:
         return False
-    from google.protobuf import descriptor_pb2
+    features = getattr(field, "_GetFeatures", None)
+    if features is not None:
+        from google.protobuf import descriptor_pb2
 
-    verify = descriptor_pb2.FeatureSet.VERIFY
-    return bool(field._GetFeatures().utf8_validation == verify)
+        return bool(features().utf8_validation == descriptor_pb2.FeatureSet.VERIFY)
+    syntax = getattr(field.file, "syntax", None)
+    if syntax not in ("proto2", "proto3"):
+        raise _Unsaid(field.full_name)
+    return bool(syntax == "proto3")
+
+
+def _required(field: Any) -> bool:
+    said = getattr(field, "is_required", None)
+    return bool(said if said is not None else field.label == _F.LABEL_REQUIRED)
+
+
+def _closed(enum: Any) -> bool:
+    said = getattr(enum, "is_closed", None)
+    if said is None:
+        raise _Unsaid(enum.full_name)
+    return bool(said)
 
 
 def _fallback(leaf: Any) -> int:
@@ -222,7 +252,7 @@ def _schema(root: Any) -> tuple[tuple[bytes, bytes], dict[str, int]] | None:
             return None
         msgs.extend([len(fields) // 4, len(descriptor.fields)])
         for field in sorted(descriptor.fields, key=lambda f: f.number):
-            if field.is_required:
+            if _required(field):
                 return None
             sub = -1
             if field.type == _F.TYPE_MESSAGE:
