@@ -148,7 +148,7 @@ def test_the_statistics_panel_gives_stats_by_field_path(qtbot, window, made, mon
     from tests.app.cli import cli_json
     from tests.ui.panels.test_analysis_panels import _action
 
-    _, sets, path, _ = made
+    _, sets, path, messages = made
     open_and_wait(qtbot, window, [path])
     _answer(monkeypatch, str(sets), "drive.Frame")
     window.menus.action("file.message_types").trigger()
@@ -158,3 +158,11 @@ def test_the_statistics_panel_gives_stats_by_field_path(qtbot, window, made, mon
                    "drive.Frame")[1]  # fmt: skip
     assert cli["message"] == "drive.Frame"
     assert window.analysis.stats.to_json() == cli
+    panel = window.analysis.stats_panel
+    assert "read as drive.Frame" in panel.summary.text() and "field paths" in panel.summary.text()
+    # a bar clicked: the records it counts, by a filter over the field path
+    (chart, *_) = panel.charts["images.name"]
+    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=20_000):
+        chart.bar_clicked.emit(chart.labels.index("SIDE_LEFT"))
+    side = [i for i, m in enumerate(messages) if any(c.name == 3 for c in m.images)]
+    assert window.model.rowCount() == len(side) == 4

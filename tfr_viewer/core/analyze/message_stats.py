@@ -5,8 +5,10 @@ feature has (:func:`.stats.add_column`).
 
 A path's values are what a record sets: numbers (a ``bool`` as 0 or 1), text as its
 UTF-8 bytes (so that text figures and pictures are found as in an Example's bytes), an
-enum's name (its number as text when the enum names none), a map's values. A path's
-kind is its type as the ``.proto`` spells it (``double``, ``string``, ``enum Camera``)."""
+enum's name (its number as text when the enum names none). A path's kind is its type as
+the ``.proto`` spells it (``double``, ``string``, ``CameraName``). A map is left out: its
+values are of as many things as it has keys (a speed and a yaw), which one figure would
+mix; ``schema`` counts its entries, and a filter reads it by key."""
 
 from __future__ import annotations
 
@@ -84,16 +86,14 @@ def _column(field: Any, rows: dict[int, list[Any]], count: int) -> PathColumn:
 
 def _set_values(message: Message, path: str, depth: int) -> Iterator[tuple[str, Any, list[Any]]]:
     """``(path, field, values)`` of every field set in ``message`` that holds no
-    message, a repeated message's fields once per message, a map's values under the
-    map's path."""
+    message, a repeated message's fields once per message; maps are left out (see the
+    module)."""
     for f, value in message.ListFields():
         here = f"{path}.{f.name}" if path else f.name
         entry = f.message_type
         if entry is not None and is_map(f):
-            leaf = entry.fields_by_name["value"]
-            if leaf.message_type is None:
-                yield here, leaf, [_plain(leaf, v) for v in value.values()]
-        elif entry is not None:
+            continue  # its values are of as many things as it has keys: not one figure
+        if entry is not None:
             if depth < MAX_DEPTH:
                 for item in value if is_repeated(f) else (value,):
                     yield from _set_values(item, here, depth + 1)

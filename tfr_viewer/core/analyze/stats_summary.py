@@ -216,6 +216,7 @@ class StatsSummary:
     object_classes: ClassCounts | None
     boxes: BoxSummary | None
     source: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    message: str | None = None  # the user's message type the records were read as
 
     def to_json(self) -> dict[str, Any]:
         """The JSON these figures were read from."""
@@ -246,4 +247,5 @@ class StatsSummary:
             object_classes=classes("object_classes"),
             boxes=BoxSummary.from_json(obj["boxes"]) if obj.get("boxes") else None,
             source=obj,
+            message=obj.get("message"),
         )

@@ -200,9 +200,11 @@ class StatisticsPanel(QWidget):
         self.stats = stats
         self._clear_cards()
         damaged = f"; {plural(stats.damaged, 'damaged record')} skipped" if stats.damaged else ""
+        keys = plural(len(stats.features), "field path" if stats.message else "feature")
+        read_as = f" read as {stats.message}" if stats.message else ""
         self.summary.setText(
-            f"{plural(stats.records, 'record')} in {plural(stats.files, 'file')}, "
-            f"{plural(len(stats.features), 'feature')}{damaged}. Click a bar to filter."
+            f"{plural(stats.records, 'record')}{read_as} in {plural(stats.files, 'file')}, "
+            f"{keys}{damaged}. Click a bar to filter."
         )
         for key, f in stats.features:
             card = QFrame(self.cards)
