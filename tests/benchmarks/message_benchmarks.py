@@ -2,10 +2,10 @@
 records of a user message (``--descriptor-set``), against the same filter over N
 Examples holding the same values, and against the module ``protoc`` generates parsing
 every record (the frames read by a plain loop, each parsed, the filter tested in
-Python), in one run, warm.
+Python), in one run, warm: the medians of ``--rounds`` runs of each, taken in turn.
 
 Usage: ``python tests/benchmarks/message_benchmarks.py [--data DIR] [--records N]
-[--keep]``. The files are written into DIR (default: a folder under the system's
+[--rounds R] [--keep]``. The files are written into DIR (default: a folder under the system's
 temporary folder) once and reused while they are there."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -119,6 +120,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     data = args.data or Path(tempfile.gettempdir()) / "tfr-viewer-bench" / "messages"
@@ -126,14 +128,20 @@ def main() -> None:
     try:
         protos, sets, messages, examples = write_files(data, args.records)
         tool = [sys.executable, "-m", "tfr_viewer", "list"]
-        ours = timed([*tool, str(messages), "--descriptor-set", str(sets), "--message",
-                      "bench.Sample", "--filter", FILTER_MESSAGE])  # fmt: skip
-        theirs = timed([*tool, str(examples), "--filter", FILTER_EXAMPLE])
-        generated, matches = generated_seconds(protos, messages)
+        times: dict[str, list[float]] = {"ours": [], "theirs": [], "generated": []}
+        for _ in range(args.rounds):
+            times["ours"].append(timed([*tool, str(messages), "--descriptor-set", str(sets),
+                                        "--message", "bench.Sample", "--filter",
+                                        FILTER_MESSAGE]))  # fmt: skip
+            times["theirs"].append(timed([*tool, str(examples), "--filter", FILTER_EXAMPLE]))
+            took, matches = generated_seconds(protos, messages)
+            times["generated"].append(took)
+        ours, theirs, generated = (statistics.median(times[k]) for k in times)
         print("| your own protobufs | measured | target |\n|---|---|---|")
         print(
             f"| `list --filter` on field paths over {args.records:,} records of a user "
-            f"message type ({messages.stat().st_size / 1e6:.0f} MB), warm, against the same "
+            f"message type ({messages.stat().st_size / 1e6:.0f} MB), warm, medians of "
+            f"{args.rounds}, against the same "
             f"filter over as many Examples of the same values | {ours:.2f} s against "
             f"{theirs:.2f} s: {ours / theirs:.2f}x | <= 2x |"
         )

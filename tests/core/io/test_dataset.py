@@ -143,3 +143,40 @@ def test_record_at_offset_and_intact(tmp_path):
         assert ds.record_at_offset(0, -1) is None
         assert ds.intact().tolist() == [0, 2]
         assert ds.undamaged([2, 1, 0]).tolist() == [2, 0]
+
+
+def test_frame_facts_of_a_run_and_of_any_records_agree(tmp_path):
+    """A run of one file's records (read as its index's span) and the same records in
+    any order, over files, give the same facts record by record; statuses set for a run
+    and for scattered records land on their records."""
+    import numpy as np
+
+    from tfr_viewer.core.io.records import RecordStatus
+
+    paths = []
+    for n, count in enumerate((5, 9, 4)):
+        paths.append(str(tmp_path / f"part-{n}.tfrecord"))
+        write_records(paths[-1], [bytes([n]) * (i + 1) for i in range(count)])
+    with Dataset(paths) as ds:
+        ds.index(verify=False)
+        rng = np.random.default_rng(3)
+        everything = np.arange(len(ds))
+        shuffled = rng.permutation(everything)
+        whole = ds.frame_facts(everything)
+        mixed = ds.frame_facts(shuffled)
+        for got, want in zip(mixed, whole, strict=True):
+            assert got.tolist() == want[shuffled].tolist()
+        run = ds.frame_facts(np.arange(6, 12))  # one file's run: the index's span
+        for got, want in zip(run, whole, strict=True):
+            assert got.tolist() == want[6:12].tolist()
+        assert ds.locate_many(np.array([13, 5, 16]))[0].tolist() == [1, 1, 2]
+        with pytest.raises(IndexError):
+            ds.locate_many(np.array([2, 18]))
+        index = ds.files[1].index
+        index.set_statuses_at(np.array([2, 3, 4]), np.full(3, RecordStatus.OK, np.uint8))
+        index.set_statuses_at(np.array([7, 0]), np.full(2, RecordStatus.BAD_DATA_CRC, np.uint8))
+        assert index.statuses().tolist() == [RecordStatus.BAD_DATA_CRC] + [
+            RecordStatus.UNVERIFIED
+        ] + [RecordStatus.OK] * 3 + [RecordStatus.UNVERIFIED] * 2 + [
+            RecordStatus.BAD_DATA_CRC, RecordStatus.UNVERIFIED
+        ]  # fmt: skip

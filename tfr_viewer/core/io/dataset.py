@@ -370,19 +370,29 @@ class Dataset:
     def locate_many(self, records: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Vectorised :meth:`locate`: ``(file_numbers, local_numbers)``."""
         records = np.asarray(records, dtype=np.int64)
-        if len(records) and (records.min() < 0 or records.max() >= len(self)):
+        if not len(records):
+            return np.zeros(0, dtype=np.int64), records.copy()
+        least, most = int(records.min()), int(records.max())
+        if least < 0 or most >= len(self):
             raise IndexError(f"record numbers must lie in 0..{len(self) - 1}")
         starts = np.asarray(self._starts, dtype=np.int64)
+        first, last = (int(n) for n in np.searchsorted(starts, [least, most], side="right") - 1)
+        if first == last:  # all in one file: no search for each record
+            return np.full(len(records), first, dtype=np.int64), records - starts[first]
         numbers = np.searchsorted(starts, records, side="right") - 1
         return numbers, records - starts[numbers]
 
     def frame_facts(self, records: np.ndarray) -> tuple[np.ndarray, ...]:
         """``(file_numbers, offsets, lengths, statuses)`` of many records at once."""
         numbers, local = self.locate_many(records)
+        if len(local) and numbers[0] == numbers[-1]:
+            run = self._run_facts(int(numbers[0]), local)
+            if run is not None:
+                return (numbers, *run)
         offsets = np.zeros(len(local), dtype=np.uint64)
         lengths = np.zeros(len(local), dtype=np.uint64)
         statuses = np.zeros(len(local), dtype=np.uint8)
-        for number in sorted(set(numbers.tolist())):
+        for number in np.unique(numbers).tolist():
             mask = numbers == number
             index = self.files[number].index
             want = local[mask]
@@ -391,6 +401,20 @@ class Dataset:
             lengths[mask] = index.lengths(lo, hi)[want - lo]
             statuses[mask] = index.statuses(lo, hi)[want - lo]
         return numbers, offsets, lengths, statuses
+
+    def _run_facts(self, number: int, local: np.ndarray) -> tuple[np.ndarray, ...] | None:
+        """:meth:`frame_facts` of ``local``, when they are consecutive records of file
+        ``number`` in order (the common ask: a block of a file): its index's span as it
+        is; None otherwise."""
+        lo, hi = int(local[0]), int(local[-1]) + 1
+        if hi - lo != len(local) or (len(local) > 1 and not (np.diff(local) == 1).all()):
+            return None
+        index = self.files[number].index
+        return (
+            np.asarray(index.offsets(lo, hi), dtype=np.uint64),
+            np.asarray(index.lengths(lo, hi), dtype=np.uint64),
+            np.asarray(index.statuses(lo, hi), dtype=np.uint8),
+        )
 
     def record_at_offset(self, file_number: int, offset: int) -> int | None:
         """Global number of the record of file ``file_number`` whose frame starts at or

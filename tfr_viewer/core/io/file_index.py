@@ -135,6 +135,10 @@ class FileIndex:
         records = np.asarray(records, dtype=np.int64)
         if len(records) and not (0 <= records.min() and records.max() < self._count):
             raise IndexError(f"records out of range (0..{self._count - 1})")
+        if len(records) and int(records[-1]) - int(records[0]) == len(records) - 1:
+            if len(records) == 1 or (np.diff(records) == 1).all():  # a run: as slices
+                self.set_statuses(int(records[0]), np.asarray(statuses))
+                return
         blocks = records // BLOCK
         for b in np.unique(blocks).tolist():
             mask = blocks == b
