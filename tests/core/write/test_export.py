@@ -120,6 +120,9 @@ print("done", flush=True)
 
 
 def test_sigkill_leaves_either_nothing_or_complete_verified_files(tmp_path):
+    """Killed at any moment: no shard, every shard, or (killed between two of the
+    commit's moves) some shards and the commit's journal, which the next export in the
+    folder finishes: then every shard, whole."""
     src = tmp_path / "big.tfrecord"
     write_records(src, (os.urandom(200) for _ in range(40_000)))
     out_dir = tmp_path / "out"
@@ -135,22 +138,74 @@ def test_sigkill_leaves_either_nothing_or_complete_verified_files(tmp_path):
         time.sleep(rng.uniform(0.0, 1.2))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        shards = [f"{target}-{k:05d}-of-00004" for k in range(4)]
-        present = [os.path.exists(s) for s in shards]
-        assert all(present) or not any(present), (trial, present)
-        if all(present):
-            outcomes.add("complete")
-            with Dataset(shards) as ds:
-                ds.index()
-                assert len(ds) == 40_000 and not ds.problems()
+        present = [os.path.exists(s) for s in _shards(target)]
+        if any(present) and not all(present):
+            journals = [n for n in os.listdir(out_dir) if n.startswith(".tfr-viewer-commit.")]
+            assert journals, (trial, present)
+            outcomes.add("cut short")
         else:
-            outcomes.add("absent")
-    # the next export removes what killed exports left behind
+            outcomes.add("complete" if all(present) else "absent")
+    # the next export finishes a commit cut short and removes what the others left
     with Dataset([str(src)]) as ds:
         ds.index()
         export(ds, range(10), ExportOptions(str(out_dir / "final.tfrecord")))
     assert not [n for n in os.listdir(out_dir) if n.endswith(TMP_SUFFIX)]
     assert "absent" in outcomes
+    for trial in range(20):
+        present = [os.path.exists(s) for s in _shards(out_dir / f"t{trial}.tfrecord")]
+        assert all(present) or not any(present), (trial, present)
+        if all(present):
+            with Dataset(_shards(out_dir / f"t{trial}.tfrecord")) as ds:
+                ds.index()
+                assert len(ds) == 40_000 and not ds.problems()
+
+
+def _shards(target) -> list[str]:
+    return [f"{target}-{k:05d}-of-00004" for k in range(4)]
+
+
+CUT_SHORT = """
+import os, signal, sys
+from tfr_viewer.core.io.dataset import Dataset
+from tfr_viewer.core.write import output
+from tfr_viewer.core.write.export import ExportOptions, export
+moved = []
+real = os.replace
+def replace(a, b):
+    if str(a).endswith(output.TMP_SUFFIX) and ".tfr-viewer-commit." not in str(b):
+        moved.append(b)
+        if len(moved) == int(sys.argv[3]) + 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+    return real(a, b)
+output.os.replace = replace
+ds = Dataset([sys.argv[1]]).index()
+export(ds, range(len(ds)), ExportOptions(sys.argv[2], shards=4, overwrite=True))
+"""
+
+
+@pytest.mark.parametrize("moved", [1, 3])
+@pytest.mark.parametrize("before", ["new", "replaced"])
+def test_a_commit_killed_between_two_moves_is_finished_by_the_next_job(tmp_path, moved, before):
+    from tfr_viewer.core.write.output import OutputJob
+
+    src = tmp_path / "src.tfrecord"
+    payloads = [i.to_bytes(2, "big") * 25 for i in range(400)]
+    write_records(src, payloads)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    target = out_dir / "t.tfrecord"
+    if before == "replaced":
+        for path in _shards(target):
+            write_records(path, [b"old"])
+    done = subprocess.run([sys.executable, "-c", CUT_SHORT, str(src), str(target), str(moved)])
+    assert done.returncode == -signal.SIGKILL
+    fresh = [tf_read(p) != [b"old"] for p in _shards(target) if os.path.exists(p)]
+    assert sum(fresh) == moved  # cut short: some moved, the rest not yet
+    with OutputJob() as job:
+        job.plan(str(out_dir / "other.tfrecord"))
+        job.clean_folders()
+    assert sorted(os.listdir(out_dir)) == sorted(os.path.basename(p) for p in _shards(target))
+    assert sorted(r for p in _shards(target) for r in tf_read(p)) == payloads
 
 
 def test_name_patterns(tmp_path, source):

@@ -19,7 +19,10 @@ O_NOFOLLOW``) in the target's folder, all named ``.NAME.PID.RANDOM.tfr-viewer-tm
 existed is kept as a hard link until the whole job is committed, and put back if any
 move fails. Leaving the job without a commit (an error, a cancel) removes every
 temporary and every folder it created; temporaries of killed processes are removed by
-:func:`clean_stale_temporaries`, which every job runs in its folders.
+:func:`clean_stale_temporaries`, which every job runs in its folders. A commit of
+several files writes its journal first (:mod:`..io.commit_journal`): a process killed
+between two moves leaves some files in place, and the next job in the folder moves the
+rest, so that the files end all there, whole.
 
 Names made from data (class names, feature keys) go through :func:`safe_name` and
 :class:`NameMap`, so that they cannot leave the output folder or collide.
@@ -37,6 +40,8 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
+
+from ..io import commit_journal
 
 # the primitives of writing, below every layer that writes (their names are the output
 # layer's too)
@@ -349,12 +354,30 @@ class OutputJob:
         entries = [e for e in self.planned.values() if e.temp is not None]
         for e in entries:  # the targets may have changed since they were planned
             check_target(e.target, self.inputs, self.overwrite, folder=e.folder)
+        backups = {
+            id(e): temp_name(e.target)
+            for e in entries
+            if not e.folder and os.path.lexists(e.target)
+        }
+        journals: list[str] = []
+        if len(entries) > 1:  # a process killed between two moves: the next job finishes
+            moves = [
+                commit_journal.Move(
+                    e.target,
+                    e.temp,  # type: ignore[arg-type]
+                    backups.get(id(e)),
+                    e.folder,
+                    commit_journal.identity(e.target),
+                )
+                for e in entries
+            ]
+            with disk_errors(entries[0].target):
+                journals = commit_journal.write(moves)
         done: list[tuple[_Planned, str | None]] = []
         try:
             for e in entries:
-                backup = None
-                if not e.folder and os.path.lexists(e.target):
-                    backup = temp_name(e.target)
+                backup = backups.get(id(e))
+                if backup is not None:
                     try:
                         os.link(e.target, backup, follow_symlinks=False)
                     except OSError:
@@ -368,6 +391,7 @@ class OutputJob:
                         os.replace(e.temp, e.target)  # type: ignore[arg-type]
                 done.append((e, backup))
         except BaseException:
+            commit_journal.remove(journals)  # undone here: no later job finishes it
             for e, backup in reversed(done):
                 with contextlib.suppress(OSError):
                     if backup is not None:
@@ -375,6 +399,7 @@ class OutputJob:
                     else:  # new: back to its temporary, which discard removes
                         os.rename(e.target, e.temp)  # type: ignore[arg-type]
             raise
+        commit_journal.remove(journals)
         for _, backup in done:
             if backup is not None:
                 with contextlib.suppress(OSError):
