@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 from tfr_viewer.core.io import commit_journal
-from tfr_viewer.core.io.file_writes import clean_stale_temporaries
+from tfr_viewer.core.write.output import clean_stale_temporaries
 
 
 def _dead_pid() -> int:

@@ -3,10 +3,11 @@ written before the first move, removed after the last.
 
 A process killed between two moves (a SIGKILL, a power cut of the process) leaves some
 targets in place and the rest as temporaries. The next job that cleans that folder
-(:func:`~.file_writes.clean_stale_temporaries`) finds the journal of a process that is
-gone and finishes the commit: every temporary still there is moved into place, unless
-its target has since become a file the commit did not know (then the temporary is
-removed and the target left alone); the kept copies of replaced targets are removed.
+(:func:`finish_stale`, before its stale temporaries are removed) finds the journal of a
+process that is gone and finishes the commit: every temporary still there is moved into
+place, unless its target has since become a file the commit did not know (then the
+temporary is removed and the target left alone); the kept copies of replaced targets
+are removed.
 The temporaries were complete when the commit began, so the files end whole.
 
 A journal is named ``.tfr-viewer-commit.PID.RANDOM.tfr-viewer-tmp`` (a temporary of
@@ -26,6 +27,8 @@ import os
 import shutil
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+
+from .file_writes import is_stale, temp_name, temporary_pid, write_atomic
 
 JOURNAL = "tfr-viewer-commit"
 
@@ -54,8 +57,6 @@ def identity(path: str) -> tuple[int, int] | None:
 def write(moves: Iterable[Move]) -> list[str]:
     """Write the journals of ``moves``, one in each folder they move into; returns
     their paths (raises OSError: nothing has moved yet)."""
-    from .file_writes import temp_name, write_atomic
-
     by_folder: dict[str, list[Move]] = {}
     for m in moves:
         by_folder.setdefault(os.path.dirname(os.path.abspath(m.target)), []).append(m)
@@ -79,9 +80,15 @@ def remove(paths: Iterable[str]) -> None:
             os.remove(path)
 
 
-def is_journal(name: str) -> bool:
-    """Whether the file name ``name`` is a journal's."""
-    return name.startswith(f".{JOURNAL}.")
+def finish_stale(folder: str) -> None:
+    """:func:`finish` every journal in ``folder`` of a process that is gone."""
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(f".{JOURNAL}.") and is_stale(name):
+            finish(os.path.join(folder, name))
 
 
 def finish(path: str) -> None:
@@ -101,8 +108,6 @@ def finish(path: str) -> None:
 def _within(journal: str, m: Move) -> bool:
     """Whether ``m`` stays in the journal's folder, its temporary and kept copy
     temporaries of the journal's process (see the module)."""
-    from .file_writes import temporary_pid
-
     folder = os.path.dirname(os.path.abspath(journal))
     pid = temporary_pid(os.path.basename(journal))
     if pid is None:

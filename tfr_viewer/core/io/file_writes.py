@@ -1,8 +1,8 @@
 """The primitives of writing a file safely, below every layer that writes: temporaries
 created exclusively beside their target (never through a symlink), named
 ``.NAME.PID.RANDOM.tfr-viewer-tmp``; a file put in place at once; the temporaries of
-processes that are gone removed (a commit of several files they cut short finished
-first: :mod:`.commit_journal`). The rules of what may be written where (the inputs,
+processes that are gone removed (the output layer finishes a commit of several files
+they cut short first: :mod:`.commit_journal`). The rules of what may be written where (the inputs,
 the overwrite rule) are the output layer's, :mod:`..write.output`, which uses these;
 the index cache writes its entries with them too."""
 
@@ -63,18 +63,11 @@ def clean_stale_temporaries(folder: str, keep: frozenset[str] = frozenset()) -> 
     """Remove temporaries left in ``folder`` by processes that are gone, except those in
     ``keep`` (real paths); return the paths removed. Odd names are skipped, never a
     crash."""
-    from . import commit_journal
-
     removed: list[str] = []
     try:
         names = os.listdir(folder or ".")
     except OSError:
         return removed
-    for name in names:  # a commit cut short is finished before its temporaries go
-        if commit_journal.is_journal(name) and not _alive(temporary_pid(name) or ""):
-            commit_journal.finish(os.path.join(folder, name))
-    with contextlib.suppress(OSError):
-        names = os.listdir(folder or ".")
     for name in names:
         m = _TMP_RE.match(name)
         if m is None or _alive(m["pid"]):
@@ -91,6 +84,12 @@ def clean_stale_temporaries(folder: str, keep: frozenset[str] = frozenset()) -> 
         except OSError:
             pass
     return removed
+
+
+def is_stale(name: str) -> bool:
+    """Whether the file name ``name`` is a temporary's of a process that is gone."""
+    pid = temporary_pid(name)
+    return pid is not None and not _alive(pid)
 
 
 def temporary_pid(name: str) -> str | None:

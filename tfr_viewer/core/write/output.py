@@ -41,14 +41,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from ..io import commit_journal
+from ..io import commit_journal, file_writes
 
 # the primitives of writing, below every layer that writes (their names are the output
 # layer's too)
 from ..io.file_writes import (
     TMP_SUFFIX as TMP_SUFFIX,
     ExportError as ExportError,
-    clean_stale_temporaries as clean_stale_temporaries,
     create_temporary as create_temporary,
     open_temporary as open_temporary,
     temp_name as temp_name,
@@ -57,6 +56,14 @@ from ..io.file_writes import (
 
 _FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def clean_stale_temporaries(folder: str, keep: frozenset[str] = frozenset()) -> list[str]:
+    """Finish the commits of several files that processes now gone cut short in
+    ``folder`` (:mod:`..io.commit_journal`), then remove the temporaries such processes
+    left there, except those in ``keep`` (real paths); return the paths removed."""
+    commit_journal.finish_stale(folder)
+    return file_writes.clean_stale_temporaries(folder, keep)
 
 
 # -- identities ------------------------------------------------------------------------
