@@ -55,6 +55,11 @@ COMMANDS: dict[str, Command] = {
     "check": Command("data-quality findings: each with its record, what and what to do", "analyze"),
     "compare": Command("drift per feature, keys in one only, images in both (leakage)", "analyze"),
     "evaluate": Command("COCO-style AP and recall of a model's predictions, per class", "evaluate"),
+    "sql": Command(
+        "a SQL query over datasets (DuckDB): a table a dataset, a row a record",
+        "sql",
+        "tfr-viewer sql [-h] QUERY [PATH ...] [--as NAME=PATH] [--json] [-o FILE]",
+    ),
     "export": Command("write records (all, or matching a filter) to new files", "write"),
     "convert": Command("make TFRecords from images: class folders, CSV, VOC or COCO", "convert"),
     "recover": Command("write every intact record of damaged input to OUT", "write"),

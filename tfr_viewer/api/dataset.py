@@ -7,7 +7,7 @@ cache), the columnar extractor, the checks and the output layer."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -289,6 +289,29 @@ class DatasetView:
         if self._records is not None:
             raise UserError(f"{name} analyses whole datasets: call it on tfv.open(...) itself")
         return analysis.run(self.dataset, options)
+
+    def sql(
+        self,
+        query: str,
+        tables: Mapping[str, DatasetView] | None = None,
+        memory_limit: str | None = None,
+        *,
+        pandas: bool = False,
+    ) -> Any:
+        """The result of a SQL ``query`` (DuckDB) over this view's records as the table
+        ``records`` and the views of ``tables`` by their names, as ``sql`` reads them: a
+        ``pyarrow.Table`` (``pandas``: a DataFrame). A query that cannot run is one
+        :class:`~tfr_viewer.core.analyze.sql.SqlError`. Needs the ``sql`` extra."""
+        from ..app.sql import run_sql
+
+        views = {"records": self, **(tables or {})}
+        report = run_sql(
+            query,
+            {name: v.dataset for name, v in views.items()},
+            memory_limit=memory_limit,
+            records={name: v._records for name, v in views.items() if v._records is not None},
+        )
+        return report.to_pandas() if pandas else report.table
 
     def stats(self) -> Statistics:
         """The statistics ``stats --json`` gives, of this view's records."""

@@ -1,0 +1,118 @@
+"""``sql`` through the program: a table of text, ``--json``, ``-o`` in each format through
+the output layer (never onto an input), ``--as`` tables, a TFDS folder's splits as
+tables, the Python API's ``view.sql`` giving the same rows; every mistake one line and
+exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.planted_faults import example_of
+from tests.program import program
+from tests.tf_oracle import tf_read, tf_write
+
+TFDS = Path(__file__).resolve().parents[1] / "data" / "tfds" / "shapes" / "1.0.0"
+QUERY = "SELECT label[1] AS label, count(*) AS n, decode(name[1]) AS first FROM records " \
+    "GROUP BY ALL ORDER BY label"  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    root = tmp_path_factory.mktemp("sqlcli")
+    rows = [{"label": [i % 3], "name": [b"same"], "pixels": [bytes([255, i])]} for i in range(9)]
+    tf_write(root / "a.tfrecord", [example_of(r) for r in rows])
+    tf_write(root / "b.tfrecord", [example_of(r) for r in rows[:4]])
+    return root
+
+
+def test_a_table_of_text_and_json(data):
+    done = program("sql", QUERY, str(data / "a.tfrecord"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["label", "n", "first"]
+    assert [line.split() for line in lines[1:]] == [["0", "3", "same"], ["1", "3", "same"],
+                                                    ["2", "3", "same"]]  # fmt: skip
+    shown = program("sql", QUERY, str(data / "a.tfrecord"), "--json")
+    assert shown.returncode == 0, shown.stderr
+    found = json.loads(shown.stdout)
+    assert [c["name"] for c in found["columns"]] == ["label", "n", "first"]
+    assert found["rows"] == [[0, 3, "same"], [1, 3, "same"], [2, 3, "same"]]
+    raw = json.loads(program("sql", "SELECT pixels[1] AS p FROM records LIMIT 1",
+                             str(data / "a.tfrecord"), "--json").stdout)  # fmt: skip
+    assert raw["rows"] == [[{"size": 2, "base64": "/wA="}]]
+
+
+def test_named_tables_and_the_api_agree(data):
+    import tfr_viewer as tfv
+
+    query = "SELECT a.index AS a, b.index AS b FROM a JOIN b ON a.label = b.label ORDER BY a, b"
+    done = program("sql", query, "--as", f"a={data / 'a.tfrecord'}", "--as",
+                   f"b={data / 'b.tfrecord'}", "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["rows"]
+    expected = [[a, b] for a in range(9) for b in range(4) if a % 3 == b % 3]
+    assert rows == expected
+    view, other = tfv.open(data / "a.tfrecord"), tfv.open(data / "b.tfrecord")
+    table = view.sql(query.replace("FROM a JOIN b", "FROM records a JOIN b"), {"b": other})
+    assert [[r["a"], r["b"]] for r in table.to_pylist()] == expected
+    chosen = view.filter("label == 1").sql("SELECT index FROM records ORDER BY index")
+    assert chosen.column("index").to_pylist() == [1, 4, 7]
+    frame = view.sql("SELECT count(*) AS n FROM records", pandas=True)
+    assert frame["n"].tolist() == [9]
+
+
+def test_a_tfds_folders_splits_are_tables():
+    done = program("sql", "SELECT (SELECT count(*) FROM train) AS train, (SELECT count(*) "
+                   "FROM test) AS test, (SELECT count(*) FROM records) AS every", str(TFDS),
+                   "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    train = len(tf_read(TFDS / "shapes-train.tfrecord-00000-of-00001"))
+    test = len(tf_read(TFDS / "shapes-test.tfrecord-00000-of-00001"))
+    assert json.loads(done.stdout)["rows"] == [[train, test, train + test]]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json", ".jsonl", ".parquet"])
+def test_written_through_the_output_layer(data, tmp_path, suffix):
+    out = tmp_path / f"result{suffix}"
+    done = program("sql", QUERY, str(data / "a.tfrecord"), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    if suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        assert pq.read_table(out).to_pylist()[0] == {"label": 0, "n": 3, "first": "same"}
+    elif suffix == ".csv":
+        assert out.read_text().splitlines()[:2] == ["label,n,first", "0,3,same"]
+    else:
+        text = out.read_text()
+        first = json.loads(text)[0] if suffix == ".json" else json.loads(text.splitlines()[0])
+        assert first == {"label": 0, "n": 3, "first": "same"}
+    again = program("sql", QUERY, str(data / "a.tfrecord"), "-o", str(out))
+    assert again.returncode == 2 and "--overwrite" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["COPY records TO 'x.csv'", "A"], "only a SELECT"),
+        (["SELECT * FROM read_parquet('x.parquet')", "A"], "table function"),
+        (["SELECT nope FROM records", "A"], "no column 'nope'"),
+        (["SELECT 1", "--as", "1bad=A"], "--as 1bad="),
+        (["SELECT 1"], "give the dataset"),
+        (["SELECT count(*) FROM records", "A", "--memory", "lots"], "--memory lots"),
+        (["SELECT 1 AS x FROM records", "J", "-o", "J"], "refusing to write over a source"),
+    ],
+)  # fmt: skip
+def test_each_mistake_is_one_line_and_exit_2(data, tmp_path, args, said):
+    path = str(data / "a.tfrecord")
+    named_json = tmp_path / "records.json"  # a TFRecord file, named as a table would be
+    named_json.write_bytes(Path(path).read_bytes())
+    argv = [path if a == "A" else str(named_json) if a == "J" else a.replace("=A", f"={path}")
+            for a in args]  # fmt: skip
+    done = program("sql", *argv)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0] and "Traceback" not in done.stderr
+    assert tf_read(path) and tf_read(named_json) == tf_read(path)  # the inputs untouched

@@ -1,0 +1,151 @@
+"""``sql QUERY [PATH ...] [--as NAME=PATH ...]``: a SQL query over datasets with DuckDB
+(:mod:`..app.sql`): the PATHs as the table ``records`` (a TFDS folder's splits as tables
+of their own), each ``--as`` as the table it names. The result as a table of text, as
+``--json``, or written to ``-o FILE`` (``.csv``, ``.json``, ``.jsonl``, ``.parquet``)
+through the output layer. A query that cannot run is one line and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ..cli_options import CommandSpec, add_overwrite
+from ..errors import EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from ..app.sql import SqlReport
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("query", metavar="QUERY", help='the query, e.g. "SELECT count(*) FROM records"')
+    p.add_argument(
+        "paths", nargs="*", metavar="PATH", help="the table records: file, glob, folder or name@N"
+    )
+    p.add_argument(
+        "--as",
+        dest="tables",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="the dataset at PATH as the table NAME (again for more tables)",
+    )
+    p.add_argument("--json", action="store_true", help="the result as JSON")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default="",
+        help="write the result to FILE (.csv, .json, .jsonl or .parquet)",
+    )
+    add_overwrite(p)
+    p.add_argument(
+        "--memory",
+        metavar="LIMIT",
+        default=None,
+        help="DuckDB's memory for the query (default 2GB; e.g. 500MB, 8GB)",
+    )
+    p.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the persistent index cache"
+    )
+
+
+def _named(args: argparse.Namespace) -> dict[str, list[str]]:
+    """The tables' paths by name: the PATHs as ``records``, then each ``--as``."""
+    out: dict[str, list[str]] = {}
+    if args.paths:
+        out["records"] = list(args.paths)
+    for given in args.tables:
+        name, sep, path = given.partition("=")
+        if not sep or not name.isidentifier() or not path:
+            raise UsageError(
+                f"--as {given}: give NAME=PATH, NAME a name of letters, digits and _ "
+                "(e.g. --as val=data/val-*.tfrecord)"
+            )
+        out.setdefault(name, []).append(path)
+    if not out:
+        raise UsageError("give the dataset: PATH ... (the table records) or --as NAME=PATH")
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from contextlib import ExitStack
+
+    from ..app.sql import run_sql
+    from ..core.io import Dataset
+    from .progress import COMMAND_LINE, print_warnings
+
+    named = _named(args)
+    with ExitStack() as stack:
+        datasets = {n: stack.enter_context(Dataset.open(p)) for n, p in named.items()}
+        report = run_sql(args.query, datasets, COMMAND_LINE, memory_limit=args.memory)
+        for ds in datasets.values():
+            print_warnings(ds, args.json)
+        inputs = [f.path for ds in datasets.values() for f in ds.files]
+    if args.output:
+        rows = _write(report, args.output, inputs, args.overwrite)
+        if args.json:
+            _print_json({"output": args.output, "rows": rows, "columns": report.columns()})
+        else:
+            print(f"{rows:,} rows written to {args.output}", file=sys.stderr)
+    elif args.json:
+        _print_json(report.to_json())
+    else:
+        for line in report.lines():
+            print(line)
+        print(f"({report.table.num_rows:,} rows, {report.seconds:.2f} s)", file=sys.stderr)
+    if not args.json:
+        for warning in report.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _print_json(obj: Any) -> None:
+    from ..core.json_text import dump
+
+    dump(obj, sys.stdout, indent=None)
+    sys.stdout.write("\n")
+
+
+def _write(report: SqlReport, target: str, inputs: list[str], overwrite: bool) -> int:
+    """The result written to ``target`` through the output layer; its rows."""
+    from ..core.write.table_file import table_format
+
+    fmt = table_format(target)
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        from ..core.write.output import OutputJob
+
+        with OutputJob.over(inputs, overwrite) as job:
+            job.plan(target)
+            pq.write_table(report.table, job.temporary(target))
+            job.commit()
+        return int(report.table.num_rows)
+    from ..app.sql import cell
+    from ..core.write.table_file import write_table
+
+    names = [n for n, _ in report.columns()]
+    schema = report.table.schema
+    columns = {
+        name: [
+            _flat(cell(v, schema.field(i).type), fmt) for v in report.table.column(i).to_pylist()
+        ]
+        for i, name in enumerate(names)
+    }
+    return write_table(target, names, [columns], inputs=inputs, overwrite=overwrite)
+
+
+def _flat(value: Any, fmt: str) -> Any:
+    """A JSON value as a CSV cell holds it: text as it is, bytes as their text (or
+    ``base64:...``), lists and structs as their JSON; JSON formats keep it."""
+    if fmt != "csv" or value is None or isinstance(value, (str, int, float)):
+        return value
+    if isinstance(value, dict) and "size" in value and len(value) == 2:
+        return value["text"] if "text" in value else "base64:" + value["base64"]
+    from ..core.json_text import dumps
+
+    return dumps(value)
+
+
+COMMANDS = {"sql": CommandSpec(_arguments, run, listed="paths")}

@@ -1,0 +1,184 @@
+"""A dataset as a table of SQL (:mod:`.sql`): a row a record, streamed as Arrow record
+batches from the compiled column extractor, only the columns a query names.
+
+The columns: the record's own, ``index`` (its number in the dataset), ``file`` (its
+file, as every command names it), ``offset`` and ``length`` (its frame's), ``status``
+(``ok``, ``bad_data_crc``, ...), then one a feature of its Examples (a SequenceExample's
+context), as the list it is: ``int64`` as ``BIGINT[]``, ``float`` as ``FLOAT[]``,
+``bytes`` as ``BLOB[]`` (DuckDB's lists count from 1: ``label[1]``; ``unnest(label)``
+gives a row a value). A feature is NULL in a record that does not hold it, that is
+damaged, or that holds it as another kind than its column's (counted in
+:attr:`SqlTable.other_kinds`).
+
+The features and their kinds are those of records spread over every file (the kind a
+key has most often there); a key the query names that they do not hold is looked for in
+every record (:func:`with_key`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..io.dataset_blocks import iter_blocks
+from ..io.records import RecordStatus
+from ..query.extract import BYTES, FLOAT, INT64, extract
+
+if TYPE_CHECKING:
+    from ..io import Dataset
+
+RECORD_COLUMNS = ("index", "file", "offset", "length", "status")
+SAMPLE = 256  # records of each file whose features make the table's columns
+CHUNK = 1 << 14  # records a record batch
+_KIND_CODES = {"int64": INT64, "float": FLOAT, "bytes": BYTES}
+_STATUS_NAMES = {int(s): s.kind for s in RecordStatus}
+
+
+@dataclass
+class SqlTable:
+    """A dataset (``records`` of it, global numbers in order; None: every one) as the
+    table ``name``: its ``features`` by kind, in name order."""
+
+    name: str
+    ds: Dataset
+    features: dict[str, str]
+    records: np.ndarray | None = None
+    other_kinds: dict[str, int] = field(default_factory=dict)  # rows read as NULL
+
+    @property
+    def columns(self) -> list[str]:
+        return [*RECORD_COLUMNS, *self.features]
+
+    def rows(self) -> np.ndarray:
+        return np.arange(len(self.ds), dtype=np.int64) if self.records is None else self.records
+
+
+def table_of(name: str, ds: Dataset, records: np.ndarray | None = None) -> SqlTable:
+    """The table of an indexed dataset, its features found in records spread over every
+    file (see the module)."""
+    from .schema import infer_schema
+
+    sample = []
+    for number, f in enumerate(ds.files):
+        count = len(f.index)
+        if count:
+            local = np.unique(np.linspace(0, count - 1, min(count, SAMPLE)).astype(np.int64))
+            sample.append(local + ds.start_of(number))
+    chosen = np.concatenate(sample) if sample else np.zeros(0, dtype=np.int64)
+    schema = infer_schema(ds, chosen.tolist(), steps=False)
+    features = {k: schema.features[k].kind for k in sorted(schema.features)}
+    return SqlTable(name, ds, features, records)
+
+
+def with_key(table: SqlTable, name: str) -> SqlTable | None:
+    """``table`` with the feature named ``name`` (SQL's names are not case-sensitive)
+    that some record holds though the records its columns were found in do not (every
+    record looked at); None when no record holds one."""
+    from .schema import infer_schema
+
+    schema = infer_schema(table.ds, table.rows().tolist(), steps=False)
+    found = {k: s.kind for k, s in schema.features.items() if k.lower() == name.lower()}
+    found = {k: kind for k, kind in found.items() if k not in table.features}
+    if not found:
+        return None
+    return replace(table, features=dict(sorted({**table.features, **found}.items())))
+
+
+def arrow_schema(table: SqlTable, columns: Iterable[str]) -> Any:
+    """The Arrow schema of ``columns`` of ``table`` (in the table's order)."""
+    import pyarrow as pa
+
+    wanted = set(columns)
+    types = {
+        "index": pa.int64(),
+        "file": pa.string(),
+        "offset": pa.int64(),
+        "length": pa.int64(),
+        "status": pa.string(),
+    }
+    items = {"int64": pa.int64(), "float": pa.float32(), "bytes": pa.binary()}
+    fields = [(c, types[c]) for c in RECORD_COLUMNS if c in wanted]
+    fields += [(k, pa.large_list(items[kind])) for k, kind in table.features.items() if k in wanted]
+    return pa.schema(fields)
+
+
+def batches(
+    table: SqlTable, columns: Iterable[str], cancelled: Callable[[], bool] = lambda: False
+) -> Iterator[Any]:
+    """The rows of ``table`` as Arrow record batches of ``columns`` (in the table's
+    order), in record order; the payload CRCs of the records read checked as they are
+    read (a record found damaged then: its features NULL, its status said)."""
+    import pyarrow as pa
+
+    schema = arrow_schema(table, columns)
+    names = schema.names
+    keys = [n for n in names if n in table.features]
+    ds = table.ds
+    paths = [f.path for f in ds.files]
+    rows = table.rows()
+    for start in range(0, len(rows), CHUNK):
+        if cancelled():
+            return
+        chunk = rows[start : start + CHUNK]
+        lists = _features(table, chunk, keys) if keys else {}
+        numbers, offsets, lengths, statuses = ds.frame_facts(chunk)
+        arrays = []
+        for name in names:
+            if name == "index":
+                arrays.append(pa.array(chunk, pa.int64()))
+            elif name == "file":
+                arrays.append(pa.DictionaryArray.from_arrays(numbers, paths).cast(pa.string()))
+            elif name == "offset":
+                arrays.append(pa.array(offsets.astype(np.int64), pa.int64()))
+            elif name == "length":
+                arrays.append(pa.array(lengths.astype(np.int64), pa.int64()))
+            elif name == "status":
+                arrays.append(pa.array([_STATUS_NAMES[s] for s in statuses.tolist()], pa.string()))
+            else:
+                arrays.append(lists[name])
+        yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def _features(table: SqlTable, chunk: np.ndarray, keys: list[str]) -> dict[str, Any]:
+    """The list column of each key over the records ``chunk`` (NULL where a record does
+    not hold it as the column's kind, or could not be read)."""
+    import pyarrow as pa
+
+    ds, n = table.ds, len(chunk)
+    lengths = {k: np.zeros(n, dtype=np.int64) for k in keys}
+    valid = {k: np.zeros(n, dtype=bool) for k in keys}
+    pieces: dict[str, list[tuple[np.ndarray, Any]]] = {k: [] for k in keys}
+    readable = ds.undamaged(chunk)  # in the chunk's order: a row found by a search
+    for positions, block in iter_blocks(ds, readable, verify=True):
+        rows = np.searchsorted(chunk, readable[positions])
+        status, found = extract(block, keys)
+        ok = status == 0
+        for k in keys:
+            column = found[k]
+            code = _KIND_CODES[table.features[k]]
+            keep = ok & column.present & (column.kinds == code)
+            other = ok & column.present & (column.kinds != code)
+            if other.any():
+                table.other_kinds[k] = table.other_kinds.get(k, 0) + int(other.sum())
+            counts = np.diff(column.rag.splits)
+            lengths[k][rows[keep]] = counts[keep]
+            valid[k][rows[keep]] = True
+            taken = np.repeat(keep, counts)
+            pieces[k].append((rows[keep], column.rag.values[taken]))
+    out = {}
+    items = {"int64": pa.int64(), "float": pa.float32(), "bytes": pa.binary()}
+    for k in keys:
+        kind = table.features[k]
+        ordered = sorted(pieces[k], key=lambda p: int(p[0][0]) if len(p[0]) else -1)
+        flat = [v for _, vals in ordered for v in (vals.tolist() if kind == "bytes" else [vals])]
+        if kind == "bytes":
+            array = pa.array(flat, items[kind])
+        else:
+            dtype = np.int64 if kind == "int64" else np.float32
+            joined = np.concatenate(flat) if flat else np.zeros(0)
+            array = pa.array(joined.astype(dtype), items[kind])
+        offsets = pa.array(np.concatenate([[0], np.cumsum(lengths[k])]).astype(np.int64))
+        out[k] = pa.LargeListArray.from_arrays(offsets, array, mask=pa.array(~valid[k]))
+    return out
