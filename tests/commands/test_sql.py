@@ -116,3 +116,36 @@ def test_each_mistake_is_one_line_and_exit_2(data, tmp_path, args, said):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and said in lines[0] and "Traceback" not in done.stderr
     assert tf_read(path) and tf_read(named_json) == tf_read(path)  # the inputs untouched
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads a process's threads")
+def test_ctrl_c_stops_a_query_that_runs_too_long(tmp_path):
+    """SIGINT once the command runs (DuckDB's threads are there, the query on its way):
+    exit 130, said in one line."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "many.tfrecord"
+    tf_write(path, [example_of({"n": [i]}) for i in range(3000)])
+    endless = "SELECT count(*) FROM records a, records b, records c, records d"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tfr_viewer", "sql", endless, str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        for _ in range(2400):  # more threads than the interpreter's: the command runs
+            if len(list(Path(f"/proc/{proc.pid}/task").glob("*"))) > 1 or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        time.sleep(1)  # most likely in the query by now; any time after the start will do
+        assert proc.poll() is None, proc.communicate()
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == ["tfr-viewer: interrupted"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -233,13 +234,12 @@ class Query:
             if self.cancelled:
                 raise SqlError("the query was cancelled")
             try:
-                found = con.sql(self.text)
-                result = (
-                    found.to_arrow_table() if hasattr(found, "to_arrow_table") else found.arrow()
-                )
+                result = self._executed(con)
             except duckdb.InterruptException:
                 raise SqlError("the query was cancelled") from None
             except duckdb.Error as exc:
+                if self.cancelled:
+                    raise SqlError("the query was cancelled") from None
                 message = _said(exc, self.text)
                 column = _MISSING.search(message)
                 if column is not None:
@@ -255,7 +255,41 @@ class Query:
         finally:
             done.set()
             self._con = None
-            con.close()
+            _close(con)
+
+    def _executed(self, con: Any) -> Any:
+        """The query's result, computed on a thread of its own while this one waits: a
+        Ctrl+C (or SIGTERM) here interrupts DuckDB and the reading of records, then is
+        raised again once the query has stopped."""
+        box: dict[str, Any] = {}
+        finished = threading.Event()  # not join(): an interrupted join leaves it wrong
+
+        def work() -> None:
+            try:
+                found = con.sql(self.text)
+                box["result"] = (
+                    found.to_arrow_table() if hasattr(found, "to_arrow_table") else found.arrow()
+                )
+            except BaseException as exc:  # noqa: BLE001 - raised again on the asking thread
+                box["error"] = exc
+            finally:
+                finished.set()
+
+        threading.Thread(target=work, daemon=True, name="tfr-sql").start()
+        try:
+            while not finished.wait(0.1):
+                pass
+        except BaseException:
+            while not finished.is_set():  # asked again until DuckDB has heard it
+                self.cancel()
+                finished.wait(0.2)
+            raise
+        if "error" in box:
+            error = box["error"]
+            if isinstance(error, RuntimeError) and "interrupted" in str(error).lower():
+                raise SqlError("the query was cancelled") from None
+            raise error
+        return box["result"]
 
     def _source(self, table: SqlTable, columns: list[str], twice: bool) -> Any:
         """What DuckDB reads ``table`` from: a stream of record batches, or the table
@@ -267,6 +301,19 @@ class Query:
         if twice:
             return pa.Table.from_batches(list(parts), schema=schema)
         return pa.RecordBatchReader.from_batches(schema, parts)
+
+
+def _close(con: Any) -> None:
+    """Close a connection, once the work an interrupted query left has ended (DuckDB
+    refuses to close a connection busy with it)."""
+    import duckdb
+
+    for _ in range(100):
+        try:
+            con.close()
+            return
+        except duckdb.Error:
+            time.sleep(0.05)
 
 
 def _functions(con: Any) -> None:
