@@ -69,6 +69,7 @@ bench: $(VENV)/.test-installed $(BEAM_VENV)/.installed
 	$(PY) tests/benchmarks/episode_check_benchmarks.py
 	$(PY) tests/benchmarks/event_benchmarks.py
 	$(PY) tests/benchmarks/message_benchmarks.py
+	$(PY) tests/benchmarks/sql_benchmarks.py
 
 fuzz: $(VENV)/.test-installed
 	$(PY) -m tests.fuzz.run --cases 100000 --seed 1

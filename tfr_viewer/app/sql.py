@@ -123,6 +123,37 @@ def short(value: Any, width: int) -> str:
     return shown if len(shown) <= width else shown[: width - 1] + "…"
 
 
+@dataclass
+class KeptQueries:
+    """The queries kept for one dataset: those run (the last first, at most ``limit``)
+    and those saved by name; as JSON, ``{history: [...], saved: {name: query}}``."""
+
+    history: list[str]
+    saved: dict[str, str]
+    limit: int = 20
+
+    @classmethod
+    def from_json(cls, obj: object, limit: int = 20) -> KeptQueries:
+        """What ``obj`` holds of them (anything else in it is left out)."""
+        found = obj if isinstance(obj, dict) else {}
+        history = found.get("history")
+        saved = found.get("saved")
+        return cls(
+            [q for q in history if isinstance(q, str)][:limit] if isinstance(history, list) else [],
+            {k: v for k, v in saved.items() if isinstance(k, str) and isinstance(v, str)}
+            if isinstance(saved, dict)
+            else {},
+            limit,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"history": list(self.history), "saved": dict(self.saved)}
+
+    def ran(self, query: str) -> None:
+        """``query`` was run: first in the history, once."""
+        self.history = [query] + [q for q in self.history if q != query][: self.limit - 1]
+
+
 @dataclass(frozen=True)
 class SqlRequest:
     """``sql`` as a front end asks it: the query over the dataset as ``records`` (its

@@ -10,8 +10,9 @@ gives a row a value). A feature is NULL in a record that does not hold it, that 
 damaged, or that holds it as another kind than its column's (counted in
 :attr:`SqlTable.other_kinds`).
 
-The features and their kinds are those of records spread over every file (the kind a
-key has most often there); a key the query names that they do not hold is looked for in
+The features and their kinds are those of records spread over every file (at most
+:data:`SAMPLE` of each and :data:`SAMPLE_BYTES` of them all, one of each file at least;
+the kind a key has most often there); a key the query names that they do not hold is looked for in
 every record (:func:`with_key`)."""
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from ..io import Dataset
 
 RECORD_COLUMNS = ("index", "file", "offset", "length", "status")
-SAMPLE = 256  # records of each file whose features make the table's columns
+SAMPLE = 64  # records of each file whose features make the table's columns ...
+SAMPLE_BYTES = 32 << 20  # ... and at most this many bytes of them all (a record a file)
 CHUNK = 1 << 14  # records a record batch
 _KIND_CODES = {"int64": INT64, "float": FLOAT, "bytes": BYTES}
 _STATUS_NAMES = {int(s): s.kind for s in RecordStatus}
@@ -58,16 +60,21 @@ class SqlTable:
 def table_of(name: str, ds: Dataset, records: np.ndarray | None = None) -> SqlTable:
     """The table of an indexed dataset, its features found in records spread over every
     file (see the module)."""
-    from .schema import infer_schema
+    from .schema import Schema, add_payload
 
     sample = []
+    budget = SAMPLE_BYTES // max(1, len(ds.files))  # each file's share of the bytes
     for number, f in enumerate(ds.files):
         count = len(f.index)
         if count:
             local = np.unique(np.linspace(0, count - 1, min(count, SAMPLE)).astype(np.int64))
-            sample.append(local + ds.start_of(number))
+            lengths = np.array([f.index.length(int(i)) for i in local], dtype=np.int64)
+            kept = max(1, int(np.searchsorted(np.cumsum(lengths), budget, side="right")))
+            sample.append(local[:kept] + ds.start_of(number))
     chosen = np.concatenate(sample) if sample else np.zeros(0, dtype=np.int64)
-    schema = infer_schema(ds, chosen.tolist(), steps=False)
+    schema = Schema()
+    for record in ds.undamaged(chosen).tolist():  # each alone: the bytes between unread
+        add_payload(schema, ds.read(record))
     features = {k: schema.features[k].kind for k in sorted(schema.features)}
     return SqlTable(name, ds, features, records)
 
@@ -151,7 +158,7 @@ def _features(table: SqlTable, chunk: np.ndarray, keys: list[str]) -> dict[str, 
     valid = {k: np.zeros(n, dtype=bool) for k in keys}
     pieces: dict[str, list[tuple[np.ndarray, Any]]] = {k: [] for k in keys}
     readable = ds.undamaged(chunk)  # in the chunk's order: a row found by a search
-    for positions, block in iter_blocks(ds, readable, verify=True):
+    for positions, block in iter_blocks(ds, readable, verify=True, reuse=True):
         rows = np.searchsorted(chunk, readable[positions])
         status, found = extract(block, keys)
         ok = status == 0

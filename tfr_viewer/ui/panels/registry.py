@@ -74,6 +74,7 @@ PANELS: tuple[Panel, ...] = (
         "episode_player:EpisodePlayer",
     ),
     Panel("runs", "Runs", "&Runs", "view", "Ctrl+9", "bottom", "run_view:RunView"),
+    Panel("sql", "SQL", "S&QL", "analyze", "Ctrl+0", "bottom", "sql_panel:SqlPanel"),
 )
 
 

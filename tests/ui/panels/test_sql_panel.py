@@ -1,0 +1,80 @@
+"""Analyze › SQL through the window: a query typed and run with Ctrl+Return gives the
+rows ``sql --json`` gives; a row double-clicked selects its record; Show These Records
+makes them the current view; the query is kept for the dataset (and a saved one by its
+name) and offered again when it opens; a query that cannot run says why, nothing
+else changes."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QInputDialog
+
+from tests.app.cli import cli_json
+from tests.planted_faults import example_of
+from tests.tf_oracle import tf_write
+from tests.ui.conftest import open_and_wait
+
+QUERY = "SELECT index, label[1] AS label FROM records WHERE label[1] = 2 ORDER BY index"
+
+
+@pytest.fixture
+def data(tmp_path):
+    path = tmp_path / "labels.tfrecord"
+    tf_write(path, [example_of({"label": [i % 3], "name": [f"n{i}".encode()]}) for i in range(12)])
+    return path
+
+
+def _panel(window):
+    window.menus.action("panel.sql").trigger()  # Analyze › SQL
+    return window.docks.widget("sql")
+
+
+def _run(qtbot, panel, query):
+    from PySide6.QtTest import QTest
+
+    panel.editor.setPlainText(query)
+    QTest.keyClick(panel.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert panel.job is not None
+    qtbot.waitUntil(lambda: panel.job is None, timeout=60_000)
+
+
+def test_a_query_typed_and_run_gives_the_command_lines_rows(qtbot, window, data):
+    open_and_wait(qtbot, window, [data])
+    panel = _panel(window)
+    _run(qtbot, panel, QUERY)
+    cli = cli_json("sql", QUERY, str(data), "--json")[1]
+    assert panel.report is not None
+    assert [[int(c) for c in row] for row in panel.model.rows] == cli["rows"]
+    assert panel.model.names == ["index", "label"]
+    # a row double-clicked selects its record
+    index = panel.model.index(2, 0)
+    panel.table.doubleClicked.emit(index)
+    assert window.current == cli["rows"][2][0]
+    # its records as the current view
+    with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=20_000):
+        panel.show_button.click()
+    assert window.model.rowCount() == len(cli["rows"]) == 4
+
+
+def test_queries_are_kept_for_the_dataset(qtbot, window, data, monkeypatch):
+    open_and_wait(qtbot, window, [data])
+    panel = _panel(window)
+    _run(qtbot, panel, "SELECT count(*) AS n FROM records")
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("count", True)))
+    panel.save_button.click()
+    window.close_dataset()
+    open_and_wait(qtbot, window, [data])
+    offered = [panel.queries.itemText(i) for i in range(panel.queries.count())]
+    assert "★ count" in offered and any("SELECT count(*) AS n" in t for t in offered)
+    panel.queries.activated.emit(offered.index("★ count"))
+    assert panel.editor.toPlainText() == "SELECT count(*) AS n FROM records"
+
+
+def test_a_query_that_cannot_run_says_why(qtbot, window, data):
+    open_and_wait(qtbot, window, [data])
+    panel = _panel(window)
+    _run(qtbot, panel, "COPY records TO 'x.csv'")
+    assert "only a SELECT" in panel.status.text()
+    assert panel.report is None and panel.model.rowCount() == 0
+    assert not panel.show_button.isEnabled()
