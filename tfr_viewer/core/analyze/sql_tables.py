@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 RECORD_COLUMNS = ("index", "file", "offset", "length", "status")
 SAMPLE = 64  # records of each file whose features make the table's columns ...
 SAMPLE_BYTES = 32 << 20  # ... and at most this many bytes of them all (a record a file)
-CHUNK = 1 << 14  # records a record batch
+CHUNK = 1 << 14  # records a record batch ...
+CHUNK_BYTES = 256 << 20  # ... and at most this many bytes of them
+AHEAD = 2  # batches read on threads while one is used
 _KIND_CODES = {"int64": INT64, "float": FLOAT, "bytes": BYTES}
 _STATUS_NAMES = {int(s): s.kind for s in RecordStatus}
 
@@ -116,36 +118,68 @@ def batches(
 ) -> Iterator[Any]:
     """The rows of ``table`` as Arrow record batches of ``columns`` (in the table's
     order), in record order; the payload CRCs of the records read checked as they are
-    read (a record found damaged then: its features NULL, its status said)."""
-    import pyarrow as pa
+    read (a record found damaged then: its features NULL, its status said). The next
+    batches are read on threads of their own while one is used (:data:`AHEAD`)."""
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
 
     schema = arrow_schema(table, columns)
+    pending: deque[Future[Any]] = deque()
+    with ThreadPoolExecutor(AHEAD, thread_name_prefix="tfr-sql-read") as pool:
+        try:
+            for piece in _pieces(table):
+                if cancelled():
+                    return
+                pending.append(pool.submit(_batch, table, piece, schema))
+                if len(pending) > AHEAD:
+                    yield pending.popleft().result()
+            while pending:
+                if cancelled():
+                    return
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _pieces(table: SqlTable) -> Iterator[np.ndarray]:
+    """The table's records, a batch's at a time: at most :data:`CHUNK` records, and at
+    most :data:`CHUNK_BYTES` of them past the first."""
+    from ..io.payload_block import block_spans
+
+    rows = table.rows()
+    for start in range(0, len(rows), CHUNK):
+        chunk = rows[start : start + CHUNK]
+        lengths = table.ds.frame_facts(chunk)[2].astype(np.int64)
+        for lo, hi in block_spans(lengths, CHUNK, CHUNK_BYTES):
+            yield chunk[lo:hi]
+
+
+def _batch(table: SqlTable, chunk: np.ndarray, schema: Any) -> Any:
+    """The record batch of the records ``chunk``."""
+    import pyarrow as pa
+
     names = schema.names
     keys = [n for n in names if n in table.features]
     ds = table.ds
     paths = [f.path for f in ds.files]
-    rows = table.rows()
-    for start in range(0, len(rows), CHUNK):
-        if cancelled():
-            return
-        chunk = rows[start : start + CHUNK]
-        lists = _features(table, chunk, keys) if keys else {}
-        numbers, offsets, lengths, statuses = ds.frame_facts(chunk)
-        arrays = []
-        for name in names:
-            if name == "index":
-                arrays.append(pa.array(chunk, pa.int64()))
-            elif name == "file":
-                arrays.append(pa.DictionaryArray.from_arrays(numbers, paths).cast(pa.string()))
-            elif name == "offset":
-                arrays.append(pa.array(offsets.astype(np.int64), pa.int64()))
-            elif name == "length":
-                arrays.append(pa.array(lengths.astype(np.int64), pa.int64()))
-            elif name == "status":
-                arrays.append(pa.array([_STATUS_NAMES[s] for s in statuses.tolist()], pa.string()))
-            else:
-                arrays.append(lists[name])
-        yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+    lists = _features(table, chunk, keys) if keys else {}
+    numbers, offsets, lengths, statuses = ds.frame_facts(chunk)
+    arrays = []
+    for name in names:
+        if name == "index":
+            arrays.append(pa.array(chunk, pa.int64()))
+        elif name == "file":
+            arrays.append(pa.DictionaryArray.from_arrays(numbers, paths).cast(pa.string()))
+        elif name == "offset":
+            arrays.append(pa.array(offsets.astype(np.int64), pa.int64()))
+        elif name == "length":
+            arrays.append(pa.array(lengths.astype(np.int64), pa.int64()))
+        elif name == "status":
+            arrays.append(pa.array([_STATUS_NAMES[s] for s in statuses.tolist()], pa.string()))
+        else:
+            arrays.append(lists[name])
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
 def _features(table: SqlTable, chunk: np.ndarray, keys: list[str]) -> dict[str, Any]:
