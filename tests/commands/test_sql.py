@@ -103,6 +103,7 @@ def test_written_through_the_output_layer(data, tmp_path, suffix):
         (["SELECT 1"], "give the dataset"),
         (["SELECT count(*) FROM records", "A", "--memory", "lots"], "--memory lots"),
         (["SELECT 1 AS x FROM records", "J", "-o", "J"], "refusing to write over a source"),
+        (["SELECT 1 AS x FROM records", "A", "--html", "A"], "refusing to write over a source"),
     ],
 )  # fmt: skip
 def test_each_mistake_is_one_line_and_exit_2(data, tmp_path, args, said):

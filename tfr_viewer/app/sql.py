@@ -11,13 +11,12 @@ lists and structs as JSON's, bytes as ``{size, text}`` when they are UTF-8 text 
 
 from __future__ import annotations
 
-import base64
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from ..core.analyze.sql_values import cell, short
 from .indexing import index
 from .task_state import QUIET, TaskState
 
@@ -73,54 +72,6 @@ class SqlReport:
 def _rows(table: Any) -> list[tuple[Any, ...]]:
     columns = [table.column(i).to_pylist() for i in range(table.num_columns)]
     return list(zip(*columns, strict=True)) if columns else []
-
-
-def cell(value: Any, kind: Any = None) -> Any:
-    """A result's value as JSON holds it (see the module); ``kind``, its Arrow type."""
-    import pyarrow as pa
-
-    from ..core.text import shortest_float32
-
-    if value is None:
-        return None
-    if isinstance(value, bytes):
-        try:
-            return {"size": len(value), "text": value.decode("utf-8")}
-        except UnicodeDecodeError:
-            return {"size": len(value), "base64": base64.b64encode(value).decode("ascii")}
-    if isinstance(value, float) and kind is not None and pa.types.is_float32(kind):
-        return shortest_float32(value)
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, list):
-        inner = kind.value_type if kind is not None and hasattr(kind, "value_type") else None
-        return [cell(v, inner) for v in value]
-    if isinstance(value, dict):
-        fields = (
-            {kind.field(i).name: kind.field(i).type for i in range(kind.num_fields)}
-            if (kind is not None and pa.types.is_struct(kind))
-            else {}
-        )
-        return {str(k): cell(v, fields.get(k)) for k, v in value.items()}
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return value
-
-
-def short(value: Any, width: int) -> str:
-    """A JSON value as a table of text shows it, cut to ``width`` characters."""
-    from ..core.json_text import dumps
-
-    if isinstance(value, dict) and "size" in value:
-        text = value.get("text")
-        shown = repr(text) if text is not None else f"<{value['size']:,} bytes>"
-    elif isinstance(value, str):
-        shown = value
-    elif value is None:
-        shown = "NULL"
-    else:
-        shown = dumps(value)
-    return shown if len(shown) <= width else shown[: width - 1] + "…"
 
 
 @dataclass

@@ -38,6 +38,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         default="",
         help="write the result to FILE (.csv, .json, .jsonl or .parquet)",
     )
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        default="",
+        help="also write the self-contained HTML report of the query and its result",
+    )
     add_overwrite(p)
     p.add_argument(
         "--memory",
@@ -78,10 +84,19 @@ def run(args: argparse.Namespace) -> int:
     named = _named(args)
     with ExitStack() as stack:
         datasets = {n: stack.enter_context(Dataset.open(p)) for n, p in named.items()}
+        inputs = [f.path for ds in datasets.values() for f in ds.files]
+        if args.html:
+            from .reports import refuse_early
+
+            refuse_early([args.html], inputs, args.overwrite)
         report = run_sql(args.query, datasets, COMMAND_LINE, memory_limit=args.memory)
         for ds in datasets.values():
             print_warnings(ds, args.json)
-        inputs = [f.path for ds in datasets.values() for f in ds.files]
+    if args.html:
+        from ..core.report.sql_report import sql_html
+        from .reports import write_report
+
+        write_report(args.html, sql_html(report.to_json()), inputs, args.overwrite)
     if args.output:
         rows = _write(report, args.output, inputs, args.overwrite)
         if args.json:
@@ -122,7 +137,7 @@ def _write(report: SqlReport, target: str, inputs: list[str], overwrite: bool) -
             pq.write_table(report.table, job.temporary(target))
             job.commit()
         return int(report.table.num_rows)
-    from ..app.sql import cell
+    from ..core.analyze.sql_values import cell
     from ..core.write.table_file import write_table
 
     names = [n for n, _ in report.columns()]

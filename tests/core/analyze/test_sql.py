@@ -71,7 +71,7 @@ def _parsed(path) -> pd.DataFrame:
 
 
 def _run(query: str, **paths) -> pd.DataFrame:
-    datasets = {name: Dataset([str(p)]) for name, p in paths.items()}
+    datasets = {name: Dataset.open([str(p)]) for name, p in paths.items()}
     try:
         return run_sql(query, datasets).to_pandas()
     finally:
@@ -247,3 +247,55 @@ def test_a_query_is_cancelled_from_another_thread(tmp_path):
         threading.Timer(0.5, stop.set).start()
         with pytest.raises(SqlError, match="cancelled"):
             query.run()
+
+
+def test_text_records_word_counts_as_pandas(tmp_path):
+    path = tmp_path / "reviews.tfrecord"
+    texts = ["good film", "bad film bad plot", "good good plot", "fine", "bad acting"]
+    tf_write(path, [example_of({"text": [t.encode()], "label": [int("good" in t)],
+                                "tokens": list(range(len(t.split())))})
+                    for t in texts * 3])  # fmt: skip
+    ours = _run(
+        "SELECT w, count(*) AS n FROM (SELECT unnest(string_split(decode(text[1]), ' ')) AS w "
+        "FROM records) GROUP BY w ORDER BY w",
+        records=path,
+    )
+    by_label = _run(
+        "SELECT label[1] AS label, avg(len(tokens)) AS tokens, count(*) AS n FROM records "
+        "GROUP BY 1 ORDER BY 1",
+        records=path,
+    )
+    t = tf()
+    spec = {"text": t.io.FixedLenFeature([], t.string), "label": t.io.FixedLenFeature([], t.int64),
+            "tokens": t.io.VarLenFeature(t.int64)}  # fmt: skip
+    rows = []
+    for record in t.data.TFRecordDataset(str(path)):
+        parsed = t.io.parse_single_example(record, spec)
+        rows.append({"text": parsed["text"].numpy().decode(), "label": int(parsed["label"]),
+                     "tokens": len(parsed["tokens"].values)})  # fmt: skip
+    frame = pd.DataFrame(rows)
+    words = frame["text"].str.split(" ").explode().value_counts().sort_index()
+    assert dict(zip(ours["w"], ours["n"], strict=True)) == words.to_dict()
+    grouped = frame.groupby("label").agg(tokens=("tokens", "mean"), n=("label", "size"))
+    assert by_label["label"].tolist() == grouped.index.tolist()
+    assert np.allclose(by_label["tokens"], grouped["tokens"]) and by_label["n"].tolist() == [
+        int(n) for n in grouped["n"]
+    ]
+
+
+def test_episodes_their_steps_and_rewards_as_tfds_reads_them(tmp_path):
+    from tests.rlds_data import Planned, Shape, tfds_episodes, write_rlds
+
+    folder = write_rlds(tmp_path, {"train": [Planned(5, seed=1), Planned(8, seed=2),
+                                             Planned(3, seed=3)]}, Shape(size=32))  # fmt: skip
+    ours = _run(
+        'SELECT len("steps/reward") AS steps, list_sum("steps/reward") AS reward, '
+        'decode("episode_metadata/file_path"[1]) AS path, '
+        'len(list_filter("steps/is_last", lambda x: x = 1)) AS last FROM train ORDER BY index',
+        train=folder,
+    )
+    theirs = tfds_episodes(folder, "train")
+    assert ours["steps"].tolist() == [len(e["steps"]["reward"]) for e in theirs]
+    assert np.allclose(ours["reward"], [float(np.sum(e["steps"]["reward"])) for e in theirs])
+    assert ours["path"].tolist() == [e["episode_metadata"]["file_path"].decode() for e in theirs]
+    assert ours["last"].tolist() == [int(np.sum(e["steps"]["is_last"])) for e in theirs]

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QInputDialog
 
 from tests.app.cli import cli_json
 from tests.planted_faults import example_of
+from tests.program import program
 from tests.tf_oracle import tf_write
 from tests.ui.conftest import open_and_wait
 
@@ -55,6 +56,19 @@ def test_a_query_typed_and_run_gives_the_command_lines_rows(qtbot, window, data)
     with qtbot.waitSignal(window.filter_bar.rows_changed, timeout=20_000):
         panel.show_button.click()
     assert window.model.rowCount() == len(cli["rows"]) == 4
+
+
+def test_a_result_saved_as_html_is_sqls_report(qtbot, window, data, tmp_path):
+    open_and_wait(qtbot, window, [data])
+    panel = _panel(window)
+    _run(qtbot, panel, QUERY)
+    out = tmp_path / "query.html"
+    assert panel.save_html(str(out))
+    done = program("sql", QUERY, str(data), "--html", str(tmp_path / "cli.html"))
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == (tmp_path / "cli.html").read_bytes()
+    assert not panel.save_html(str(data))  # the dataset's own file: refused
+    assert "source" in panel.status.text()
 
 
 def test_queries_are_kept_for_the_dataset(qtbot, window, data, monkeypatch):

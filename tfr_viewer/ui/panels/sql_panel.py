@@ -54,7 +54,7 @@ class ResultModel(QAbstractTableModel):
             self._fill(report)
 
     def _fill(self, report: SqlReport) -> None:
-        from ...app.sql import cell, short
+        from ...core.analyze.sql_values import cell, short
 
         table = report.table.slice(0, SHOWN_ROWS)
         schema = table.schema
@@ -120,6 +120,9 @@ class SqlPanel(QWidget):
         self.show_button.clicked.connect(self.show_records)
         self.export_button = QPushButton("Export Records…", self)
         self.export_button.clicked.connect(self.export_records)
+        self.html_button = QPushButton("Save as HTML…", self)
+        self.html_button.setToolTip("The query and its result as a self-contained report")
+        self.html_button.clicked.connect(lambda: self.save_html())
         self.status = QLabel("Open a dataset: its records are the table records.", self)
         self.status.setWordWrap(True)
         self.table = QTableView(self)
@@ -135,7 +138,7 @@ class SqlPanel(QWidget):
         for button in (self.run_button, self.cancel_button, self.save_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
-        for button in (self.show_button, self.export_button):
+        for button in (self.show_button, self.export_button, self.html_button):
             buttons.addWidget(button)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
@@ -169,6 +172,7 @@ class SqlPanel(QWidget):
         has_records = shown and any(r is not None for r in self.model.records)
         self.show_button.setEnabled(has_records)
         self.export_button.setEnabled(has_records)
+        self.html_button.setEnabled(shown)
 
     # -- running ------------------------------------------------------------------------
     def run(self) -> None:
@@ -243,6 +247,33 @@ class SqlPanel(QWidget):
     def export_records(self) -> None:
         if self.host is not None and self.result_records():
             self.host.export_records("tfrecord", self.result_records())
+
+    def save_html(self, target: str | None = None) -> bool:
+        """The query and its result as ``sql --html`` writes them, to ``target`` (asked
+        in a save dialog when None), through the output layer (never over a file of
+        the dataset)."""
+        from ...core.report.page import as_bytes
+        from ...core.report.sql_report import sql_html
+        from ...core.user_error import UserError
+        from ...core.write.output import save_file
+        from .. import file_dialogs
+
+        ds, report = self._dataset(), self.report
+        if report is None or ds is None:
+            return False
+        if target is None:
+            start = os.path.join(os.path.dirname(ds.files[0].path), "query.html")
+            target = file_dialogs.save_file(self, "Save as HTML", start, "HTML (*.html)")
+        if not target:
+            return False
+        try:
+            save_file(target, as_bytes(sql_html(report.to_json())),
+                      inputs=[f.path for f in ds.files], overwrite=True, role="report")  # fmt: skip
+        except UserError as exc:
+            self.status.setText(str(exc))
+            return False
+        self.status.setText(f"Saved {target}.")
+        return True
 
     # -- the queries kept ---------------------------------------------------------------
     def _key(self) -> str | None:
