@@ -299,3 +299,37 @@ def test_episodes_their_steps_and_rewards_as_tfds_reads_them(tmp_path):
     assert np.allclose(ours["reward"], [float(np.sum(e["steps"]["reward"])) for e in theirs])
     assert ours["path"].tolist() == [e["episode_metadata"]["file_path"].decode() for e in theirs]
     assert ours["last"].tolist() == [int(np.sum(e["steps"]["is_last"])) for e in theirs]
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "index BETWEEN 40 AND 44",
+        "index >= 40 AND 45 > index",
+        "index IN (40, 41, 42, 43, 44, 99)",
+        "r.index > 39 AND index <= 44 AND label[1] >= 0",
+    ],
+)
+def test_a_where_on_index_reads_only_those_records(tmp_path, where, monkeypatch):
+    """The rows are those the whole WHERE gives; the records read, those it bounds."""
+    from tfr_viewer.core.analyze import sql_tables
+
+    path = tmp_path / "n.tfrecord"
+    tf_write(path, [example_of({"label": [i % 4]}) for i in range(60)])
+    read: list[int] = []
+    real = sql_tables._batch
+
+    def counted(table, chunk, schema):
+        read.extend(chunk.tolist())
+        return real(table, chunk, schema)
+
+    monkeypatch.setattr(sql_tables, "_batch", counted)
+    ours = _run(f"SELECT r.index AS i, label[1] AS l FROM records r WHERE {where} ORDER BY i",
+                records=path)  # fmt: skip
+    assert ours["i"].tolist() == [40, 41, 42, 43, 44]
+    assert ours["l"].tolist() == [i % 4 for i in range(40, 45)]
+    assert sorted(read) == [40, 41, 42, 43, 44]
+    read.clear()  # the table read twice: every record read (once), the same rows
+    joined = _run("SELECT count(*) AS n FROM records r JOIN records s ON r.index = s.index "
+                  "WHERE r.index BETWEEN 40 AND 44", records=path)  # fmt: skip
+    assert joined["n"].tolist() == [5] and sorted(read) == list(range(60))

@@ -18,10 +18,11 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..user_error import UserError
+from .sql_pushdown import index_bounds
 from .sql_tables import SqlTable, arrow_schema, batches, with_key
 
 MEMORY_LIMIT = "2GB"  # DuckDB's memory for one query (its limit, not ours alone)
@@ -60,6 +61,7 @@ class Reads:
     tables: dict[str, int]
     names: frozenset[str]
     star: bool
+    tree: dict[str, Any] = field(default_factory=dict, compare=False)  # DuckDB's parse
 
 
 def reads(query: str) -> Reads:
@@ -102,7 +104,7 @@ def reads(query: str) -> Reads:
             value = node.get(key)
             if isinstance(value, list):
                 names.update(v.lower() for v in value if isinstance(v, str))
-    return Reads({t.lower(): n for t, n in tables.items()}, frozenset(names), star)
+    return Reads({t.lower(): n for t, n in tables.items()}, frozenset(names), star, tree)
 
 
 def _nodes(tree: Any) -> Iterator[dict[str, Any]]:
@@ -192,6 +194,10 @@ class Query:
         read = reads(self.text)
         by_name = {name.lower(): name for name in self.tables}
         tables = {by_name[t]: self.tables[by_name[t]] for t in read.tables if t in by_name}
+        for name, table in tables.items():  # the records a WHERE on index leaves
+            bounds = index_bounds(read.tree, name)
+            if bounds is not None:
+                tables[name] = replace(table, records=bounds.rows(len(table.ds), table.records))
         for _ in range(8):
             missing = None
             try:
