@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from tests.fuzz.cases import varint
 from tests.protoc_modules import compile_proto
 from tfr_viewer.core.decode import message_types
 from tfr_viewer.core.io.payload_block import PayloadBlock
@@ -112,21 +113,12 @@ def _record(module, rng: random.Random):
     return r.SerializeToString()
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
 def _tag(number: int, wire: int) -> bytes:
-    return _varint(number << 3 | wire)
+    return varint(number << 3 | wire)
 
 
 def _field(number: int, data: bytes) -> bytes:
-    return _tag(number, 2) + _varint(len(data)) + data
+    return _tag(number, 2) + varint(len(data)) + data
 
 
 HOSTILE = [
@@ -136,7 +128,7 @@ HOSTILE = [
     _tag(30, 0) + b"\x05",  # a message field sent as a varint: an unknown field
     _field(21, b"\x00" * 12),  # packed doubles that are no whole number of them
     _field(21, b"\x00" * 16) + _tag(21, 1) + b"\x00" * 8,  # packed, then unpacked
-    _field(22, _varint(5) + _varint(6)),  # packed where the type says unpacked
+    _field(22, varint(5) + varint(6)),  # packed where the type says unpacked
     _field(30, _field(1, b"a") + _tag(2, 0) + b"\x03") + _field(30, _field(1, b"b")),
     _field(30, b""),  # the message there, empty: its fields' defaults
     _tag(0, 0) + b"\x01",  # field number 0
@@ -148,7 +140,7 @@ HOSTILE = [
     _tag(7, 4),  # an end of group with no group
     _field(30, _field(5, _field(2, b"r") + _tag(1, 1) + b"\x00" * 7)),  # cut double
     _field(24, b"ok") + _field(24, b"\xc3"),  # a repeated string that is no UTF-8
-    _field(25, _varint(2) + _varint(2**32 + 1)),  # enum numbers kept to 32 bits
+    _field(25, varint(2) + varint(2**32 + 1)),  # enum numbers kept to 32 bits
     _field(23, b"\x80"),  # a packed varint cut short
 ]
 
