@@ -17,6 +17,7 @@ every record (:func:`with_key`)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ CHUNK_BYTES = 256 << 20  # ... and at most this many bytes of them
 AHEAD = 2  # batches read on threads while one is used
 _KIND_CODES = {"int64": INT64, "float": FLOAT, "bytes": BYTES}
 _STATUS_NAMES = {int(s): s.kind for s in RecordStatus}
+_COUNTING = threading.Lock()
 
 
 @dataclass
@@ -202,7 +204,8 @@ def _features(table: SqlTable, chunk: np.ndarray, keys: list[str]) -> dict[str, 
             keep = ok & column.present & (column.kinds == code)
             other = ok & column.present & (column.kinds != code)
             if other.any():
-                table.other_kinds[k] = table.other_kinds.get(k, 0) + int(other.sum())
+                with _COUNTING:  # batches are read on several threads
+                    table.other_kinds[k] = table.other_kinds.get(k, 0) + int(other.sum())
             counts = np.diff(column.rag.splits)
             lengths[k][rows[keep]] = counts[keep]
             valid[k][rows[keep]] = True
