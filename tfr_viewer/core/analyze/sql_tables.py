@@ -89,7 +89,7 @@ def with_key(table: SqlTable, name: str) -> SqlTable | None:
     record looked at); None when no record holds one."""
     from .schema import infer_schema
 
-    schema = infer_schema(table.ds, table.rows().tolist(), steps=False)
+    schema = infer_schema(table.ds, table.records, steps=False)  # None: every record
     found = {k: s.kind for k, s in schema.features.items() if k.lower() == name.lower()}
     found = {k: kind for k, kind in found.items() if k not in table.features}
     if not found:
