@@ -149,9 +149,13 @@ def _pieces(table: SqlTable) -> Iterator[np.ndarray]:
     most :data:`CHUNK_BYTES` of them past the first."""
     from ..io.payload_block import block_spans
 
-    rows = table.rows()
-    for start in range(0, len(rows), CHUNK):
-        chunk = rows[start : start + CHUNK]
+    total = len(table.ds) if table.records is None else len(table.records)
+    for start in range(0, total, CHUNK):
+        chunk = (
+            np.arange(start, min(start + CHUNK, total), dtype=np.int64)
+            if table.records is None
+            else table.records[start : start + CHUNK]
+        )
         lengths = table.ds.frame_facts(chunk)[2].astype(np.int64)
         for lo, hi in block_spans(lengths, CHUNK, CHUNK_BYTES):
             yield chunk[lo:hi]
