@@ -57,9 +57,6 @@ class SqlTable:
     def columns(self) -> list[str]:
         return [*RECORD_COLUMNS, *self.features]
 
-    def rows(self) -> np.ndarray:
-        return np.arange(len(self.ds), dtype=np.int64) if self.records is None else self.records
-
 
 def table_of(name: str, ds: Dataset, records: np.ndarray | None = None) -> SqlTable:
     """The table of an indexed dataset, its features found in records spread over every
