@@ -71,6 +71,22 @@ _DATA_TYPES = {
 }
 
 
+def add_example_list_with_context(
+    fdp: descriptor_pb2.FileDescriptorProto, example: str
+) -> descriptor_pb2.DescriptorProto:
+    """Define ``ExampleListWithContext`` in ``fdp``: Examples (1) sharing a context
+    Example (2), of the full type name ``example``, as TF-Ranking and TensorFlow
+    Serving both write it, each in its own package."""
+    return add_message(
+        fdp,
+        "ExampleListWithContext",
+        [
+            ("examples", 1, _F.TYPE_MESSAGE, REP, example, None),
+            ("context", 2, _F.TYPE_MESSAGE, OPT, example, None),
+        ],
+    )
+
+
 def add_enum(
     fdp: descriptor_pb2.FileDescriptorProto | descriptor_pb2.DescriptorProto,
     name: str,
@@ -121,14 +137,7 @@ def _build_file() -> descriptor_pb2.FileDescriptorProto:
         ],
     )
     # TF-Ranking's list of Examples sharing a context (input_pb2.ExampleListWithContext)
-    add_message(
-        fdp,
-        "ExampleListWithContext",
-        [
-            ("examples", 1, _F.TYPE_MESSAGE, REP, t + "Example", None),
-            ("context", 2, _F.TYPE_MESSAGE, OPT, t + "Example", None),
-        ],
-    )
+    add_example_list_with_context(fdp, t + "Example")
     add_enum(fdp, "DataType", _DATA_TYPES)
     shape = add_message(
         fdp,

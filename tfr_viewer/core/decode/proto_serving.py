@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from google.protobuf import descriptor_pb2
 
-from .proto import OPT, REP, add_map, add_message
+from .proto import OPT, REP, add_example_list_with_context, add_map, add_message
 
 _F = descriptor_pb2.FieldDescriptorProto
 _S = ".tensorflow.serving."
@@ -61,14 +61,7 @@ def build_file() -> descriptor_pb2.FileDescriptorProto:
         ],
     )
     add_message(fdp, "ExampleList", [("examples", 1, _F.TYPE_MESSAGE, REP, _TF + "Example", None)])
-    add_message(
-        fdp,
-        "ExampleListWithContext",
-        [
-            ("examples", 1, _F.TYPE_MESSAGE, REP, _TF + "Example", None),
-            ("context", 2, _F.TYPE_MESSAGE, OPT, _TF + "Example", None),
-        ],
-    )
+    add_example_list_with_context(fdp, _TF + "Example")
     add_message(
         fdp,
         "Input",

@@ -61,12 +61,12 @@ class ResultModel(QAbstractTableModel):
         self.names = list(schema.names)
         columns = [table.column(i).to_pylist() for i in range(table.num_columns)]
         kinds = [schema.field(i).type for i in range(table.num_columns)]
+        where = [i for i, n in enumerate(self.names) if n.lower() == "index"]
         for values in zip(*columns, strict=True):
             self.rows.append([short(cell(v, k), 80) for v, k in zip(values, kinds, strict=True)])
-        where = [i for i, n in enumerate(self.names) if n.lower() == "index"]
-        for values in zip(*columns, strict=True) if where else []:
-            held = values[where[0]]
-            self.records.append(held if isinstance(held, int) and held >= 0 else None)
+            if where:
+                held = values[where[0]]
+                self.records.append(held if isinstance(held, int) and held >= 0 else None)
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(self.rows)
