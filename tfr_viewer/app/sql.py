@@ -12,7 +12,7 @@ lists and structs as JSON's, bytes as ``{size, text}`` when they are UTF-8 text 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -115,6 +115,33 @@ class SqlRequest:
 
     def run(self, ds: Dataset, state: TaskState = QUIET) -> SqlReport:
         return run_sql(self.query, {"records": ds}, state, memory_limit=self.memory_limit)
+
+
+def frame_locator(ds: Dataset) -> Callable[[Any, Any], int | None]:
+    """The record of ``ds`` a result row names by its ``file`` (as the table's column
+    gives it, or its real path) and ``offset`` (where its frame starts): its global
+    number, or None when no record of ``ds`` starts there."""
+    import os
+
+    import numpy as np
+
+    numbers: dict[str, int] = {}
+    for number, f in enumerate(ds.files):
+        numbers.setdefault(f.path, number)
+        numbers.setdefault(os.path.realpath(f.path), number)
+
+    def locate(file: Any, offset: Any) -> int | None:
+        if not isinstance(file, str) or not isinstance(offset, int) or offset < 0:
+            return None
+        number = numbers.get(file, numbers.get(os.path.realpath(file)))
+        if number is None:
+            return None
+        record = ds.record_at_offset(number, offset)
+        if record is None or int(ds.frame_facts(np.array([record]))[1][0]) != offset:
+            return None
+        return record
+
+    return locate
 
 
 def tables_of(

@@ -92,3 +92,26 @@ def test_a_query_that_cannot_run_says_why(qtbot, window, data):
     assert "only a SELECT" in panel.status.text()
     assert panel.report is None and panel.model.rowCount() == 0
     assert not panel.show_button.isEnabled()
+
+
+def test_a_row_with_file_and_offset_selects_its_record(qtbot, window, tmp_path):
+    """Without an index column, a row's file and offset name its record (each shard's
+    frames start at the same offsets: the file tells them apart)."""
+    shards = [tmp_path / f"part-{n}.tfrecord" for n in range(2)]
+    for n, path in enumerate(shards):
+        tf_write(path, [example_of({"label": [n * 10 + i]}) for i in range(5)])
+    open_and_wait(qtbot, window, shards)
+    panel = _panel(window)
+    query = 'SELECT file, "offset", label[1] AS label FROM records WHERE label[1] % 10 = 3'
+    _run(qtbot, panel, query)
+    assert panel.model.names == ["file", "offset", "label"]
+    assert [r[2] for r in panel.model.rows] == ["3", "13"]
+    assert panel.model.records == [3, 8]
+    panel.table.doubleClicked.emit(panel.model.index(1, 0))
+    assert window.current == 8
+    # a row whose offset is no frame's start names no record
+    _run(qtbot, panel, 'SELECT file, "offset" + 1 AS "offset" FROM records WHERE index = 3')
+    assert panel.model.records == [None]
+    panel.table.doubleClicked.emit(panel.model.index(0, 0))
+    assert window.current == 8
+    assert "names no record" in window.statusBar().currentMessage()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSettings, Qt
@@ -43,17 +44,21 @@ _Index = QModelIndex | QPersistentModelIndex
 
 
 class ResultModel(QAbstractTableModel):
-    """A result's rows as text (:func:`~...app.sql.short`), at most :data:`SHOWN_ROWS`."""
+    """A result's rows as text (:func:`~...app.sql.short`), at most :data:`SHOWN_ROWS`;
+    each row's record by its ``index`` column or, without one, by its ``file`` and
+    ``offset`` (``locate``: :func:`~...app.sql.frame_locator`)."""
 
-    def __init__(self, report: SqlReport | None = None) -> None:
+    def __init__(
+        self, report: SqlReport | None = None, locate: Callable[[Any, Any], int | None] | None = None
+    ) -> None:
         super().__init__()
         self.names: list[str] = []
         self.rows: list[list[str]] = []
-        self.records: list[int | None] = []  # each row's record, by its index column
+        self.records: list[int | None] = []  # each row's record
         if report is not None:
-            self._fill(report)
+            self._fill(report, locate)
 
-    def _fill(self, report: SqlReport) -> None:
+    def _fill(self, report: SqlReport, locate: Callable[[Any, Any], int | None] | None) -> None:
         from ...core.analyze.sql_values import cell, short
 
         table = report.table.slice(0, SHOWN_ROWS)
@@ -61,12 +66,20 @@ class ResultModel(QAbstractTableModel):
         self.names = list(schema.names)
         columns = [table.column(i).to_pylist() for i in range(table.num_columns)]
         kinds = [schema.field(i).type for i in range(table.num_columns)]
-        where = [i for i, n in enumerate(self.names) if n.lower() == "index"]
+        lowered = [n.lower() for n in self.names]
+        at = lowered.index("index") if "index" in lowered else None
+        frame = (
+            (lowered.index("file"), lowered.index("offset"))
+            if at is None and locate is not None and {"file", "offset"} <= set(lowered)
+            else None
+        )
         for values in zip(*columns, strict=True):
             self.rows.append([short(cell(v, k), 80) for v, k in zip(values, kinds, strict=True)])
-            if where:
-                held = values[where[0]]
+            if at is not None:
+                held = values[at]
                 self.records.append(held if isinstance(held, int) and held >= 0 else None)
+            elif frame is not None and locate is not None:
+                self.records.append(locate(values[frame[0]], values[frame[1]]))
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else len(self.rows)
@@ -214,7 +227,10 @@ class SqlPanel(QWidget):
             self.status.setText(error or "Cancelled.")
             return
         self.report = report
-        self.model = ResultModel(report)
+        from ...app.sql import frame_locator
+
+        ds = self._dataset()
+        self.model = ResultModel(report, frame_locator(ds) if ds is not None else None)
         self.table.setModel(self.model)
         rows = report.table.num_rows
         shown = f" (the first {SHOWN_ROWS:,} shown)" if rows > SHOWN_ROWS else ""
@@ -230,14 +246,16 @@ class SqlPanel(QWidget):
             return
         if record is None:
             self.host.statusBar().showMessage(
-                "This row names no record: a result needs an index column for that", 8000
+                "This row names no record: a result needs an index column (or file and offset) "
+                "for that",
+                8000,
             )
             return
         if not self.host.select_record(record):
             self.host.statusBar().showMessage(f"record {record} is not in this dataset", 8000)
 
     def result_records(self) -> list[int]:
-        """The records the result's rows name (by their index column), each once."""
+        """The records the result's rows name, each once."""
         return sorted({r for r in self.model.records if r is not None})
 
     def show_records(self) -> None:
