@@ -49,7 +49,9 @@ class ResultModel(QAbstractTableModel):
     ``offset`` (``locate``: :func:`~...app.sql.frame_locator`)."""
 
     def __init__(
-        self, report: SqlReport | None = None, locate: Callable[[Any, Any], int | None] | None = None
+        self,
+        report: SqlReport | None = None,
+        locate: Callable[[Any, Any], int | None] | None = None,
     ) -> None:
         super().__init__()
         self.names: list[str] = []
