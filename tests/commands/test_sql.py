@@ -150,3 +150,31 @@ def test_ctrl_c_stops_a_query_that_runs_too_long(tmp_path):
             proc.kill()
     assert proc.returncode == 130, err
     assert err.strip().splitlines() == ["tfr-viewer: interrupted"]
+
+
+def test_records_of_a_projects_own_type_by_their_field_paths(tmp_path):
+    """``--descriptor-set`` and ``--message`` (or the type that reads them best, said):
+    a column a field path; the values the generated module wrote."""
+    from collections import Counter
+
+    from tests.user_protos import descriptor_set, frames, proto_folder
+
+    sets = descriptor_set(proto_folder(tmp_path), tmp_path / "drive.pb")
+    messages = frames(12)
+    path = tmp_path / "frames.tfrecord"
+    tf_write(path, [m.SerializeToString() for m in messages])
+    query = 'SELECT "context.name" AS s, count(*) AS n, sum(len("images.image")) AS pictures ' \
+        "FROM records GROUP BY 1 ORDER BY 1"  # fmt: skip
+    theirs = [[s, n, sum(len(m.images) for m in messages if m.context.name == s)]
+              for s, n in sorted(Counter(m.context.name for m in messages).items())]  # fmt: skip
+    named = program("sql", query, str(path), "--descriptor-set", str(sets),
+                    "--message", "drive.Frame", "--json")  # fmt: skip
+    assert named.returncode == 0, named.stderr
+    assert json.loads(named.stdout)["rows"] == theirs
+    chosen = program("sql", query, str(path), "--descriptor-set", str(sets), "--json")
+    assert chosen.returncode == 0, chosen.stderr
+    assert json.loads(chosen.stdout)["rows"] == theirs
+    assert any("drive.Frame" in w for w in json.loads(chosen.stdout)["warnings"])
+    unquoted = program("sql", "SELECT context.name FROM records", str(path),
+                       "--descriptor-set", str(sets), "--message", "drive.Frame")  # fmt: skip
+    assert unquoted.returncode == 2 and len(unquoted.stderr.strip().splitlines()) == 1

@@ -166,3 +166,25 @@ def test_the_statistics_panel_gives_stats_by_field_path(qtbot, window, made, mon
         chart.bar_clicked.emit(chart.labels.index("SIDE_LEFT"))
     side = [i for i, m in enumerate(messages) if any(c.name == 3 for c in m.images)]
     assert window.model.rowCount() == len(side) == 4
+
+
+def test_sql_over_the_records_by_their_field_paths(qtbot, window, made, monkeypatch):
+    """Once the type is chosen, Analyze › SQL has a column a field path (the query run in
+    a child process that reads the records as the type); a row selects its record."""
+    from tests.ui.panels.test_sql_panel import _panel, _run
+
+    _, sets, path, messages = made
+    open_and_wait(qtbot, window, [path])
+    window.select_record(0)
+    _answer(monkeypatch, str(sets), "drive.Frame")
+    window.menus.action("file.message_types").trigger()
+    qtbot.waitUntil(lambda: "images" in names(window.tree_model), timeout=5000)
+    panel = _panel(window)
+    _run(qtbot, panel, 'SELECT index, "context.name", len("images.name") AS cameras '
+                       "FROM records WHERE night ORDER BY index")  # fmt: skip
+    assert panel.report is not None, panel.status.text()
+    assert panel.model.rows == [
+        [str(i), m.context.name, str(len(m.images))] for i, m in enumerate(messages) if m.night
+    ]
+    panel.table.doubleClicked.emit(panel.model.index(1, 0))
+    assert window.current == [i for i, m in enumerate(messages) if m.night][1]

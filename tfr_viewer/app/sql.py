@@ -189,7 +189,9 @@ def run_sql(
 ) -> SqlReport:
     """``query`` over ``datasets`` (by table name; ``records`` as :func:`tables_of`
     takes them); stops when ``state`` is cancelled (a
-    :class:`~..core.analyze.sql.SqlError` then)."""
+    :class:`~..core.analyze.sql.SqlError` then). Its warnings: the datasets' own (empty
+    files, missing shards, the message type a file was read as), then the features read
+    as NULL where records hold them as another kind."""
     from ..core.analyze.sql import Query
 
     started = time.perf_counter()
@@ -197,7 +199,8 @@ def run_sql(
     running = Query(query, tables, memory_limit, lambda: state.cancelled)
     with state.phase("running the query", 0):
         result = running.run()
-    warnings = [
+    said = [str(w) for ds in datasets.values() for w in ds.file_warnings()]
+    warnings = [*dict.fromkeys(said)] + [
         f"{name}: feature {key!r} is read as NULL in {n:,} records that hold it as another "
         "kind than its column's"
         for name, table in tables.items()

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..cli_options import CommandSpec, add_overwrite
+from ..cli_options import CommandSpec, add_overwrite, add_reading_options
 from ..errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -51,9 +51,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="DuckDB's memory for the query (default 2GB; e.g. 500MB, 8GB)",
     )
-    p.add_argument(
-        "--no-cache", action="store_true", help="neither read nor write the persistent index cache"
-    )
+    add_reading_options(p)
 
 
 def _named(args: argparse.Namespace) -> dict[str, list[str]]:
@@ -79,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..app.sql import run_sql
     from ..core.io import Dataset
-    from .progress import COMMAND_LINE, print_warnings
+    from .progress import COMMAND_LINE
 
     named = _named(args)
     with ExitStack() as stack:
@@ -90,8 +88,6 @@ def run(args: argparse.Namespace) -> int:
 
             refuse_early([args.html], inputs, args.overwrite)
         report = run_sql(args.query, datasets, COMMAND_LINE, memory_limit=args.memory)
-        for ds in datasets.values():
-            print_warnings(ds, args.json)
     if args.html:
         from ..core.report.sql_report import sql_html
         from .reports import write_report
@@ -100,7 +96,14 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         rows = _write(report, args.output, inputs, args.overwrite)
         if args.json:
-            _print_json({"output": args.output, "rows": rows, "columns": report.columns()})
+            _print_json(
+                {
+                    "output": args.output,
+                    "rows": rows,
+                    "columns": report.columns(),
+                    "warnings": list(report.warnings),
+                }  # fmt: skip
+            )
         else:
             print(f"{rows:,} rows written to {args.output}", file=sys.stderr)
     elif args.json:

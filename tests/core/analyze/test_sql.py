@@ -319,9 +319,9 @@ def test_a_where_on_index_reads_only_those_records(tmp_path, where, monkeypatch)
     read: list[int] = []
     real = sql_tables._batch
 
-    def counted(table, chunk, schema):
+    def counted(table, chunk, schema, where):
         read.extend(chunk.tolist())
-        return real(table, chunk, schema)
+        return real(table, chunk, schema, where)
 
     monkeypatch.setattr(sql_tables, "_batch", counted)
     ours = _run(f"SELECT r.index AS i, label[1] AS l FROM records r WHERE {where} ORDER BY i",

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..user_error import UserError
 from .sql_pushdown import index_bounds
+from .sql_row_filter import RowFilter, row_filter
 from .sql_tables import SqlTable, arrow_schema, batches, with_key
 
 MEMORY_LIMIT = "2GB"  # DuckDB's memory for one query (its limit, not ours alone)
@@ -236,7 +237,8 @@ class Query:
                     else [c for c in table.columns if c.lower() in read.names]
                 ) or ["index"]  # rows to count, when the query names no column
                 twice = read.tables[name.lower()] > 1
-                con.register(name, self._source(table, wanted, twice))
+                where = row_filter(read.tree, name, table.listed_kinds())
+                con.register(name, self._source(table, wanted, twice, where))
             if self.cancelled:
                 raise SqlError("the query was cancelled")
             try:
@@ -297,13 +299,16 @@ class Query:
             raise error
         return box["result"]
 
-    def _source(self, table: SqlTable, columns: list[str], twice: bool) -> Any:
-        """What DuckDB reads ``table`` from: a stream of record batches, or the table
-        itself when the query reads it more than once (a stream is read once)."""
+    def _source(
+        self, table: SqlTable, columns: list[str], twice: bool, where: RowFilter | None
+    ) -> Any:
+        """What DuckDB reads ``table`` from: a stream of record batches (the rows
+        ``where`` may keep), or the table itself when the query reads it more than once
+        (a stream is read once)."""
         import pyarrow as pa
 
         schema = arrow_schema(table, columns)
-        parts = batches(table, columns, lambda: self.cancelled)
+        parts = batches(table, columns, lambda: self.cancelled, where)
         if twice:
             return pa.Table.from_batches(list(parts), schema=schema)
         return pa.RecordBatchReader.from_batches(schema, parts)

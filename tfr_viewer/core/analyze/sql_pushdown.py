@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-_FLIPPED = {
+FLIPPED = {
     "COMPARE_LESSTHAN": "COMPARE_GREATERTHAN",
     "COMPARE_LESSTHANOREQUALTO": "COMPARE_GREATERTHANOREQUALTO",
     "COMPARE_GREATERTHAN": "COMPARE_LESSTHAN",
@@ -46,6 +46,18 @@ def index_bounds(tree: dict[str, Any], table: str) -> Bounds | None:
     """The bounds on ``index`` of the parsed statement ``tree`` (DuckDB's
     ``json_serialize_sql``) over ``table`` alone; None when it reads other tables, reads
     it more than once, or bounds nothing."""
+    node = lone_select(tree, table)
+    if node is None:
+        return None
+    bounds, said = Bounds(), False
+    for term in conjuncts(node.get("where_clause")):
+        said |= _narrow(bounds, term)
+    return bounds if said else None
+
+
+def lone_select(tree: dict[str, Any], table: str) -> dict[str, Any] | None:
+    """The statement of ``tree`` when it is one ``SELECT`` reading ``table`` once and no
+    other table (no join, subquery or table function); None otherwise."""
     statements = tree.get("statements") or []
     node = statements[0].get("node", {}) if len(statements) == 1 else {}
     source = node.get("from_table") or {}
@@ -56,10 +68,7 @@ def index_bounds(tree: dict[str, Any], table: str) -> Bounds | None:
         or _tables(tree) != 1
     ):
         return None
-    bounds, said = Bounds(), False
-    for term in _conjuncts(node.get("where_clause")):
-        said |= _narrow(bounds, term)
-    return bounds if said else None
+    return dict(node)
 
 
 def _tables(tree: Any) -> int:
@@ -71,11 +80,11 @@ def _tables(tree: Any) -> int:
     return 0
 
 
-def _conjuncts(where: Any) -> list[dict[str, Any]]:
+def conjuncts(where: Any) -> list[dict[str, Any]]:
     if not isinstance(where, dict):
         return []
     if where.get("type") == "CONJUNCTION_AND":
-        return [t for child in where.get("children", []) for t in _conjuncts(child)]
+        return [t for child in where.get("children", []) for t in conjuncts(child)]
     return [where]
 
 
@@ -115,11 +124,11 @@ def _narrow(bounds: Bounds, term: dict[str, Any]) -> bool:
         held = {int(v) for v in values if v is not None}
         bounds.only = held if bounds.only is None else bounds.only & held
         return True
-    if kind not in _FLIPPED:
+    if kind not in FLIPPED:
         return False
     left, right = term.get("left"), term.get("right")
     if _is_index(right) and not _is_index(left):
-        left, right, kind = right, left, _FLIPPED[kind]
+        left, right, kind = right, left, FLIPPED[kind]
     value = _number(right)
     if not _is_index(left) or value is None:
         return False

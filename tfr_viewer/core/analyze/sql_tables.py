@@ -13,7 +13,10 @@ damaged, or that holds it as another kind than its column's (counted in
 The features and their kinds are those of records spread over every file (at most
 :data:`SAMPLE` of each and :data:`SAMPLE_BYTES` of them all, one of each file at least;
 the kind a key has most often there); a key the query names that they do not hold is looked for in
-every record (:func:`with_key`)."""
+every record (:func:`with_key`).
+
+Records of a project's own message type (the type the dataset's first file is read
+as) are a column a field path instead (:mod:`.sql_messages`)."""
 
 from __future__ import annotations
 
@@ -27,8 +30,10 @@ import numpy as np
 from ..io.dataset_blocks import iter_blocks
 from ..io.records import RecordStatus
 from ..query.extract import BYTES, FLOAT, INT64, extract
+from .sql_row_filter import ListColumn, RowFilter
 
 if TYPE_CHECKING:
+    from ..decode.message_types import MessageType
     from ..io import Dataset
 
 RECORD_COLUMNS = ("index", "file", "offset", "length", "status")
@@ -39,19 +44,29 @@ CHUNK_BYTES = 256 << 20  # ... and at most this many bytes of them
 AHEAD = 2  # batches read on threads while one is used
 _KIND_CODES = {"int64": INT64, "float": FLOAT, "bytes": BYTES}
 _STATUS_NAMES = {int(s): s.kind for s in RecordStatus}
+_DTYPES = {"int64": np.int64, "uint64": np.uint64, "float": np.float32, "double": np.float64,
+           "bool": np.bool_}  # fmt: skip
 _COUNTING = threading.Lock()
 
 
 @dataclass
 class SqlTable:
     """A dataset (``records`` of it, global numbers in order; None: every one) as the
-    table ``name``: its ``features`` by kind, in name order."""
+    table ``name``: its ``features`` by kind, in name order (a message type's field
+    paths, in the order it declares them: ``message`` the type, ``plain`` the paths
+    that are no lists)."""
 
     name: str
     ds: Dataset
     features: dict[str, str]
     records: np.ndarray | None = None
     other_kinds: dict[str, int] = field(default_factory=dict)  # rows read as NULL
+    message: MessageType | None = None
+    plain: frozenset[str] = frozenset()
+
+    def listed_kinds(self) -> dict[str, str]:
+        """The kinds of the columns that are lists."""
+        return {k: v for k, v in self.features.items() if k not in self.plain}
 
     @property
     def columns(self) -> list[str]:
@@ -73,17 +88,44 @@ def table_of(name: str, ds: Dataset, records: np.ndarray | None = None) -> SqlTa
             kept = max(1, int(np.searchsorted(np.cumsum(lengths), budget, side="right")))
             sample.append(local[:kept] + ds.start_of(number))
     chosen = np.concatenate(sample) if sample else np.zeros(0, dtype=np.int64)
+    read = (ds.read(record) for record in ds.undamaged(chosen).tolist())  # each alone
+    kind = _message_type(ds)
+    if kind is not None:
+        from .sql_messages import sampled
+
+        columns = sampled(kind, read)
+        features = {k: c.kind for k, c in columns.items()}
+        plain = frozenset(k for k, c in columns.items() if not c.listed)
+        return SqlTable(name, ds, features, records, message=kind, plain=plain)
     schema = Schema()
-    for record in ds.undamaged(chosen).tolist():  # each alone: the bytes between unread
-        add_payload(schema, ds.read(record))
+    for payload in read:
+        add_payload(schema, payload)
     features = {k: schema.features[k].kind for k in sorted(schema.features)}
     return SqlTable(name, ds, features, records)
+
+
+def _message_type(ds: Dataset) -> MessageType | None:
+    """The user's message type the dataset's first file (with records) is read as."""
+    from ..decode.file_payloads import message_type_of
+
+    numbers = [n for n, f in enumerate(ds.files) if len(f.index)]
+    kind = message_type_of(ds, numbers[0]) if numbers else None
+    return None if kind is None or kind.name == "tensorflow.Example" else kind
 
 
 def with_key(table: SqlTable, name: str) -> SqlTable | None:
     """``table`` with the feature named ``name`` (SQL's names are not case-sensitive)
     that some record holds though the records its columns were found in do not (every
     record looked at); None when no record holds one."""
+    if table.message is not None:
+        from .sql_messages import declared
+
+        columns = declared(table.message, name, table.features)
+        if not columns:
+            return None
+        plain = table.plain | {k for k, c in columns.items() if not c.listed}
+        features = {**table.features, **{k: c.kind for k, c in columns.items()}}
+        return replace(table, features=features, plain=frozenset(plain))
     from .schema import infer_schema
 
     schema = infer_schema(table.ds, table.records, steps=False)  # None: every record
@@ -98,6 +140,8 @@ def arrow_schema(table: SqlTable, columns: Iterable[str]) -> Any:
     """The Arrow schema of ``columns`` of ``table`` (in the table's order)."""
     import pyarrow as pa
 
+    from .sql_messages import arrow_item
+
     wanted = set(columns)
     types = {
         "index": pa.int64(),
@@ -106,19 +150,26 @@ def arrow_schema(table: SqlTable, columns: Iterable[str]) -> Any:
         "length": pa.int64(),
         "status": pa.string(),
     }
-    items = {"int64": pa.int64(), "float": pa.float32(), "bytes": pa.binary()}
     fields = [(c, types[c]) for c in RECORD_COLUMNS if c in wanted]
-    fields += [(k, pa.large_list(items[kind])) for k, kind in table.features.items() if k in wanted]
+    fields += [
+        (k, arrow_item(kind) if k in table.plain else pa.large_list(arrow_item(kind)))
+        for k, kind in table.features.items()
+        if k in wanted
+    ]
     return pa.schema(fields)
 
 
 def batches(
-    table: SqlTable, columns: Iterable[str], cancelled: Callable[[], bool] = lambda: False
+    table: SqlTable,
+    columns: Iterable[str],
+    cancelled: Callable[[], bool] = lambda: False,
+    where: RowFilter | None = None,
 ) -> Iterator[Any]:
     """The rows of ``table`` as Arrow record batches of ``columns`` (in the table's
     order), in record order; the payload CRCs of the records read checked as they are
-    read (a record found damaged then: its features NULL, its status said). The next
-    batches are read on threads of their own while one is used (:data:`AHEAD`)."""
+    read (a record found damaged then: its features NULL, its status said). ``where``:
+    the rows its terms may hold for only (and every record that could not be read). The
+    next batches are read on threads of their own while one is used (:data:`AHEAD`)."""
     from collections import deque
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -129,7 +180,7 @@ def batches(
             for piece in _pieces(table):
                 if cancelled():
                     return
-                pending.append(pool.submit(_batch, table, piece, schema))
+                pending.append(pool.submit(_batch, table, piece, schema, where))
                 if len(pending) > AHEAD:
                     yield pending.popleft().result()
             while pending:
@@ -158,15 +209,19 @@ def _pieces(table: SqlTable) -> Iterator[np.ndarray]:
             yield chunk[lo:hi]
 
 
-def _batch(table: SqlTable, chunk: np.ndarray, schema: Any) -> Any:
-    """The record batch of the records ``chunk``."""
+def _batch(table: SqlTable, chunk: np.ndarray, schema: Any, where: RowFilter | None) -> Any:
+    """The record batch of the records ``chunk`` (those ``where`` keeps)."""
     import pyarrow as pa
 
     names = schema.names
-    keys = [n for n in names if n in table.features]
+    keys = sorted({n for n in names if n in table.features} | (where.keys if where else set()))
+    read, lists = _features(table, chunk, keys) if keys else (np.zeros(len(chunk), bool), {})
+    if where is not None:
+        kept = where.keep(lists, len(chunk)) | ~read
+        chunk = chunk[kept]
+        lists = {k: column.take(kept) for k, column in lists.items()}
     ds = table.ds
     paths = [f.path for f in ds.files]
-    lists = _features(table, chunk, keys) if keys else {}
     numbers, offsets, lengths, statuses = ds.frame_facts(chunk)
     arrays = []
     for name in names:
@@ -181,49 +236,92 @@ def _batch(table: SqlTable, chunk: np.ndarray, schema: Any) -> Any:
         elif name == "status":
             arrays.append(pa.array([_STATUS_NAMES[s] for s in statuses.tolist()], pa.string()))
         else:
-            arrays.append(lists[name])
+            arrays.append(_arrow(lists[name], table.features[name], name in table.plain))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
-def _features(table: SqlTable, chunk: np.ndarray, keys: list[str]) -> dict[str, Any]:
-    """The list column of each key over the records ``chunk`` (NULL where a record does
-    not hold it as the column's kind, or could not be read)."""
-    import pyarrow as pa
-
+def _features(
+    table: SqlTable, chunk: np.ndarray, keys: list[str]
+) -> tuple[np.ndarray, dict[str, ListColumn]]:
+    """Which of the records ``chunk`` were read (undamaged), and the list column of each
+    key over them (not valid where a record does not hold it as the column's kind, or
+    could not be read)."""
     ds, n = table.ds, len(chunk)
+    read = np.zeros(n, dtype=bool)
     lengths = {k: np.zeros(n, dtype=np.int64) for k in keys}
     valid = {k: np.zeros(n, dtype=bool) for k in keys}
-    pieces: dict[str, list[tuple[np.ndarray, Any]]] = {k: [] for k in keys}
+    pieces: dict[str, list[np.ndarray]] = {k: [] for k in keys}
     readable = ds.undamaged(chunk)  # in the chunk's order: a row found by a search
     for positions, block in iter_blocks(ds, readable, verify=True, reuse=True):
         rows = np.searchsorted(chunk, readable[positions])
-        status, found = extract(block, keys)
+        status, found = _columns(table, block, keys)
         ok = status == 0
+        read[rows[ok]] = True
         for k in keys:
-            column = found[k]
-            code = _KIND_CODES[table.features[k]]
-            keep = ok & column.present & (column.kinds == code)
-            other = ok & column.present & (column.kinds != code)
+            values, other = _values(table, k, found[k], ok)
+            keep = ok & found[k].present & ~other
             if other.any():
                 with _COUNTING:  # batches are read on several threads
                     table.other_kinds[k] = table.other_kinds.get(k, 0) + int(other.sum())
-            counts = np.diff(column.rag.splits)
+            counts = np.diff(found[k].rag.splits)
             lengths[k][rows[keep]] = counts[keep]
             valid[k][rows[keep]] = True
-            taken = np.repeat(keep, counts)
-            pieces[k].append((rows[keep], column.rag.values[taken]))
+            pieces[k].append(values[np.repeat(keep, counts)])
     out = {}
-    items = {"int64": pa.int64(), "float": pa.float32(), "bytes": pa.binary()}
-    for k in keys:
-        kind = table.features[k]
-        ordered = sorted(pieces[k], key=lambda p: int(p[0][0]) if len(p[0]) else -1)
-        flat = [v for _, vals in ordered for v in (vals.tolist() if kind == "bytes" else [vals])]
-        if kind == "bytes":
-            array = pa.array(flat, items[kind])
-        else:
-            dtype = np.int64 if kind == "int64" else np.float32
-            joined = np.concatenate(flat) if flat else np.zeros(0)
-            array = pa.array(joined.astype(dtype), items[kind])
-        offsets = pa.array(np.concatenate([[0], np.cumsum(lengths[k])]).astype(np.int64))
-        out[k] = pa.LargeListArray.from_arrays(offsets, array, mask=pa.array(~valid[k]))
-    return out
+    for k in keys:  # the blocks come in the chunk's order: their values in row order
+        dtype = _DTYPES.get(table.features[k], object)
+        values = np.concatenate(pieces[k]) if pieces[k] else np.zeros(0, dtype=dtype)
+        out[k] = ListColumn(valid[k], lengths[k], values.astype(dtype, copy=False))
+    return read, out
+
+
+def _columns(table: SqlTable, block: Any, keys: list[str]) -> tuple[np.ndarray, dict[str, Any]]:
+    """Each row's parse status and each key's column over the block's records."""
+    if table.message is None:
+        return extract(block, keys)
+    from ..query.message_columns import message_columns
+
+    return message_columns(block, keys, table.message)
+
+
+def _values(table: SqlTable, key: str, column: Any, ok: np.ndarray) -> tuple[np.ndarray, Any]:
+    """A key's values as its column's items, and the rows that hold it as another kind
+    (read as NULL)."""
+    kind = table.features[key]
+    if table.message is None:
+        other = ok & column.present & (column.kinds != _KIND_CODES[kind])
+        return column.rag.values, other
+    from ..query.columns import per_row_any
+    from .sql_messages import typed
+
+    values, fits = typed(column.rag.values, kind)
+    return values, ok & per_row_any(column.rag, ~fits)
+
+
+def _arrow(column: ListColumn, kind: str, plain: bool) -> Any:
+    """The column as an Arrow ``large_list`` of the kind's items, or the items
+    themselves when it is ``plain`` (NULL where not valid)."""
+    import pyarrow as pa
+
+    from .sql_messages import arrow_item
+
+    items = arrow_item(kind)
+    values = (
+        pa.array(column.values.tolist(), items)
+        if column.values.dtype == object
+        else pa.array(column.values, items)
+    )
+    if plain:
+        return _plain(values, column.valid)
+    offsets = pa.array(np.concatenate([[0], np.cumsum(column.lengths)]).astype(np.int64))
+    return pa.LargeListArray.from_arrays(offsets, values, mask=pa.array(~column.valid))
+
+
+def _plain(values: Any, valid: np.ndarray) -> Any:
+    """The items ``values`` of the rows where ``valid`` is set (one each, in row order)
+    as a column of every row, NULL elsewhere."""
+    import pyarrow as pa
+
+    at = np.zeros(len(valid), dtype=np.int64)
+    at[valid] = np.arange(int(valid.sum()))
+    return values.take(pa.array(at, pa.int64(), mask=~valid))
