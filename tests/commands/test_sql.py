@@ -178,3 +178,23 @@ def test_records_of_a_projects_own_type_by_their_field_paths(tmp_path):
     unquoted = program("sql", "SELECT context.name FROM records", str(path),
                        "--descriptor-set", str(sets), "--message", "drive.Frame")  # fmt: skip
     assert unquoted.returncode == 2 and len(unquoted.stderr.strip().splitlines()) == 1
+
+
+def test_the_api_reads_a_projects_own_type_as_the_program_does(tmp_path):
+    import tfr_viewer as tfv
+    from tests.user_protos import descriptor_set, frames, proto_folder
+
+    sets = descriptor_set(proto_folder(tmp_path), tmp_path / "drive.pb")
+    messages = frames(10)
+    path = tmp_path / "frames.tfrecord"
+    tf_write(path, [m.SerializeToString() for m in messages])
+    query = 'SELECT index, "lasers.intensities" AS i FROM records WHERE night ORDER BY index'
+    done = program("sql", query, str(path), "--descriptor-set", str(sets),
+                   "--message", "drive.Frame", "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    with tfv.open(str(path), descriptor_set=str(sets), message="drive.Frame") as view:
+        table = view.sql(query)
+    assert [[r["index"], r["i"]] for r in table.to_pylist()] == json.loads(done.stdout)["rows"]
+    assert json.loads(done.stdout)["rows"] == [
+        [i, list(m.lasers[0].intensities)] for i, m in enumerate(messages) if m.night
+    ]

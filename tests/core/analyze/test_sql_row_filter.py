@@ -189,3 +189,22 @@ def _kinds(path) -> dict[str, str]:
     with Dataset.open([str(path)]) as ds:
         ds.index()
         return sql_tables.table_of("records", ds).features
+
+
+def test_the_other_columns_are_extracted_from_the_rows_kept_only(data, monkeypatch):
+    """The WHERE's keys first; the pictures-like ``name`` only of the rows they keep."""
+    seen: list[int] = []
+    real = sql_tables._columns
+
+    def counted(table, block, keys):
+        if keys == ["name"]:
+            seen.append(int((block.starts >= 0).sum()))
+        return real(table, block, keys)
+
+    monkeypatch.setattr(sql_tables, "_columns", counted)
+    with Dataset.open([str(data)]) as ds:
+        rows = run_sql(
+            "SELECT index, name FROM records WHERE label[1] = 2 ORDER BY index", {"records": ds}
+        ).table.to_pylist()
+    assert rows and sum(seen) == len(rows)
+    assert all(r["index"] != DAMAGED for r in rows)

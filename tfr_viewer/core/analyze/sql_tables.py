@@ -215,7 +215,7 @@ def _batch(table: SqlTable, chunk: np.ndarray, schema: Any, where: RowFilter | N
 
     names = schema.names
     keys = sorted({n for n in names if n in table.features} | (where.keys if where else set()))
-    read, lists = _features(table, chunk, keys) if keys else (np.zeros(len(chunk), bool), {})
+    read, lists = _features(table, chunk, keys, where) if keys else (np.zeros(len(chunk), bool), {})
     if where is not None:
         kept = where.keep(lists, len(chunk)) | ~read
         chunk = chunk[kept]
@@ -241,32 +241,55 @@ def _batch(table: SqlTable, chunk: np.ndarray, schema: Any, where: RowFilter | N
 
 
 def _features(
-    table: SqlTable, chunk: np.ndarray, keys: list[str]
+    table: SqlTable, chunk: np.ndarray, keys: list[str], where: RowFilter | None = None
 ) -> tuple[np.ndarray, dict[str, ListColumn]]:
     """Which of the records ``chunk`` were read (undamaged), and the list column of each
     key over them (not valid where a record does not hold it as the column's kind, or
-    could not be read)."""
+    could not be read). With ``where``, its keys are extracted first, block by block,
+    and the other keys only from the records its terms may hold for (the others' are
+    not valid)."""
     ds, n = table.ds, len(chunk)
     read = np.zeros(n, dtype=bool)
     lengths = {k: np.zeros(n, dtype=np.int64) for k in keys}
     valid = {k: np.zeros(n, dtype=bool) for k in keys}
     pieces: dict[str, list[np.ndarray]] = {k: [] for k in keys}
-    readable = ds.undamaged(chunk)  # in the chunk's order: a row found by a search
-    for positions, block in iter_blocks(ds, readable, verify=True, reuse=True):
-        rows = np.searchsorted(chunk, readable[positions])
-        status, found = _columns(table, block, keys)
+    first = sorted(where.keys & set(keys)) if where is not None else []
+    rest = [k for k in keys if k not in first]
+
+    def take(
+        block: Any, wanted: list[str], rows: np.ndarray
+    ) -> tuple[np.ndarray, dict[str, ListColumn]]:
+        """The keys ``wanted`` of the block's rows into the chunk's columns; the rows
+        read, and each key's column over the block."""
+        status, found = _columns(table, block, wanted)
         ok = status == 0
-        read[rows[ok]] = True
-        for k in keys:
+        mine = {}
+        for k in wanted:
             values, other = _values(table, k, found[k], ok)
             keep = ok & found[k].present & ~other
             if other.any():
                 with _COUNTING:  # batches are read on several threads
                     table.other_kinds[k] = table.other_kinds.get(k, 0) + int(other.sum())
-            counts = np.diff(found[k].rag.splits)
-            lengths[k][rows[keep]] = counts[keep]
-            valid[k][rows[keep]] = True
-            pieces[k].append(values[np.repeat(keep, counts)])
+            counts = np.where(keep, np.diff(found[k].rag.splits), 0)
+            kept = values[np.repeat(keep, np.diff(found[k].rag.splits))]
+            lengths[k][rows] = counts
+            valid[k][rows] = keep
+            pieces[k].append(kept)
+            mine[k] = ListColumn(keep, counts, kept)
+        return ok, mine
+
+    readable = ds.undamaged(chunk)  # in the chunk's order: a row found by a search
+    for positions, block in iter_blocks(ds, readable, verify=True, reuse=True):
+        rows = np.searchsorted(chunk, readable[positions])
+        if first:
+            ok, mine = take(block, first, rows)
+            assert where is not None
+            held = where.keep(mine, block.rows) | ~ok
+            block = replace(block, starts=np.where(held, block.starts, -1))
+        if rest:
+            status, _ = take(block, rest, rows)
+            ok = status if not first else ok
+        read[rows[ok]] = True
     out = {}
     for k in keys:  # the blocks come in the chunk's order: their values in row order
         dtype = _DTYPES.get(table.features[k], object)
