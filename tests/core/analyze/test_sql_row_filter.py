@@ -208,3 +208,14 @@ def test_the_other_columns_are_extracted_from_the_rows_kept_only(data, monkeypat
         ).table.to_pylist()
     assert rows and sum(seen) == len(rows)
     assert all(r["index"] != DAMAGED for r in rows)
+
+
+def test_a_long_in_list_is_one_test(data, monkeypatch):
+    """20,000 constants: tested at once, the same rows as DuckDB's alone."""
+    constants = ", ".join(str(v) for v in range(3, 20_003))
+    query = f"SELECT index FROM records WHERE label[1] IN (0, {constants}) ORDER BY index"
+    found = row_filter(_tree(query), "records", _kinds(data))
+    assert found is not None and len(found.tests) == 1
+    ours, given = _indexes(query, data, monkeypatch=monkeypatch)
+    theirs, _ = _indexes(query, data, pushed=False, monkeypatch=monkeypatch)
+    assert ours == theirs and given < COUNT

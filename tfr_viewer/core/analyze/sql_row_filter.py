@@ -160,7 +160,7 @@ def _term(term: dict[str, Any], scope: _Scope, keys: set[str]) -> Test | None:
         if any(v is None for v in typed):
             return None
         keys.add(reach[0])
-        return _either([_compare(reach, scope.kind(reach), operator.eq, v) for v in typed])
+        return _member(reach, scope.kind(reach), typed)
     if kind == "COMPARE_BETWEEN":
         reach = _reach(term.get("input"), scope)
         if reach is None:
@@ -248,20 +248,43 @@ def _constant(node: Any, kind: str) -> Any:
 
 
 def _compare(reach: Reach, kind: str, op: Any, value: Any) -> Test:
+    return _judged(reach, lambda values: _holds(values, op, value, kind))
+
+
+def _member(reach: Reach, kind: str, constants: list[Any]) -> Test:
+    """``reach IN (constants)``, at once however many they are."""
+    return _judged(reach, lambda values: _among(values, constants, kind))
+
+
+def _judged(reach: Reach, judge: Callable[[np.ndarray], np.ndarray]) -> Test:
+    """The rows whose ``key[i]`` (or ``len(key)``) the judge holds for."""
     key, how, place = reach
 
     def test(columns: Mapping[str, ListColumn], rows: int) -> np.ndarray:
         column = columns[key]
         if how == "len":
-            return np.asarray(column.valid & op(column.lengths, value), dtype=bool)
+            return np.asarray(column.valid & judge(column.lengths), dtype=bool)
         held = column.valid & (column.lengths >= abs(place))
         starts = np.concatenate([[0], np.cumsum(column.lengths)[:-1]]).astype(np.int64)
         at = (starts + place - 1) if place > 0 else (starts + column.lengths + place)
         out = np.zeros(rows, dtype=bool)
-        out[held] = _holds(column.values[at[held]], op, value, kind)
+        out[held] = judge(column.values[at[held]])
         return out
 
     return test
+
+
+def _among(values: np.ndarray, constants: list[Any], kind: str) -> np.ndarray:
+    """Whether each value is one of ``constants``, as DuckDB may reckon it (see the
+    module)."""
+    if kind == "float":
+        narrow = np.isin(values.astype(np.float32), np.array(constants, dtype=np.float32))
+        wide = np.isin(values.astype(np.float64), np.array(constants, dtype=np.float64))
+        return np.asarray(narrow | wide | np.isnan(values), dtype=bool)
+    if kind == "bytes":
+        held = set(constants)
+        return np.fromiter((v in held for v in values), dtype=bool, count=len(values))
+    return np.asarray(np.isin(values.astype(np.int64), np.array(constants, dtype=np.int64)))
 
 
 def _held(key: str, wanted: bool) -> Test:
