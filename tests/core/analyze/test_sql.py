@@ -333,3 +333,33 @@ def test_a_where_on_index_reads_only_those_records(tmp_path, where, monkeypatch)
     joined = _run("SELECT count(*) AS n FROM records r JOIN records s ON r.index = s.index "
                   "WHERE r.index BETWEEN 40 AND 44", records=path)  # fmt: skip
     assert joined["n"].tolist() == [5] and sorted(read) == list(range(60))
+
+
+def test_a_feature_named_as_a_record_column_is_feature_colon_its_name(tmp_path):
+    path = tmp_path / "named.tfrecord"
+    features = [{"index": [100 + i], "Length": [b"long" * i], "label": [i]} for i in range(6)]
+    tf_write(path, [example_of(f) for f in features])
+    ours = _run('SELECT index, length, "feature:index"[1] AS i, octet_length("FEATURE:LENGTH"[1]) AS n '
+                'FROM records WHERE "feature:index"[1] > 101 ORDER BY index', records=path)  # fmt: skip
+    theirs = [(i, len(example_of(f)), 100 + i, 4 * i) for i, f in enumerate(features) if i > 1]
+    assert list(ours.itertuples(index=False, name=None)) == theirs
+    columns = _run("SELECT * FROM records LIMIT 1", records=path).columns.tolist()
+    assert columns == ["index", "file", "offset", "length", "status", "feature:Length",
+                       "feature:index", "label"]  # fmt: skip
+
+
+def test_a_file_changed_while_the_query_reads_it_is_said_as_such(tmp_path):
+    """The file cut after it was indexed: the reading's own error, in one line."""
+    from tfr_viewer.core.user_error import UserError
+
+    path = tmp_path / "cut.tfrecord"
+    tf_write(path, [example_of({"n": [i], "pad": [bytes(500)]}) for i in range(200)])
+    with Dataset([str(path)]) as ds:
+        ds.index()
+        with open(path, "r+b") as f:
+            f.truncate(path.stat().st_size // 2)
+        with pytest.raises(UserError) as raised:
+            run_sql("SELECT sum(n[1]) AS s FROM records", {"records": ds})
+    said = str(raised.value)
+    assert "changed" in said and str(path) in said and "\n" not in said
+    assert "Traceback" not in said

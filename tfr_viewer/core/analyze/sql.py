@@ -165,6 +165,7 @@ class Query:
     _con: Any = None
     _cancelled: threading.Event = field(default_factory=threading.Event)
     _failure: str = ""
+    _stream_error: BaseException | None = None  # what stopped the reading of a table
 
     def cancel(self) -> None:
         self._cancelled.set()
@@ -248,6 +249,8 @@ class Query:
             except duckdb.Error as exc:
                 if self.cancelled:
                     raise SqlError("the query was cancelled") from None
+                if self._stream_error is not None:  # a file changed, unreadable ...: its own
+                    raise self._stream_error from None
                 message = _said(exc, self.text)
                 column = _MISSING.search(message)
                 if column is not None:
@@ -308,10 +311,19 @@ class Query:
         import pyarrow as pa
 
         schema = arrow_schema(table, columns)
-        parts = batches(table, columns, lambda: self.cancelled, where)
+        parts = self._kept_error(batches(table, columns, lambda: self.cancelled, where))
         if twice:
             return pa.Table.from_batches(list(parts), schema=schema)
         return pa.RecordBatchReader.from_batches(schema, parts)
+
+    def _kept_error(self, parts: Iterator[Any]) -> Iterator[Any]:
+        """``parts``, what stops them kept: DuckDB says it as text of its own, the
+        query raises it as it is."""
+        try:
+            yield from parts
+        except BaseException as exc:
+            self._stream_error = exc
+            raise
 
 
 def _close(con: Any) -> None:

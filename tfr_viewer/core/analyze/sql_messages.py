@@ -17,7 +17,7 @@ names is a column too (:func:`declared`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -91,13 +91,14 @@ def sampled(kind: MessageType, payloads: Iterable[bytes]) -> dict[str, Column]:
     return out
 
 
-def declared(kind: MessageType, name: str, have: Iterable[str]) -> dict[str, Column]:
-    """The path the type declares that SQL's ``name`` names (not case-sensitive),
-    when it is not among ``have``: by itself, or none."""
+def declared(
+    kind: MessageType, wanted: Callable[[str], bool], have: Iterable[str]
+) -> dict[str, Column]:
+    """The paths the type declares that are ``wanted`` and not among ``have``."""
     have = set(have)
     found = {}
     for path in _paths(kind.descriptor, "", 0):
-        if path.lower() == name.lower() and path not in have:
+        if wanted(path) and path not in have:
             column = column_of(kind, path)
             if column is not None:
                 found[path] = column

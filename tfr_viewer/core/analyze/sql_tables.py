@@ -63,6 +63,11 @@ class SqlTable:
     other_kinds: dict[str, int] = field(default_factory=dict)  # rows read as NULL
     message: MessageType | None = None
     plain: frozenset[str] = frozenset()
+    keys: dict[str, str] = field(default_factory=dict)  # a renamed column's key
+
+    def key_of(self, column: str) -> str:
+        """The feature (or field path) the column ``column`` holds."""
+        return self.keys.get(column, column)
 
     def listed_kinds(self) -> dict[str, str]:
         """The kinds of the columns that are lists."""
@@ -71,6 +76,19 @@ class SqlTable:
     @property
     def columns(self) -> list[str]:
         return [*RECORD_COLUMNS, *self.features]
+
+
+def column_name(key: str) -> str:
+    """The column of the feature (or field path) ``key``: its own name, or
+    ``feature:KEY`` when it is a record column's (SQL's names are not case-sensitive)."""
+    return f"feature:{key}" if key.lower() in RECORD_COLUMNS else key
+
+
+def _renamed(table: SqlTable, found: dict[str, str]) -> SqlTable:
+    """``table`` with the features ``found`` (by key) as columns of their names."""
+    features = {**table.features, **{column_name(k): kind for k, kind in found.items()}}
+    keys = {**table.keys, **{column_name(k): k for k in found if column_name(k) != k}}
+    return replace(table, features=features, keys=keys)
 
 
 def table_of(name: str, ds: Dataset, records: np.ndarray | None = None) -> SqlTable:
@@ -94,14 +112,16 @@ def table_of(name: str, ds: Dataset, records: np.ndarray | None = None) -> SqlTa
         from .sql_messages import sampled
 
         columns = sampled(kind, read)
-        features = {k: c.kind for k, c in columns.items()}
-        plain = frozenset(k for k, c in columns.items() if not c.listed)
-        return SqlTable(name, ds, features, records, message=kind, plain=plain)
+        plain = frozenset(column_name(k) for k, c in columns.items() if not c.listed)
+        empty = SqlTable(name, ds, {}, records, message=kind, plain=plain)
+        return _renamed(empty, {k: c.kind for k, c in columns.items()})
     schema = Schema()
     for payload in read:
         add_payload(schema, payload)
-    features = {k: schema.features[k].kind for k in sorted(schema.features)}
-    return SqlTable(name, ds, features, records)
+    return _renamed(
+        SqlTable(name, ds, {}, records),
+        {k: schema.features[k].kind for k in sorted(schema.features)},
+    )
 
 
 def _message_type(ds: Dataset) -> MessageType | None:
@@ -120,20 +140,27 @@ def with_key(table: SqlTable, name: str) -> SqlTable | None:
     if table.message is not None:
         from .sql_messages import declared
 
-        columns = declared(table.message, name, table.features)
+        have = {table.key_of(c) for c in table.features}
+        columns = declared(
+            table.message, lambda path: column_name(path).lower() == name.lower(), have
+        )
         if not columns:
             return None
-        plain = table.plain | {k for k, c in columns.items() if not c.listed}
-        features = {**table.features, **{k: c.kind for k, c in columns.items()}}
-        return replace(table, features=features, plain=frozenset(plain))
+        plain = table.plain | {column_name(k) for k, c in columns.items() if not c.listed}
+        more = _renamed(table, {k: c.kind for k, c in columns.items()})
+        return replace(more, plain=frozenset(plain))
     from .schema import infer_schema
 
     schema = infer_schema(table.ds, table.records, steps=False)  # None: every record
-    found = {k: s.kind for k, s in schema.features.items() if k.lower() == name.lower()}
-    found = {k: kind for k, kind in found.items() if k not in table.features}
+    have = {table.key_of(c) for c in table.features}
+    found = {
+        k: s.kind for k, s in schema.features.items()
+        if column_name(k).lower() == name.lower() and k not in have
+    }  # fmt: skip
     if not found:
         return None
-    return replace(table, features=dict(sorted({**table.features, **found}.items())))
+    more = _renamed(table, found)
+    return replace(more, features=dict(sorted(more.features.items())))
 
 
 def arrow_schema(table: SqlTable, columns: Iterable[str]) -> Any:
@@ -298,13 +325,16 @@ def _features(
     return read, out
 
 
-def _columns(table: SqlTable, block: Any, keys: list[str]) -> tuple[np.ndarray, dict[str, Any]]:
-    """Each row's parse status and each key's column over the block's records."""
+def _columns(table: SqlTable, block: Any, columns: list[str]) -> tuple[np.ndarray, dict[str, Any]]:
+    """Each row's parse status and, by column, its key's column over the block's records."""
+    keys = [table.key_of(c) for c in columns]
     if table.message is None:
-        return extract(block, keys)
-    from ..query.message_columns import message_columns
+        status, found = extract(block, keys)
+    else:
+        from ..query.message_columns import message_columns
 
-    return message_columns(block, keys, table.message)
+        status, found = message_columns(block, keys, table.message)
+    return status, {c: found[k] for c, k in zip(columns, keys, strict=True)}
 
 
 def _values(table: SqlTable, key: str, column: Any, ok: np.ndarray) -> tuple[np.ndarray, Any]:
