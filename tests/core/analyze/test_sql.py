@@ -339,8 +339,11 @@ def test_a_feature_named_as_a_record_column_is_feature_colon_its_name(tmp_path):
     path = tmp_path / "named.tfrecord"
     features = [{"index": [100 + i], "Length": [b"long" * i], "label": [i]} for i in range(6)]
     tf_write(path, [example_of(f) for f in features])
-    ours = _run('SELECT index, length, "feature:index"[1] AS i, octet_length("FEATURE:LENGTH"[1]) AS n '
-                'FROM records WHERE "feature:index"[1] > 101 ORDER BY index', records=path)  # fmt: skip
+    query = (
+        'SELECT index, length, "feature:index"[1] AS i, octet_length("FEATURE:LENGTH"[1]) AS n '
+        'FROM records WHERE "feature:index"[1] > 101 ORDER BY index'
+    )
+    ours = _run(query, records=path)
     theirs = [(i, len(example_of(f)), 100 + i, 4 * i) for i, f in enumerate(features) if i > 1]
     assert list(ours.itertuples(index=False, name=None)) == theirs
     columns = _run("SELECT * FROM records LIMIT 1", records=path).columns.tolist()
