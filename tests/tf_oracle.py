@@ -42,3 +42,17 @@ def tf_read(
         [os.fspath(p) for p in paths], compression_type=_tf_compression(compression)
     )
     return [bytes(r.numpy()) for r in ds]
+
+
+def tf_parsed(path: os.PathLike[str] | str, kinds: dict[str, str]) -> list[dict[str, list]]:
+    """Every record of ``path`` as ``tf.io.parse_single_example`` reads it with a
+    ``VarLenFeature`` a key (``kinds``: key to ``int64``, ``float`` or ``bytes``): the
+    values of each key (none where a record lacks it)."""
+    t = tf()
+    dtypes = {"int64": t.int64, "float": t.float32, "bytes": t.string}
+    spec = {key: t.io.VarLenFeature(dtypes[kind]) for key, kind in kinds.items()}
+    out = []
+    for record in t.data.TFRecordDataset(os.fspath(path)):
+        parsed = t.io.parse_single_example(record, spec)
+        out.append({k: v.values.numpy().tolist() for k, v in parsed.items()})
+    return out

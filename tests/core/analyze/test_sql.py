@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from tests.planted_faults import example_of
-from tests.tf_oracle import tf, tf_write
+from tests.tf_oracle import tf, tf_parsed, tf_write
 from tfr_viewer.app.sql import run_sql
 from tfr_viewer.core.analyze.sql import Query, SqlError
 from tfr_viewer.core.analyze.sql_tables import SAMPLE, table_of
@@ -56,18 +56,9 @@ def detection(tmp_path_factory):
 
 def _parsed(path) -> pd.DataFrame:
     """Every record as TensorFlow's parser reads it, a column a feature (lists)."""
-    t = tf()
-    spec = {
-        "image/encoded": t.io.VarLenFeature(t.string),
-        "image/object/class/label": t.io.VarLenFeature(t.int64),
-        "image/object/class/text": t.io.VarLenFeature(t.string),
-        "image/object/bbox/xmin": t.io.VarLenFeature(t.float32),
-    }
-    rows = []
-    for record in t.data.TFRecordDataset(str(path)):
-        parsed = t.io.parse_single_example(record, spec)
-        rows.append({k: v.values.numpy().tolist() for k, v in parsed.items()})
-    return pd.DataFrame(rows)
+    kinds = {"image/encoded": "bytes", "image/object/class/label": "int64",
+             "image/object/class/text": "bytes", "image/object/bbox/xmin": "float"}  # fmt: skip
+    return pd.DataFrame(tf_parsed(path, kinds))
 
 
 def _run(query: str, **paths) -> pd.DataFrame:

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from tests.planted_faults import _damage, example_of
-from tests.tf_oracle import tf, tf_write
+from tests.tf_oracle import tf_parsed, tf_write
 from tfr_viewer.app.sql import run_sql
 from tfr_viewer.core.analyze import sql as sql_module, sql_tables
 from tfr_viewer.core.analyze.sql_row_filter import row_filter
@@ -52,6 +52,7 @@ PUSHED = [
     "label[-1] >= 2",
     "label[2] IN (0, 3)",
     "2 < label[1]",
+    "2 <> label[-1]",
     f"label[-1] = {BIG}",
     "label[1] BETWEEN 1 AND 2",
     "list_contains(label, 3)",
@@ -162,17 +163,7 @@ def test_the_rows_kept_are_those_pandas_finds_over_tensorflows_parse(data, monke
 
 def _parsed(path) -> pd.DataFrame:
     """Every record as TensorFlow's parser reads it (a key a record lacks: no values)."""
-    t = tf()
-    spec = {
-        "label": t.io.VarLenFeature(t.int64),
-        "name": t.io.VarLenFeature(t.string),
-        "score": t.io.VarLenFeature(t.float32),
-    }
-    rows = []
-    for record in t.data.TFRecordDataset(str(path)):
-        parsed = t.io.parse_single_example(record, spec)
-        rows.append({k: v.values.numpy().tolist() for k, v in parsed.items()})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(tf_parsed(path, {"label": "int64", "name": "bytes", "score": "float"}))
 
 
 def _tree(query: str) -> dict:

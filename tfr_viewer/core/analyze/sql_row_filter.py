@@ -41,6 +41,7 @@ _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "COMPARE_GREATERTHAN": operator.gt,
     "COMPARE_GREATERTHANOREQUALTO": operator.ge,
 }
+_FLIPPED = {**FLIPPED, "COMPARE_NOTEQUAL": "COMPARE_NOTEQUAL"}  # c <op> key as key <op'> c
 _CONTAINS = {"list_contains", "contains", "list_has", "array_contains", "array_has"}
 _LENGTHS = {"len", "length", "array_length", "list_length"}
 _INT64 = (-(1 << 63), (1 << 63) - 1)
@@ -177,7 +178,7 @@ def _term(term: dict[str, Any], scope: _Scope, keys: set[str]) -> Test | None:
     if kind in _OPERATORS:
         left, right = term.get("left"), term.get("right")
         if _reach(left, scope) is None:
-            left, right, kind = right, left, FLIPPED.get(str(kind), "")
+            left, right, kind = right, left, _FLIPPED.get(str(kind), "")
         reach = _reach(left, scope)
         if reach is None or kind not in _OPERATORS:
             return None
