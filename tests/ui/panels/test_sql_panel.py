@@ -107,6 +107,9 @@ def test_a_row_with_file_and_offset_selects_its_record(qtbot, window, tmp_path):
     assert panel.model.names == ["file", "offset", "label"]
     assert [r[2] for r in panel.model.rows] == ["3", "13"]
     assert panel.model.records == [3, 8]
+    # each column as wide as its text, up to a third of the dock
+    shown = panel.table.fontMetrics().horizontalAdvance(panel.model.rows[0][0])
+    assert panel.table.columnWidth(0) >= min(shown, max(160, panel.width() // 3))
     panel.table.doubleClicked.emit(panel.model.index(1, 0))
     assert window.current == 8
     # a row whose offset is no frame's start names no record

@@ -234,12 +234,23 @@ class SqlPanel(QWidget):
         ds = self._dataset()
         self.model = ResultModel(report, frame_locator(ds) if ds is not None else None)
         self.table.setModel(self.model)
+        self._fit_columns()
         rows = report.table.num_rows
         shown = f" (the first {SHOWN_ROWS:,} shown)" if rows > SHOWN_ROWS else ""
         hint = "; double-click a row to select its record" if self.model.records else ""
         said = "".join(f"\n{w}" for w in report.warnings)
         self.status.setText(f"{rows:,} rows in {report.seconds:.2f} s{shown}{hint}.{said}")
         self._results_shown(True)
+
+    def _fit_columns(self) -> None:
+        """Each column as wide as its header and its first rows' text, up to a third of
+        the dock's width."""
+        header = self.table.horizontalHeader()
+        header.setResizeContentsPrecision(200)
+        self.table.resizeColumnsToContents()
+        widest = max(160, self.width() // 3)
+        for column in range(self.model.columnCount()):
+            self.table.setColumnWidth(column, min(self.table.columnWidth(column), widest))
 
     # -- rows and records ---------------------------------------------------------------
     def select_row(self, row: int) -> None:
