@@ -91,6 +91,10 @@ def test_written_through_the_output_layer(data, tmp_path, suffix):
         assert first == {"label": 0, "n": 3, "first": "same"}
     again = program("sql", QUERY, str(data / "a.tfrecord"), "-o", str(out))
     assert again.returncode == 2 and "--overwrite" in again.stderr
+    if suffix == ".csv":  # --csv: the same table on standard output
+        shown = program("sql", QUERY, str(data / "a.tfrecord"), "--csv")
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout == out.read_text()
 
 
 @pytest.mark.parametrize(
@@ -102,6 +106,7 @@ def test_written_through_the_output_layer(data, tmp_path, suffix):
         (["SELECT 1", "--as", "1bad=A"], "--as 1bad="),
         (["SELECT 1"], "give the dataset"),
         (["SELECT count(*) FROM records", "A", "--memory", "lots"], "--memory lots"),
+        (["SELECT 1 AS x FROM records", "A", "--csv", "--json"], "--csv writes"),
         (["SELECT 1 AS x FROM records", "J", "-o", "J"], "refusing to write over a source"),
         (["SELECT 1 AS x FROM records", "A", "--html", "A"], "refusing to write over a source"),
     ],

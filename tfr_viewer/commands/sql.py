@@ -1,8 +1,8 @@
 """``sql QUERY [PATH ...] [--as NAME=PATH ...]``: a SQL query over datasets with DuckDB
 (:mod:`..app.sql`): the PATHs as the table ``records`` (a TFDS folder's splits as tables
 of their own), each ``--as`` as the table it names. The result as a table of text, as
-``--json``, or written to ``-o FILE`` (``.csv``, ``.json``, ``.jsonl``, ``.parquet``)
-through the output layer. A query that cannot run is one line and exit 2."""
+``--json`` or ``--csv``, or written to ``-o FILE`` (``.csv``, ``.json``, ``.jsonl``,
+``.parquet``) through the output layer. A query that cannot run is one line and exit 2."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         help="the dataset at PATH as the table NAME (again for more tables)",
     )
     p.add_argument("--json", action="store_true", help="the result as JSON")
+    p.add_argument("--csv", action="store_true", help="the result as CSV on standard output")
     p.add_argument(
         "-o",
         "--output",
@@ -80,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
     from .progress import COMMAND_LINE
 
     named = _named(args)
+    if args.csv and (args.json or args.output):
+        raise UsageError("--csv writes the result on standard output: give it without "
+                         f"{'--json' if args.json else '-o'}")  # fmt: skip
     with ExitStack() as stack:
         datasets = {n: stack.enter_context(Dataset.open(p)) for n, p in named.items()}
         inputs = [f.path for ds in datasets.values() for f in ds.files]
@@ -108,6 +112,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"{rows:,} rows written to {args.output}", file=sys.stderr)
     elif args.json:
         _print_json(report.to_json())
+    elif args.csv:
+        from ..core.write.table_file import TableWriter
+
+        writer = TableWriter("csv", [n for n, _ in report.columns()], out=sys.stdout)
+        writer.write(_cells(report, "csv"))
+        writer.close()
     else:
         for line in report.lines():
             print(line)
@@ -140,18 +150,23 @@ def _write(report: SqlReport, target: str, inputs: list[str], overwrite: bool) -
             pq.write_table(report.table, job.temporary(target))
             job.commit()
         return int(report.table.num_rows)
-    from ..core.analyze.sql_values import cell
     from ..core.write.table_file import write_table
 
     names = [n for n, _ in report.columns()]
+    return write_table(target, names, [_cells(report, fmt)], inputs=inputs, overwrite=overwrite)
+
+
+def _cells(report: SqlReport, fmt: str) -> dict[str, list[Any]]:
+    """The result's values by column, as the format ``fmt`` holds them."""
+    from ..core.analyze.sql_values import cell
+
     schema = report.table.schema
-    columns = {
+    return {
         name: [
             _flat(cell(v, schema.field(i).type), fmt) for v in report.table.column(i).to_pylist()
         ]
-        for i, name in enumerate(names)
+        for i, (name, _) in enumerate(report.columns())
     }
-    return write_table(target, names, [columns], inputs=inputs, overwrite=overwrite)
 
 
 def _flat(value: Any, fmt: str) -> Any:
