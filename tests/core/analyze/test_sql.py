@@ -154,6 +154,9 @@ def test_the_records_own_columns_and_a_damaged_one(tmp_path):
             assert row.status == "bad_data_crc" and row.n is None
         else:
             assert row.status == "ok" and list(row.n) == [i]
+    # the status alone, no feature named: each payload checked all the same
+    counted = _run("SELECT status, count(*) AS k FROM records GROUP BY 1 ORDER BY 1", records=path)
+    assert counted.values.tolist() == [["bad_data_crc", 1], ["ok", 11]]
 
 
 def test_a_key_only_late_records_hold_is_found(tmp_path):

@@ -127,12 +127,11 @@ def test_a_path_the_sampled_records_do_not_set_is_found_from_the_type(made, monk
     assert table.to_pylist() == [{"n": COUNT, "s": sum(m.taken.nanos for m in messages)}]
 
 
-def test_event_files_read_as_tensorboards_events(tmp_path):
+def test_event_files_are_tables_of_tensorboards_events(tmp_path):
     from tests.summary_files import tensorboard_log, write_summaries
 
     path = write_summaries(tmp_path / "run", steps=6)
-    with Dataset([str(path)]) as ds:
-        ds.message_type = message_types.built_in_type("tensorflow.Event")
+    with Dataset([str(path)]) as ds:  # read as events with no type given
         table = run_sql(
             'SELECT step, unnest("summary.value.tag") AS tag FROM records '
             'WHERE "summary.value.tag" IS NOT NULL ORDER BY step, tag',
@@ -147,3 +146,25 @@ def test_event_files_read_as_tensorboards_events(tmp_path):
     )
     ours = sorted((r["step"], r["tag"]) for r in table)
     assert ours == theirs
+
+
+def test_serialized_tensors_are_tables_of_their_fields(tmp_path):
+    """Records of ``tf.io.serialize_tensor``: dtype by name and shape against TensorFlow."""
+    import numpy as np
+
+    from tests.tf_oracle import tf
+
+    t = tf()
+    tensors = [np.arange(i + 2, dtype=np.float32).reshape(1, -1) for i in range(5)]
+    tensors += [np.full((2, 2, i + 1), i, dtype=np.int32) for i in range(3)]
+    path = tmp_path / "tensors.tfrecord"
+    tf_write(path, [t.io.serialize_tensor(x).numpy() for x in tensors])
+    with Dataset([str(path)]) as ds:
+        rows = run_sql(
+            'SELECT index, dtype, "tensor_shape.dim.size" AS shape FROM records ORDER BY index',
+            {"records": ds},
+        ).table.to_pylist()
+    names = {t.float32: "DT_FLOAT", t.int32: "DT_INT32"}
+    assert [(r["dtype"], r["shape"]) for r in rows] == [
+        (names[t.constant(x).dtype], list(t.constant(x).shape)) for x in tensors
+    ]

@@ -48,6 +48,9 @@ _KINDS = {
     _F.TYPE_ENUM: "string",
     _F.TYPE_BYTES: "bytes",
 }
+BUILT_IN_TABLES = {"event": "tensorflow.Event", "tensor": "tensorflow.TensorProto"}
+# the payloads TensorFlow writes that are tables of their message's field paths (by the
+# decoder a file's records are read with), with no type given
 _NUMPY = {"int64": np.int64, "uint64": np.uint64, "float": np.float32, "double": np.float64}
 
 
