@@ -95,14 +95,21 @@ def _is_index(node: Any) -> bool:
     return isinstance(names, list) and bool(names) and str(names[-1]).lower() == "index"
 
 
-def _number(node: Any) -> int | None:
+def literal(node: Any) -> tuple[str, str] | None:
+    """``(kind, text)`` of a constant of the parsed statement; None for anything else."""
     if not isinstance(node, dict) or node.get("type") != "VALUE_CONSTANT":
         return None
-    literal = node.get("literal") or {}
-    if literal.get("kind") not in ("INTEGER", "BIGINT", "HUGEINT", "SMALLINT", "TINYINT"):
+    found = node.get("literal") or {}
+    return str(found.get("kind")), str(found.get("text"))
+
+
+def whole_number(node: Any) -> int | None:
+    """The whole number a constant is (of any size); None for anything else."""
+    found = literal(node)
+    if found is None or found[0] not in ("INTEGER", "BIGINT", "HUGEINT", "SMALLINT", "TINYINT"):
         return None
     try:
-        return int(str(literal.get("text")))
+        return int(found[1])
     except ValueError:
         return None
 
@@ -111,14 +118,14 @@ def _narrow(bounds: Bounds, term: dict[str, Any]) -> bool:
     """Narrow ``bounds`` by one term of the ``WHERE``; whether it did."""
     kind = term.get("type")
     if kind == "COMPARE_BETWEEN" and _is_index(term.get("input")):
-        lo, hi = _number(term.get("lower")), _number(term.get("upper"))
+        lo, hi = whole_number(term.get("lower")), whole_number(term.get("upper"))
         if lo is None or hi is None:
             return False
         _set(bounds, lo, hi + 1)
         return True
     if kind == "COMPARE_IN":
         first, *rest = term.get("children") or [None]
-        values = [_number(v) for v in rest]
+        values = [whole_number(v) for v in rest]
         if not _is_index(first) or not values or None in values:
             return False
         held = {int(v) for v in values if v is not None}
@@ -129,7 +136,7 @@ def _narrow(bounds: Bounds, term: dict[str, Any]) -> bool:
     left, right = term.get("left"), term.get("right")
     if _is_index(right) and not _is_index(left):
         left, right, kind = right, left, FLIPPED[kind]
-    value = _number(right)
+    value = whole_number(right)
     if not _is_index(left) or value is None:
         return False
     if kind == "COMPARE_EQUAL":

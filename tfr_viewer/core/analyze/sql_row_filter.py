@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..query.columns import Rag, per_row_any
-from .sql_pushdown import FLIPPED, conjuncts, lone_select
+from .sql_pushdown import FLIPPED, conjuncts, literal, lone_select, whole_number
 
 _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "COMPARE_EQUAL": operator.eq,
@@ -208,35 +208,24 @@ def _reach(node: Any, scope: _Scope) -> Reach | None:
     return None
 
 
-def _literal(node: Any) -> tuple[str, str] | None:
-    if not isinstance(node, dict) or node.get("type") != "VALUE_CONSTANT":
-        return None
-    literal = node.get("literal") or {}
-    return str(literal.get("kind")), str(literal.get("text"))
-
-
 def _whole(node: Any) -> int | None:
-    found = _literal(node)
-    if found is None or found[0] not in ("INTEGER", "BIGINT", "SMALLINT", "TINYINT"):
-        return None
-    try:
-        value = int(found[1])
-    except ValueError:
-        return None
-    return value if _INT64[0] <= value <= _INT64[1] else None
+    """A whole number constant within int64 (the values it is compared with)."""
+    value = whole_number(node)
+    return value if value is not None and _INT64[0] <= value <= _INT64[1] else None
 
 
 def _constant(node: Any, kind: str) -> Any:
     """The constant ``node`` as a value of a feature of ``kind``; None when it is not one
     a test here reckons as DuckDB does."""
-    found = _literal(node)
+    found = literal(node)
     if found is None:
         return None
-    literal, text = found
+    kind_of_literal, text = found
     if kind == "int64":
         return _whole(node)
     if kind == "float":
-        if literal not in ("INTEGER", "BIGINT", "SMALLINT", "TINYINT", "NUMERIC", "DECIMAL"):
+        numbers = ("INTEGER", "BIGINT", "HUGEINT", "SMALLINT", "TINYINT", "NUMERIC", "DECIMAL")
+        if kind_of_literal not in numbers:
             return None
         try:
             value = float(text)
@@ -244,7 +233,7 @@ def _constant(node: Any, kind: str) -> Any:
             return None
         return value if math.isfinite(value) else None
     if kind == "bytes":
-        return text.encode() if literal == "STRING" and "\\" not in text else None
+        return text.encode() if kind_of_literal == "STRING" and "\\" not in text else None
     return None
 
 
