@@ -145,7 +145,8 @@ def _message_type(ds: Dataset) -> MessageType | None:
 def with_key(table: SqlTable, name: str) -> SqlTable | None:
     """``table`` with the feature named ``name`` (SQL's names are not case-sensitive)
     that some record holds though the records its columns were found in do not (every
-    record looked at); None when no record holds one."""
+    record looked at; of a message type, the path the type declares); None when there
+    is none."""
     if table.message is not None:
         from .sql_messages import declared
 
