@@ -43,6 +43,7 @@ SAMPLE_BYTES = 32 << 20  # ... and at most this many bytes of them all (a record
 CHUNK = 1 << 14  # records a record batch ...
 CHUNK_BYTES = 256 << 20  # ... and at most this many bytes of them
 AHEAD = 2  # batches read on threads while one is used
+BINARY_LIMIT = 1 << 31  # bytes of a binary column past which pa.array makes it
 _KIND_CODES = {"int64": INT64, "float": FLOAT, "bytes": BYTES}
 _STATUS_NAMES = {int(s): s.kind for s in RecordStatus}
 _DTYPES = {"int64": np.int64, "uint64": np.uint64, "float": np.float32, "double": np.float64,
@@ -375,15 +376,32 @@ def _arrow(column: ListColumn, kind: str, plain: bool) -> Any:
     from .sql_messages import arrow_item
 
     items = arrow_item(kind)
-    values = (
-        pa.array(column.values.tolist(), items)
-        if column.values.dtype == object
-        else pa.array(column.values, items)
-    )
+    if kind == "bytes":
+        values = _binary(column.values.tolist())
+    elif column.values.dtype == object:
+        values = pa.array(column.values.tolist(), items)
+    else:
+        values = pa.array(column.values, items)
     if plain:
         return _plain(values, column.valid)
     offsets = pa.array(np.concatenate([[0], np.cumsum(column.lengths)]).astype(np.int64))
     return pa.LargeListArray.from_arrays(offsets, values, mask=pa.array(~column.valid))
+
+
+def _binary(items: list[bytes]) -> Any:
+    """``items`` as an Arrow ``binary`` array: their bytes joined once, their offsets
+    counted (``pa.array`` takes them one at a time); by ``pa.array`` past 2 GB."""
+    import pyarrow as pa
+
+    sizes = np.fromiter(map(len, items), dtype=np.int64, count=len(items))
+    if int(sizes.sum()) >= BINARY_LIMIT:
+        return pa.array(items, pa.binary())
+    offsets = np.zeros(len(items) + 1, dtype=np.int32)
+    np.cumsum(sizes, out=offsets[1:])
+    data = b"".join(items)
+    return pa.Array.from_buffers(
+        pa.binary(), len(items), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    )
 
 
 def _plain(values: Any, valid: np.ndarray) -> Any:
