@@ -110,8 +110,11 @@ def test_a_row_with_file_and_offset_selects_its_record(qtbot, window, tmp_path):
     # each column as wide as its text, up to a third of the dock
     shown = panel.table.fontMetrics().horizontalAdvance(panel.model.rows[0][0])
     assert panel.table.columnWidth(0) >= min(shown, max(160, panel.width() // 3))
+    window.left_tabs.setCurrentIndex(1)  # the gallery shown: its tile follows
     panel.table.doubleClicked.emit(panel.model.index(1, 0))
     assert window.current == 8
+    gallery = window.gallery
+    assert gallery.thumbs.record_at(gallery.currentIndex().row()) == 8
     # a row whose offset is no frame's start names no record
     _run(qtbot, panel, 'SELECT file, "offset" + 1 AS "offset" FROM records WHERE index = 3')
     assert panel.model.records == [None]
