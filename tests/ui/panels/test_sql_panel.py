@@ -118,6 +118,7 @@ def test_a_row_with_file_and_offset_selects_its_record(qtbot, window, tmp_path):
     # a row whose offset is no frame's start names no record
     _run(qtbot, panel, 'SELECT file, "offset" + 1 AS "offset" FROM records WHERE index = 3')
     assert panel.model.records == [None]
+    assert "double-click" not in panel.status.text()  # no row names a record
     panel.table.doubleClicked.emit(panel.model.index(0, 0))
     assert window.current == 8
     assert "names no record" in window.statusBar().currentMessage()

@@ -237,7 +237,8 @@ class SqlPanel(QWidget):
         self._fit_columns()
         rows = report.table.num_rows
         shown = f" (the first {SHOWN_ROWS:,} shown)" if rows > SHOWN_ROWS else ""
-        hint = "; double-click a row to select its record" if self.model.records else ""
+        named = any(r is not None for r in self.model.records)
+        hint = "; double-click a row to select its record" if named else ""
         said = "".join(f"\n{w}" for w in report.warnings)
         self.status.setText(f"{rows:,} rows in {report.seconds:.2f} s{shown}{hint}.{said}")
         self._results_shown(True)
