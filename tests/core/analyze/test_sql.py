@@ -360,3 +360,22 @@ def test_a_file_changed_while_the_query_reads_it_is_said_as_such(tmp_path):
     said = str(raised.value)
     assert "changed" in said and str(path) in said and "\n" not in said
     assert "Traceback" not in said
+
+
+def test_a_stream_its_reader_closes_early_keeps_no_error():
+    """DuckDB done with a table's stream (a LIMIT) closes it: no error of the stream's
+    then, so a later failure of the query is said as DuckDB's; a stream's own error
+    (a file cut) is kept, to be raised as it is."""
+
+    def failing():
+        yield 1
+        raise ValueError("cut")
+
+    query = Query("SELECT 1", {})
+    parts = query._kept_error(iter([1, 2, 3]))
+    assert next(parts) == 1
+    parts.close()
+    assert query._stream_error is None
+    with pytest.raises(ValueError):
+        list(query._kept_error(failing()))
+    assert isinstance(query._stream_error, ValueError)

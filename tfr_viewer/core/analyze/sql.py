@@ -321,7 +321,7 @@ class Query:
         query raises it as it is."""
         try:
             yield from parts
-        except BaseException as exc:
+        except Exception as exc:  # not a GeneratorExit: DuckDB done with the stream
             self._stream_error = exc
             raise
 

@@ -5,11 +5,11 @@ fields as one path of all their values, ``images.name``).
 A path with no repeated field on the way (nor at its end) is a plain column: ``BIGINT``
 for the integer types but ``uint64``/``fixed64`` (``UBIGINT``), ``FLOAT`` and
 ``DOUBLE``, ``BOOLEAN``, ``VARCHAR`` for ``string`` and an enum's value name (an unnamed
-number as its digits), ``BLOB`` for ``bytes``. A path
-with a repeated field on the way is a list of them. A singular field holds its value as
-protobuf reads it (its default when a record does not set it) where the message that
-holds it is set, and is NULL where that message is not; every field of a record the
-type does not parse is NULL. Maps are not columns.
+number as its digits), ``BLOB`` for ``bytes``. A path with a repeated field on the way
+is a list of them. A singular field holds its value as protobuf reads it (its default
+when a record does not set it) where the message that holds it is set, and is NULL where
+that message is not; every field of a record the type does not parse is NULL. Maps are
+not columns.
 
 The columns are the paths that records spread over every file set (at most
 :data:`~.sql_tables.SAMPLE` of each file); a path the type declares that the query
