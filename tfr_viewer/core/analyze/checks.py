@@ -1,13 +1,14 @@
 """Data-quality checks that point at the record: one pass over the columnar extractor.
 
 Per record: damage, empty records, images (undecodable headers, stored size and format
-against the bytes, exact duplicates by SHA-256), boxes (list lengths, inverted, out of
-[0, 1] past the Object Detection API's 1.01 tolerance, pixel coordinates, zero area,
-boxes without a class, images without boxes), classes (:mod:`.class_checks`: id 0 in an
-Object Detection API dataset, ids outside a label map) and, given a model's predictions,
-the labels against them (:mod:`.label_checks`). Over the dataset, once the pass is done: the
-checks of each key (:mod:`.key_checks`), image content (:mod:`.image_checks`), one class
-name with several ids, empty shards. The kinds, severities and hints are listed in
+against the bytes, exact duplicates by SHA-256), boxes (:mod:`.box_checks`: list
+lengths, inverted, out of [0, 1] past the Object Detection API's 1.01 tolerance, pixel
+coordinates, zero area, boxes without a class, images without boxes), classes
+(:mod:`.class_checks`: id 0 in an Object Detection API dataset, ids outside a label map)
+and, given a model's predictions, the labels against them (:mod:`.label_checks`). Over
+the dataset, once the pass is done: the checks of each key (:mod:`.key_checks`), image
+content (:mod:`.image_checks`), one class name with several ids, empty shards. The
+kinds, severities and hints are listed in
 :mod:`.findings`.
 
 A pass over a range of records gives a :class:`~.check_merge.CheckPart`; the parts of
@@ -35,6 +36,7 @@ from ..io.splits import Split
 from ..io.tfds_features import FeatureSpec
 from ..query.extract import FeatureColumn, extract
 from .anomalies import SchemaCheck
+from .box_checks import BoxChecks, scalar_of
 from .check_merge import CheckPart, finish_check
 from .check_overlay import Overlay, checked_records
 from .class_checks import ClassChecks
@@ -54,7 +56,6 @@ if TYPE_CHECKING:
     from ..decode.message_types import MessageType
 from .survey import Plan, Survey, survey_block
 
-TOLERANCE = 1.01  # the Object Detection API accepts normalised coordinates up to this
 _FORMAT_ALIASES = {"jpg": "jpeg", "tif": "tiff"}
 # the SHA-256 and header of the pictures this process saw lately, for their copies
 _FACTS: SameBytes[tuple[bytes, ImageInfo | None]] = SameBytes()
@@ -87,6 +88,7 @@ class _Pass:
         self.schema_check = SchemaCheck(schema) if schema is not None else None
         self.images = ImageChecks(limits, note=self.note)
         self.classes = ClassChecks(label_map, self.note)
+        self.boxes = BoxChecks(self.note)
         self.found: list[Finding] = []
         self.keys = KeyChecks(records, self.note, base)
         self.copies: dict[bytes, list[tuple[int, int, str]]] = {}
@@ -147,7 +149,7 @@ class _Pass:
             if key in columns:
                 self._check_images(roles, key, columns, records, ok)
         if roles.boxes and all(k in columns for k in roles.boxes):
-            self._check_boxes(roles, columns, records, ok)
+            self.boxes.add(roles, columns, records, ok)
         self.classes.add(roles, columns, records, ok)
         if self.labels is not None:
             self.labels.add(roles, columns, records, ok & anything, self.sizes)
@@ -162,13 +164,6 @@ class _Pass:
             episode = episode_in(block.payload(r), self.specs, int(records[r]))
             if episode is not None:
                 self.episodes.add(episode)
-
-    def _scalar(self, columns: dict[str, FeatureColumn], key: str | None, r: int) -> Any:
-        if key is None or key not in columns:
-            return None
-        c = columns[key]
-        a, b = c.rag.splits[r], c.rag.splits[r + 1]
-        return c.rag.values[a] if b - a == 1 else None
 
     def _check_images(
         self,
@@ -223,7 +218,7 @@ class _Pass:
             ("high", roles.height, info.height),
             ("wide", roles.width, info.width),
         ):
-            stored = self._scalar(columns, stored_key, r)
+            stored = scalar_of(columns, stored_key, r)
             if isinstance(stored, (int, float, np.number)) and float(stored) != real:
                 self.note(
                     "image_size_mismatch",
@@ -232,7 +227,7 @@ class _Pass:
                     record,
                     feature=stored_key,
                 )
-        stored_fmt = self._scalar(columns, roles.format, r)
+        stored_fmt = scalar_of(columns, roles.format, r)
         if isinstance(stored_fmt, bytes):
             said = stored_fmt.decode("utf-8", "replace").strip().lower()
             if _FORMAT_ALIASES.get(said, said) != info.format:
@@ -242,107 +237,6 @@ class _Pass:
                     record,
                     feature=roles.format,
                 )
-
-    def _check_boxes(
-        self,
-        roles: Roles,
-        columns: dict[str, FeatureColumn],
-        records: np.ndarray,
-        ok: np.ndarray,
-    ) -> None:
-        assert roles.boxes is not None
-        sides = [columns[k] for k in roles.boxes]
-        counts = np.stack([np.diff(c.rag.splits) for c in sides])
-        label = columns.get(roles.object_label) if roles.object_label else None
-        has_image = np.zeros(len(records), dtype=bool)
-        for k in roles.images:
-            if k in columns:
-                has_image |= columns[k].present
-        for r in np.flatnonzero(ok).tolist():
-            record = int(records[r])
-            n = counts[:, r]
-            if (n != n[0]).any():
-                shown = ", ".join(
-                    f"{k.rsplit('/', 1)[-1]} {c}" for k, c in zip(roles.boxes, n, strict=True)
-                )
-                odd = _odd_one(n.tolist())
-                self.note(
-                    "bbox_length_mismatch",
-                    f"the box lists differ in length: {shown}; {roles.boxes[odd]} is the odd one",
-                    record,
-                    feature=roles.boxes[odd],
-                )
-                continue
-            if n[0] == 0:
-                if has_image[r]:
-                    self.note("image_without_boxes", "the image has no boxes", record)
-                continue
-            coords = [
-                np.asarray(c.rag.values[c.rag.splits[r] : c.rag.splits[r + 1]], dtype=np.float64)
-                for c in sides
-            ]
-            self._check_record_boxes(roles, columns, record, r, coords)
-            if label is not None and np.diff(label.rag.splits)[r] != n[0]:
-                self.note(
-                    "box_without_class",
-                    f"{n[0]} boxes but {np.diff(label.rag.splits)[r]} class ids in "
-                    f"{roles.object_label}",
-                    record,
-                    feature=roles.object_label,
-                )
-
-    def _check_record_boxes(
-        self,
-        roles: Roles,
-        columns: dict[str, FeatureColumn],
-        record: int,
-        r: int,
-        coords: list[np.ndarray],
-    ) -> None:
-        x0, y0, x1, y1 = coords
-        names = roles.boxes
-        assert names is not None
-        width = self._scalar(columns, roles.width, r)
-        height = self._scalar(columns, roles.height, r)
-        big = max(float(np.nanmax(np.abs(np.concatenate(coords)))), 0.0)
-        if big > TOLERANCE and width is not None and height is not None:
-            fits = (x1 <= int(width) + 0.5).all() and (y1 <= int(height) + 0.5).all()
-            if fits and big > 2:
-                side, box = divmod(int(np.nanargmax(np.abs(np.stack(coords)))), len(x0))
-                self.note(
-                    "box_pixel_coordinates",
-                    f"box coordinates reach {big:g} ({_side(names[side])} of box {box}), within "
-                    f"the image's {int(width)}×{int(height)} pixels: they are pixels, not "
-                    "fractions",
-                    record,
-                    feature=names[side],
-                    box=box,
-                )
-                return
-        for b in range(len(x0)):
-            sides = (x0[b], y0[b], x1[b], y1[b])
-            shown = ", ".join(f"{_side(k)} {v:g}" for k, v in zip(names, sides, strict=True))
-
-            def flag(kind: str, side: int, what: str, box_index: int = b) -> None:
-                """A finding of this box, under the list whose value is at fault."""
-                message = f"box {box_index} has {what}"
-                self.note(kind, message, record, feature=names[side], box=box_index)
-
-            if x0[b] > x1[b] or y0[b] > y1[b]:
-                side = 0 if x0[b] > x1[b] else 1  # the min that passes its max
-                flag("box_inverted", side, f"{'xy'[side]}min > {'xy'[side]}max ({shown})")
-                continue
-            out = [i for i, v in enumerate(sides) if not -0.01 <= v <= TOLERANCE]
-            if out:
-                side = out[0]
-                flag(
-                    "box_out_of_range",
-                    side,
-                    f"{_side(names[side])} {sides[side]:g}, outside [0, 1] (tolerance {TOLERANCE})",
-                )
-            elif x0[b] == x1[b] or y0[b] == y1[b]:
-                side = 2 if x0[b] == x1[b] else 3  # the max that meets its min
-                flag("box_zero_area", side, f"{'no width' if side == 2 else 'no height'} ({shown})")
 
     def part(self) -> CheckPart:
         """What the pass found, once every image is scored."""
@@ -406,17 +300,6 @@ def _specs(ds: Dataset, plan: Plan) -> Mapping[str, FeatureSpec] | None:
 
     info = info_of(f.path for f in ds.files)
     return info.features if info is not None else None
-
-
-def _side(key: str) -> str:
-    """The last part of a box list's key (``xmin`` of ``image/object/bbox/xmin``)."""
-    return key.rsplit("/", 1)[-1]
-
-
-def _odd_one(counts: list[int]) -> int:
-    """The list whose length most lists do not share (the first such, on a tie)."""
-    common = max(counts, key=lambda c: (counts.count(c), -counts.index(c)))
-    return next(i for i, c in enumerate(counts) if c != common)
 
 
 def surveyed_check(
