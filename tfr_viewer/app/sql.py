@@ -129,6 +129,7 @@ def frame_locator(ds: Dataset) -> Callable[[Any, Any], int | None]:
     for number, f in enumerate(ds.files):
         numbers.setdefault(f.path, number)
         numbers.setdefault(os.path.realpath(f.path), number)
+    starts: dict[int, np.ndarray] = {}  # each file's frame offsets, read once
 
     def locate(file: Any, offset: Any) -> int | None:
         if not isinstance(file, str) or not isinstance(offset, int) or offset < 0:
@@ -136,10 +137,12 @@ def frame_locator(ds: Dataset) -> Callable[[Any, Any], int | None]:
         number = numbers.get(file, numbers.get(os.path.realpath(file)))
         if number is None:
             return None
-        record = ds.record_at_offset(number, offset)
-        if record is None or int(ds.frame_facts(np.array([record]))[1][0]) != offset:
+        if number not in starts:
+            starts[number] = np.asarray(ds.files[number].index.offsets(), dtype=np.int64)
+        local = int(np.searchsorted(starts[number], offset))
+        if local >= len(starts[number]) or int(starts[number][local]) != offset:
             return None
-        return record
+        return ds.start_of(number) + local
 
     return locate
 

@@ -138,8 +138,9 @@ def _message_type(ds: Dataset) -> MessageType | None:
     if not numbers:
         return None
     kind = message_type_of(ds, numbers[0])
-    if kind is None and file_decoder(ds, numbers[0]) in BUILT_IN_TABLES:
-        kind = built_in_type(BUILT_IN_TABLES[file_decoder(ds, numbers[0])])
+    if kind is None:
+        built_in = BUILT_IN_TABLES.get(file_decoder(ds, numbers[0]))
+        kind = built_in_type(built_in) if built_in is not None else None
     return None if kind is None or kind.name == "tensorflow.Example" else kind
 
 
@@ -254,11 +255,8 @@ def _batch(table: SqlTable, chunk: np.ndarray, schema: Any, where: RowFilter | N
     names = schema.names
     keys = sorted({n for n in names if n in table.features} | (where.keys if where else set()))
     verify = bool(keys) or "status" in names  # a status said once its payload is checked
-    read, lists = (
-        _features(table, chunk, keys, where) if verify else (np.zeros(len(chunk), bool), {})
-    )
-    if where is not None:
-        kept = where.keep(lists, len(chunk)) | ~read
+    kept, lists = _features(table, chunk, keys, where) if verify else (None, {})
+    if kept is not None and not kept.all():
         chunk = chunk[kept]
         lists = {k: column.take(kept) for k, column in lists.items()}
     ds = table.ds
@@ -284,13 +282,13 @@ def _batch(table: SqlTable, chunk: np.ndarray, schema: Any, where: RowFilter | N
 def _features(
     table: SqlTable, chunk: np.ndarray, keys: list[str], where: RowFilter | None = None
 ) -> tuple[np.ndarray, dict[str, ListColumn]]:
-    """Which of the records ``chunk`` were read (undamaged), and the list column of each
-    key over them (not valid where a record does not hold it as the column's kind, or
-    could not be read). With ``where``, its keys are extracted first, block by block,
-    and the other keys only from the records its terms may hold for (the others' are
-    not valid)."""
+    """The records of ``chunk`` to keep, and the list column of each key over them all
+    (not valid where a record does not hold it as the column's kind, or could not be
+    read); their payloads checked. With ``where``, its keys are extracted first, block by
+    block, the rows its terms may hold for kept (and every record that could not be
+    read), and the other keys extracted from those only."""
     ds, n = table.ds, len(chunk)
-    read = np.zeros(n, dtype=bool)
+    kept = np.ones(n, dtype=bool)
     lengths = {k: np.zeros(n, dtype=np.int64) for k in keys}
     valid = {k: np.zeros(n, dtype=bool) for k in keys}
     pieces: dict[str, list[np.ndarray]] = {k: [] for k in keys}
@@ -311,35 +309,32 @@ def _features(
             if other.any():
                 with _COUNTING:  # batches are read on several threads
                     table.other_kinds[k] = table.other_kinds.get(k, 0) + int(other.sum())
-            counts = np.where(keep, np.diff(found[k].rag.splits), 0)
-            kept = values[np.repeat(keep, np.diff(found[k].rag.splits))]
+            every = np.diff(found[k].rag.splits)
+            counts = np.where(keep, every, 0)
+            values = values[np.repeat(keep, every)]
             lengths[k][rows] = counts
             valid[k][rows] = keep
-            pieces[k].append(kept)
-            mine[k] = ListColumn(keep, counts, kept)
+            pieces[k].append(values)
+            mine[k] = ListColumn(keep, counts, values)
         return ok, mine
 
     readable = ds.undamaged(chunk)  # in the chunk's order: a row found by a search
     for positions, block in iter_blocks(ds, readable, verify=True, reuse=True):
         rows = np.searchsorted(chunk, readable[positions])
-        if not keys:  # read for their payload CRCs only
-            read[rows] = True
-            continue
         if first:
-            ok, mine = take(block, first, rows)
             assert where is not None
+            ok, mine = take(block, first, rows)
             held = where.keep(mine, block.rows) | ~ok
+            kept[rows] = held
             block = replace(block, starts=np.where(held, block.starts, -1))
         if rest:
-            status, _ = take(block, rest, rows)
-            ok = status if not first else ok
-        read[rows[ok]] = True
+            take(block, rest, rows)
     out = {}
     for k in keys:  # the blocks come in the chunk's order: their values in row order
         dtype = _DTYPES.get(table.features[k], object)
         values = np.concatenate(pieces[k]) if pieces[k] else np.zeros(0, dtype=dtype)
         out[k] = ListColumn(valid[k], lengths[k], values.astype(dtype, copy=False))
-    return read, out
+    return kept, out
 
 
 def _columns(table: SqlTable, block: Any, columns: list[str]) -> tuple[np.ndarray, dict[str, Any]]:
